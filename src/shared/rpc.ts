@@ -1,0 +1,259 @@
+/**
+ * The typed RPC contract between the renderer and core. The Electron preload and the web host both expose
+ * exactly these methods; inputs are validated with zod where they arrive (IPC handler, HTTP host).
+ * Secrets (library secret, private keys, passphrases after use) only ever travel renderer -> core, never back.
+ */
+import { z } from 'zod';
+import type { Bundle, DateRange, IntelReportSnapshot, ReportMenuItem, ShelfEntry } from './wire';
+
+export const handleInput = z.string().trim().min(1).max(100);
+
+export const selectionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('all') }),
+  z.object({ kind: z.literal('dates'), from: z.string().min(1).optional(), to: z.string().min(1).optional() }),
+  z.object({ kind: z.literal('ids'), ids: z.array(z.string().min(1)).min(1).max(1000) }),
+]);
+export type Selection = z.infer<typeof selectionSchema>;
+
+export type PurchaseState = 'signed' | 'sent' | 'completed' | 'failed' | 'in_doubt';
+
+export interface AppInfo {
+  version: string;
+  serviceUrl: string;
+  demo: boolean;
+  online: boolean;
+}
+
+export interface Freshness {
+  stale: boolean;
+  fetchedAt: string | null;
+  /** Why the copy is stale (network error message), when it is. */
+  staleReason?: string;
+}
+
+export interface ShelfView extends Freshness {
+  configured: boolean;
+  entries: ShelfEntry[];
+}
+
+export interface MenuItemView extends ReportMenuItem {
+  owned: boolean;
+}
+
+export interface MenuView extends Freshness {
+  username: string;
+  reportCount: number;
+  reports: MenuItemView[];
+}
+
+export interface QuoteView {
+  quoteId: string;
+  handle: string;
+  selection: Selection;
+  reportCount: number;
+  unitPriceUsd: number;
+  totalUsd: number;
+  /** Integer amount in token base units, as a decimal string. */
+  amount: string;
+  tokenDecimals: number;
+  network: string;
+  chainId: number;
+  asset: string;
+  payTo: string;
+  /** 'pinned' = same payee as before, 'new' = first purchase from this service, 'changed' = differs from the pin. */
+  payToStatus: 'pinned' | 'new' | 'changed';
+  pinnedPayTo: string | null;
+  overPurchaseCap: boolean;
+  overDailyCap: boolean;
+  fetchedAt: string;
+  expiresAt: string;
+}
+
+export interface PurchaseView {
+  id: string;
+  handle: string;
+  resource: string;
+  reportCount: number;
+  amount: string;
+  amountUsd: number;
+  payer: string;
+  payTo: string;
+  network: string;
+  state: PurchaseState;
+  txHash: string | null;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  reportIds: string[];
+}
+
+export interface PurchasesView {
+  purchases: PurchaseView[];
+  spentTodayUsd: number;
+  dailyCapUsd: number;
+  perPurchaseCapUsd: number;
+}
+
+export interface LibraryItem {
+  id: string;
+  handle: string;
+  createdAt: string;
+  model: string;
+  postCount: number | null;
+  dateRange: DateRange | null;
+  purchasedAt: string;
+}
+
+export interface SearchHit extends LibraryItem {
+  /** Plain text with match markers \u0001 ... \u0002 around matched terms; the renderer styles them. */
+  snippet: string;
+}
+
+export interface ReportView {
+  snapshot: IntelReportSnapshot;
+  /** Ids of this handle's cached reports, oldest first, for navigation over time. */
+  timeline: { id: string; createdAt: string }[];
+  previous: IntelReportSnapshot | null;
+}
+
+export interface WalletView {
+  kind: 'keystore' | 'external' | null;
+  address: string | null;
+  unlocked: boolean;
+  balanceUsdc: string | null;
+  network: string | null;
+}
+
+export interface SettingsView {
+  serviceUrl: string;
+  perPurchaseCapUsd: number;
+  dailyCapUsd: number;
+  theme: 'light' | 'dark' | 'system';
+  librarySecretSet: boolean;
+  /** null = not checked yet. */
+  librarySecretAccepted: boolean | null;
+}
+
+export const settingsPatchSchema = z
+  .object({
+    serviceUrl: z.url().optional(),
+    perPurchaseCapUsd: z.number().nonnegative().max(1_000_000).optional(),
+    dailyCapUsd: z.number().nonnegative().max(1_000_000).optional(),
+    theme: z.enum(['light', 'dark', 'system']).optional(),
+  })
+  .strict();
+
+export interface ExternalSignRequest {
+  purchaseId: string;
+  /** EIP-712 typed data (TransferWithAuthorization) for the connected wallet; bigints as decimal strings. */
+  typedData: {
+    domain: { name: string; version: string; chainId: number; verifyingContract: string };
+    types: Record<string, { name: string; type: string }[]>;
+    primaryType: 'TransferWithAuthorization';
+    message: Record<string, string>;
+  };
+}
+
+export type PurchaseOutcome =
+  | { status: 'completed'; purchase: PurchaseView }
+  | { status: 'needs_signature'; request: ExternalSignRequest }
+  | { status: 'failed'; purchase: PurchaseView | null; code: string; message: string }
+  | { status: 'in_doubt'; purchase: PurchaseView; message: string };
+
+export interface DossierView {
+  bundle: Bundle;
+  /** The service's copy when the draft was opened: the base of a three-way merge. */
+  base: Bundle;
+  draft: Bundle | null;
+}
+
+/** Method name -> [input schema, output type]. */
+export const rpcInputs = {
+  'app.info': z.object({}),
+  'shelf.list': z.object({ refresh: z.boolean().optional() }),
+  'menu.get': z.object({ handle: handleInput, refresh: z.boolean().optional() }),
+  'quote.get': z.object({ handle: handleInput, selection: selectionSchema }),
+  'purchase.start': z.object({
+    quoteId: z.string().min(1),
+    confirmedAmount: z.string().regex(/^\d+$/),
+    acceptPayToChange: z.boolean().optional(),
+    acceptOverCap: z.boolean().optional(),
+  }),
+  'purchase.submitSignature': z.object({
+    purchaseId: z.string().min(1),
+    signature: z.string().regex(/^0x[0-9a-fA-F]+$/),
+  }),
+  'purchases.list': z.object({}),
+  'purchases.reconcile': z.object({}),
+  'library.list': z.object({ handle: handleInput.optional() }),
+  'library.search': z.object({ text: z.string().min(1).max(500) }),
+  'report.get': z.object({ id: z.string().min(1) }),
+  'report.export': z.object({ id: z.string().min(1), format: z.enum(['json', 'md']) }),
+  'wallet.status': z.object({}),
+  'wallet.import': z.object({
+    privateKey: z.string().optional(),
+    keystoreJson: z.string().max(100_000).optional(),
+    keystorePassword: z.string().optional(),
+    passphrase: z.string().min(1),
+  }),
+  'wallet.unlock': z.object({ passphrase: z.string().min(1) }),
+  'wallet.lock': z.object({}),
+  'wallet.useExternal': z.object({ address: z.string().regex(/^0x[0-9a-fA-F]{40}$/) }),
+  'settings.get': z.object({}),
+  'settings.update': settingsPatchSchema,
+  'settings.setLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
+  'settings.clearLibrarySecret': z.object({}),
+  'dossier.open': z.object({ handle: handleInput }),
+  'dossier.saveDraft': z.object({ handle: handleInput, draft: z.unknown() }),
+  'dossier.discardDraft': z.object({ handle: handleInput }),
+  'dossier.save': z.object({ handle: handleInput, bundle: z.unknown(), baseGatheredAt: z.string() }),
+} as const;
+
+export type RpcMethod = keyof typeof rpcInputs;
+export type RpcInput<M extends RpcMethod> = z.input<(typeof rpcInputs)[M]>;
+
+export interface RpcOutputs {
+  'app.info': AppInfo;
+  'shelf.list': ShelfView;
+  'menu.get': MenuView;
+  'quote.get': QuoteView;
+  'purchase.start': PurchaseOutcome;
+  'purchase.submitSignature': PurchaseOutcome;
+  'purchases.list': PurchasesView;
+  'purchases.reconcile': PurchasesView;
+  'library.list': { items: LibraryItem[] };
+  'library.search': { hits: SearchHit[] };
+  'report.get': ReportView;
+  'report.export': { filename: string; mimeType: string; content: string };
+  'wallet.status': WalletView;
+  'wallet.import': WalletView;
+  'wallet.unlock': WalletView;
+  'wallet.lock': WalletView;
+  'wallet.useExternal': WalletView;
+  'settings.get': SettingsView;
+  'settings.update': SettingsView;
+  'settings.setLibrarySecret': SettingsView;
+  'settings.clearLibrarySecret': SettingsView;
+  'dossier.open': DossierView;
+  'dossier.saveDraft': { savedAt: string };
+  'dossier.discardDraft': { discarded: boolean };
+  'dossier.save':
+    | { status: 'saved'; bundle: Bundle }
+    | { status: 'conflict'; base: Bundle; theirs: Bundle; mine: Bundle }
+    | { status: 'not_written'; message: string };
+}
+
+/** Errors cross the boundary as data: a stable code and a message fit to show a person. */
+export interface RpcError {
+  code: string;
+  message: string;
+}
+
+export type RpcResult<M extends RpcMethod> = { ok: true; value: RpcOutputs[M] } | { ok: false; error: RpcError };
+
+export interface RpcClient {
+  call<M extends RpcMethod>(method: M, input: RpcInput<M>): Promise<RpcOutputs[M]>;
+}
+
+/** What core implements and the hosts (IPC, HTTP) dispatch to, after validating input. */
+export type RpcHandlers = { [M in RpcMethod]: (input: z.output<(typeof rpcInputs)[M]>) => Promise<RpcOutputs[M]> };

@@ -1,0 +1,183 @@
+/**
+ * Wire schemas of the Shared Report Purchase API (spec sections 2, 4, 7) and of the x402 payloads.
+ * Every object is loose: unknown fields are kept and ignored, never rejected (spec 2.2, 9).
+ */
+import { z } from 'zod';
+
+const isoString = z.string().min(1);
+
+export const dateRangeSchema = z.looseObject({ from: z.string(), to: z.string() });
+export type DateRange = z.infer<typeof dateRangeSchema>;
+
+export const shelfEntrySchema = z.looseObject({
+  username: z.string().min(1),
+  displayName: z.string().optional(),
+  avatarUrl: z.string().optional(),
+  followers: z.number().optional(),
+  postCount: z.number().optional(),
+  reportCount: z.number().optional(),
+  gatheredAt: z.string().optional(),
+  affiliationBadgeUrl: z.string().nullable().optional(),
+  affiliationLabel: z.string().nullable().optional(),
+});
+export type ShelfEntry = z.infer<typeof shelfEntrySchema>;
+
+export const shelfListSchema = z.looseObject({
+  configured: z.boolean(),
+  entries: z.array(shelfEntrySchema),
+});
+export type ShelfList = z.infer<typeof shelfListSchema>;
+
+export const reportMenuItemSchema = z.looseObject({
+  id: z.string().min(1),
+  createdAt: isoString,
+  model: z.string(),
+  postCount: z.number(),
+  dateRange: dateRangeSchema.nullable(),
+});
+export type ReportMenuItem = z.infer<typeof reportMenuItemSchema>;
+
+export const reportMenuSchema = z.looseObject({
+  username: z.string().min(1),
+  reportCount: z.number().int().nonnegative(),
+  reports: z.array(reportMenuItemSchema),
+});
+export type ReportMenu = z.infer<typeof reportMenuSchema>;
+
+export const snapshotMetaSchema = z.looseObject({
+  postCount: z.number().optional(),
+  dateRange: dateRangeSchema.nullable().optional(),
+  postIdsAnalyzed: z.array(z.string()).optional(),
+  includedReportIds: z.array(z.string()).optional(),
+});
+
+export const intelReportSnapshotSchema = z.looseObject({
+  id: z.string().min(1),
+  createdAt: isoString,
+  model: z.string(),
+  synthesisSettings: z.record(z.string(), z.unknown()),
+  meta: snapshotMetaSchema,
+  analytics: z.record(z.string(), z.unknown()),
+  narrative: z.record(z.string(), z.unknown()),
+  changeSummary: z.unknown().nullable(),
+  previousReportId: z.string().nullable().optional(),
+});
+export type IntelReportSnapshot = z.infer<typeof intelReportSnapshotSchema>;
+
+export const reportSelectSchema = z.enum(['all', 'range']);
+export type ReportSelect = z.infer<typeof reportSelectSchema>;
+
+/** Standard x402 fields are optional here: the spec's own challenge (2.4) carries protocol/version instead. */
+export const paymentRequirementSchema = z.looseObject({
+  protocol: z.string().optional(),
+  version: z.number().optional(),
+  scheme: z.string().optional(),
+  network: z.string(),
+  asset: z.string(),
+  amount: z.string(),
+  payTo: z.string(),
+  maxTimeoutSeconds: z.number().optional(),
+  extra: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
+});
+export type PaymentRequirement = z.infer<typeof paymentRequirementSchema>;
+
+export const challengeExtensionsSchema = z.looseObject({
+  chainId: z.number(),
+  tokenDecimals: z.number(),
+  unitPriceUsd: z.number(),
+  reportCount: z.number(),
+  select: reportSelectSchema,
+  resource: z.string(),
+});
+export type ChallengeExtensions = z.infer<typeof challengeExtensionsSchema>;
+
+export const paymentChallengeSchema = z.looseObject({
+  x402Version: z.number(),
+  error: z.string(),
+  accepts: z.array(paymentRequirementSchema),
+  extensions: challengeExtensionsSchema,
+  resource: z.looseObject({ url: z.string() }).optional(),
+});
+export type PaymentChallenge = z.infer<typeof paymentChallengeSchema>;
+
+export const paidSuccessSchema = z.looseObject({
+  username: z.string(),
+  select: reportSelectSchema,
+  reportCount: z.number().int().nonnegative(),
+  chargedUsd: z.number().optional(),
+  reports: z.array(intelReportSnapshotSchema),
+});
+export type PaidSuccess = z.infer<typeof paidSuccessSchema>;
+
+/** Error values of spec section 7 plus the reference service's own documented additions. */
+export const ERROR = {
+  rangeRequiresFromToOrIds: 'range_requires_from_to_or_ids',
+  paymentRequired: 'Payment required',
+  insufficientPayment: 'insufficient_payment',
+  noMatchingReports: 'no_matching_reports',
+  paymentAlreadyUsed: 'payment_already_used',
+} as const;
+
+export const errorBodySchema = z.looseObject({ error: z.string(), message: z.string().optional() });
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const insufficientPaymentBodySchema = z.looseObject({
+  error: z.literal(ERROR.insufficientPayment),
+  requiredUsd: z.number(),
+  paidUsd: z.number(),
+});
+
+export const bundleSchema = z.looseObject({
+  v: z.literal(1),
+  username: z.string().min(1),
+  profile: z.record(z.string(), z.unknown()).nullable(),
+  posts: z.array(z.record(z.string(), z.unknown())),
+  edges: z.array(z.record(z.string(), z.unknown())),
+  reportHistory: z.array(intelReportSnapshotSchema),
+  gatheredAt: isoString,
+});
+export type Bundle = z.infer<typeof bundleSchema>;
+
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
+
+export const eip3009AuthorizationSchema = z.looseObject({
+  from: hex,
+  to: hex,
+  value: z.string().regex(/^\d+$/),
+  validAfter: z.string().regex(/^\d+$/),
+  validBefore: z.string().regex(/^\d+$/),
+  nonce: hex,
+});
+export type Eip3009Authorization = z.infer<typeof eip3009AuthorizationSchema>;
+
+export const exactEvmPayloadSchema = z.looseObject({
+  signature: hex,
+  authorization: eip3009AuthorizationSchema,
+});
+
+/** v1: `{x402Version: 1, scheme, network: "base", payload}`. */
+export const paymentPayloadV1Schema = z.looseObject({
+  x402Version: z.literal(1),
+  scheme: z.string(),
+  network: z.string(),
+  payload: exactEvmPayloadSchema,
+});
+
+/** v2: `{x402Version: 2, resource, accepted, payload}`. */
+export const paymentPayloadV2Schema = z.looseObject({
+  x402Version: z.literal(2),
+  resource: z.unknown().optional(),
+  accepted: paymentRequirementSchema,
+  payload: exactEvmPayloadSchema,
+});
+
+export const paymentPayloadSchema = z.union([paymentPayloadV1Schema, paymentPayloadV2Schema]);
+export type PaymentPayload = z.infer<typeof paymentPayloadSchema>;
+
+export const settlementResponseSchema = z.looseObject({
+  success: z.boolean(),
+  transaction: z.string(),
+  network: z.string(),
+  payer: z.string().optional(),
+});
+export type SettlementResponse = z.infer<typeof settlementResponseSchema>;
