@@ -33,8 +33,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/core/**', '**/service/**', '**/host/**', '**/cli/**'], message: 'The renderer reaches core only through the RPC contract in src/shared.' },
-            { group: ['node:*', 'better-sqlite3', 'electron'], message: 'The renderer runs in a sandboxed page.' },
+            {
+              group: ['**/core/**', '**/service/**', '**/host/**', '**/cli/**'],
+              message: 'The renderer reaches core only through the RPC contract in src/shared.',
+            },
+            {
+              group: ['node:*', 'better-sqlite3', 'electron'],
+              message: 'The renderer runs in a sandboxed page.',
+            },
           ],
         },
       ],

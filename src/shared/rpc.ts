@@ -10,7 +10,11 @@ export const handleInput = z.string().trim().min(1).max(100);
 
 export const selectionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('all') }),
-  z.object({ kind: z.literal('dates'), from: z.string().min(1).optional(), to: z.string().min(1).optional() }),
+  z.object({
+    kind: z.literal('dates'),
+    from: z.string().min(1).optional(),
+    to: z.string().min(1).optional(),
+  }),
   z.object({ kind: z.literal('ids'), ids: z.array(z.string().min(1)).min(1).max(1000) }),
 ]);
 export type Selection = z.infer<typeof selectionSchema>;
@@ -249,11 +253,14 @@ export interface RpcError {
   message: string;
 }
 
-export type RpcResult<M extends RpcMethod> = { ok: true; value: RpcOutputs[M] } | { ok: false; error: RpcError };
+export type RpcResult<M extends RpcMethod> =
+  { ok: true; value: RpcOutputs[M] } | { ok: false; error: RpcError };
 
 export interface RpcClient {
   call<M extends RpcMethod>(method: M, input: RpcInput<M>): Promise<RpcOutputs[M]>;
 }
 
 /** What core implements and the hosts (IPC, HTTP) dispatch to, after validating input. */
-export type RpcHandlers = { [M in RpcMethod]: (input: z.output<(typeof rpcInputs)[M]>) => Promise<RpcOutputs[M]> };
+export type RpcHandlers = {
+  [M in RpcMethod]: (input: z.output<(typeof rpcInputs)[M]>) => Promise<RpcOutputs[M]>;
+};
