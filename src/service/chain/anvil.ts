@@ -1,0 +1,98 @@
+/** Runs a local anvil chain as a child process and stops it with its parent. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+
+export interface Anvil {
+  rpcUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const archNames: Record<string, string> = { x64: 'amd64', arm64: 'arm64' };
+
+export function anvilBinaryPath(): string {
+  const arch = archNames[process.arch];
+  const packageName = `@foundry-rs/anvil-${process.platform}-${arch ?? process.arch}`;
+  const require = createRequire(import.meta.url);
+  let packageDir: string;
+  try {
+    packageDir = path.dirname(require.resolve(`${packageName}/package.json`));
+  } catch {
+    throw new Error(
+      `anvil is not installed for ${process.platform}/${process.arch} (${packageName}); run npm install`,
+    );
+  }
+  const binary = path.join(packageDir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
+  if (!existsSync(binary)) throw new Error(`anvil binary missing at ${binary}; run npm install`);
+  return binary;
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // A parent that exits without calling stop() must not leave a chain behind.
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+export interface AnvilOptions {
+  chainId?: number;
+  /** Block timestamp follows the wall clock; mining is instant on each transaction. */
+  accounts?: number;
+  balanceEth?: number;
+}
+
+export function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--chain-id',
+    String(options.chainId ?? 31337),
+    '--accounts',
+    String(options.accounts ?? 10),
+    '--balance',
+    String(options.balanceEth ?? 10000),
+  ];
+  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  installExitHook();
+
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  exited.then(() => running.delete(child));
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+
+  return new Promise<Anvil>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+      const match = /Listening on ([0-9.]+):(\d+)/.exec(output);
+      if (match) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve({ rpcUrl: `http://${match[1]}:${match[2]}`, pid: child.pid ?? -1, stop });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.once('error', (error) => reject(new Error(`anvil failed to start: ${error.message}`)));
+    child.once('exit', (code, signal) => {
+      reject(
+        new Error(`anvil exited before listening (code ${code}, signal ${signal}):\n${output.slice(-2000)}`),
+      );
+    });
+  });
+}

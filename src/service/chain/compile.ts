@@ -1,0 +1,77 @@
+/**
+ * Compiles the demo token from its Solidity source with the solc npm package, once per source version:
+ * the artifact is cached under .cache/contracts keyed by the source hash, never committed.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { Abi, Hex } from 'viem';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const tokenSourcePath = path.join(projectRoot, 'resources/contracts/DemoUSDC.sol');
+const cacheDir = path.join(projectRoot, '.cache/contracts');
+
+export interface CompiledContract {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+const artifactSchema = z.object({ abi: z.array(z.unknown()), bytecode: z.string().regex(/^0x[0-9a-f]+$/) });
+
+const solcOutputSchema = z.object({
+  errors: z.array(z.object({ severity: z.string(), formattedMessage: z.string() })).optional(),
+  contracts: z
+    .record(
+      z.string(),
+      z.record(
+        z.string(),
+        z.object({
+          abi: z.array(z.unknown()),
+          evm: z.object({ bytecode: z.object({ object: z.string() }) }),
+        }),
+      ),
+    )
+    .optional(),
+});
+
+function compileWithSolc(source: string): CompiledContract {
+  const require = createRequire(import.meta.url);
+  const solc = require('solc') as { compile(input: string): string };
+  const input = {
+    language: 'Solidity',
+    sources: { 'DemoUSDC.sol': { content: source } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { DemoUSDC: ['abi', 'evm.bytecode.object'] } },
+    },
+  };
+  const output = solcOutputSchema.parse(JSON.parse(solc.compile(JSON.stringify(input))));
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length > 0) {
+    throw new Error(`DemoUSDC.sol does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  }
+  const contract = output.contracts?.['DemoUSDC.sol']?.['DemoUSDC'];
+  if (!contract) throw new Error('solc produced no DemoUSDC contract');
+  return { abi: contract.abi as Abi, bytecode: `0x${contract.evm.bytecode.object}` };
+}
+
+/** Returns the token's ABI and bytecode, compiling only when the source changed since the last build. */
+export function loadDemoToken(): CompiledContract {
+  const source = readFileSync(tokenSourcePath, 'utf8');
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  const artifactPath = path.join(cacheDir, `DemoUSDC-${hash}.json`);
+  if (existsSync(artifactPath)) {
+    const cached = artifactSchema.safeParse(JSON.parse(readFileSync(artifactPath, 'utf8')));
+    if (cached.success) return { abi: cached.data.abi as Abi, bytecode: cached.data.bytecode as Hex };
+  }
+  const compiled = compileWithSolc(source);
+  mkdirSync(cacheDir, { recursive: true });
+  // Write then rename so a concurrent reader never sees a half-written artifact.
+  const temporary = `${artifactPath}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(compiled));
+  renameSync(temporary, artifactPath);
+  return compiled;
+}

@@ -1,0 +1,80 @@
+/** Deploys the demo EIP-3009 token on a local chain and funds buyers with test USDC. */
+import {
+  createPublicClient,
+  createWalletClient,
+  http,
+  parseUnits,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+  type Transport,
+  type Chain,
+  type Account,
+  defineChain,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { loadDemoToken, type CompiledContract } from './compile';
+
+export function localChain(chainId: number, rpcUrl: string): Chain {
+  return defineChain({
+    id: chainId,
+    name: 'Intel Desk demo chain',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+}
+
+export interface ChainClients {
+  chain: Chain;
+  publicClient: PublicClient<Transport, Chain>;
+  walletClient: WalletClient<Transport, Chain, Account>;
+}
+
+export function chainClients(chainId: number, rpcUrl: string, key: Hex): ChainClients {
+  const chain = localChain(chainId, rpcUrl);
+  const transport = http(rpcUrl, { retryCount: 0 });
+  return {
+    chain,
+    publicClient: createPublicClient({ chain, transport }),
+    walletClient: createWalletClient({ chain, transport, account: privateKeyToAccount(key) }),
+  };
+}
+
+export interface DeployedToken {
+  address: Address;
+  contract: CompiledContract;
+}
+
+export async function deployDemoToken(clients: ChainClients): Promise<DeployedToken> {
+  const contract = loadDemoToken();
+  const hash = await clients.walletClient.deployContract({ abi: contract.abi, bytecode: contract.bytecode });
+  const receipt = await clients.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  if (!receipt.contractAddress || receipt.status !== 'success')
+    throw new Error('demo token deployment failed');
+  return { address: receipt.contractAddress, contract };
+}
+
+export async function mintTestUsdc(
+  clients: ChainClients,
+  token: DeployedToken,
+  recipients: Address[],
+  amountUsdc: string,
+): Promise<void> {
+  const value = parseUnits(amountUsdc, 6);
+  const hashes: Hex[] = [];
+  for (const to of recipients) {
+    hashes.push(
+      await clients.walletClient.writeContract({
+        address: token.address,
+        abi: token.contract.abi,
+        functionName: 'mint',
+        args: [to, value],
+      }),
+    );
+  }
+  for (const hash of hashes) {
+    const receipt = await clients.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (receipt.status !== 'success') throw new Error(`minting test USDC failed in ${hash}`);
+  }
+}
