@@ -12,6 +12,7 @@ import {
   type Chain,
   type Account,
   defineChain,
+  getAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadDemoToken, type CompiledContract } from './compile';
@@ -52,7 +53,7 @@ export async function deployDemoToken(clients: ChainClients): Promise<DeployedTo
   const receipt = await clients.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (!receipt.contractAddress || receipt.status !== 'success')
     throw new Error('demo token deployment failed');
-  return { address: receipt.contractAddress, contract };
+  return { address: getAddress(receipt.contractAddress), contract };
 }
 
 export async function mintTestUsdc(

@@ -1,0 +1,144 @@
+/** GET /api/intel/reports: the free menu, and the paid all/range retrieval behind an x402 challenge. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR, type ReportSelect } from '../../shared/wire';
+import { HANDLE_PATTERN, handleKey, type HandleStore, type RangeFilter } from '../store/handles';
+import {
+  paymentChallenge,
+  paymentRequirement,
+  baseUnitsToUsd,
+  type PaymentTerms,
+} from '../payment/challenge';
+import { decodePayment, findPaymentHeader, PaymentDecodeError } from '../payment/decode';
+import type { PaymentVerifier } from '../payment/verify';
+import { HttpError, sendJson, sendRawJson } from './respond';
+import { librarySecretMatches, presentedLibrarySecret } from './library-secret';
+
+export interface ReportsRouteDeps {
+  store: HandleStore;
+  terms: PaymentTerms;
+  verifier: PaymentVerifier;
+  librarySecret: string;
+  baseUrl: () => string;
+}
+
+export function requireHandle(url: URL): string {
+  const raw = url.searchParams.get('username');
+  if (raw === null || raw.trim() === '')
+    throw new HttpError(400, 'missing_username', 'the username parameter is required');
+  if (!HANDLE_PATTERN.test(raw.trim())) {
+    throw new HttpError(
+      400,
+      'invalid_username',
+      'username must be 1-64 letters, digits or underscores, optionally after @',
+    );
+  }
+  return handleKey(raw);
+}
+
+function rangeFilter(url: URL): RangeFilter {
+  const filter: RangeFilter = {};
+  const from = url.searchParams.get('from');
+  const to = url.searchParams.get('to');
+  const ids = url.searchParams.get('ids');
+  if (from !== null && from !== '') filter.from = from;
+  if (to !== null && to !== '') filter.to = to;
+  if (ids !== null) {
+    const list = ids
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id.length > 0);
+    if (list.length > 1000) throw new HttpError(400, 'too_many_ids', 'at most 1000 ids per request');
+    if (list.length > 0) filter.ids = list;
+  }
+  if (filter.from === undefined && filter.to === undefined && filter.ids === undefined) {
+    throw new HttpError(400, ERROR.rangeRequiresFromToOrIds, 'select=range needs from, to or ids');
+  }
+  return filter;
+}
+
+function paidBody(
+  username: string,
+  select: ReportSelect,
+  reports: string[],
+  chargedUsd: number | null,
+): string {
+  const charged = chargedUsd === null ? '' : `,"chargedUsd":${JSON.stringify(chargedUsd)}`;
+  return `{"username":${JSON.stringify(username)},"select":"${select}","reportCount":${reports.length}${charged},"reports":[${reports.join(',')}]}`;
+}
+
+function encodeHeader(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64');
+}
+
+export async function handleReports(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  deps: ReportsRouteDeps,
+): Promise<void> {
+  const key = requireHandle(url);
+  const handle = deps.store.find(key);
+  const selectParam = url.searchParams.get('select');
+  if (selectParam === null) {
+    if (!handle) throw new HttpError(404, 'unknown_handle', `no shared reports are held for ${key}`);
+    const reports = deps.store.menu(key);
+    sendJson(res, 200, { username: handle.username, reportCount: reports.length, reports });
+    return;
+  }
+  if (selectParam !== 'all' && selectParam !== 'range') {
+    throw new HttpError(400, 'invalid_select', 'select must be "all" or "range"');
+  }
+  const select: ReportSelect = selectParam;
+  const filter = select === 'all' ? 'all' : rangeFilter(url);
+  if (!handle) throw new HttpError(404, 'unknown_handle', `no shared reports are held for ${key}`);
+  const reports = deps.store.select(key, filter);
+  if (reports.length === 0)
+    throw new HttpError(404, ERROR.noMatchingReports, 'no report matches the filters');
+
+  const secret = presentedLibrarySecret(req.headers);
+  if (secret !== null) {
+    if (!librarySecretMatches(secret, deps.librarySecret)) {
+      throw new HttpError(401, 'invalid_library_secret', 'the library secret is not accepted');
+    }
+    sendRawJson(res, 200, paidBody(handle.username, select, reports, null));
+    return;
+  }
+
+  const resourcePath = `${url.pathname}${url.search}`;
+  const found = findPaymentHeader(req.headers);
+  if (!found) {
+    const challenge = paymentChallenge(
+      deps.terms,
+      select,
+      reports.length,
+      resourcePath,
+      `${deps.baseUrl()}${resourcePath}`,
+    );
+    sendJson(res, 402, challenge, { 'PAYMENT-REQUIRED': encodeHeader(challenge) });
+    return;
+  }
+  let payment;
+  try {
+    payment = decodePayment(found.header, found.value);
+  } catch (error) {
+    if (error instanceof PaymentDecodeError) throw new HttpError(400, error.code, error.message);
+    throw error;
+  }
+  const requirement = paymentRequirement(deps.terms, reports.length);
+  const outcome = await deps.verifier.settle(payment, requirement, resourcePath);
+  if (!outcome.ok) {
+    const { status, error, message, ...extra } = outcome.failure;
+    throw new HttpError(status, error, message, extra);
+  }
+  const settlement = encodeHeader({
+    success: true,
+    transaction: outcome.transaction,
+    network: deps.terms.network,
+    payer: outcome.payer,
+  });
+  sendRawJson(res, 200, paidBody(handle.username, select, reports, baseUnitsToUsd(outcome.amount)), {
+    'X-Payment-Response': settlement,
+    'PAYMENT-RESPONSE': settlement,
+    'Access-Control-Expose-Headers': 'X-Payment-Response, PAYMENT-RESPONSE',
+  });
+}

@@ -1,0 +1,85 @@
+/** The reference service's HTTP front: routing, errors as JSON bodies, never a stack trace. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HandleStore } from '../store/handles';
+import type { PaymentTerms } from '../payment/challenge';
+import type { PaymentVerifier } from '../payment/verify';
+import { HttpError, sendError, sendJson } from './respond';
+import { handleReports } from './reports-route';
+import { handleBundle } from './bundle-route';
+
+export interface ServiceServerDeps {
+  store: HandleStore;
+  terms: PaymentTerms;
+  verifier: PaymentVerifier;
+  librarySecret: string;
+  log?: (line: string) => void;
+}
+
+export interface ListeningService {
+  server: Server;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export async function listenService(
+  deps: ServiceServerDeps,
+  port = 0,
+  host = '127.0.0.1',
+): Promise<ListeningService> {
+  let baseUrl = '';
+  const routeDeps = { ...deps, baseUrl: () => baseUrl };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://service.invalid');
+    const route = async (): Promise<void> => {
+      if (url.pathname === '/api/intel/list') {
+        if (req.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'use GET');
+        sendJson(
+          res,
+          200,
+          { configured: true, entries: deps.store.shelf() },
+          { 'Cache-Control': 'public, max-age=30' },
+        );
+      } else if (url.pathname === '/api/intel/reports') {
+        if (req.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'use GET');
+        await handleReports(req, res, url, routeDeps);
+      } else if (url.pathname === '/api/intel/bundle') {
+        if (req.method !== 'GET' && req.method !== 'PUT')
+          throw new HttpError(405, 'method_not_allowed', 'use GET or PUT');
+        await handleBundle(req, res, url, deps.store, deps.librarySecret);
+      } else {
+        throw new HttpError(404, 'not_found', `no route ${url.pathname}`);
+      }
+    };
+    route().catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof HttpError) {
+        sendError(res, error);
+        return;
+      }
+      deps.log?.(
+        `service error on ${req.method} ${url.pathname}: ${error instanceof Error ? error.stack : String(error)}`,
+      );
+      sendError(res, new HttpError(500, 'internal_error', 'the service failed to answer this request'));
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  baseUrl = `http://${host}:${address.port}`;
+  return {
+    server,
+    baseUrl,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,64 @@
+/** The 402 challenge of spec 2.4, with the standard x402 v2 fields generic clients need (x402-notes.md). */
+import type { PaymentChallenge, PaymentRequirement, ReportSelect } from '../../shared/wire';
+
+export interface PaymentTerms {
+  network: `eip155:${number}`;
+  chainId: number;
+  asset: string;
+  payTo: string;
+  unitPriceUsd: number;
+}
+
+export const TOKEN_DECIMALS = 6;
+export const MAX_TIMEOUT_SECONDS = 300;
+export const TOKEN_DOMAIN = { name: 'USD Coin', version: '2' } as const;
+
+export function unitPriceBaseUnits(unitPriceUsd: number): bigint {
+  return BigInt(Math.round(unitPriceUsd * 10 ** TOKEN_DECIMALS));
+}
+
+export function baseUnitsToUsd(amount: bigint): number {
+  return Number(amount) / 10 ** TOKEN_DECIMALS;
+}
+
+/** The single accepts[] entry offered; a v2 client echoes it back and it must match field for field. */
+export function paymentRequirement(terms: PaymentTerms, reportCount: number): PaymentRequirement {
+  return {
+    scheme: 'exact',
+    protocol: 'x402',
+    version: 2,
+    network: terms.network,
+    asset: terms.asset,
+    amount: (unitPriceBaseUnits(terms.unitPriceUsd) * BigInt(reportCount)).toString(),
+    payTo: terms.payTo,
+    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+    extra: { ...TOKEN_DOMAIN },
+  };
+}
+
+export function paymentChallenge(
+  terms: PaymentTerms,
+  select: ReportSelect,
+  reportCount: number,
+  resourcePath: string,
+  resourceUrl: string,
+): PaymentChallenge {
+  return {
+    x402Version: 2,
+    error: 'Payment required',
+    resource: {
+      url: resourceUrl,
+      description: `${reportCount} shared report(s)`,
+      mimeType: 'application/json',
+    },
+    accepts: [paymentRequirement(terms, reportCount)],
+    extensions: {
+      chainId: terms.chainId,
+      tokenDecimals: TOKEN_DECIMALS,
+      unitPriceUsd: terms.unitPriceUsd,
+      reportCount,
+      select,
+      resource: resourcePath,
+    },
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * Verifies and settles an EIP-3009 payment for one paid request. Checks the service can name precisely come
+ * first (network, asset, payee, amount, window, nonce); the official x402 facilitator scheme then verifies the
+ * signature and simulates the transfer, and settles it on chain.
+ */
+import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
+import { toFacilitatorEvmSigner } from '@x402/evm';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import { getAddress, isAddressEqual, type Address } from 'viem';
+import type { ChainClients } from '../chain/token';
+import type { PaymentRequirement } from '../../shared/wire';
+import type { DecodedPayment } from './decode';
+import { baseUnitsToUsd, type PaymentTerms } from './challenge';
+import type { NonceBook } from './nonces';
+
+export type PaymentFailure =
+  | { status: 402; error: string; message: string; requiredUsd?: number; paidUsd?: number }
+  | { status: 409; error: 'payment_already_used'; message: string };
+
+export type PaymentOutcome =
+  | { ok: true; transaction: `0x${string}`; payer: Address; amount: bigint }
+  | { ok: false; failure: PaymentFailure };
+
+/** Seconds an authorization must still be valid for, so it cannot expire while settling. */
+const SETTLEMENT_MARGIN_SECONDS = 5;
+
+const facilitatorReasons: Record<string, { error: string; message: string }> = {
+  invalid_exact_evm_signature: {
+    error: 'invalid_signature',
+    message: 'the payment signature does not match the payer',
+  },
+  invalid_exact_evm_failed_to_parse_signature: {
+    error: 'invalid_signature',
+    message: 'the payment signature is malformed',
+  },
+  invalid_exact_evm_insufficient_balance: {
+    error: 'insufficient_balance',
+    message: "the payer's USDC balance is below the amount",
+  },
+  invalid_exact_evm_nonce_already_used: {
+    error: 'payment_already_used',
+    message: 'this authorization nonce was already used on chain',
+  },
+  invalid_exact_evm_recipient_mismatch: {
+    error: 'payee_mismatch',
+    message: 'the authorization pays someone other than this service',
+  },
+  invalid_exact_evm_token_name_mismatch: {
+    error: 'invalid_signature',
+    message: 'the signature was made for another token domain name',
+  },
+  invalid_exact_evm_token_version_mismatch: {
+    error: 'invalid_signature',
+    message: 'the signature was made for another token domain version',
+  },
+};
+
+function fail(error: string, message: string, extra: Partial<PaymentFailure> = {}): PaymentOutcome {
+  if (error === 'payment_already_used') return { ok: false, failure: { status: 409, error, message } };
+  return { ok: false, failure: { status: 402, error, message, ...extra } as PaymentFailure };
+}
+
+export class PaymentVerifier {
+  private readonly scheme: ExactEvmScheme;
+
+  constructor(
+    private readonly terms: PaymentTerms,
+    clients: ChainClients,
+    private readonly nonces: NonceBook,
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    const { publicClient, walletClient } = clients;
+    const signer = toFacilitatorEvmSigner(
+      {
+        address: walletClient.account.address,
+        readContract: (args) =>
+          publicClient.readContract(args as Parameters<typeof publicClient.readContract>[0]),
+        verifyTypedData: (args) =>
+          publicClient.verifyTypedData(args as Parameters<typeof publicClient.verifyTypedData>[0]),
+        writeContract: (args) =>
+          walletClient.writeContract(args as Parameters<typeof walletClient.writeContract>[0]),
+        sendTransaction: (args) => walletClient.sendTransaction(args),
+        waitForTransactionReceipt: (args) =>
+          publicClient.waitForTransactionReceipt({ ...args, pollingInterval: 50 }),
+        getCode: (args) => publicClient.getCode(args),
+      },
+      { confirmationTimeoutMs: 60_000 },
+    );
+    this.scheme = new ExactEvmScheme(signer);
+  }
+
+  private networkMatches(payment: DecodedPayment): boolean {
+    if (payment.network === this.terms.network) return true;
+    // A v1 client names the chain; the service's settlement chain answers to "base" (the spec's network).
+    return payment.x402Version === 1 && payment.network === 'base';
+  }
+
+  async settle(
+    payment: DecodedPayment,
+    requirement: PaymentRequirement,
+    resource: string,
+  ): Promise<PaymentOutcome> {
+    const auth = payment.authorization;
+    if (payment.scheme !== 'exact')
+      return fail('unsupported_scheme', `scheme "${payment.scheme}" is not supported; use "exact"`);
+    if (!this.networkMatches(payment)) {
+      return fail(
+        'network_mismatch',
+        `payment is for network ${payment.network}; this service settles on ${this.terms.network}`,
+      );
+    }
+    if (payment.accepted) {
+      const asset = payment.accepted['asset'];
+      if (typeof asset !== 'string' || asset.toLowerCase() !== this.terms.asset.toLowerCase()) {
+        return fail(
+          'asset_mismatch',
+          `payment is in asset ${String(asset)}; this service accepts ${this.terms.asset}`,
+        );
+      }
+    }
+    let from: Address;
+    let to: Address;
+    try {
+      from = getAddress(auth.from);
+      to = getAddress(auth.to);
+    } catch {
+      return fail('invalid_payment_payload', 'authorization from/to is not an address');
+    }
+    if (!isAddressEqual(to, getAddress(this.terms.payTo))) {
+      return fail('payee_mismatch', `the authorization pays ${to}, not this service (${this.terms.payTo})`);
+    }
+    const value = BigInt(auth.value);
+    const required = BigInt(requirement.amount);
+    if (value < required) {
+      return fail(
+        'insufficient_payment',
+        `payment of ${auth.value} is below the price of ${requirement.amount}`,
+        {
+          requiredUsd: baseUnitsToUsd(required),
+          paidUsd: baseUnitsToUsd(value),
+        },
+      );
+    }
+    if (value > required) {
+      return fail(
+        'amount_mismatch',
+        `payment of ${auth.value} is above the price of ${requirement.amount}; pay the exact amount`,
+      );
+    }
+    const nowSeconds = BigInt(Math.floor(this.now() / 1000));
+    if (BigInt(auth.validAfter) > nowSeconds) {
+      return fail('authorization_not_yet_valid', `the authorization is valid only after ${auth.validAfter}`);
+    }
+    if (BigInt(auth.validBefore) < nowSeconds + BigInt(SETTLEMENT_MARGIN_SECONDS)) {
+      return fail('authorization_expired', `the authorization expired at ${auth.validBefore}`);
+    }
+    if (!/^0x[0-9a-fA-F]{64}$/.test(auth.nonce))
+      return fail('invalid_payment_payload', 'the nonce must be 32 bytes');
+
+    // Reserve before any chain call: two requests carrying one nonce can never both settle.
+    if (!this.nonces.reserve(from, auth.nonce, auth.value, resource)) {
+      return fail('payment_already_used', 'this payment nonce was already used');
+    }
+    const x402Payload: PaymentPayload = {
+      x402Version: 2,
+      accepted: requirement as PaymentRequirements,
+      payload: { signature: payment.signature, authorization: { ...auth } },
+    } as PaymentPayload;
+    try {
+      const verified = await this.scheme.verify(x402Payload, requirement as PaymentRequirements);
+      if (!verified.isValid) {
+        this.nonces.release(from, auth.nonce);
+        const reason = facilitatorReasons[verified.invalidReason ?? ''] ?? {
+          error: 'payment_rejected',
+          message: `the payment was rejected (${verified.invalidReason ?? 'unknown reason'})`,
+        };
+        return fail(reason.error, reason.message);
+      }
+      const settled = await this.scheme.settle(x402Payload, requirement as PaymentRequirements);
+      if (!settled.success || !settled.transaction) {
+        this.nonces.release(from, auth.nonce);
+        return fail('settlement_failed', `settlement failed (${settled.errorReason ?? 'unknown reason'})`);
+      }
+      this.nonces.markSettled(from, auth.nonce, settled.transaction);
+      return { ok: true, transaction: settled.transaction as `0x${string}`, payer: from, amount: value };
+    } catch (error) {
+      this.nonces.release(from, auth.nonce);
+      throw error;
+    }
+  }
+}

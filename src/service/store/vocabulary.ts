@@ -1,0 +1,117 @@
+/** Word pools for the deterministic demo seed. */
+export const FIRST_NAMES = [
+  'Ada',
+  'Bela',
+  'Chen',
+  'Dara',
+  'Eli',
+  'Farah',
+  'Goran',
+  'Hana',
+  'Ivo',
+  'Jun',
+  'Kira',
+  'Lior',
+  'Maya',
+  'Nils',
+  'Oona',
+  'Pavel',
+  'Quinn',
+  'Rosa',
+  'Sami',
+  'Tariq',
+  'Uma',
+  'Vera',
+  'Wen',
+  'Ximena',
+  'Yara',
+  'Zoltan',
+] as const;
+
+export const LAST_NAMES = [
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Nakamura',
+  'Petrova',
+  'Quispe',
+  'Rahman',
+  'Silva',
+  'Tanaka',
+  'Ursu',
+  'Valdez',
+  'Weber',
+  'Xu',
+  'Yilmaz',
+  'Zielinski',
+  'Andersen',
+  'Brennan',
+  'Costa',
+  'Dubois',
+  'Esposito',
+] as const;
+
+export const ROLES = [
+  'policy analyst',
+  'climate reporter',
+  'semiconductor investor',
+  'open-source maintainer',
+  'city council member',
+  'biotech founder',
+  'sports data scientist',
+  'energy economist',
+  'security researcher',
+  'food critic',
+  'space industry writer',
+  'labor organizer',
+  'macro strategist',
+  'museum curator',
+  'logistics consultant',
+] as const;
+
+export const TOPICS = [
+  'energy markets',
+  'chip export controls',
+  'housing policy',
+  'open-source licensing',
+  'battery supply chains',
+  'public transit',
+  'AI regulation',
+  'central bank policy',
+  'drug pricing',
+  'water rights',
+  'satellite launches',
+  'ransomware',
+  'farm subsidies',
+  'shipping rates',
+  'municipal budgets',
+  'clinical trials',
+  'data privacy',
+  'grid storage',
+  'semiconductor fabs',
+  'union negotiations',
+] as const;
+
+export const TONES = [
+  'measured',
+  'combative',
+  'optimistic',
+  'skeptical',
+  'wry',
+  'urgent',
+  'analytical',
+] as const;
+
+export const MODELS = ['gpt-4.1', 'claude-sonnet-4', 'gemini-2.5-pro', 'llama-4-maverick'] as const;
+
+export const AFFILIATIONS = ['Verified newsroom', 'Public office', 'Research lab', null, null, null] as const;
+
+export const AVATAR_COLORS = [
+  '#2f6fde',
+  '#d9480f',
+  '#2b8a3e',
+  '#862e9c',
+  '#c92a2a',
+  '#1098ad',
+  '#e67700',
+] as const;
