@@ -4,6 +4,15 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { toHex, type Address, type Hex } from 'viem';
 import type { Stack } from '../../src/service/stack';
 
+export const TRANSFER_TYPES = [
+  { name: 'from', type: 'address' },
+  { name: 'to', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'validAfter', type: 'uint256' },
+  { name: 'validBefore', type: 'uint256' },
+  { name: 'nonce', type: 'bytes32' },
+] as const;
+
 export function buyer(stack: Stack, index = 0) {
   const key = stack.buyerKeys[index];
   if (!key) throw new Error(`no buyer ${index}`);
@@ -53,16 +62,7 @@ export async function signAuthorization(
       chainId: overrides.chainId ?? stack.chainId,
       verifyingContract: overrides.verifyingContract ?? stack.asset,
     },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
+    types: { TransferWithAuthorization: TRANSFER_TYPES },
     primaryType: 'TransferWithAuthorization',
     message: authorization,
   });

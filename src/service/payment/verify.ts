@@ -6,7 +6,7 @@
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { getAddress, isAddressEqual, type Address } from 'viem';
+import { getAddress, isAddressEqual, parseAbi, type Address } from 'viem';
 import type { ChainClients } from '../chain/token';
 import type { PaymentRequirement } from '../../shared/wire';
 import type { DecodedPayment } from './decode';
@@ -23,6 +23,11 @@ export type PaymentOutcome =
 
 /** Seconds an authorization must still be valid for, so it cannot expire while settling. */
 const SETTLEMENT_MARGIN_SECONDS = 5;
+
+const TOKEN_ABI = parseAbi([
+  'function balanceOf(address owner) view returns (uint256)',
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+]);
 
 const facilitatorReasons: Record<string, { error: string; message: string }> = {
   invalid_exact_evm_signature: {
@@ -65,7 +70,7 @@ export class PaymentVerifier {
 
   constructor(
     private readonly terms: PaymentTerms,
-    clients: ChainClients,
+    private readonly clients: ChainClients,
     private readonly nonces: NonceBook,
     private readonly now: () => number = () => Date.now(),
   ) {
@@ -93,6 +98,31 @@ export class PaymentVerifier {
     if (payment.network === this.terms.network) return true;
     // A v1 client names the chain; the service's settlement chain answers to "base" (the spec's network).
     return payment.x402Version === 1 && payment.network === 'base';
+  }
+
+  /** The facilitator's own diagnosis needs multicall, which a bare local chain lacks; read the causes directly. */
+  private async diagnose(
+    from: Address,
+    nonce: `0x${string}`,
+    value: bigint,
+  ): Promise<{ error: string; message: string } | null> {
+    const asset = getAddress(this.terms.asset);
+    const { publicClient } = this.clients;
+    const used = await publicClient.readContract({
+      address: asset,
+      abi: TOKEN_ABI,
+      functionName: 'authorizationState',
+      args: [from, nonce],
+    });
+    if (used) return facilitatorReasons['invalid_exact_evm_nonce_already_used'] ?? null;
+    const balance = await publicClient.readContract({
+      address: asset,
+      abi: TOKEN_ABI,
+      functionName: 'balanceOf',
+      args: [from],
+    });
+    if (balance < value) return facilitatorReasons['invalid_exact_evm_insufficient_balance'] ?? null;
+    return null;
   }
 
   async settle(
@@ -170,10 +200,11 @@ export class PaymentVerifier {
       const verified = await this.scheme.verify(x402Payload, requirement as PaymentRequirements);
       if (!verified.isValid) {
         this.nonces.release(from, auth.nonce);
-        const reason = facilitatorReasons[verified.invalidReason ?? ''] ?? {
-          error: 'payment_rejected',
-          message: `the payment was rejected (${verified.invalidReason ?? 'unknown reason'})`,
-        };
+        const reason = facilitatorReasons[verified.invalidReason ?? ''] ??
+          (await this.diagnose(from, auth.nonce as `0x${string}`, value)) ?? {
+            error: 'payment_rejected',
+            message: `the payment was rejected (${verified.invalidReason ?? 'unknown reason'})`,
+          };
         return fail(reason.error, reason.message);
       }
       const settled = await this.scheme.settle(x402Payload, requirement as PaymentRequirements);
