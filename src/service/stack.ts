@@ -1,5 +1,5 @@
 /** The whole reference service: a local chain with the demo token, the seeded store, and the HTTP front. */
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -90,6 +90,7 @@ export async function startService(
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'intel-desk-service-'));
   const unitPriceUsd = options.unitPriceUsd ?? 0.01;
   const librarySecret = options.librarySecret ?? randomBytes(24).toString('base64url');
@@ -117,6 +118,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     stop: async () => {
       await service.close();
       await chain.stop();
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
