@@ -26,6 +26,8 @@ export interface AppInfo {
   serviceUrl: string;
   demo: boolean;
   online: boolean;
+  /** Set when desk.db was damaged or foreign at start: where the old file was moved, and why. */
+  databaseRecovered?: { path: string; reason: string };
 }
 
 export interface Freshness {

@@ -1,0 +1,36 @@
+/** Last-known shelf and menus per service, so the app opens and browses offline. */
+import type { DeskDb } from '../db/open';
+
+export class CatalogCache {
+  constructor(private readonly db: DeskDb) {}
+
+  saveShelf(serviceUrl: string, body: unknown, fetchedAt: string): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO shelf_cache (service_url, body_json, fetched_at) VALUES (?, ?, ?)')
+      .run(serviceUrl, JSON.stringify(body), fetchedAt);
+  }
+
+  loadShelf(serviceUrl: string): { json: string; fetchedAt: string } | undefined {
+    return this.db
+      .prepare<[string], { json: string; fetchedAt: string }>(
+        'SELECT body_json AS json, fetched_at AS fetchedAt FROM shelf_cache WHERE service_url = ?',
+      )
+      .get(serviceUrl);
+  }
+
+  saveMenu(serviceUrl: string, handle: string, body: unknown, fetchedAt: string): void {
+    this.db
+      .prepare(
+        'INSERT OR REPLACE INTO menu_cache (service_url, handle, body_json, fetched_at) VALUES (?, ?, ?, ?)',
+      )
+      .run(serviceUrl, handle.toLowerCase(), JSON.stringify(body), fetchedAt);
+  }
+
+  loadMenu(serviceUrl: string, handle: string): { json: string; fetchedAt: string } | undefined {
+    return this.db
+      .prepare<[string, string], { json: string; fetchedAt: string }>(
+        'SELECT body_json AS json, fetched_at AS fetchedAt FROM menu_cache WHERE service_url = ? AND handle = ?',
+      )
+      .get(serviceUrl, handle.toLowerCase());
+  }
+}

@@ -1,0 +1,142 @@
+/** The offline library: every purchased snapshot, byte-for-byte, with indexed columns and full-text search. */
+import type { IntelReportSnapshot, DateRange } from '../../shared/wire';
+import type { LibraryItem, SearchHit } from '../../shared/rpc';
+import type { DeskDb } from '../db/open';
+
+interface SnapshotRow {
+  id: string;
+  handle: string;
+  created_at: string;
+  model: string;
+  post_count: number | null;
+  range_from: string | null;
+  range_to: string | null;
+  stored_at: string;
+}
+
+export interface StoredSnapshot {
+  snapshot: IntelReportSnapshot;
+  raw: string;
+}
+
+/** Text worth searching: every string inside the narrative and the change summary, in document order. */
+export function searchableText(snapshot: IntelReportSnapshot): string {
+  const parts: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') parts.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(snapshot.narrative);
+  walk(snapshot.changeSummary);
+  return parts.join('\n');
+}
+
+/** User text to an FTS5 query: each word a quoted prefix term, all required; no FTS syntax gets through. */
+export function ftsQuery(text: string): string | null {
+  const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  if (words.length === 0) return null;
+  return words
+    .slice(0, 12)
+    .map((word) => `"${word}"*`)
+    .join(' ');
+}
+
+function toItem(row: SnapshotRow): LibraryItem {
+  const dateRange: DateRange | null =
+    row.range_from !== null && row.range_to !== null ? { from: row.range_from, to: row.range_to } : null;
+  return {
+    id: row.id,
+    handle: row.handle,
+    createdAt: row.created_at,
+    model: row.model,
+    postCount: row.post_count,
+    dateRange,
+    purchasedAt: row.stored_at,
+  };
+}
+
+const ITEM_COLUMNS = 'id, handle, created_at, model, post_count, range_from, range_to, stored_at';
+
+export class SnapshotStore {
+  constructor(private readonly db: DeskDb) {}
+
+  /** Call inside the caller's transaction: a purchase's snapshots land together with its completion. */
+  put(handle: string, entries: StoredSnapshot[], purchaseId: string | null, storedAt: string): void {
+    const upsert = this.db.prepare(
+      `INSERT INTO snapshots (id, handle, created_at, model, post_count, range_from, range_to, raw_json, purchase_id, stored_at)
+       VALUES (@id, @handle, @createdAt, @model, @postCount, @from, @to, @raw, @purchaseId, @storedAt)
+       ON CONFLICT(id) DO UPDATE SET raw_json = excluded.raw_json, model = excluded.model, created_at = excluded.created_at,
+         post_count = excluded.post_count, range_from = excluded.range_from, range_to = excluded.range_to`,
+    );
+    const removeText = this.db.prepare('DELETE FROM snapshot_text WHERE id = ?');
+    const addText = this.db.prepare('INSERT INTO snapshot_text (id, handle, body) VALUES (?, ?, ?)');
+    for (const { snapshot, raw } of entries) {
+      const range = snapshot.meta.dateRange ?? null;
+      upsert.run({
+        id: snapshot.id,
+        handle: handle.toLowerCase(),
+        createdAt: snapshot.createdAt,
+        model: snapshot.model,
+        postCount: snapshot.meta.postCount ?? null,
+        from: range?.from ?? null,
+        to: range?.to ?? null,
+        raw,
+        purchaseId,
+        storedAt,
+      });
+      removeText.run(snapshot.id);
+      addText.run(snapshot.id, handle.toLowerCase(), searchableText(snapshot));
+    }
+  }
+
+  ownedIds(handle: string): Set<string> {
+    const rows = this.db
+      .prepare<[string], { id: string }>('SELECT id FROM snapshots WHERE handle = ?')
+      .all(handle.toLowerCase());
+    return new Set(rows.map((row) => row.id));
+  }
+
+  list(handle?: string): LibraryItem[] {
+    const rows = handle
+      ? this.db
+          .prepare<[string], SnapshotRow>(
+            `SELECT ${ITEM_COLUMNS} FROM snapshots WHERE handle = ? ORDER BY created_at DESC`,
+          )
+          .all(handle.toLowerCase())
+      : this.db
+          .prepare<[], SnapshotRow>(`SELECT ${ITEM_COLUMNS} FROM snapshots ORDER BY created_at DESC`)
+          .all();
+    return rows.map(toItem);
+  }
+
+  search(text: string, limit = 50): SearchHit[] {
+    const query = ftsQuery(text);
+    if (!query) return [];
+    const rows = this.db
+      .prepare<[string, number], SnapshotRow & { snippet: string }>(
+        `SELECT s.id, s.handle, s.created_at, s.model, s.post_count, s.range_from, s.range_to, s.stored_at,
+                snippet(snapshot_text, 2, char(1), char(2), '…', 16) AS snippet
+         FROM snapshot_text JOIN snapshots s ON s.id = snapshot_text.id
+         WHERE snapshot_text MATCH ? ORDER BY rank LIMIT ?`,
+      )
+      .all(query, limit);
+    return rows.map((row) => ({ ...toItem(row), snippet: row.snippet }));
+  }
+
+  raw(id: string): { raw: string; handle: string } | undefined {
+    return this.db
+      .prepare<[string], { raw: string; handle: string }>(
+        'SELECT raw_json AS raw, handle FROM snapshots WHERE id = ?',
+      )
+      .get(id);
+  }
+
+  timeline(handle: string): { id: string; createdAt: string }[] {
+    return this.db
+      .prepare<[string], { id: string; createdAt: string }>(
+        'SELECT id, created_at AS createdAt FROM snapshots WHERE handle = ? ORDER BY created_at ASC',
+      )
+      .all(handle.toLowerCase());
+  }
+}

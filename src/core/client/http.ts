@@ -1,0 +1,155 @@
+/**
+ * One HTTP exchange with the service: JSON only, a deadline, a size cap read while streaming, and errors a
+ * person can act on. Retries belong to the caller: free routes retry, paid requests never do.
+ */
+import type { z } from 'zod';
+import { DeskError } from '../errors';
+import { errorBodySchema } from '../../shared/wire';
+
+export interface HttpOptions {
+  fetch: typeof fetch;
+  timeoutMs: number;
+  maxBytes: number;
+  signal?: AbortSignal;
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export const DEFAULT_HTTP: Omit<HttpOptions, 'fetch'> = { timeoutMs: 20_000, maxBytes: 32 * 1024 * 1024 };
+
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new DeskError(
+      'service_oversize',
+      `The service sent ${declared} bytes, over the ${maxBytes}-byte limit.`,
+      'service',
+    );
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new DeskError(
+        'service_oversize',
+        `The service sent more than ${maxBytes} bytes; the answer was dropped.`,
+        'service',
+      );
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function exchange(url: string, init: RequestInit, options: HttpOptions): Promise<RawAnswer> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const headers = new Headers(init.headers);
+  // Browser-like user agents may get an HTML paywall; the desk always asks for JSON.
+  headers.set('Accept', 'application/json');
+  let response: Response;
+  try {
+    response = await options.fetch(url, { ...init, headers, signal, redirect: 'error' });
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: await readCapped(response, options.maxBytes),
+    };
+  } catch (error) {
+    if (error instanceof DeskError) throw error;
+    if (options.signal?.aborted)
+      throw new DeskError('cancelled', 'The request was cancelled.', 'usage', {}, { cause: error });
+    if (timeout.aborted) {
+      throw new DeskError(
+        'network_timeout',
+        `The service did not answer within ${options.timeoutMs / 1000} s.`,
+        'network',
+        {},
+        { cause: error },
+      );
+    }
+    const host = URL.canParse(url) ? new URL(url).host : url;
+    throw new DeskError(
+      'network_unreachable',
+      `Cannot reach the service at ${host}.`,
+      'network',
+      {},
+      { cause: error },
+    );
+  }
+}
+
+export function parseJson<T extends z.ZodType>(answer: RawAnswer, schema: T, what: string): z.output<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.text);
+  } catch {
+    throw new DeskError('service_malformed', `The service's ${what} is not valid JSON.`, 'service');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? issue.path.join('.') || 'the top level' : 'the top level';
+    throw new DeskError(
+      'service_malformed',
+      `The service's ${what} is malformed at ${where}: ${issue?.message ?? ''}.`,
+      'service',
+    );
+  }
+  return parsed.data;
+}
+
+/** Messages for the spec's error values (section 7) and the reference service's own. */
+const KNOWN_ERRORS: Record<string, string> = {
+  range_requires_from_to_or_ids: 'A range needs a start date, an end date or report ids.',
+  no_matching_reports: 'No report matches this selection.',
+  payment_already_used: 'The service says this payment was already used; nothing more was charged.',
+  insufficient_payment: 'The service says the payment is below the price.',
+  invalid_signature: 'The service rejected the payment signature.',
+  payee_mismatch: 'The service rejected the payment: it names another payee.',
+  insufficient_balance: 'The wallet does not hold enough USDC for this purchase.',
+  unknown_handle: 'The service holds no reports for this handle.',
+  invalid_username: 'That is not a valid handle.',
+  missing_username: 'A handle is required.',
+  invalid_library_secret: 'The service does not accept the library secret.',
+  library_secret_required: 'This needs the library secret (Settings).',
+};
+
+/** Turns a non-2xx answer into a DeskError carrying the service's own error value as its code. */
+export function serviceError(answer: RawAnswer): DeskError {
+  let body: { error: string; message?: string | undefined } | null = null;
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(answer.text));
+    if (parsed.success) body = parsed.data;
+  } catch {
+    body = null;
+  }
+  if (!body) {
+    return new DeskError(
+      'service_unexpected_status',
+      `The service answered HTTP ${answer.status} without an explanation.`,
+      'service',
+      {
+        status: answer.status,
+      },
+    );
+  }
+  const known = KNOWN_ERRORS[body.error];
+  const message =
+    known ?? `The service refused the request: ${body.message ?? body.error} (HTTP ${answer.status}).`;
+  return new DeskError(body.error, message, 'service', {
+    status: answer.status,
+    serviceMessage: body.message,
+  });
+}

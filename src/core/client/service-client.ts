@@ -1,0 +1,236 @@
+/** Typed calls to one Shared Report Purchase API deployment. */
+import { z } from 'zod';
+import {
+  bundleSchema,
+  paidSuccessSchema,
+  paymentChallengeSchema,
+  reportMenuSchema,
+  settlementResponseSchema,
+  shelfListSchema,
+  type Bundle,
+  type PaidSuccess,
+  type PaymentChallenge,
+  type ReportMenu,
+  type SettlementResponse,
+  type ShelfList,
+} from '../../shared/wire';
+import type { Selection } from '../../shared/rpc';
+import { DeskError } from '../errors';
+import { DEFAULT_HTTP, exchange, parseJson, serviceError, type HttpOptions, type RawAnswer } from './http';
+
+export interface ServiceClientOptions {
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  maxBytes?: number;
+  /** Attempts for free routes (paid requests are never retried). */
+  attempts?: number;
+  backoffMs?: number;
+}
+
+export interface PaidAnswer {
+  body: PaidSuccess;
+  /** The answer's exact text, kept so snapshots are stored byte-for-byte. */
+  text: string;
+  settlement: SettlementResponse | null;
+  header: 'X-402-Payment' | 'X-Payment';
+}
+
+export const bundlePutAnswerSchema = z.looseObject({ written: z.boolean(), bundle: bundleSchema });
+export type BundlePutAnswer = z.infer<typeof bundlePutAnswerSchema>;
+
+export function normalizeHandle(raw: string): string {
+  const handle = raw.trim().replace(/^@/, '');
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(handle)) {
+    throw new DeskError(
+      'invalid_handle',
+      `"${raw.slice(0, 80)}" is not a handle: use letters, digits and underscores.`,
+      'usage',
+    );
+  }
+  return handle;
+}
+
+/** The path and query of the paid route for a selection; identical for the quote and the payment. */
+export function resourcePath(handle: string, selection: Selection): string {
+  const query = new URLSearchParams({ username: normalizeHandle(handle) });
+  if (selection.kind === 'all') {
+    query.set('select', 'all');
+  } else if (selection.kind === 'dates') {
+    if (!selection.from && !selection.to) {
+      throw new DeskError(
+        'range_requires_from_to_or_ids',
+        'Choose a start date, an end date, or both.',
+        'usage',
+      );
+    }
+    query.set('select', 'range');
+    if (selection.from) query.set('from', selection.from);
+    if (selection.to) query.set('to', selection.to);
+  } else {
+    query.set('select', 'range');
+    query.set('ids', selection.ids.join(','));
+  }
+  return `/api/intel/reports?${query.toString()}`;
+}
+
+function decodeSettlement(headers: Headers): SettlementResponse | null {
+  const value = headers.get('x-payment-response') ?? headers.get('payment-response');
+  if (!value) return null;
+  try {
+    const parsed = settlementResponseSchema.safeParse(
+      JSON.parse(Buffer.from(value, 'base64').toString('utf8')),
+    );
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export class ServiceClient {
+  readonly baseUrl: string;
+  private readonly http: HttpOptions;
+  private readonly attempts: number;
+  private readonly backoffMs: number;
+
+  constructor(baseUrl: string, options: ServiceClientOptions = {}) {
+    if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+      throw new DeskError('invalid_service_url', `"${baseUrl}" is not an http(s) URL.`, 'usage');
+    }
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.http = {
+      fetch: options.fetch ?? fetch,
+      timeoutMs: options.timeoutMs ?? DEFAULT_HTTP.timeoutMs,
+      maxBytes: options.maxBytes ?? DEFAULT_HTTP.maxBytes,
+    };
+    this.attempts = options.attempts ?? 3;
+    this.backoffMs = options.backoffMs ?? 250;
+  }
+
+  private async free(path: string, signal?: AbortSignal): Promise<RawAnswer> {
+    let lastError: unknown;
+    for (let attempt = 0; attempt < this.attempts; attempt++) {
+      if (attempt > 0)
+        await new Promise((resolve) => setTimeout(resolve, this.backoffMs * 2 ** (attempt - 1)));
+      try {
+        const answer = await exchange(
+          `${this.baseUrl}${path}`,
+          { method: 'GET' },
+          { ...this.http, ...(signal ? { signal } : {}) },
+        );
+        if (answer.status < 500 && answer.status !== 429) return answer;
+        lastError = serviceError(answer);
+      } catch (error) {
+        if (!(error instanceof DeskError) || error.kind !== 'network') throw error;
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  async list(signal?: AbortSignal): Promise<ShelfList> {
+    const answer = await this.free('/api/intel/list', signal);
+    if (answer.status !== 200) throw serviceError(answer);
+    return parseJson(answer, shelfListSchema, 'shelf');
+  }
+
+  async menu(handle: string, signal?: AbortSignal): Promise<ReportMenu> {
+    const answer = await this.free(
+      `/api/intel/reports?username=${encodeURIComponent(normalizeHandle(handle))}`,
+      signal,
+    );
+    if (answer.status !== 200) throw serviceError(answer);
+    return parseJson(answer, reportMenuSchema, 'report menu');
+  }
+
+  /** Asks the paid route without paying: the 402 challenge is the live price of exactly this selection. */
+  async challenge(path: string, signal?: AbortSignal): Promise<PaymentChallenge> {
+    const answer = await this.free(path, signal);
+    if (answer.status === 200) {
+      throw new DeskError(
+        'service_unexpected_status',
+        'The service delivered reports without asking for payment.',
+        'service',
+      );
+    }
+    if (answer.status !== 402) throw serviceError(answer);
+    return parseJson(answer, paymentChallengeSchema, 'payment challenge');
+  }
+
+  /**
+   * Sends the paid request once per header, never more: X-402-Payment first; X-Payment only when the service
+   * answered as if no payment had been sent (a fresh challenge), which means it did not read the first header.
+   * The same signed payload travels both times, so at most one settlement can happen.
+   */
+  async pay(path: string, payment: string, signal?: AbortSignal): Promise<PaidAnswer> {
+    for (const header of ['X-402-Payment', 'X-Payment'] as const) {
+      const answer = await exchange(
+        `${this.baseUrl}${path}`,
+        { method: 'GET', headers: { [header]: payment } },
+        { ...this.http, ...(signal ? { signal } : {}) },
+      );
+      if (answer.status === 200) {
+        return {
+          body: parseJson(answer, paidSuccessSchema, 'paid answer'),
+          text: answer.text,
+          settlement: decodeSettlement(answer.headers),
+          header,
+        };
+      }
+      const ignoredHeader =
+        answer.status === 402 && paymentChallengeSchema.safeParse(safeJson(answer.text)).success;
+      if (!ignoredHeader) throw serviceError(answer);
+    }
+    throw new DeskError(
+      'payment_header_ignored',
+      'The service ignored the payment in both X-402-Payment and X-Payment.',
+      'service',
+    );
+  }
+
+  /** First-party read of a paid route with the library secret (spec 5.8): no payment is made. */
+  async readWithSecretText(
+    path: string,
+    secret: string,
+    signal?: AbortSignal,
+  ): Promise<{ body: PaidSuccess; text: string }> {
+    const answer = await exchange(
+      `${this.baseUrl}${path}`,
+      { method: 'GET', headers: { Authorization: `Bearer ${secret}` } },
+      { ...this.http, ...(signal ? { signal } : {}) },
+    );
+    if (answer.status !== 200) throw serviceError(answer);
+    return { body: parseJson(answer, paidSuccessSchema, 'report answer'), text: answer.text };
+  }
+
+  async bundleGet(handle: string, secret: string, signal?: AbortSignal): Promise<Bundle> {
+    const answer = await exchange(
+      `${this.baseUrl}/api/intel/bundle?username=${encodeURIComponent(normalizeHandle(handle))}`,
+      { method: 'GET', headers: { Authorization: `Bearer ${secret}` } },
+      { ...this.http, ...(signal ? { signal } : {}) },
+    );
+    if (answer.status !== 200) throw serviceError(answer);
+    return parseJson(answer, bundleSchema, 'dossier');
+  }
+
+  async bundlePut(bundle: Bundle, secret: string, signal?: AbortSignal): Promise<BundlePutAnswer> {
+    const answer = await exchange(
+      `${this.baseUrl}/api/intel/bundle?username=${encodeURIComponent(normalizeHandle(bundle.username))}`,
+      {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(bundle),
+      },
+      { ...this.http, ...(signal ? { signal } : {}) },
+    );
+    if (answer.status !== 200) throw serviceError(answer);
+    return parseJson(answer, bundlePutAnswerSchema, 'dossier save answer');
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,149 @@
+/** Everything one running desk holds: storage, the service client, wallet, secrets, and the purchaser. */
+import path from 'node:path';
+import { mkdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
+import { openDeskDb, type DeskDb } from './db/open';
+import { PurchaseLedger } from './ledger/purchases';
+import { SnapshotStore } from './cache/snapshots';
+import { CatalogCache } from './cache/catalog';
+import { SettingsStore } from './settings';
+import { DeskWallet } from './wallet/wallet';
+import { LocalSealer, writePrivateFile, type SecretVault } from './wallet/sealing';
+import { ServiceClient } from './client/service-client';
+import { QuoteBook } from './payments/quote-book';
+import { Purchaser, type PurchaseStep } from './payments/purchaser';
+import { DeskError } from './errors';
+import { requote } from './quoting';
+
+export interface DeskCoreOptions {
+  dataDir: string;
+  serviceUrl?: string;
+  demo?: boolean;
+  rpcUrl?: string;
+  vault?: SecretVault;
+  fetch?: typeof fetch;
+  onPurchaseStep?: (purchaseId: string, step: PurchaseStep) => void;
+  /** Milliseconds since the epoch; injectable so tests can move past an authorization's expiry. */
+  now?: () => number;
+  /** Free-route attempts (default 3); tests of offline behaviour use 1. */
+  attempts?: number;
+}
+
+export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8402';
+
+export class DeskContext {
+  readonly db: DeskDb;
+  readonly recovered: { path: string; reason: string } | null;
+  readonly ledger: PurchaseLedger;
+  readonly snapshots: SnapshotStore;
+  readonly catalog: CatalogCache;
+  readonly settings: SettingsStore;
+  readonly wallet: DeskWallet;
+  readonly quotes: QuoteBook;
+  readonly purchaser: Purchaser;
+  readonly now: () => number;
+  readonly demo: boolean;
+  private readonly sealer: LocalSealer;
+  private readonly secretFile: string;
+  private clientCache: ServiceClient | null = null;
+  private chainClient: { chainId: number; client: PublicClient } | null = null;
+  librarySecretAccepted: boolean | null = null;
+  lastAsset: { network: string; asset: `0x${string}` } | null = null;
+  online = true;
+
+  constructor(readonly options: DeskCoreOptions) {
+    mkdirSync(options.dataDir, { recursive: true });
+    this.now = options.now ?? (() => Date.now());
+    this.demo = options.demo ?? false;
+    const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()));
+    this.db = opened.db;
+    this.recovered = opened.movedAside;
+    this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()));
+    this.snapshots = new SnapshotStore(this.db);
+    this.catalog = new CatalogCache(this.db);
+    this.settings = new SettingsStore(this.db);
+    this.wallet = new DeskWallet(path.join(options.dataDir, 'wallet.json'), options.vault);
+    this.sealer = new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault);
+    this.secretFile = path.join(options.dataDir, 'library-secret.sealed');
+    this.quotes = new QuoteBook(this.now);
+    if (options.serviceUrl) this.settings.update({ serviceUrl: options.serviceUrl });
+    const onStep = options.onPurchaseStep ?? (() => undefined);
+    this.purchaser = new Purchaser({
+      db: this.db,
+      ledger: this.ledger,
+      snapshots: this.snapshots,
+      settings: this.settings,
+      wallet: this.wallet,
+      quotes: this.quotes,
+      client: () => this.client(),
+      requote: (held) => requote(this, held),
+      librarySecret: () => this.librarySecret(),
+      now: this.now,
+      onStep,
+    });
+  }
+
+  serviceUrl(): string {
+    return this.settings.get().serviceUrl || DEFAULT_SERVICE_URL;
+  }
+
+  client(): ServiceClient {
+    const url = this.serviceUrl();
+    if (!this.clientCache || this.clientCache.baseUrl !== url.replace(/\/+$/, '')) {
+      this.clientCache = new ServiceClient(url, {
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        ...(this.options.attempts ? { attempts: this.options.attempts } : {}),
+      });
+    }
+    return this.clientCache;
+  }
+
+  /** A read-only chain client for the network, when the configured RPC serves that chain. */
+  chain(network: string): PublicClient | null {
+    if (!this.options.rpcUrl) return null;
+    const chainId = Number(network.replace(/^eip155:/, ''));
+    if (!Number.isInteger(chainId)) return null;
+    if (this.chainClient?.chainId !== chainId) {
+      const chain = defineChain({
+        id: chainId,
+        name: network,
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [this.options.rpcUrl] } },
+      });
+      this.chainClient = {
+        chainId,
+        client: createPublicClient({
+          chain,
+          transport: http(this.options.rpcUrl, { retryCount: 1, timeout: 10_000 }),
+        }),
+      };
+    }
+    return this.chainClient.client;
+  }
+
+  librarySecret(): string | null {
+    if (!existsSync(this.secretFile)) return null;
+    const secret = this.sealer.open(readFileSync(this.secretFile, 'utf8'));
+    if (secret === null) {
+      throw new DeskError(
+        'library_secret_unreadable',
+        'The stored library secret cannot be unsealed here; enter it again in Settings.',
+        'storage',
+      );
+    }
+    return secret;
+  }
+
+  setLibrarySecret(secret: string | null): void {
+    if (secret === null) {
+      rmSync(this.secretFile, { force: true });
+    } else {
+      writePrivateFile(this.secretFile, this.sealer.seal(secret));
+    }
+    this.librarySecretAccepted = null;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,68 @@
+/** Schema of desk.db, one entry per version (PRAGMA user_version). Never edit a shipped entry: append. */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+   CREATE TABLE payee_pins (service_url TEXT PRIMARY KEY, pay_to TEXT NOT NULL, pinned_at TEXT NOT NULL);
+
+   CREATE TABLE purchases (
+     id TEXT PRIMARY KEY,
+     service_url TEXT NOT NULL,
+     handle TEXT NOT NULL,
+     resource TEXT NOT NULL,
+     report_count INTEGER NOT NULL,
+     amount TEXT NOT NULL,
+     network TEXT NOT NULL,
+     asset TEXT NOT NULL,
+     payer TEXT NOT NULL,
+     pay_to TEXT NOT NULL,
+     nonce TEXT NOT NULL,
+     valid_before INTEGER NOT NULL,
+     quote_json TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('signed', 'sent', 'completed', 'failed', 'in_doubt')),
+     tx_hash TEXT,
+     error TEXT,
+     response_json TEXT,
+     report_ids TEXT NOT NULL DEFAULT '[]',
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX purchases_by_state ON purchases(state);
+   CREATE INDEX purchases_by_created ON purchases(created_at);
+
+   CREATE TABLE snapshots (
+     id TEXT PRIMARY KEY,
+     handle TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     model TEXT NOT NULL,
+     post_count INTEGER,
+     range_from TEXT,
+     range_to TEXT,
+     raw_json TEXT NOT NULL,
+     purchase_id TEXT REFERENCES purchases(id),
+     stored_at TEXT NOT NULL
+   );
+   CREATE INDEX snapshots_by_handle ON snapshots(handle, created_at);
+   CREATE INDEX snapshots_by_stored ON snapshots(stored_at);
+
+   CREATE VIRTUAL TABLE snapshot_text USING fts5(
+     id UNINDEXED, handle UNINDEXED, body, tokenize = 'porter unicode61'
+   );
+
+   CREATE TABLE shelf_cache (service_url TEXT PRIMARY KEY, body_json TEXT NOT NULL, fetched_at TEXT NOT NULL);
+   CREATE TABLE menu_cache (
+     service_url TEXT NOT NULL,
+     handle TEXT NOT NULL,
+     body_json TEXT NOT NULL,
+     fetched_at TEXT NOT NULL,
+     PRIMARY KEY (service_url, handle)
+   );
+
+   CREATE TABLE dossier_drafts (
+     service_url TEXT NOT NULL,
+     handle TEXT NOT NULL,
+     base_json TEXT NOT NULL,
+     draft_json TEXT NOT NULL,
+     saved_at TEXT NOT NULL,
+     PRIMARY KEY (service_url, handle)
+   );`,
+];

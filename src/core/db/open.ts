@@ -1,0 +1,79 @@
+/**
+ * Opens the app database: WAL, versioned migrations, and a health check. A file that is corrupt or belongs to
+ * another program is moved aside (never deleted) and a fresh database is started; the caller reports it.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, renameSync } from 'node:fs';
+import { MIGRATIONS } from './migrations';
+
+export type DeskDb = Database.Database;
+
+/** "IDSK" in ASCII: marks the file as Intel Desk's so a foreign SQLite file is not mistaken for ours. */
+export const APPLICATION_ID = 0x4944534b;
+
+export interface OpenedDb {
+  db: DeskDb;
+  /** Where a damaged or foreign file was moved, when that happened during this open. */
+  movedAside: { path: string; reason: string } | null;
+}
+
+function problemWith(db: DeskDb): string | null {
+  const check = db.pragma('quick_check', { simple: true });
+  if (check !== 'ok') return `integrity check failed: ${String(check)}`;
+  const applicationId = db.pragma('application_id', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const tables = (
+    db.prepare(`SELECT COUNT(*) AS n FROM sqlite_schema WHERE type = 'table'`).get() as { n: number }
+  ).n;
+  if (applicationId !== APPLICATION_ID && (tables > 0 || version > 0))
+    return 'the file belongs to another program';
+  if (version > MIGRATIONS.length) return `the file was written by a newer Intel Desk (schema ${version})`;
+  return null;
+}
+
+function openChecked(file: string): { db: DeskDb | null; reason: string | null } {
+  let db: DeskDb | null = null;
+  try {
+    db = new Database(file);
+    const reason = problemWith(db);
+    if (reason) {
+      db.close();
+      return { db: null, reason };
+    }
+    return { db, reason: null };
+  } catch (error) {
+    db?.close();
+    return { db: null, reason: `the file cannot be read as a database (${(error as Error).message})` };
+  }
+}
+
+function migrate(db: DeskDb): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version] ?? '');
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}
+
+export function openDeskDb(file: string, now: () => Date = () => new Date()): OpenedDb {
+  const first = openChecked(file);
+  if (first.db) {
+    migrate(first.db);
+    return { db: first.db, movedAside: null };
+  }
+  const aside = `${file}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(file, aside);
+  for (const suffix of ['-wal', '-shm']) {
+    if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
+  }
+  const db = new Database(file);
+  migrate(db);
+  return { db, movedAside: { path: aside, reason: first.reason ?? 'unknown' } };
+}

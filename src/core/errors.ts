@@ -1,0 +1,34 @@
+/**
+ * Errors that cross into the UI and the CLI: a stable code to branch on and a message fit to show a person.
+ * The kind groups codes for exit statuses and styling; the cause stays in core for logs.
+ */
+export type DeskErrorKind = 'usage' | 'refused' | 'service' | 'network' | 'storage' | 'wallet' | 'internal';
+
+export class DeskError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly kind: DeskErrorKind = 'internal',
+    readonly details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'DeskError';
+  }
+}
+
+export const refused = (code: string, message: string, details: Record<string, unknown> = {}) =>
+  new DeskError(code, message, 'refused', details);
+
+export function toDeskError(error: unknown): DeskError {
+  if (error instanceof DeskError) return error;
+  return new DeskError(
+    'internal',
+    'Something went wrong inside Intel Desk; the details are in the log.',
+    'internal',
+    {},
+    {
+      cause: error,
+    },
+  );
+}

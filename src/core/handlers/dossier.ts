@@ -1,0 +1,120 @@
+/**
+ * First-party dossier editing through the bundle route: drafts survive restarts, and a save never overwrites
+ * a change someone else made since the dossier was opened.
+ */
+import { bundleSchema, type Bundle } from '../../shared/wire';
+import type { DossierView, RpcOutputs } from '../../shared/rpc';
+import type { DeskContext } from '../context';
+import { DeskError } from '../errors';
+import { normalizeHandle } from '../client/service-client';
+
+function requireSecret(ctx: DeskContext): string {
+  const secret = ctx.librarySecret();
+  if (secret === null)
+    throw new DeskError(
+      'library_secret_required',
+      'Dossiers need the library secret: set it in Settings.',
+      'usage',
+    );
+  return secret;
+}
+
+export function parseBundle(value: unknown, what: string): Bundle {
+  const parsed = bundleSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DeskError(
+      'invalid_bundle',
+      `The ${what} is not a valid dossier at ${issue?.path.join('.') || 'the top level'}: ${issue?.message ?? ''}.`,
+      'usage',
+      {
+        path: issue?.path ?? [],
+      },
+    );
+  }
+  return parsed.data;
+}
+
+interface DraftRow {
+  base_json: string;
+  draft_json: string;
+}
+
+function draftRow(ctx: DeskContext, handle: string): DraftRow | undefined {
+  return ctx.db
+    .prepare<[string, string], DraftRow>(
+      'SELECT base_json, draft_json FROM dossier_drafts WHERE service_url = ? AND handle = ?',
+    )
+    .get(ctx.serviceUrl(), handle.toLowerCase());
+}
+
+export async function dossierOpen(ctx: DeskContext, rawHandle: string): Promise<DossierView> {
+  const handle = normalizeHandle(rawHandle);
+  const bundle = await ctx.client().bundleGet(handle, requireSecret(ctx));
+  ctx.librarySecretAccepted = true;
+  const row = draftRow(ctx, handle);
+  if (!row) return { bundle, base: bundle, draft: null };
+  return {
+    bundle,
+    base: parseBundle(JSON.parse(row.base_json), 'saved base'),
+    draft: parseBundle(JSON.parse(row.draft_json), 'saved draft'),
+  };
+}
+
+export async function dossierSaveDraft(
+  ctx: DeskContext,
+  rawHandle: string,
+  draft: unknown,
+): Promise<{ savedAt: string }> {
+  const handle = normalizeHandle(rawHandle);
+  const mine = parseBundle(draft, 'draft');
+  const row = draftRow(ctx, handle);
+  const base = row ? row.base_json : JSON.stringify(await ctx.client().bundleGet(handle, requireSecret(ctx)));
+  const savedAt = new Date(ctx.now()).toISOString();
+  ctx.db
+    .prepare(
+      'INSERT OR REPLACE INTO dossier_drafts (service_url, handle, base_json, draft_json, saved_at) VALUES (?, ?, ?, ?, ?)',
+    )
+    .run(ctx.serviceUrl(), handle.toLowerCase(), base, JSON.stringify(mine), savedAt);
+  return { savedAt };
+}
+
+export function dossierDiscardDraft(ctx: DeskContext, rawHandle: string): { discarded: boolean } {
+  const handle = normalizeHandle(rawHandle);
+  const result = ctx.db
+    .prepare('DELETE FROM dossier_drafts WHERE service_url = ? AND handle = ?')
+    .run(ctx.serviceUrl(), handle.toLowerCase());
+  return { discarded: result.changes > 0 };
+}
+
+/** gatheredAt moves forward on every save, past both the clock and what the service holds. */
+export function nextGatheredAt(now: number, theirs: string): string {
+  return new Date(Math.max(now, Date.parse(theirs) + 1)).toISOString();
+}
+
+export async function dossierSave(
+  ctx: DeskContext,
+  rawHandle: string,
+  bundle: unknown,
+  baseGatheredAt: string,
+): Promise<RpcOutputs['dossier.save']> {
+  const handle = normalizeHandle(rawHandle);
+  const secret = requireSecret(ctx);
+  const mine = parseBundle(bundle, 'dossier');
+  const theirs = await ctx.client().bundleGet(handle, secret);
+  if (theirs.gatheredAt !== baseGatheredAt) {
+    const row = draftRow(ctx, handle);
+    const base = row ? parseBundle(JSON.parse(row.base_json), 'saved base') : theirs;
+    return { status: 'conflict', base, theirs, mine };
+  }
+  const outgoing = { ...mine, gatheredAt: nextGatheredAt(ctx.now(), theirs.gatheredAt) };
+  const answer = await ctx.client().bundlePut(outgoing, secret);
+  if (!answer.written || answer.bundle.gatheredAt !== outgoing.gatheredAt) {
+    return {
+      status: 'not_written',
+      message: `The service did not write the dossier: it holds a copy gathered at ${answer.bundle.gatheredAt}, as new as or newer than this save. Reopen it and merge.`,
+    };
+  }
+  dossierDiscardDraft(ctx, handle);
+  return { status: 'saved', bundle: answer.bundle };
+}

@@ -1,0 +1,36 @@
+/** Wallet status and management; keys never leave core, only the address and balance do. */
+import { parseAbi } from 'viem';
+import type { WalletView } from '../../shared/rpc';
+import type { DeskContext } from '../context';
+
+const BALANCE_ABI = parseAbi(['function balanceOf(address owner) view returns (uint256)']);
+
+export async function walletStatus(ctx: DeskContext): Promise<WalletView> {
+  const kind = ctx.wallet.kind();
+  const address = ctx.wallet.address();
+  let balanceUsdc: string | null = null;
+  const asset = ctx.lastAsset;
+  if (address && asset) {
+    const chain = ctx.chain(asset.network);
+    if (chain) {
+      try {
+        const balance = await chain.readContract({
+          address: asset.asset,
+          abi: BALANCE_ABI,
+          functionName: 'balanceOf',
+          args: [address],
+        });
+        balanceUsdc = (Number(balance) / 1e6).toFixed(2);
+      } catch {
+        balanceUsdc = null;
+      }
+    }
+  }
+  return {
+    kind,
+    address,
+    unlocked: kind === 'external' || ctx.wallet.unlockedAccount() !== null,
+    balanceUsdc,
+    network: asset?.network ?? null,
+  };
+}

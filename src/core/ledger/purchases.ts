@@ -1,0 +1,155 @@
+/**
+ * The purchase ledger (safety rule 5): a row is written before the paid request leaves and moves through
+ * signed -> sent -> completed | failed | in_doubt. Only the signature itself is never stored.
+ */
+import type { PurchaseState, PurchaseView } from '../../shared/rpc';
+import type { DeskDb } from '../db/open';
+
+export interface NewPurchase {
+  id: string;
+  serviceUrl: string;
+  handle: string;
+  resource: string;
+  reportCount: number;
+  amount: bigint;
+  network: string;
+  asset: string;
+  payer: string;
+  payTo: string;
+  nonce: string;
+  validBefore: bigint;
+  quoteJson: string;
+  createdAt: string;
+}
+
+export interface PurchaseRow {
+  id: string;
+  service_url: string;
+  handle: string;
+  resource: string;
+  report_count: number;
+  amount: string;
+  network: string;
+  asset: string;
+  payer: string;
+  pay_to: string;
+  nonce: string;
+  valid_before: number;
+  state: PurchaseState;
+  tx_hash: string | null;
+  error: string | null;
+  response_json: string | null;
+  report_ids: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function purchaseView(row: PurchaseRow): PurchaseView {
+  return {
+    id: row.id,
+    handle: row.handle,
+    resource: row.resource,
+    reportCount: row.report_count,
+    amount: row.amount,
+    amountUsd: Number(row.amount) / 1e6,
+    payer: row.payer,
+    payTo: row.pay_to,
+    network: row.network,
+    state: row.state,
+    txHash: row.tx_hash,
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    reportIds: JSON.parse(row.report_ids) as string[],
+  };
+}
+
+export class PurchaseLedger {
+  constructor(
+    private readonly db: DeskDb,
+    private readonly now: () => Date,
+  ) {}
+
+  private stamp(): string {
+    return this.now().toISOString();
+  }
+
+  insertSigned(p: NewPurchase): void {
+    this.db
+      .prepare(
+        `INSERT INTO purchases (id, service_url, handle, resource, report_count, amount, network, asset, payer, pay_to,
+           nonce, valid_before, quote_json, state, created_at, updated_at)
+         VALUES (@id, @serviceUrl, @handle, @resource, @reportCount, @amount, @network, @asset, @payer, @payTo,
+           @nonce, @validBefore, @quoteJson, 'signed', @createdAt, @createdAt)`,
+      )
+      .run({ ...p, amount: p.amount.toString(), validBefore: Number(p.validBefore) });
+  }
+
+  /** A library-secret read: recorded for the history, nothing paid. */
+  insertFree(p: Omit<NewPurchase, 'nonce' | 'validBefore' | 'amount'>, reportIds: string[]): void {
+    this.db
+      .prepare(
+        `INSERT INTO purchases (id, service_url, handle, resource, report_count, amount, network, asset, payer, pay_to,
+           nonce, valid_before, quote_json, state, report_ids, created_at, updated_at)
+         VALUES (@id, @serviceUrl, @handle, @resource, @reportCount, '0', @network, @asset, @payer, @payTo,
+           '', 0, @quoteJson, 'completed', @reportIds, @createdAt, @createdAt)`,
+      )
+      .run({ ...p, reportIds: JSON.stringify(reportIds) });
+  }
+
+  setState(
+    id: string,
+    state: PurchaseState,
+    fields: { error?: string | null; txHash?: string | null } = {},
+  ): void {
+    this.db
+      .prepare(
+        `UPDATE purchases SET state = @state, error = COALESCE(@error, error), tx_hash = COALESCE(@txHash, tx_hash),
+           updated_at = @now WHERE id = @id`,
+      )
+      .run({ id, state, error: fields.error ?? null, txHash: fields.txHash ?? null, now: this.stamp() });
+  }
+
+  /** Keeps the paid answer durable before it is unpacked, so a crash after delivery loses nothing. */
+  saveResponse(id: string, responseText: string, txHash: string | null): void {
+    this.db
+      .prepare(
+        'UPDATE purchases SET response_json = ?, tx_hash = COALESCE(?, tx_hash), updated_at = ? WHERE id = ?',
+      )
+      .run(responseText, txHash, this.stamp(), id);
+  }
+
+  complete(id: string, reportIds: string[]): void {
+    this.db
+      .prepare(
+        `UPDATE purchases SET state = 'completed', error = NULL, report_ids = ?, updated_at = ? WHERE id = ?`,
+      )
+      .run(JSON.stringify(reportIds), this.stamp(), id);
+  }
+
+  get(id: string): PurchaseRow | undefined {
+    return this.db.prepare<[string], PurchaseRow>('SELECT * FROM purchases WHERE id = ?').get(id);
+  }
+
+  list(): PurchaseRow[] {
+    return this.db
+      .prepare<[], PurchaseRow>('SELECT * FROM purchases ORDER BY created_at DESC, id DESC')
+      .all();
+  }
+
+  unsettled(): PurchaseRow[] {
+    return this.db
+      .prepare<[], PurchaseRow>(`SELECT * FROM purchases WHERE state IN ('signed', 'sent', 'in_doubt')`)
+      .all();
+  }
+
+  /** Money committed since the start of the local day: everything signed that has not failed. */
+  spentSince(since: Date): bigint {
+    const rows = this.db
+      .prepare<[string], { amount: string }>(
+        `SELECT amount FROM purchases WHERE state != 'failed' AND created_at >= ?`,
+      )
+      .all(since.toISOString());
+    return rows.reduce((sum, row) => sum + BigInt(row.amount), 0n);
+  }
+}

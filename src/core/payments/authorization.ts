@@ -1,0 +1,105 @@
+/** EIP-3009 TransferWithAuthorization: typed data from a quote, and the x402 v2 payment payload. */
+import { randomBytes } from 'node:crypto';
+import { recoverTypedDataAddress, toHex, isAddressEqual, type Hex } from 'viem';
+import type { Quote } from './quote';
+import { DeskError } from '../errors';
+
+export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
+
+export interface Authorization {
+  from: `0x${string}`;
+  to: `0x${string}`;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: Hex;
+}
+
+/** Seconds of clock skew absorbed on the service's side. */
+const VALID_AFTER_SKEW = 60;
+
+export function newAuthorization(quote: Quote, payer: `0x${string}`, nowMs: number): Authorization {
+  const now = Math.floor(nowMs / 1000);
+  return {
+    from: payer,
+    to: quote.payTo,
+    value: quote.amount,
+    validAfter: BigInt(now - VALID_AFTER_SKEW),
+    validBefore: BigInt(now + quote.validitySeconds),
+    nonce: toHex(randomBytes(32)),
+  };
+}
+
+export function typedData(quote: Quote, authorization: Authorization) {
+  return {
+    domain: {
+      name: quote.domain.name,
+      version: quote.domain.version,
+      chainId: quote.chainId,
+      verifyingContract: quote.asset,
+    },
+    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+    primaryType: 'TransferWithAuthorization' as const,
+    message: authorization,
+  };
+}
+
+export async function assertSignedBy(
+  quote: Quote,
+  authorization: Authorization,
+  signature: Hex,
+): Promise<void> {
+  let signer: `0x${string}`;
+  try {
+    signer = await recoverTypedDataAddress({ ...typedData(quote, authorization), signature });
+  } catch (error) {
+    throw new DeskError(
+      'invalid_signature',
+      'The wallet returned a malformed signature.',
+      'wallet',
+      {},
+      { cause: error },
+    );
+  }
+  if (!isAddressEqual(signer, authorization.from)) {
+    throw new DeskError(
+      'invalid_signature',
+      `The wallet signed as ${signer}, not as the payer ${authorization.from}.`,
+      'wallet',
+    );
+  }
+}
+
+export function paymentHeader(
+  quote: Quote,
+  authorization: Authorization,
+  signature: Hex,
+  resourceUrl: string,
+): string {
+  const payload = {
+    x402Version: 2,
+    resource: { url: resourceUrl },
+    accepted: quote.requirement,
+    payload: {
+      signature,
+      authorization: {
+        from: authorization.from,
+        to: authorization.to,
+        value: authorization.value.toString(),
+        validAfter: authorization.validAfter.toString(),
+        validBefore: authorization.validBefore.toString(),
+        nonce: authorization.nonce,
+      },
+    },
+  };
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
+}

@@ -1,0 +1,203 @@
+/**
+ * Turns a 402 challenge into a quote, or refuses it. Every field the payment will be built from is checked
+ * against what the user chose and what Intel Desk allows (DESIGN.md safety rules 1, 2 and 4); a refused
+ * challenge never reaches a signer.
+ */
+import { getAddress, isAddress } from 'viem';
+import type { PaymentChallenge, PaymentRequirement } from '../../shared/wire';
+import { refused } from '../errors';
+import { findAllowed, type AllowedAsset } from './allowlist';
+
+export const MAX_VALIDITY_SECONDS = 300;
+export const TOKEN_DECIMALS = 6;
+/** No single purchase in this app may exceed a million USDC, whatever the service says. */
+const MAX_AMOUNT = 1_000_000n * 10n ** BigInt(TOKEN_DECIMALS);
+
+export interface Quote {
+  network: `eip155:${number}`;
+  chainId: number;
+  asset: `0x${string}`;
+  payTo: `0x${string}`;
+  amount: bigint;
+  unitPriceUsd: number;
+  reportCount: number;
+  validitySeconds: number;
+  domain: { name: string; version: string };
+  allowed: AllowedAsset;
+  requirement: PaymentRequirement;
+  resource: string;
+}
+
+export interface QuoteExpectations {
+  demo: boolean;
+  /** The paid route's path and query as the desk requested it. */
+  resourcePath: string;
+  /** How many reports the user's selection means, when the desk can know (all: menu size; ids: ids asked). */
+  expectedReportCount: number | null;
+}
+
+const isWholeNumber = (value: number) => Number.isSafeInteger(value) && value >= 0;
+
+function sameResource(announced: string, requested: string): boolean {
+  const parse = (value: string) => new URL(value, 'http://resource.invalid');
+  const a = parse(announced);
+  const b = parse(requested);
+  if (a.pathname !== b.pathname) return false;
+  const sorted = (url: URL) =>
+    [...url.searchParams.entries()]
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join('&');
+  return sorted(a) === sorted(b);
+}
+
+export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExpectations): Quote {
+  if (challenge.x402Version !== 2) {
+    throw refused(
+      'challenge_version',
+      `The service asked for x402 version ${challenge.x402Version}; Intel Desk pays version 2 only.`,
+    );
+  }
+  const requirement = challenge.accepts[0];
+  if (!requirement)
+    throw refused('challenge_no_options', 'The service asked for payment but offered no way to pay.');
+  if (requirement.protocol !== undefined && requirement.protocol !== 'x402') {
+    throw refused(
+      'challenge_protocol',
+      `The service asked for protocol "${requirement.protocol}", not x402.`,
+    );
+  }
+  if (requirement.version !== undefined && requirement.version !== 2) {
+    throw refused(
+      'challenge_version',
+      `The payment option is version ${requirement.version}; Intel Desk pays version 2 only.`,
+    );
+  }
+  if (requirement.scheme !== undefined && requirement.scheme !== 'exact') {
+    throw refused(
+      'challenge_scheme',
+      `The service asked for the "${requirement.scheme}" scheme; Intel Desk pays "exact" only.`,
+    );
+  }
+  const allowed = findAllowed(requirement.network, requirement.asset, expect.demo);
+  if (allowed === 'network') {
+    throw refused(
+      'network_not_allowed',
+      `The service asked for payment on ${requirement.network}, which Intel Desk does not pay on${expect.demo ? '' : ' (the local demo chain is allowed only in demo mode)'}.`,
+    );
+  }
+  if (allowed === 'asset') {
+    throw refused(
+      'asset_not_allowed',
+      `The service asked for payment in ${requirement.asset}, which is not USDC on ${requirement.network}.`,
+    );
+  }
+  const ext = challenge.extensions;
+  if (ext.chainId !== allowed.chainId) {
+    throw refused(
+      'chain_mismatch',
+      `The challenge names chain ${ext.chainId} but network ${requirement.network}.`,
+    );
+  }
+  if (ext.tokenDecimals !== TOKEN_DECIMALS) {
+    throw refused(
+      'decimals_mismatch',
+      `The challenge says the token has ${ext.tokenDecimals} decimals; USDC has 6.`,
+    );
+  }
+  if (!isAddress(requirement.payTo, { strict: false }) || /^0x0{40}$/i.test(requirement.payTo)) {
+    throw refused('invalid_pay_to', 'The challenge names no valid payee address.');
+  }
+  if (!/^\d{1,30}$/.test(requirement.amount)) {
+    throw refused(
+      'invalid_amount',
+      `The challenge amount "${requirement.amount.slice(0, 40)}" is not a whole number of base units.`,
+    );
+  }
+  const amount = BigInt(requirement.amount);
+  if (amount === 0n) throw refused('invalid_amount', 'The challenge asks for an amount of zero.');
+  if (amount > MAX_AMOUNT)
+    throw refused(
+      'amount_too_large',
+      `The challenge asks for ${requirement.amount} base units, beyond any sane price.`,
+    );
+  if (!isWholeNumber(ext.reportCount) || ext.reportCount === 0) {
+    throw refused(
+      'invalid_report_count',
+      `The challenge's report count ${ext.reportCount} is not a positive whole number.`,
+    );
+  }
+  if (!Number.isFinite(ext.unitPriceUsd) || ext.unitPriceUsd <= 0 || ext.unitPriceUsd > 1_000_000) {
+    throw refused(
+      'invalid_unit_price',
+      `The challenge's unit price ${ext.unitPriceUsd} USD is not a valid price.`,
+    );
+  }
+  const unitBaseUnits = ext.unitPriceUsd * 10 ** TOKEN_DECIMALS;
+  if (Math.abs(unitBaseUnits - Math.round(unitBaseUnits)) > 1e-6) {
+    throw refused(
+      'invalid_unit_price',
+      `The unit price ${ext.unitPriceUsd} USD is finer than a USDC base unit.`,
+    );
+  }
+  if (amount !== BigInt(Math.round(unitBaseUnits)) * BigInt(ext.reportCount)) {
+    throw refused(
+      'amount_mismatch',
+      `The service asks for ${requirement.amount} base units, but ${ext.reportCount} report(s) at ${ext.unitPriceUsd} USD make ${BigInt(Math.round(unitBaseUnits)) * BigInt(ext.reportCount)}.`,
+    );
+  }
+  if (expect.expectedReportCount !== null && ext.reportCount !== expect.expectedReportCount) {
+    throw refused(
+      'report_count_mismatch',
+      `The service would charge for ${ext.reportCount} report(s), but your selection is ${expect.expectedReportCount}.`,
+    );
+  }
+  if (!sameResource(ext.resource, expect.resourcePath)) {
+    throw refused('resource_mismatch', 'The challenge is for a different request than the one you made.');
+  }
+  const timeout = requirement.maxTimeoutSeconds ?? MAX_VALIDITY_SECONDS;
+  if (!Number.isFinite(timeout) || timeout < 10) {
+    throw refused(
+      'invalid_timeout',
+      `The challenge allows ${timeout} s to pay, too little to sign and send.`,
+    );
+  }
+  const extraName = requirement.extra?.name;
+  const extraVersion = requirement.extra?.version;
+  if (allowed.asset !== null && (extraName ?? allowed.domainName) !== allowed.domainName) {
+    throw refused('token_domain_mismatch', `The challenge names token "${extraName}", not ${allowed.label}.`);
+  }
+  if (allowed.asset !== null && (extraVersion ?? allowed.domainVersion) !== allowed.domainVersion) {
+    throw refused(
+      'token_domain_mismatch',
+      `The challenge names token version "${extraVersion}", not ${allowed.domainVersion}.`,
+    );
+  }
+  return {
+    network: allowed.network,
+    chainId: allowed.chainId,
+    asset: getAddress(requirement.asset),
+    payTo: getAddress(requirement.payTo),
+    amount,
+    unitPriceUsd: ext.unitPriceUsd,
+    reportCount: ext.reportCount,
+    validitySeconds: Math.min(MAX_VALIDITY_SECONDS, Math.floor(timeout)),
+    domain: { name: extraName ?? allowed.domainName, version: extraVersion ?? allowed.domainVersion },
+    allowed,
+    requirement,
+    resource: expect.resourcePath,
+  };
+}
+
+/** Compares two quotes on everything that moves money; a difference is shown to the user, never absorbed. */
+export function quoteDifference(before: Quote, after: Quote): string | null {
+  if (before.network !== after.network)
+    return `the network changed from ${before.network} to ${after.network}`;
+  if (before.asset !== after.asset) return `the token changed from ${before.asset} to ${after.asset}`;
+  if (before.payTo !== after.payTo) return `the payee changed from ${before.payTo} to ${after.payTo}`;
+  if (before.reportCount !== after.reportCount)
+    return `the report count changed from ${before.reportCount} to ${after.reportCount}`;
+  if (before.amount !== after.amount)
+    return `the price changed from ${before.amount} to ${after.amount} base units`;
+  return null;
+}

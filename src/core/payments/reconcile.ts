@@ -1,0 +1,105 @@
+/**
+ * Explains every purchase that did not finish (safety rule 5): a kept answer is delivered, a request that
+ * never left is failed, and the chain (authorizationState) or the authorization's expiry decides the rest.
+ * Nothing here ever signs or sends a payment.
+ */
+import { parseAbi, parseAbiItem, type PublicClient } from 'viem';
+import { paidSuccessSchema } from '../../shared/wire';
+import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
+import type { Purchaser } from './purchaser';
+
+const TOKEN_ABI = parseAbi([
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+]);
+const AUTHORIZATION_USED = parseAbiItem(
+  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+);
+
+export interface ReconcileDeps {
+  ledger: PurchaseLedger;
+  purchaser: Purchaser;
+  chain: (network: string) => PublicClient | null;
+  now: () => number;
+}
+
+function deliverKept(row: PurchaseRow, deps: ReconcileDeps): boolean {
+  if (!row.response_json) return false;
+  let json: unknown;
+  try {
+    json = JSON.parse(row.response_json);
+  } catch {
+    return false;
+  }
+  const parsed = paidSuccessSchema.safeParse(json);
+  if (!parsed.success) return false;
+  deps.purchaser.deliver(row.id, row.handle, parsed.data, row.response_json);
+  return true;
+}
+
+async function settledOnChain(
+  row: PurchaseRow,
+  client: PublicClient,
+): Promise<{ used: boolean; txHash: string | null }> {
+  const used = await client.readContract({
+    address: row.asset as `0x${string}`,
+    abi: TOKEN_ABI,
+    functionName: 'authorizationState',
+    args: [row.payer as `0x${string}`, row.nonce as `0x${string}`],
+  });
+  if (!used) return { used: false, txHash: null };
+  const logs = await client
+    .getLogs({
+      address: row.asset as `0x${string}`,
+      event: AUTHORIZATION_USED,
+      args: { authorizer: row.payer as `0x${string}`, nonce: row.nonce as `0x${string}` },
+      fromBlock: 0n,
+    })
+    .catch(() => []);
+  return { used: true, txHash: logs[0]?.transactionHash ?? null };
+}
+
+export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
+  for (const row of deps.ledger.unsettled()) {
+    if (deliverKept(row, deps)) continue;
+    if (row.state === 'signed') {
+      deps.ledger.setState(row.id, 'failed', {
+        error: 'Intel Desk stopped before the payment was sent. No money moved.',
+      });
+      continue;
+    }
+    const expired = deps.now() > row.valid_before * 1000;
+    const closes = new Date(row.valid_before * 1000).toISOString();
+    const client = deps.chain(row.network);
+    if (client) {
+      let answer: { used: boolean; txHash: string | null };
+      try {
+        answer = await settledOnChain(row, client);
+      } catch {
+        deps.ledger.setState(row.id, 'in_doubt', {
+          error: `The chain could not be asked about this payment; it will be checked again.`,
+        });
+        continue;
+      }
+      if (answer.used) {
+        deps.ledger.setState(row.id, 'in_doubt', {
+          error: `Paid on chain${answer.txHash ? ` (transaction ${answer.txHash})` : ''}, but the reports never arrived. Ask the service to deliver them with this receipt; Intel Desk will not pay again.`,
+          txHash: answer.txHash,
+        });
+      } else if (expired) {
+        deps.ledger.setState(row.id, 'failed', {
+          error: `The payment authorization expired unused at ${closes}. No money moved.`,
+        });
+      } else {
+        deps.ledger.setState(row.id, 'in_doubt', {
+          error: `Not settled yet; the authorization could still settle until ${closes}. It will be checked again.`,
+        });
+      }
+      continue;
+    }
+    deps.ledger.setState(row.id, 'in_doubt', {
+      error: expired
+        ? `The authorization closed at ${closes}, so no further charge can happen, but without chain access Intel Desk cannot tell whether it settled before then.`
+        : `The answer was lost; without chain access Intel Desk waits until ${closes}, after which no charge can happen.`,
+    });
+  }
+}
