@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startStack, type Stack } from '../../src/service/stack';
+import type { PurchaseStep } from '../../src/core';
+import { balanceOf, deskFor, tempDir } from './helpers';
+import { reportMenuSchema } from '../../src/shared/wire';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let stack: Stack;
+let handle: string;
+let reportIds: string[];
+
+beforeAll(async () => {
+  stack = await startStack({
+    seed: { handles: 2, minReportsPerHandle: 12, maxReportsPerHandle: 12 },
+    buyerCount: 1,
+  });
+  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
+    entries: { username: string }[];
+  };
+  handle = shelf.entries[0]!.username;
+  const menu = reportMenuSchema.parse(
+    await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json(),
+  );
+  reportIds = menu.reports.map((r) => r.id);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function purchaseKilledAt(
+  step: PurchaseStep,
+  dataDir: string,
+  ids: string[],
+): Promise<NodeJS.Signals | null> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/core/fixtures/crash-purchase.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      CRASH_AT: step,
+      DATA_DIR: dataDir,
+      SERVICE_URL: stack.baseUrl,
+      RPC_URL: stack.rpcUrl,
+      BUYER_KEY: stack.buyerKeys[0]!,
+      HANDLE: handle,
+      REPORT_IDS: ids.join(','),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  return signal;
+}
+
+const payer = () => privateKeyToAccount(stack.buyerKeys[0]!).address;
+
+describe('kill -9 during a purchase', () => {
+  const cases: { step: PurchaseStep; charged: boolean; state: 'completed' | 'failed' | 'in_doubt' }[] = [
+    { step: 'ledger_written', charged: false, state: 'failed' },
+    { step: 'sent', charged: false, state: 'in_doubt' },
+    { step: 'response_received', charged: true, state: 'completed' },
+    { step: 'stored', charged: true, state: 'completed' },
+  ];
+
+  cases.forEach(({ step, charged, state }, index) => {
+    it(`killed at "${step}": nothing paid for is lost and the purchase is explained`, async () => {
+      const data = tempDir(`desk-crash-${step}-`);
+      try {
+        const ids = reportIds.slice(index * 2, index * 2 + 2);
+        const before = await balanceOf(stack, payer());
+        expect(await purchaseKilledAt(step, data.dir, ids)).toBe('SIGKILL');
+        expect(await balanceOf(stack, payer())).toBe(charged ? before - 20_000n : before);
+
+        const desk = await deskFor(stack, data.dir);
+        try {
+          const { purchases } = await desk.handlers['purchases.list']({});
+          expect(purchases).toHaveLength(1);
+          const [purchase] = purchases;
+          expect(purchase?.state).toBe(state);
+          if (state !== 'completed') expect(purchase?.error).toBeTruthy();
+          const owned = (await desk.handlers['library.list']({ handle })).items.map((item) => item.id).sort();
+          expect(owned).toEqual(charged ? [...ids].sort() : []);
+        } finally {
+          await desk.close();
+        }
+
+        if (state === 'in_doubt') {
+          // Once the authorization can no longer settle, the chain's answer closes the case.
+          const later = await deskFor(stack, data.dir, { now: () => Date.now() + 400_000 });
+          try {
+            const { purchases } = await later.handlers['purchases.list']({});
+            expect(purchases[0]?.state).toBe('failed');
+            expect(purchases[0]?.error).toMatch(/expired unused/);
+          } finally {
+            await later.close();
+          }
+        }
+      } finally {
+        data.remove();
+      }
+    });
+  });
+});
