@@ -1,0 +1,69 @@
+/**
+ * A proxy in front of the reference service that rewrites 402 challenges the way a hostile or broken
+ * service would, and records every payment header that reaches it.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ChallengeMutation = (challenge: Record<string, unknown>) => unknown;
+
+export interface HostileProxy {
+  url: string;
+  mutate: ChallengeMutation | null;
+  paymentsSeen: string[];
+  close(): Promise<void>;
+}
+
+export async function startHostileProxy(target: string): Promise<HostileProxy> {
+  const proxy: HostileProxy = { url: '', mutate: null, paymentsSeen: [], close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    const payment = req.headers['x-402-payment'] ?? req.headers['x-payment'];
+    if (typeof payment === 'string') proxy.paymentsSeen.push(payment);
+    const headers: Record<string, string> = {};
+    for (const name of ['x-402-payment', 'x-payment', 'authorization', 'accept']) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    fetch(`${target}${req.url ?? '/'}`, { headers })
+      .then(async (upstream) => {
+        let body = await upstream.text();
+        if (upstream.status === 402 && proxy.mutate) {
+          body = JSON.stringify(proxy.mutate(JSON.parse(body) as Record<string, unknown>));
+        }
+        const out: Record<string, string> = { 'Content-Type': 'application/json' };
+        const receipt = upstream.headers.get('x-payment-response');
+        if (receipt) out['X-Payment-Response'] = receipt;
+        res.writeHead(upstream.status, out);
+        res.end(body);
+      })
+      .catch(() => {
+        res.writeHead(502);
+        res.end();
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return proxy;
+}
+
+/** A deep copy of the challenge with accepts[0] and extensions edited. */
+export function editChallenge(
+  accepts: Record<string, unknown> = {},
+  extensions: Record<string, unknown> = {},
+  top: Record<string, unknown> = {},
+): ChallengeMutation {
+  return (challenge) => {
+    const copy = structuredClone(challenge) as {
+      accepts: Record<string, unknown>[];
+      extensions: Record<string, unknown>;
+    };
+    copy.accepts[0] = { ...copy.accepts[0], ...accepts };
+    copy.extensions = { ...copy.extensions, ...extensions };
+    return { ...copy, ...top };
+  };
+}
