@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, writeFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { openDeskDb, APPLICATION_ID } from '../../src/core/db/open';
+import { topLevelArrayElements } from '../../src/core/cache/json-slices';
+import { ftsQuery, SnapshotStore } from '../../src/core/cache/snapshots';
+import { createDeskCore } from '../../src/core';
+import { tempDir } from './helpers';
+import type { IntelReportSnapshot } from '../../src/shared/wire';
+
+function snapshot(id: string, summary: string, createdAt = '2026-01-01T00:00:00.000Z'): IntelReportSnapshot {
+  return {
+    id,
+    createdAt,
+    model: 'm',
+    synthesisSettings: {},
+    meta: { postCount: 3, dateRange: { from: '2025-12-20', to: '2026-01-01' } },
+    analytics: {},
+    narrative: { summary },
+    changeSummary: null,
+    previousReportId: null,
+  };
+}
+
+describe('desk.db health', () => {
+  it('moves a corrupted file aside, reports it, and starts a fresh database', async () => {
+    const data = tempDir('desk-corrupt-');
+    try {
+      const file = path.join(data.dir, 'desk.db');
+      writeFileSync(file, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(4096, 0x5a)]));
+      const desk = await createDeskCore({ dataDir: data.dir, serviceUrl: 'http://127.0.0.1:9' });
+      const info = await desk.handlers['app.info']({});
+      expect(info.databaseRecovered?.reason).toMatch(/database|integrity/);
+      expect(existsSync(info.databaseRecovered!.path)).toBe(true);
+      expect(readFileSync(info.databaseRecovered!.path).subarray(16, 20)).toEqual(Buffer.alloc(4, 0x5a));
+      expect((await desk.handlers['library.list']({})).items).toEqual([]);
+      await desk.close();
+    } finally {
+      data.remove();
+    }
+  });
+
+  it("refuses to adopt another program's SQLite file, and keeps it", () => {
+    const data = tempDir('desk-foreign-');
+    try {
+      const file = path.join(data.dir, 'desk.db');
+      const foreign = new Database(file);
+      foreign.exec("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep me')");
+      foreign.close();
+      const opened = openDeskDb(file);
+      expect(opened.movedAside?.reason).toMatch(/another program/);
+      opened.db.close();
+      const kept = new Database(opened.movedAside!.path, { readonly: true });
+      expect(kept.prepare('SELECT text FROM notes').get()).toEqual({ text: 'keep me' });
+      kept.close();
+      const reopened = openDeskDb(file);
+      expect(reopened.movedAside).toBeNull();
+      expect(reopened.db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+      reopened.db.close();
+      expect(readdirSync(data.dir).filter((name) => name.includes('corrupt'))).toHaveLength(1);
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('snapshots', () => {
+  it('keeps each report byte-for-byte as the service sent it', () => {
+    const text =
+      '{"username":"a","reports":[ {"id":"r1","x":"a\\"]}"} ,\n{"id":"r2","n":[1,{"b":2}]}],"tail":{"reports":[]}}';
+    expect(topLevelArrayElements(text, 'reports')).toEqual([
+      '{"id":"r1","x":"a\\"]}"}',
+      '{"id":"r2","n":[1,{"b":2}]}',
+    ]);
+    expect(topLevelArrayElements('{"other":[1]}', 'reports')).toBeNull();
+  });
+
+  it('finds array elements exactly for any JSON (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 6 }), fc.jsonValue(), (reports, other) => {
+        const text = JSON.stringify({ other, reports }, null, 1);
+        const slices = topLevelArrayElements(text, 'reports');
+        expect(slices?.map((slice) => JSON.parse(slice))).toEqual(JSON.parse(text).reports);
+      }),
+    );
+  });
+
+  it('turns any user text into a safe full-text query (property)', () => {
+    const data = tempDir('desk-fts-');
+    const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+    try {
+      const store = new SnapshotStore(db);
+      db.transaction(() =>
+        store.put(
+          'someone',
+          [{ snapshot: snapshot('r1', 'Battery supply chains in Kraków'), raw: '{}' }],
+          null,
+          '2026-01-01T00:00:00.000Z',
+        ),
+      )();
+      expect(store.search('battery kraków').map((hit) => hit.id)).toEqual(['r1']);
+      expect(store.search('batt')).toHaveLength(1);
+      fc.assert(
+        fc.property(fc.string({ maxLength: 40 }), (text) => {
+          expect(() => store.search(text)).not.toThrow();
+        }),
+      );
+      expect(ftsQuery('"); DROP TABLE x; --')).toBe('"DROP"* "TABLE"* "x"*');
+    } finally {
+      db.close();
+      data.remove();
+    }
+  });
+});
