@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { keccak256 } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startStack, type Stack } from '../../src/service/stack';
+import { DeskError } from '../../src/core/errors';
+import { balanceOf, deskFor, tempDir } from './helpers';
+
+let stack: Stack;
+let handle: string;
+let ids: string[];
+
+beforeAll(async () => {
+  stack = await startStack({
+    seed: { handles: 2, minReportsPerHandle: 6, maxReportsPerHandle: 6 },
+    buyerCount: 2,
+  });
+  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
+    entries: { username: string }[];
+  };
+  handle = shelf.entries[0]!.username;
+  const menu = (await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json()) as {
+    reports: { id: string }[];
+  };
+  ids = menu.reports.map((r) => r.id);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** A standard v3 keystore, as geth or MetaMask export it (small scrypt cost for speed). */
+function v3Keystore(privateKey: `0x${string}`, password: string): string {
+  const salt = randomBytes(32);
+  const iv = randomBytes(16);
+  const derived = scryptSync(password, salt, 32, { N: 1024, r: 8, p: 1 });
+  const cipher = createCipheriv('aes-128-ctr', derived.subarray(0, 16), iv);
+  const ciphertext = Buffer.concat([cipher.update(Buffer.from(privateKey.slice(2), 'hex')), cipher.final()]);
+  return JSON.stringify({
+    version: 3,
+    id: '3198bc9c-6672-5ab3-d995-4942343ae5b6',
+    address: privateKeyToAccount(privateKey).address.slice(2).toLowerCase(),
+    crypto: {
+      cipher: 'aes-128-ctr',
+      ciphertext: ciphertext.toString('hex'),
+      cipherparams: { iv: iv.toString('hex') },
+      kdf: 'scrypt',
+      kdfparams: { dklen: 32, salt: salt.toString('hex'), n: 1024, r: 8, p: 1 },
+      mac: keccak256(Buffer.concat([derived.subarray(16, 32), ciphertext])).slice(2),
+    },
+  });
+}
+
+async function code(action: Promise<unknown>): Promise<string> {
+  try {
+    await action;
+  } catch (error) {
+    if (error instanceof DeskError) return error.code;
+    throw error;
+  }
+  return 'no error';
+}
+
+describe('the desktop keystore', () => {
+  it('imports a JSON keystore, keeps the key encrypted at rest, and unlocks only with the passphrase', async () => {
+    const data = tempDir('desk-keystore-');
+    try {
+      const key = stack.buyerKeys[1]!;
+      const desk = await deskFor(stack, data.dir);
+      expect(
+        await code(
+          desk.handlers['wallet.import']({
+            keystoreJson: v3Keystore(key, 'geth pw'),
+            keystorePassword: 'wrong',
+            passphrase: 'desk pass',
+          }),
+        ),
+      ).toBe('wrong_passphrase');
+      const imported = await desk.handlers['wallet.import']({
+        keystoreJson: v3Keystore(key, 'geth pw'),
+        keystorePassword: 'geth pw',
+        passphrase: 'desk pass',
+      });
+      expect(imported).toMatchObject({
+        kind: 'keystore',
+        address: privateKeyToAccount(key).address,
+        unlocked: true,
+      });
+      for (const file of readdirSync(data.dir)) {
+        expect(readFileSync(path.join(data.dir, file)).includes(Buffer.from(key.slice(2), 'hex'))).toBe(
+          false,
+        );
+        expect(readFileSync(path.join(data.dir, file), 'latin1')).not.toContain(key.slice(2));
+      }
+      await desk.handlers['wallet.lock']({});
+      const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'ids', ids: [ids[0]!] } });
+      expect(
+        await code(
+          desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount }),
+        ),
+      ).toBe('wallet_locked');
+      expect(await code(desk.handlers['wallet.unlock']({ passphrase: 'nope' }))).toBe('wrong_passphrase');
+      await desk.close();
+
+      const restarted = await deskFor(stack, data.dir);
+      expect(await restarted.handlers['wallet.status']({})).toMatchObject({
+        kind: 'keystore',
+        unlocked: false,
+      });
+      expect((await restarted.handlers['wallet.unlock']({ passphrase: 'desk pass' })).unlocked).toBe(true);
+      await restarted.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('an external wallet (the renderer signs)', () => {
+  it('hands out typed data, checks the returned signature recovers to the wallet, then pays', async () => {
+    const data = tempDir('desk-external-');
+    try {
+      const account = privateKeyToAccount(stack.buyerKeys[0]!);
+      const desk = await deskFor(stack, data.dir);
+      await desk.handlers['wallet.useExternal']({ address: account.address });
+      const quote = await desk.handlers['quote.get']({
+        handle,
+        selection: { kind: 'ids', ids: ids.slice(1, 3) },
+      });
+      const started = await desk.handlers['purchase.start']({
+        quoteId: quote.quoteId,
+        confirmedAmount: quote.amount,
+      });
+      expect(started.status).toBe('needs_signature');
+      if (started.status !== 'needs_signature') return;
+      const { typedData } = started.request;
+      expect(typedData.domain).toEqual({
+        name: 'USD Coin',
+        version: '2',
+        chainId: 31337,
+        verifyingContract: stack.asset,
+      });
+      expect(typedData.message).toMatchObject({ from: account.address, to: stack.payTo, value: '20000' });
+
+      const signable = {
+        domain: {
+          ...typedData.domain,
+          verifyingContract: typedData.domain.verifyingContract as `0x${string}`,
+        },
+        types: typedData.types,
+        primaryType: typedData.primaryType,
+        message: typedData.message,
+      };
+      const stranger = privateKeyToAccount(stack.buyerKeys[1]!);
+      const wrong = await stranger.signTypedData(signable);
+      expect(
+        await code(
+          desk.handlers['purchase.submitSignature']({
+            purchaseId: started.request.purchaseId,
+            signature: wrong,
+          }),
+        ),
+      ).toBe('invalid_signature');
+      expect((await desk.handlers['purchases.list']({})).purchases).toHaveLength(0);
+
+      const again = await desk.handlers['purchase.start']({
+        quoteId: quote.quoteId,
+        confirmedAmount: quote.amount,
+      });
+      if (again.status !== 'needs_signature') throw new Error('expected a signature request');
+      const before = await balanceOf(stack, account.address);
+      const signature = await account.signTypedData({
+        ...signable,
+        message: again.request.typedData.message,
+      });
+      const done = await desk.handlers['purchase.submitSignature']({
+        purchaseId: again.request.purchaseId,
+        signature,
+      });
+      expect(done.status).toBe('completed');
+      expect(await balanceOf(stack, account.address)).toBe(before - 20_000n);
+      await desk.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('the library secret (spec 5.8)', () => {
+  it('is write-only, checked against the service, and reads paid routes without signing', async () => {
+    const data = tempDir('desk-secret-');
+    try {
+      const desk = await deskFor(stack, data.dir);
+      const wrong = await desk.handlers['settings.setLibrarySecret']({ secret: 'not it' });
+      expect(wrong).toMatchObject({ librarySecretSet: true, librarySecretAccepted: false });
+      const settings = await desk.handlers['settings.setLibrarySecret']({ secret: stack.librarySecret });
+      expect(settings).toMatchObject({ librarySecretSet: true, librarySecretAccepted: true });
+      expect(JSON.stringify(settings)).not.toContain(stack.librarySecret);
+      for (const file of readdirSync(data.dir)) {
+        expect(readFileSync(path.join(data.dir, file), 'latin1')).not.toContain(stack.librarySecret);
+      }
+      const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'all' } });
+      const outcome = await desk.handlers['purchase.start']({
+        quoteId: quote.quoteId,
+        confirmedAmount: quote.amount,
+      });
+      expect(outcome.status).toBe('completed');
+      if (outcome.status === 'completed')
+        expect(outcome.purchase).toMatchObject({ amount: '0', network: 'library secret' });
+      expect((await desk.handlers['library.list']({ handle })).items).toHaveLength(ids.length);
+      expect((await desk.handlers['settings.clearLibrarySecret']({})).librarySecretSet).toBe(false);
+      await desk.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
