@@ -24,6 +24,15 @@ const walletFileSchema = z.object({
   vaultWrapped: z.boolean(),
 });
 
+function parsePrivateKey(key: string): Hex {
+  const trimmed = key.trim();
+  const normalized = (trimmed.startsWith('0x') ? trimmed : `0x${trimmed}`) as Hex;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(normalized)) {
+    throw new DeskError('invalid_private_key', 'A private key is 64 hexadecimal characters.', 'wallet');
+  }
+  return normalized;
+}
+
 export type WalletKind = 'keystore' | 'external';
 
 export class DeskWallet {
@@ -65,7 +74,7 @@ export class DeskWallet {
 
   kind(): WalletKind | null {
     if (this.external) return 'external';
-    return existsSync(this.file) ? 'keystore' : null;
+    return this.account || existsSync(this.file) ? 'keystore' : null;
   }
 
   address(): `0x${string}` | null {
@@ -80,10 +89,7 @@ export class DeskWallet {
   }
 
   importPrivateKey(key: string, passphrase: string): void {
-    const normalized = (key.trim().startsWith('0x') ? key.trim() : `0x${key.trim()}`) as Hex;
-    if (!/^0x[0-9a-fA-F]{64}$/.test(normalized)) {
-      throw new DeskError('invalid_private_key', 'A private key is 64 hexadecimal characters.', 'wallet');
-    }
+    const normalized = parsePrivateKey(key);
     if (passphrase.length < 4)
       throw new DeskError('weak_passphrase', 'Choose a passphrase of at least 4 characters.', 'wallet');
     const account = privateKeyToAccount(normalized);
@@ -98,6 +104,12 @@ export class DeskWallet {
       : record;
     writePrivateFile(this.file, content);
     this.account = account;
+    this.external = null;
+  }
+
+  /** A key held in memory for this run only (the CLI's --key-file): nothing is written. */
+  useKeyForSession(key: string): void {
+    this.account = privateKeyToAccount(parsePrivateKey(key));
     this.external = null;
   }
 

@@ -1,0 +1,70 @@
+/** library, search, read, export, purchases: the offline side. */
+import type { DeskCore } from '../core';
+import { table, type Output } from './output';
+
+export async function library(desk: DeskCore, out: Output, handle?: string): Promise<void> {
+  const { items } = await desk.handlers['library.list']({ ...(handle ? { handle } : {}) });
+  out.result(items, () =>
+    table(
+      items.map((item) => ({
+        id: item.id,
+        handle: item.handle,
+        created: item.createdAt.slice(0, 10),
+        model: item.model,
+        posts: item.postCount,
+      })),
+      ['id', 'handle', 'created', 'model', 'posts'],
+    ),
+  );
+}
+
+export async function search(desk: DeskCore, out: Output, text: string): Promise<void> {
+  const { hits } = await desk.handlers['library.search']({ text });
+  out.result(hits, () =>
+    hits.length === 0
+      ? 'no match'
+      : hits
+          .map(
+            (hit) =>
+              `${hit.id}  @${hit.handle}  ${hit.createdAt.slice(0, 10)}\n  ${hit.snippet.replace(/\u0001/g, '[').replace(/\u0002/g, ']')}`,
+          )
+          .join('\n'),
+  );
+}
+
+export async function read(desk: DeskCore, out: Output, id: string): Promise<void> {
+  const view = await desk.handlers['report.get']({ id });
+  const md = await desk.handlers['report.export']({ id, format: 'md' });
+  out.result(view, () => md.content);
+}
+
+export async function exportReport(
+  desk: DeskCore,
+  out: Output,
+  id: string,
+  format: 'json' | 'md',
+): Promise<void> {
+  const file = await desk.handlers['report.export']({ id, format });
+  if (out.json) out.result(file, () => '');
+  else process.stdout.write(file.content.endsWith('\n') ? file.content : `${file.content}\n`);
+}
+
+export async function purchases(desk: DeskCore, out: Output): Promise<void> {
+  const view = await desk.handlers['purchases.reconcile']({});
+  out.result(view, () =>
+    [
+      `spent today: $${view.spentTodayUsd.toFixed(2)} of $${view.dailyCapUsd.toFixed(2)}`,
+      table(
+        view.purchases.map((p) => ({
+          when: p.createdAt.slice(0, 19).replace('T', ' '),
+          handle: p.handle,
+          reports: p.reportCount,
+          usd: p.amountUsd.toFixed(2),
+          state: p.state,
+          receipt: p.txHash ?? p.error ?? '',
+        })),
+        ['when', 'handle', 'reports', 'usd', 'state', 'receipt'],
+      ),
+    ].join('\n'),
+  );
+}

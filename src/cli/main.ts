@@ -1,0 +1,168 @@
+/**
+ * intel-desk: the command line over core. `npm run desk -- <command>`; `--help` lists the commands.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDeskCore, type DeskCore } from '../core';
+import { output, reportError, UsageError, type Output } from './output';
+import { buy, list, menu, quote } from './commands-catalog';
+import { exportReport, library, purchases, read, search } from './commands-library';
+import { bundleGet, bundlePut } from './commands-bundle';
+
+const HELP = `intel-desk <command> [options]
+
+  list                                   the free shelf of handles
+  menu <handle>                          a handle's free report menu (owned reports marked)
+  quote <handle> --all | --from D --to D | --ids a,b | --missing
+                                         the live price from the service's 402 challenge
+  buy <handle> (same selection) --yes    pay and store the reports (--over-cap, --accept-payee)
+  library [--handle h]                   everything you own
+  search <text>                          full-text search of your library
+  read <reportId>                        a report as text
+  export <reportId> --format json|md     a report to stdout
+  purchases                              purchase history (in-doubt purchases are checked first)
+  wallet status | wallet import --key-file F --passphrase-env VAR
+  bundle get <handle> | bundle put <handle> <file.json>
+
+Options: --json, --service URL, --data-dir DIR, --rpc URL, --demo, --key-file F (key for this run only)
+Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY, INTEL_DESK_RPC_URL,
+             INTEL_DESK_DEMO=1, INTEL_DESK_LIBRARY_SECRET
+Exit codes: 0 ok, 2 usage, 3 payment refused, 4 service error, 5 network error, 1 other.`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  service: { type: 'string' },
+  'data-dir': { type: 'string' },
+  rpc: { type: 'string' },
+  demo: { type: 'boolean' },
+  'key-file': { type: 'string' },
+  'passphrase-env': { type: 'string' },
+  all: { type: 'boolean' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  ids: { type: 'string' },
+  missing: { type: 'boolean' },
+  yes: { type: 'boolean' },
+  'over-cap': { type: 'boolean' },
+  'accept-payee': { type: 'boolean' },
+  handle: { type: 'string' },
+  format: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function readKey(values: Values): string | null {
+  if (values['key-file']) return readFileSync(values['key-file'], 'utf8').trim();
+  return process.env['INTEL_DESK_PRIVATE_KEY'] ?? null;
+}
+
+async function openDesk(values: Values): Promise<DeskCore> {
+  const rpcUrl = values.rpc ?? process.env['INTEL_DESK_RPC_URL'];
+  const serviceUrl = values.service ?? process.env['INTEL_DESK_SERVICE_URL'];
+  const desk = await createDeskCore({
+    dataDir: values['data-dir'] ?? process.env['INTEL_DESK_DATA_DIR'] ?? path.join(homedir(), '.intel-desk'),
+    demo: values.demo ?? process.env['INTEL_DESK_DEMO'] === '1',
+    ...(serviceUrl ? { serviceUrl } : {}),
+    ...(rpcUrl ? { rpcUrl } : {}),
+  });
+  const key = readKey(values);
+  if (key) desk.context.wallet.useKeyForSession(key);
+  const secret = process.env['INTEL_DESK_LIBRARY_SECRET'];
+  if (secret) desk.context.setLibrarySecret(secret);
+  return desk;
+}
+
+function need(positionals: string[], index: number, what: string): string {
+  const value = positionals[index];
+  if (!value) throw new UsageError(`missing ${what}; see --help`);
+  return value;
+}
+
+async function wallet(desk: DeskCore, out: Output, values: Values, action: string): Promise<void> {
+  if (action === 'import') {
+    if (!values['key-file']) throw new UsageError('wallet import needs --key-file');
+    const variable = values['passphrase-env'] ?? 'INTEL_DESK_PASSPHRASE';
+    const passphrase = process.env[variable];
+    if (!passphrase) throw new UsageError(`set the wallet passphrase in $${variable}`);
+    await desk.wallet.importPrivateKey(
+      readFileSync(values['key-file'], 'utf8').trim() as `0x${string}`,
+      passphrase,
+    );
+  } else if (action !== 'status') {
+    throw new UsageError('wallet takes status or import');
+  }
+  const status = await desk.handlers['wallet.status']({});
+  out.result(status, () =>
+    status.address
+      ? `${status.kind} wallet ${status.address}${status.balanceUsdc ? `, ${status.balanceUsdc} USDC` : ''}`
+      : 'no wallet',
+  );
+}
+
+async function run(desk: DeskCore, out: Output, values: Values, [command, ...args]: string[]): Promise<void> {
+  switch (command) {
+    case 'list':
+      return list(desk, out);
+    case 'menu':
+      return menu(desk, out, need(args, 0, 'handle'));
+    case 'quote':
+      await quote(desk, out, need(args, 0, 'handle'), values);
+      return;
+    case 'buy':
+      return buy(desk, out, need(args, 0, 'handle'), values);
+    case 'library':
+      return library(desk, out, values.handle);
+    case 'search':
+      return search(desk, out, args.join(' ') || need(args, 0, 'search text'));
+    case 'read':
+      return read(desk, out, need(args, 0, 'report id'));
+    case 'export': {
+      const format = values.format ?? 'json';
+      if (format !== 'json' && format !== 'md') throw new UsageError('--format is json or md');
+      return exportReport(desk, out, need(args, 0, 'report id'), format);
+    }
+    case 'purchases':
+      return purchases(desk, out);
+    case 'wallet':
+      return wallet(desk, out, values, need(args, 0, 'wallet action'));
+    case 'bundle': {
+      const action = need(args, 0, 'bundle action (get or put)');
+      if (action === 'get') return bundleGet(desk, need(args, 1, 'handle'));
+      if (action === 'put')
+        return bundlePut(desk, out, need(args, 1, 'handle'), need(args, 2, 'bundle file'));
+      throw new UsageError('bundle takes get or put');
+    }
+    default:
+      throw new UsageError(`unknown command "${command ?? ''}"; see --help`);
+  }
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    return reportError(new UsageError((error as Error).message), process.argv.includes('--json'));
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(`${HELP}\n`);
+    return positionals.length === 0 && !values.help ? 2 : 0;
+  }
+  const out = output(values.json ?? false);
+  let desk: DeskCore | null = null;
+  try {
+    desk = await openDesk(values);
+    await run(desk, out, values, positionals);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    return reportError(error, out.json);
+  } finally {
+    await desk?.close();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startStack, type Stack } from '../../src/service/stack';
+import { tempDir } from '../core/helpers';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let stack: Stack;
+let data: ReturnType<typeof tempDir>;
+let keyFile: string;
+let handle: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/intel-desk.mjs', ...args], {
+      cwd: root,
+      env: {
+        ...process.env,
+        INTEL_DESK_SERVICE_URL: stack.baseUrl,
+        INTEL_DESK_DATA_DIR: data.dir,
+        INTEL_DESK_RPC_URL: stack.rpcUrl,
+        INTEL_DESK_DEMO: '1',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const json = (run: Run) => JSON.parse(run.stdout) as Record<string, unknown> & unknown[];
+
+beforeAll(async () => {
+  stack = await startStack({ seed: { handles: 3, minReportsPerHandle: 5, maxReportsPerHandle: 5 } });
+  data = tempDir('desk-cli-');
+  keyFile = path.join(data.dir, 'buyer.key');
+  writeFileSync(keyFile, stack.buyerKeys[0]!, { mode: 0o600 });
+  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
+    entries: { username: string }[];
+  };
+  handle = shelf.entries[0]!.username;
+});
+afterAll(async () => {
+  await stack?.stop();
+  data?.remove();
+});
+
+describe('intel-desk CLI', () => {
+  it('lists the shelf and a menu as tables and as JSON', async () => {
+    const table = await cli(['list']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^handle\s+name\s+followers\s+reports\s+updated/);
+    expect(table.stdout).toContain(handle);
+    const menu = await cli(['menu', handle, '--json']);
+    expect(menu.code).toBe(0);
+    expect((json(menu)['reports'] as unknown[]).length).toBe(5);
+  });
+
+  it('quotes without paying, refuses to buy without --yes, and buys with it', async () => {
+    const quote = await cli(['quote', handle, '--all', '--json']);
+    expect(json(quote)).toMatchObject({ reportCount: 5, amount: '50000' });
+    const noYes = await cli(['buy', handle, '--all', '--key-file', keyFile]);
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toMatch(/--yes/);
+    const bought = await cli(['buy', handle, '--ids', 'rpt_does_not_exist', '--key-file', keyFile, '--yes']);
+    expect(bought.code).toBe(4);
+    expect(bought.stderr).toMatch(/No report matches|no_matching_reports/);
+    const all = await cli(['buy', handle, '--all', '--yes', '--key-file', keyFile, '--json']);
+    expect(all.code).toBe(0);
+    expect(json(all)).toMatchObject({ status: 'completed' });
+    const missing = await cli(['buy', handle, '--missing', '--yes', '--key-file', keyFile]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/already own/);
+  });
+
+  it('reads, searches and exports the library, and shows purchases', async () => {
+    const library = json(await cli(['library', '--json'])) as unknown as { id: string }[];
+    expect(library).toHaveLength(5);
+    const id = library[0]!.id;
+    const read = await cli(['read', id]);
+    expect(read.stdout).toContain('## Summary');
+    const search = await cli(['search', 'posted', '--json']);
+    expect((json(search) as unknown as unknown[]).length).toBeGreaterThan(0);
+    const exported = await cli(['export', id, '--format', 'json']);
+    expect(JSON.parse(exported.stdout).id).toBe(id);
+    const history = await cli(['purchases']);
+    expect(history.stdout).toMatch(/spent today: \$0\.05/);
+    expect(history.stdout).toContain('completed');
+  });
+
+  it('uses exit codes that tell usage, refusal, service and network errors apart', async () => {
+    expect((await cli(['frobnicate'])).code).toBe(2);
+    expect((await cli(['quote', handle])).code).toBe(2);
+    expect((await cli(['menu', 'no such handle!'])).code).toBe(2);
+    expect((await cli(['menu', 'nobody_here'])).code).toBe(4);
+    const refused = await cli(['buy', handle, '--all', '--yes', '--key-file', keyFile], {
+      INTEL_DESK_DEMO: '0',
+    });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/network_not_allowed/);
+    const offline = await cli(['list', '--service', 'http://127.0.0.1:9']);
+    expect(offline.code).toBe(5);
+  });
+});
