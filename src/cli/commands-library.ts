@@ -26,7 +26,7 @@ export async function search(desk: DeskCore, out: Output, text: string): Promise
       : hits
           .map(
             (hit) =>
-              `${hit.id}  @${hit.handle}  ${hit.createdAt.slice(0, 10)}\n  ${hit.snippet.replace(/\u0001/g, '[').replace(/\u0002/g, ']')}`,
+              `${hit.id}  @${hit.handle}  ${hit.createdAt.slice(0, 10)}\n  ${hit.snippet.split('\u0001').join('[').split('\u0002').join(']')}`,
           )
           .join('\n'),
   );
