@@ -1,0 +1,34 @@
+/** The shell's configuration, from the environment `npm start` sets; validated like any outside input. */
+import { z } from 'zod';
+
+const hexKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/)
+  .transform((k) => k as `0x${string}`);
+
+const envSchema = z.object({
+  INTEL_DESK_SERVICE_URL: z.url().optional(),
+  INTEL_DESK_RPC_URL: z.url().optional(),
+  INTEL_DESK_DEMO: z.enum(['1', '0', 'true', 'false']).optional(),
+  INTEL_DESK_DATA_DIR: z.string().min(1).optional(),
+  INTEL_DESK_DEMO_KEY: hexKey.optional(),
+});
+
+export interface ShellEnv {
+  serviceUrl: string | undefined;
+  rpcUrl: string | undefined;
+  demo: boolean;
+  dataDir: string | undefined;
+  demoKey: `0x${string}` | undefined;
+}
+
+export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
+  const parsed = envSchema.parse(env);
+  return {
+    serviceUrl: parsed.INTEL_DESK_SERVICE_URL,
+    rpcUrl: parsed.INTEL_DESK_RPC_URL,
+    demo: parsed.INTEL_DESK_DEMO === '1' || parsed.INTEL_DESK_DEMO === 'true',
+    dataDir: parsed.INTEL_DESK_DATA_DIR,
+    demoKey: parsed.INTEL_DESK_DEMO_KEY,
+  };
+}

@@ -1,0 +1,18 @@
+/** In-memory navigation: the URL fragment carries the host token, so routes live in state. */
+import { createContext, useContext } from 'react';
+
+export type Route =
+  | { screen: 'shelf' }
+  | { screen: 'menu'; handle: string }
+  | { screen: 'library'; handle?: string }
+  | { screen: 'report'; id: string }
+  | { screen: 'purchases' }
+  | { screen: 'settings' };
+
+export type Navigate = (route: Route) => void;
+
+export const NavigateContext = createContext<Navigate>(() => undefined);
+
+export function useNavigate(): Navigate {
+  return useContext(NavigateContext);
+}

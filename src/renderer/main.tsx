@@ -1,0 +1,46 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { WagmiProvider } from 'wagmi';
+import { createRpcClient, RpcCallError } from './rpc/client';
+import { RpcProvider } from './rpc/context';
+import { createWagmiConfig } from './wallet/config';
+import { App } from './app/App';
+import './styles.css';
+
+const rpc = createRpcClient();
+const wagmiConfig = createWagmiConfig(rpc.client, rpc.mode);
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Core already retries the network and answers from its cache; a refused request will not improve.
+      retry: (failures, error) => failures < 1 && !(error instanceof RpcCallError),
+      refetchOnWindowFocus: false,
+      staleTime: 10_000,
+    },
+  },
+});
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      {rpc.hasToken ? (
+        <WagmiProvider config={wagmiConfig}>
+          <QueryClientProvider client={queryClient}>
+            <RpcProvider value={{ client: rpc.client, mode: rpc.mode }}>
+              <App />
+            </RpcProvider>
+          </QueryClientProvider>
+        </WagmiProvider>
+      ) : (
+        <main className="content">
+          <h1>Intel Desk</h1>
+          <p role="alert">
+            Open Intel Desk with the link `npm start` printed; it carries this run's access token.
+          </p>
+        </main>
+      )}
+    </StrictMode>,
+  );
+}

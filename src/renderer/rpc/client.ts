@@ -1,0 +1,104 @@
+/**
+ * The renderer's only way to core. Electron: the preload's `window.intelDesk`. Browser: the web host's
+ * `POST /rpc/<method>` with the per-run token, which the page takes from the URL fragment once and then
+ * keeps in sessionStorage (the fragment is cleared so it is not bookmarked or shared by accident).
+ */
+import { z } from 'zod';
+import type { RpcClient, RpcError, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
+
+export const TOKEN_HEADER = 'X-Intel-Desk-Token';
+const TOKEN_KEY = 'intelDesk.token';
+
+export interface IntelDeskBridge {
+  call(method: string, input: unknown): Promise<unknown>;
+}
+
+declare global {
+  interface Window {
+    intelDesk?: IntelDeskBridge;
+  }
+}
+
+/** An RPC error as the UI sees it: code to branch on, message to show. */
+export class RpcCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RpcCallError';
+  }
+}
+
+const envelopeSchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) }),
+]);
+
+function unwrap(raw: unknown): unknown {
+  const parsed = envelopeSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new RpcCallError('bad_response', 'Intel Desk sent an answer this page cannot read.');
+  if (!parsed.data.ok) {
+    const error: RpcError = parsed.data.error;
+    throw new RpcCallError(error.code, error.message);
+  }
+  return parsed.data.value;
+}
+
+export function readToken(): string | null {
+  const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(window.location.hash);
+  if (match?.[1]) {
+    sessionStorage.setItem(TOKEN_KEY, match[1]);
+    history.replaceState(null, '', window.location.pathname + window.location.search);
+    return match[1];
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+function httpClient(token: string | null): RpcClient {
+  return {
+    async call<M extends RpcMethod>(method: M, input: RpcInput<M>): Promise<RpcOutputs[M]> {
+      let response: Response;
+      try {
+        response = await fetch(`./rpc/${method}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: token ?? '' },
+          body: JSON.stringify(input),
+        });
+      } catch {
+        throw new RpcCallError('host_unreachable', 'Intel Desk is not running any more. Start it again.');
+      }
+      let body: unknown;
+      try {
+        body = await response.json();
+      } catch {
+        throw new RpcCallError('bad_response', `Intel Desk answered ${response.status} without JSON.`);
+      }
+      return unwrap(body) as RpcOutputs[M];
+    },
+  };
+}
+
+function bridgeClient(bridge: IntelDeskBridge): RpcClient {
+  return {
+    async call<M extends RpcMethod>(method: M, input: RpcInput<M>): Promise<RpcOutputs[M]> {
+      return unwrap(await bridge.call(method, input)) as RpcOutputs[M];
+    },
+  };
+}
+
+export function createRpcClient(): { client: RpcClient; mode: 'electron' | 'browser'; hasToken: boolean } {
+  if (window.intelDesk) return { client: bridgeClient(window.intelDesk), mode: 'electron', hasToken: true };
+  const token = readToken();
+  return { client: httpClient(token), mode: 'browser', hasToken: token !== null };
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof RpcCallError) return error.message;
+  return 'Something went wrong. Try again.';
+}
+
+export function errorCode(error: unknown): string | null {
+  return error instanceof RpcCallError ? error.code : null;
+}

@@ -1,0 +1,186 @@
+/** One handle's free menu: choose reports, see the live price, buy. */
+import { useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useRpc, useRpcQuery } from '../rpc/context';
+import { useNavigate } from '../app/route';
+import { useDebounced } from '../app/debounce';
+import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States';
+import { day } from '../format';
+import { chosenItems, initialChoice, toSelection, type Choice } from './selection';
+import { PurchasePanel } from './Purchase';
+
+export function MenuScreen(props: { handle: string }) {
+  const { handle } = props;
+  const navigate = useNavigate();
+  const { client } = useRpc();
+  const queryClient = useQueryClient();
+  const menu = useRpcQuery('menu.get', { handle });
+  const shelf = useRpcQuery('shelf.list', {});
+  const entry = shelf.data?.entries.find((e) => e.username.toLowerCase() === handle.toLowerCase());
+  const [choice, setChoice] = useState<Choice>(initialChoice);
+  const reports = useMemo(() => menu.data?.reports ?? [], [menu.data]);
+  const chosen = useMemo(() => new Set(chosenItems(reports, choice).map((r) => r.id)), [reports, choice]);
+  const selection = useMemo(() => toSelection(reports, choice), [reports, choice]);
+  const settledSelection = useDebounced(selection, 350);
+  const ownedCount = reports.filter((r) => r.owned).length;
+
+  const toggle = (id: string) => {
+    const next = new Set(chosen);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setChoice({ ...choice, mode: 'pick', picked: [...next] });
+  };
+
+  const refresh = async () => {
+    const fresh = await client.call('menu.get', { handle, refresh: true });
+    queryClient.setQueryData(['menu.get', { handle }], fresh);
+  };
+
+  return (
+    <section aria-labelledby="menu-title">
+      <div className="screen-head">
+        <button type="button" className="link" onClick={() => navigate({ screen: 'shelf' })}>
+          ← Shelf
+        </button>
+        <h1 id="menu-title">
+          {entry?.displayName ?? handle} <span className="muted">@{menu.data?.username ?? handle}</span>
+        </h1>
+        <div className="toolbar">
+          {ownedCount > 0 ? (
+            <button type="button" onClick={() => navigate({ screen: 'library', handle })}>
+              Read owned ({ownedCount})
+            </button>
+          ) : null}
+          <button type="button" onClick={() => void refresh()}>
+            Refresh
+          </button>
+        </div>
+      </div>
+      {menu.data ? (
+        <StaleBanner stale={menu.data.stale} fetchedAt={menu.data.fetchedAt} reason={menu.data.staleReason} />
+      ) : null}
+      {menu.isPending ? <Loading label="Loading the menu…" /> : null}
+      {menu.isError ? <ErrorMessage error={menu.error} onRetry={() => void menu.refetch()} /> : null}
+      {menu.data && reports.length === 0 ? <Empty title="This handle has no shared reports." /> : null}
+      {reports.length > 0 ? (
+        <div className="menu-layout">
+          <div>
+            <fieldset className="choice">
+              <legend>Choose</legend>
+              <label>
+                <input
+                  type="radio"
+                  name="mode"
+                  checked={choice.mode === 'all'}
+                  onChange={() => setChoice({ ...choice, mode: 'all' })}
+                />{' '}
+                All reports
+              </label>
+              <label>
+                <input
+                  type="radio"
+                  name="mode"
+                  checked={choice.mode === 'dates'}
+                  onChange={() => setChoice({ ...choice, mode: 'dates' })}
+                />{' '}
+                A date range
+              </label>
+              {choice.mode === 'dates' ? (
+                <span className="dates">
+                  <label>
+                    From{' '}
+                    <input
+                      type="date"
+                      aria-label="From date"
+                      value={choice.from}
+                      onChange={(e) => setChoice({ ...choice, from: e.target.value })}
+                    />
+                  </label>
+                  <label>
+                    To{' '}
+                    <input
+                      type="date"
+                      aria-label="To date"
+                      value={choice.to}
+                      onChange={(e) => setChoice({ ...choice, to: e.target.value })}
+                    />
+                  </label>
+                </span>
+              ) : null}
+              <label>
+                <input
+                  type="radio"
+                  name="mode"
+                  checked={choice.mode === 'pick'}
+                  onChange={() => setChoice({ ...choice, mode: 'pick', picked: [...chosen] })}
+                />{' '}
+                Individual reports
+              </label>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={choice.missingOnly}
+                  onChange={(e) => setChoice({ ...choice, missingOnly: e.target.checked })}
+                />{' '}
+                Missing only (skip the {ownedCount} I own)
+              </label>
+            </fieldset>
+            <table className="menu-table" aria-label="Reports">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <span className="sr-only">Chosen</span>
+                  </th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Model</th>
+                  <th scope="col">Posts</th>
+                  <th scope="col">Covers</th>
+                  <th scope="col">Owned</th>
+                </tr>
+              </thead>
+              <tbody>
+                {reports.map((report) => (
+                  <tr key={report.id} className={chosen.has(report.id) ? 'chosen' : ''}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Choose report of ${day(report.createdAt)}`}
+                        checked={chosen.has(report.id)}
+                        onChange={() => toggle(report.id)}
+                      />
+                    </td>
+                    <td>{day(report.createdAt)}</td>
+                    <td>{report.model}</td>
+                    <td>{report.postCount}</td>
+                    <td>
+                      {report.dateRange ? `${day(report.dateRange.from)} – ${day(report.dateRange.to)}` : '—'}
+                    </td>
+                    <td>
+                      {report.owned ? (
+                        <button
+                          type="button"
+                          className="link owned"
+                          onClick={() => navigate({ screen: 'report', id: report.id })}
+                        >
+                          owned · read
+                        </button>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <PurchasePanel
+            handle={menu.data?.username ?? handle}
+            selection={settledSelection}
+            chosenCount={chosen.size}
+            settling={settledSelection !== selection}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}

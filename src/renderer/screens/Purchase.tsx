@@ -1,0 +1,274 @@
+/** The live price of a choice, the wallet, and the purchase itself with its confirmation and outcome. */
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSignTypedData } from 'wagmi';
+import type { PurchaseOutcome, QuoteView, Selection } from '../../shared/rpc';
+import { useRpc, useRpcQuery } from '../rpc/context';
+import { errorMessage } from '../rpc/client';
+import { useNavigate } from '../app/route';
+import { Dialog } from '../components/Dialog';
+import { WalletPanel } from '../wallet/WalletPanel';
+import { typedDataFor } from '../wallet/external-sign';
+import { networkName, units, usd } from '../format';
+
+const PAYEE_LABEL: Record<QuoteView['payToStatus'], string> = {
+  pinned: 'same payee as before',
+  new: 'first purchase from this service: this payee will be remembered',
+  changed: 'CHANGED since your last purchase',
+};
+
+const STATE_LABEL: Record<string, string> = {
+  signed: 'Payment signed and written to the ledger…',
+  sent: 'Paid request sent; waiting for the reports…',
+  completed: 'Reports stored.',
+  failed: 'Failed.',
+  in_doubt: 'In doubt.',
+};
+
+function Outcome(props: { outcome: PurchaseOutcome; onRead: (id: string) => void }) {
+  const { outcome } = props;
+  if (outcome.status === 'completed') {
+    const newest = outcome.purchase.reportIds[0];
+    return (
+      <div className="outcome ok" role="status" data-testid="purchase-outcome">
+        <p>
+          Bought {outcome.purchase.reportCount} report{outcome.purchase.reportCount === 1 ? '' : 's'} for{' '}
+          {usd(outcome.purchase.amountUsd)}.
+        </p>
+        {outcome.purchase.txHash ? <p className="mono small">Receipt: {outcome.purchase.txHash}</p> : null}
+        {newest ? (
+          <button type="button" onClick={() => props.onRead(newest)}>
+            Read now
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+  if (outcome.status === 'in_doubt') {
+    return (
+      <div className="outcome warn" role="alert" data-testid="purchase-outcome">
+        <p>{outcome.message}</p>
+        <p>
+          Intel Desk will not pay again for this. Check it under Purchases → Reconcile; if the payment went
+          through, the reports arrive there.
+        </p>
+      </div>
+    );
+  }
+  if (outcome.status === 'failed') {
+    return (
+      <div className="outcome error" role="alert" data-testid="purchase-outcome">
+        <p>{outcome.message}</p>
+      </div>
+    );
+  }
+  return null;
+}
+
+function PriceLines(props: { quote: QuoteView }) {
+  const { quote } = props;
+  return (
+    <dl className="kv price">
+      <div>
+        <dt>Reports</dt>
+        <dd>
+          {quote.reportCount} × {usd(quote.unitPriceUsd)}
+        </dd>
+      </div>
+      <div>
+        <dt>Total</dt>
+        <dd data-testid="price">
+          <strong>{usd(quote.totalUsd)}</strong> ({units(quote.amount, quote.tokenDecimals)} USDC)
+        </dd>
+      </div>
+      <div>
+        <dt>Payee</dt>
+        <dd className={quote.payToStatus === 'changed' ? 'error-text' : ''}>
+          <span className="mono">{quote.payTo}</span>
+          <br />
+          <span className="small">{PAYEE_LABEL[quote.payToStatus]}</span>
+          {quote.payToStatus === 'changed' && quote.pinnedPayTo ? (
+            <span className="small mono"> (was {quote.pinnedPayTo})</span>
+          ) : null}
+        </dd>
+      </div>
+      <div>
+        <dt>Network</dt>
+        <dd>{networkName(quote.network)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+export function PurchasePanel(props: {
+  handle: string;
+  selection: Selection | null;
+  chosenCount: number;
+  settling: boolean;
+}) {
+  const { client } = useRpc();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const wallet = useRpcQuery('wallet.status', {});
+  const input = { handle: props.handle, selection: props.selection ?? { kind: 'all' as const } };
+  const quote = useRpcQuery('quote.get', input, {
+    enabled: props.selection !== null,
+    staleTime: 20_000,
+    retry: false,
+  });
+  const [confirming, setConfirming] = useState(false);
+  const [acceptPayee, setAcceptPayee] = useState(false);
+  const [acceptCap, setAcceptCap] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<PurchaseOutcome | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { signTypedDataAsync } = useSignTypedData();
+  const progress = useRpcQuery('purchases.list', {}, { enabled: busy, refetchInterval: busy ? 400 : false });
+  const latest = progress.data?.purchases.find((p) => p.handle.toLowerCase() === props.handle.toLowerCase());
+
+  const q = quote.data;
+  const needsPayee = q?.payToStatus === 'changed';
+  const needsCap = Boolean(q?.overPurchaseCap || q?.overDailyCap);
+  const walletReady = Boolean(wallet.data?.address && wallet.data.unlocked);
+
+  const finish = async (result: PurchaseOutcome) => {
+    if (result.status === 'needs_signature') {
+      const signature = await signTypedDataAsync(typedDataFor(result.request) as never);
+      return finish(
+        await client.call('purchase.submitSignature', { purchaseId: result.request.purchaseId, signature }),
+      );
+    }
+    setOutcome(result);
+  };
+
+  const buy = async () => {
+    if (!q) return;
+    setConfirming(false);
+    setBusy(true);
+    setOutcome(null);
+    setFailure(null);
+    try {
+      await finish(
+        await client.call('purchase.start', {
+          quoteId: q.quoteId,
+          confirmedAmount: q.amount,
+          ...(needsPayee ? { acceptPayToChange: acceptPayee } : {}),
+          ...(needsCap ? { acceptOverCap: acceptCap } : {}),
+        }),
+      );
+    } catch (error) {
+      setFailure(error instanceof Error && !('code' in error) ? error.message : errorMessage(error));
+    } finally {
+      setBusy(false);
+      setAcceptPayee(false);
+      setAcceptCap(false);
+      await Promise.all(
+        ['menu.get', 'library.list', 'purchases.list', 'wallet.status', 'quote.get'].map((key) =>
+          queryClient.invalidateQueries({ queryKey: [key] }),
+        ),
+      );
+    }
+  };
+
+  return (
+    <aside className="purchase-panel" aria-label="Purchase">
+      <h2>Price</h2>
+      {props.selection === null ? (
+        <p className="muted">Nothing chosen{props.chosenCount === 0 ? '' : ' to buy'}.</p>
+      ) : null}
+      {props.selection !== null && (quote.isPending || props.settling) && !q ? (
+        <p className="muted" role="status">
+          Asking the service for the price…
+        </p>
+      ) : null}
+      {quote.isError ? (
+        <p className="error-text" role="alert">
+          {errorMessage(quote.error)}
+        </p>
+      ) : null}
+      {q && props.selection !== null ? (
+        <>
+          <PriceLines quote={q} />
+          {q.overPurchaseCap ? <p className="warn-text">Above your per-purchase cap.</p> : null}
+          {q.overDailyCap ? <p className="warn-text">Above what is left of your daily cap.</p> : null}
+          {wallet.data?.balanceUsdc !== null &&
+          wallet.data?.balanceUsdc !== undefined &&
+          Number(wallet.data.balanceUsdc) < q.totalUsd ? (
+            <p className="warn-text">Your balance ({wallet.data.balanceUsdc} USDC) is below this price.</p>
+          ) : null}
+          <button
+            type="button"
+            className="primary"
+            disabled={!walletReady || busy || props.settling || quote.isFetching}
+            onClick={() => setConfirming(true)}
+          >
+            Buy {q.reportCount} report{q.reportCount === 1 ? '' : 's'} for {usd(q.totalUsd)}
+          </button>
+          {!walletReady ? <p className="muted small">Set up and unlock a wallet to buy.</p> : null}
+        </>
+      ) : null}
+      {busy ? (
+        <p role="status" className="progress" data-testid="purchase-progress">
+          <span className="spinner" aria-hidden="true" />
+          {latest && STATE_LABEL[latest.state] ? STATE_LABEL[latest.state] : 'Signing the payment…'}
+        </p>
+      ) : null}
+      {outcome ? <Outcome outcome={outcome} onRead={(id) => navigate({ screen: 'report', id })} /> : null}
+      {failure ? (
+        <p className="outcome error" role="alert" data-testid="purchase-outcome">
+          {failure}
+        </p>
+      ) : null}
+      <WalletPanel compact />
+      <Dialog
+        title="Confirm the purchase"
+        open={confirming && q !== undefined}
+        onClose={() => setConfirming(false)}
+      >
+        {q ? (
+          <form
+            method="dialog"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void buy();
+            }}
+          >
+            <p className="confirm-amount" data-testid="confirm-amount">
+              Pay exactly <strong>{usd(q.totalUsd)}</strong> ({units(q.amount, q.tokenDecimals)} USDC) for{' '}
+              {q.reportCount} report{q.reportCount === 1 ? '' : 's'} of @{q.handle}?
+            </p>
+            <PriceLines quote={q} />
+            {needsPayee ? (
+              <label className="warn-text">
+                <input
+                  type="checkbox"
+                  checked={acceptPayee}
+                  onChange={(e) => setAcceptPayee(e.target.checked)}
+                />{' '}
+                I checked the new payee and accept it
+              </label>
+            ) : null}
+            {needsCap ? (
+              <label className="warn-text">
+                <input type="checkbox" checked={acceptCap} onChange={(e) => setAcceptCap(e.target.checked)} />{' '}
+                I accept going over my spending cap
+              </label>
+            ) : null}
+            <div className="dialog-actions">
+              <button type="button" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+              <button
+                type="submit"
+                className="primary"
+                disabled={(needsPayee && !acceptPayee) || (needsCap && !acceptCap)}
+              >
+                Pay {usd(q.totalUsd)}
+              </button>
+            </div>
+          </form>
+        ) : null}
+      </Dialog>
+    </aside>
+  );
+}

@@ -1,0 +1,91 @@
+/** Every purchase with its amount, state and receipt; today's spend against the cap; reconcile. */
+import { useRpcMutation, useRpcQuery } from '../rpc/context';
+import { errorMessage } from '../rpc/client';
+import { Empty, ErrorMessage, Loading } from '../components/States';
+import { dateTime, networkName, usd } from '../format';
+
+const STATE_TEXT: Record<string, string> = {
+  signed: 'signed, not sent',
+  sent: 'sent, waiting',
+  completed: 'completed',
+  failed: 'failed',
+  in_doubt: 'in doubt',
+};
+
+export function PurchasesScreen() {
+  const purchases = useRpcQuery('purchases.list', {});
+  const reconcile = useRpcMutation('purchases.reconcile', ['purchases.list', 'library.list', 'menu.get']);
+  const view = reconcile.data ?? purchases.data;
+  const inDoubt = view?.purchases.filter((p) => p.state === 'in_doubt' || p.state === 'sent').length ?? 0;
+  const spentShare = view && view.dailyCapUsd > 0 ? Math.min(1, view.spentTodayUsd / view.dailyCapUsd) : 0;
+  return (
+    <section aria-labelledby="purchases-title">
+      <div className="screen-head">
+        <h1 id="purchases-title">Purchases</h1>
+        <div className="toolbar">
+          <button type="button" onClick={() => reconcile.mutate({})} disabled={reconcile.isPending}>
+            {reconcile.isPending ? 'Reconciling…' : 'Reconcile'}
+          </button>
+        </div>
+      </div>
+      {reconcile.isError ? (
+        <p className="error-text" role="alert">
+          {errorMessage(reconcile.error)}
+        </p>
+      ) : null}
+      {purchases.isPending ? <Loading label="Reading the ledger…" /> : null}
+      {purchases.isError ? (
+        <ErrorMessage error={purchases.error} onRetry={() => void purchases.refetch()} />
+      ) : null}
+      {view ? (
+        <div className="spend" data-testid="daily-spend">
+          <p>
+            Today: {usd(view.spentTodayUsd)} of your {usd(view.dailyCapUsd)} daily cap · per purchase cap{' '}
+            {usd(view.perPurchaseCapUsd)}
+          </p>
+          <div className="meter" aria-hidden="true">
+            <div className="meter-fill" style={{ width: `${spentShare * 100}%` }} />
+          </div>
+          {inDoubt > 0 ? (
+            <p className="warn-text">
+              {inDoubt} purchase{inDoubt === 1 ? ' is' : 's are'} not settled yet. Reconcile checks the chain;
+              Intel Desk never pays twice for them.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {view && view.purchases.length === 0 ? <Empty title="No purchases yet." /> : null}
+      {view && view.purchases.length > 0 ? (
+        <table className="menu-table" aria-label="Purchases">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Handle</th>
+              <th scope="col">Reports</th>
+              <th scope="col">Amount</th>
+              <th scope="col">State</th>
+              <th scope="col">Receipt</th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.purchases.map((p) => (
+              <tr key={p.id} className={`state-${p.state}`}>
+                <td>{dateTime(p.createdAt)}</td>
+                <td>@{p.handle}</td>
+                <td>{p.reportCount}</td>
+                <td>{usd(p.amountUsd)}</td>
+                <td>
+                  <span className={`pill pill-${p.state}`}>{STATE_TEXT[p.state] ?? p.state}</span>
+                  {p.error ? <div className="small muted">{p.error}</div> : null}
+                </td>
+                <td className="mono small" title={`${networkName(p.network)} · paid to ${p.payTo}`}>
+                  {p.txHash ?? '—'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

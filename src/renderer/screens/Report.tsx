@@ -1,0 +1,151 @@
+import { useState } from 'react';
+
+/** One owned report: narrative, change summary, analytics charts, navigation over time, export. */
+import { useRpc, useRpcQuery } from '../rpc/context';
+import { errorMessage } from '../rpc/client';
+import { useNavigate } from '../app/route';
+import { ErrorMessage, Loading } from '../components/States';
+import { RichText, ValueView } from '../components/RichText';
+import { Chart } from '../components/Charts';
+import { chartable } from '../components/charts';
+import { dateTime, day, humanize } from '../format';
+
+function download(filename: string, mimeType: string, content: string) {
+  const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = filename;
+  anchor.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function Sections(props: { value: Record<string, unknown> }) {
+  return (
+    <>
+      {Object.entries(props.value).map(([key, value]) => (
+        <section key={key} className="narrative-section">
+          <h3>{humanize(key)}</h3>
+          {typeof value === 'string' ? <RichText text={value} /> : <ValueView value={value} />}
+        </section>
+      ))}
+    </>
+  );
+}
+
+export function ReportScreen(props: { id: string }) {
+  const navigate = useNavigate();
+  const { client } = useRpc();
+  const report = useRpcQuery('report.get', { id: props.id });
+  const [exportError, setExportError] = useState<string | null>(null);
+  if (report.isPending) return <Loading label="Opening the report…" />;
+  if (report.isError) return <ErrorMessage error={report.error} onRetry={() => void report.refetch()} />;
+  const { snapshot, timeline, previous } = report.data;
+  const position = timeline.findIndex((t) => t.id === snapshot.id);
+  const older = position > 0 ? timeline[position - 1] : undefined;
+  const newer = position >= 0 ? timeline[position + 1] : undefined;
+  const change = snapshot.changeSummary;
+
+  const exportAs = async (format: 'json' | 'md') => {
+    setExportError(null);
+    try {
+      const file = await client.call('report.export', { id: snapshot.id, format });
+      download(file.filename, file.mimeType, file.content);
+    } catch (error) {
+      setExportError(errorMessage(error));
+    }
+  };
+
+  return (
+    <article className="report" aria-labelledby="report-title">
+      <div className="screen-head no-print">
+        <button type="button" className="link" onClick={() => navigate({ screen: 'library' })}>
+          ← Library
+        </button>
+        <div className="toolbar">
+          <button
+            type="button"
+            disabled={!older}
+            onClick={() => older && navigate({ screen: 'report', id: older.id })}
+          >
+            ← Older
+          </button>
+          <select
+            aria-label="Report over time"
+            value={snapshot.id}
+            onChange={(e) => navigate({ screen: 'report', id: e.target.value })}
+          >
+            {timeline.map((t) => (
+              <option key={t.id} value={t.id}>
+                {day(t.createdAt)}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            disabled={!newer}
+            onClick={() => newer && navigate({ screen: 'report', id: newer.id })}
+          >
+            Newer →
+          </button>
+          <button type="button" onClick={() => void exportAs('json')}>
+            Export JSON
+          </button>
+          <button type="button" onClick={() => void exportAs('md')}>
+            Export Markdown
+          </button>
+          <button type="button" onClick={() => window.print()}>
+            PDF / Print
+          </button>
+        </div>
+      </div>
+      {exportError ? (
+        <p className="error-text" role="alert">
+          {exportError}
+        </p>
+      ) : null}
+      <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
+      <p className="muted">
+        {snapshot.model} · {snapshot.meta.postCount ?? '?'} posts
+        {snapshot.meta.dateRange
+          ? ` · ${day(snapshot.meta.dateRange.from)} – ${day(snapshot.meta.dateRange.to)}`
+          : ''}
+        {` · ${position + 1} of ${timeline.length} owned`}
+      </p>
+      <section className="change" aria-label="Change summary">
+        <h2>Change since the previous report</h2>
+        {change === null || change === undefined ? (
+          <p className="muted">This is the baseline: the first report of this handle.</p>
+        ) : (
+          <>
+            {previous ? (
+              <p className="small muted">
+                Against the report of {day(previous.createdAt)} ({previous.meta.postCount ?? '?'} posts).
+              </p>
+            ) : (
+              <p className="small muted">The previous report is not owned; this is the service's summary.</p>
+            )}
+            <ValueView value={change} />
+          </>
+        )}
+      </section>
+      <section aria-label="Narrative">
+        <h2>Narrative</h2>
+        <Sections value={snapshot.narrative} />
+      </section>
+      <section aria-label="Analytics">
+        <h2>Analytics</h2>
+        <div className="charts">
+          {Object.entries(snapshot.analytics).map(([key, value]) => {
+            const chart = chartable(value);
+            return (
+              <figure key={key} className="chart-box">
+                <figcaption>{humanize(key)}</figcaption>
+                {chart ? <Chart chart={chart} title={humanize(key)} /> : <ValueView value={value} />}
+              </figure>
+            );
+          })}
+        </div>
+      </section>
+    </article>
+  );
+}

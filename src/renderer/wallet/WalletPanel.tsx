@@ -1,0 +1,129 @@
+/** The wallet as the person sees it: which one, its address and balance, locked or not. */
+import { useState } from 'react';
+import { useConnect, useConnection, useConnectors, useDisconnect } from 'wagmi';
+import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
+import { errorMessage } from '../rpc/client';
+import { useNavigate } from '../app/route';
+import { networkName, shortAddress } from '../format';
+
+export function UnlockForm() {
+  const [passphrase, setPassphrase] = useState('');
+  const unlock = useRpcMutation('wallet.unlock', ['wallet.status']);
+  return (
+    <form
+      className="inline-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        unlock.mutate({ passphrase }, { onSuccess: () => setPassphrase('') });
+      }}
+    >
+      <input
+        type="password"
+        aria-label="Wallet passphrase"
+        placeholder="Passphrase"
+        autoComplete="current-password"
+        value={passphrase}
+        onChange={(e) => setPassphrase(e.target.value)}
+      />
+      <button type="submit" disabled={!passphrase || unlock.isPending}>
+        Unlock
+      </button>
+      {unlock.isError ? <span className="error-text">{errorMessage(unlock.error)}</span> : null}
+    </form>
+  );
+}
+
+function BrowserWallets() {
+  const connectors = useConnectors().filter((c) => c.type === 'injected');
+  const { connectAsync, isPending } = useConnect();
+  const connection = useConnection();
+  const { disconnect } = useDisconnect();
+  const useExternal = useRpcMutation('wallet.useExternal', ['wallet.status']);
+  const [error, setError] = useState<string | null>(null);
+  if (connectors.length === 0) return null;
+  if (connection.isConnected && connection.connector?.type === 'injected') {
+    return (
+      <p className="muted">
+        Browser wallet {shortAddress(connection.address)} connected.{' '}
+        <button type="button" className="link" onClick={() => disconnect()}>
+          Disconnect
+        </button>
+      </p>
+    );
+  }
+  return (
+    <div className="inline-form">
+      {connectors.map((connector) => (
+        <button
+          key={connector.uid}
+          type="button"
+          disabled={isPending}
+          onClick={async () => {
+            setError(null);
+            try {
+              const result = await connectAsync({ connector });
+              const address = result.accounts[0];
+              if (address) await useExternal.mutateAsync({ address });
+            } catch (e) {
+              setError(e instanceof Error ? e.message : errorMessage(e));
+            }
+          }}
+        >
+          Use {connector.name}
+        </button>
+      ))}
+      {error ? <span className="error-text">{error}</span> : null}
+    </div>
+  );
+}
+
+export function WalletPanel(props: { compact?: boolean }) {
+  const wallet = useRpcQuery('wallet.status', {}, { refetchInterval: 30_000 });
+  const { mode } = useRpc();
+  const navigate = useNavigate();
+  const view = wallet.data;
+  return (
+    <div className="wallet-panel" data-testid="wallet-panel">
+      <h3>Wallet</h3>
+      {wallet.isPending ? <p className="muted">Checking the wallet…</p> : null}
+      {wallet.isError ? <p className="error-text">{errorMessage(wallet.error)}</p> : null}
+      {view && !view.address ? (
+        <p>
+          No wallet yet.{' '}
+          {props.compact ? (
+            <button type="button" className="link" onClick={() => navigate({ screen: 'settings' })}>
+              Import one in Settings
+            </button>
+          ) : null}
+        </p>
+      ) : null}
+      {view?.address ? (
+        <dl className="kv">
+          <div>
+            <dt>Address</dt>
+            <dd className="mono" title={view.address} data-testid="wallet-address">
+              {view.address}
+            </dd>
+          </div>
+          <div>
+            <dt>Kind</dt>
+            <dd>{view.kind === 'external' ? 'Browser wallet' : 'Intel Desk keystore'}</dd>
+          </div>
+          <div>
+            <dt>State</dt>
+            <dd data-testid="wallet-state">{view.unlocked ? 'unlocked' : 'locked'}</dd>
+          </div>
+          <div>
+            <dt>Balance</dt>
+            <dd>
+              {view.balanceUsdc !== null ? `${view.balanceUsdc} USDC` : 'unknown until the first quote'}
+              {view.network ? ` on ${networkName(view.network)}` : ''}
+            </dd>
+          </div>
+        </dl>
+      ) : null}
+      {view?.address && !view.unlocked ? <UnlockForm /> : null}
+      {mode === 'browser' ? <BrowserWallets /> : null}
+    </div>
+  );
+}
