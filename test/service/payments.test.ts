@@ -233,4 +233,20 @@ describe('concurrency', () => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(7);
     expect(await tokenBalance(stack, account.address)).toBe(before - UNIT);
   });
+
+  it('settles many different payments at once, each exactly once', async () => {
+    const before = await Promise.all([0, 1, 2].map((i) => tokenBalance(stack, buyer(stack, i).address)));
+    const signed = await Promise.all(
+      [0, 1, 2].flatMap((i) =>
+        Array.from({ length: 4 }, () => signAuthorization(stack, i, UNIT).then((s) => ({ i, s }))),
+      ),
+    );
+    const answers = await Promise.all(
+      signed.map(({ s }) => pay(oneReport(), 'X-402-Payment', v2Payment(stack, s, UNIT))),
+    );
+    expect(answers.map((a) => a.status)).toEqual(signed.map(() => 200));
+    for (const i of [0, 1, 2]) {
+      expect(await tokenBalance(stack, buyer(stack, i).address)).toBe(before[i]! - 4n * UNIT);
+    }
+  });
 });

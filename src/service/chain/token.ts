@@ -13,6 +13,7 @@ import {
   type Account,
   defineChain,
   getAddress,
+  nonceManager,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadDemoToken, type CompiledContract } from './compile';
@@ -38,7 +39,8 @@ export function chainClients(chainId: number, rpcUrl: string, key: Hex): ChainCl
   return {
     chain,
     publicClient: createPublicClient({ chain, transport }),
-    walletClient: createWalletClient({ chain, transport, account: privateKeyToAccount(key) }),
+    // Settlements run concurrently from one account: the nonce manager hands each transaction its own nonce.
+    walletClient: createWalletClient({ chain, transport, account: privateKeyToAccount(key, { nonceManager }) }),
   };
 }
 

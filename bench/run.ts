@@ -1,0 +1,37 @@
+/**
+ * `npm run bench`: every benchmark section in one run, printed as figures and ratios and written to
+ * bench/results/latest.json. Add a section by appending it to SECTIONS.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cacheSection } from './cache';
+import { requestsSection } from './requests';
+import { serviceSection } from './service';
+import type { Section } from './measure';
+
+const SECTIONS: Section[] = [cacheSection, requestsSection, serviceSection];
+
+const only = process.argv.slice(2);
+const results: Record<string, Record<string, number | string>> = {};
+const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()}`;
+console.log(`Intel Desk benchmarks, ${new Date().toISOString()}\n${machine}\n`);
+for (const section of SECTIONS) {
+  if (only.length > 0 && !only.some((name) => section.name.toLowerCase().includes(name.toLowerCase())))
+    continue;
+  const started = Date.now();
+  process.stdout.write(`${section.name} … `);
+  const figures = await section.run();
+  results[section.name] = figures;
+  console.log(`${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const width = Math.max(...Object.keys(figures).map((key) => key.length));
+  for (const [key, value] of Object.entries(figures)) console.log(`  ${key.padEnd(width)}  ${value}`);
+  console.log('');
+}
+const dir = path.resolve(import.meta.dirname, 'results');
+mkdirSync(dir, { recursive: true });
+writeFileSync(
+  path.join(dir, 'latest.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), machine, results }, null, 2)}\n`,
+);
+console.log(`written to ${path.relative(process.cwd(), path.join(dir, 'latest.json'))}`);
