@@ -10,17 +10,28 @@ export type ChallengeMutation = (challenge: Record<string, unknown>) => unknown;
 export interface HostileProxy {
   url: string;
   mutate: ChallengeMutation | null;
+  /** Forward X-402-Payment as if the service did not know that header. */
+  dropPreferredHeader: boolean;
   paymentsSeen: string[];
   close(): Promise<void>;
 }
 
 export async function startHostileProxy(target: string): Promise<HostileProxy> {
-  const proxy: HostileProxy = { url: '', mutate: null, paymentsSeen: [], close: async () => undefined };
+  const proxy: HostileProxy = {
+    url: '',
+    mutate: null,
+    dropPreferredHeader: false,
+    paymentsSeen: [],
+    close: async () => undefined,
+  };
   const server: Server = createServer((req, res) => {
     const payment = req.headers['x-402-payment'] ?? req.headers['x-payment'];
     if (typeof payment === 'string') proxy.paymentsSeen.push(payment);
     const headers: Record<string, string> = {};
-    for (const name of ['x-402-payment', 'x-payment', 'authorization', 'accept']) {
+    const forwarded = proxy.dropPreferredHeader
+      ? ['x-payment', 'authorization', 'accept']
+      : ['x-402-payment', 'x-payment', 'authorization', 'accept'];
+    for (const name of forwarded) {
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }

@@ -43,6 +43,7 @@ beforeAll(async () => {
 });
 afterEach(() => {
   proxy.mutate = null;
+  proxy.dropPreferredHeader = false;
   clock = Date.now();
 });
 afterAll(async () => {
@@ -221,5 +222,25 @@ describe('rule 2 and 5 between quote and payment', () => {
       expect(signatures).toBe(before.signatures);
       expect(proxy.paymentsSeen.length).toBe(before.payments);
     }
+  });
+});
+
+describe('payment headers', () => {
+  it('falls back to X-Payment with the same signed payment when the service ignores X-402-Payment', async () => {
+    proxy.dropPreferredHeader = true;
+    const quote = await desk.handlers['quote.get']({
+      handle,
+      selection: { kind: 'ids', ids: ids.slice(6, 7) },
+    });
+    const before = { signatures, payments: proxy.paymentsSeen.length };
+    const outcome = await desk.handlers['purchase.start']({
+      quoteId: quote.quoteId,
+      confirmedAmount: quote.amount,
+    });
+    expect(outcome.status).toBe('completed');
+    expect(signatures).toBe(before.signatures + 1);
+    const sent = proxy.paymentsSeen.slice(before.payments);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toBe(sent[1]);
   });
 });
