@@ -1,0 +1,104 @@
+/**
+ * npm start: build if needed, start the demo (local chain + reference service) unless --service points at a
+ * real one, then open Electron when its binary exists, or else serve the app to a browser on loopback.
+ *   npm start                        demo, data in .data/demo
+ *   npm start -- --service <url>     a real service, data in .data/desk
+ *   npm start -- --data-dir <dir>    another data dir
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { startStack, type Stack } from '../src/service/stack';
+import { startDeskHost, type DeskHost } from '../src/host/desk-host';
+import { buildIfStale } from './build-if-stale';
+import { findElectronBinary } from './electron-binary';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const log = (line: string) => console.log(`[intel-desk] ${line}`);
+
+const { values } = parseArgs({
+  options: {
+    service: { type: 'string' },
+    'data-dir': { type: 'string' },
+    port: { type: 'string' },
+    browser: { type: 'boolean', default: false },
+  },
+});
+const serviceUrl = values.service === undefined ? undefined : z.url().parse(values.service);
+const port = values.port === undefined ? 0 : z.coerce.number().int().min(0).max(65535).parse(values.port);
+const demo = serviceUrl === undefined;
+const dataDir = path.resolve(values['data-dir'] ?? path.join(root, '.data', demo ? 'demo' : 'desk'));
+
+let stack: Stack | null = null;
+let desk: DeskHost | null = null;
+let electron: ChildProcess | null = null;
+let stopping = false;
+
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    log('Stopping…');
+    if (electron && electron.exitCode === null) electron.kill('SIGTERM');
+    await desk?.close().catch((error: unknown) => console.error(error));
+    await stack?.stop().catch((error: unknown) => console.error(error));
+  }
+  process.exit(code);
+}
+
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+async function main(): Promise<void> {
+  await buildIfStale(root, log);
+  let rpcUrl: string | undefined;
+  let demoKey: `0x${string}` | undefined;
+  let service = serviceUrl;
+  if (demo) {
+    log('Starting the demo: a local chain (anvil) and the reference service…');
+    stack = await startStack({ log: () => undefined });
+    service = stack.baseUrl;
+    rpcUrl = stack.rpcUrl;
+    demoKey = stack.buyerKeys[0];
+    log(`Demo service ${stack.baseUrl}, chain ${stack.network} at ${stack.rpcUrl}`);
+  }
+
+  const binary = values.browser
+    ? { found: false as const, reason: '--browser was given' }
+    : findElectronBinary(root);
+  if (binary.found) {
+    log(`Opening Electron (${binary.path})`);
+    electron = spawn(binary.path, [root], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        INTEL_DESK_DATA_DIR: dataDir,
+        INTEL_DESK_DEMO: demo ? '1' : '0',
+        ...(service ? { INTEL_DESK_SERVICE_URL: service } : {}),
+        ...(rpcUrl ? { INTEL_DESK_RPC_URL: rpcUrl } : {}),
+        ...(demoKey ? { INTEL_DESK_DEMO_KEY: demoKey } : {}),
+      },
+    });
+    electron.once('exit', (code) => void stop(code ?? 0));
+    return;
+  }
+
+  desk = await startDeskHost({
+    core: { dataDir, demo, ...(service ? { serviceUrl: service } : {}), ...(rpcUrl ? { rpcUrl } : {}) },
+    rendererDir: path.join(root, 'out', 'renderer'),
+    port,
+    ...(demoKey ? { demoKey } : {}),
+  });
+  log(`Not opening Electron: ${binary.reason}. Running in browser mode instead.`);
+  log(`Data: ${dataDir}`);
+  if (demo) log('The demo wallet (a funded local-chain key) is imported and unlocked.');
+  log('Open this address in a browser (it carries this run’s access token):');
+  console.log(`\n  ${desk.host.url}\n`);
+  log('Ctrl-C stops everything.');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  void stop(1);
+});
