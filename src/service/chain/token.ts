@@ -40,7 +40,11 @@ export function chainClients(chainId: number, rpcUrl: string, key: Hex): ChainCl
     chain,
     publicClient: createPublicClient({ chain, transport }),
     // Settlements run concurrently from one account: the nonce manager hands each transaction its own nonce.
-    walletClient: createWalletClient({ chain, transport, account: privateKeyToAccount(key, { nonceManager }) }),
+    walletClient: createWalletClient({
+      chain,
+      transport,
+      account: privateKeyToAccount(key, { nonceManager }),
+    }),
   };
 }
 
