@@ -9,11 +9,13 @@ import { LibraryScreen } from '../screens/Library';
 import { ReportScreen } from '../screens/Report';
 import { PurchasesScreen } from '../screens/Purchases';
 import { SettingsScreen } from '../screens/Settings';
+import { DossierScreen } from '../screens/Dossier';
 
 const NAV: { screen: Route['screen']; label: string }[] = [
   { screen: 'shelf', label: 'Shelf' },
   { screen: 'library', label: 'Library' },
   { screen: 'purchases', label: 'Purchases' },
+  { screen: 'dossier', label: 'Dossiers' },
   { screen: 'settings', label: 'Settings' },
 ];
 
@@ -32,6 +34,8 @@ function Screen(props: { route: Route }) {
       return <PurchasesScreen />;
     case 'settings':
       return <SettingsScreen />;
+    case 'dossier':
+      return <DossierScreen key={route.handle ?? ''} handle={route.handle} />;
   }
 }
 

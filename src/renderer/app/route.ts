@@ -7,6 +7,7 @@ export type Route =
   | { screen: 'library'; handle?: string }
   | { screen: 'report'; id: string }
   | { screen: 'purchases' }
+  | { screen: 'dossier'; handle?: string }
   | { screen: 'settings' };
 
 export type Navigate = (route: Route) => void;

@@ -1,0 +1,89 @@
+/** Someone saved first: base, theirs and mine side by side, merged where they agree, chosen where they clash. */
+import { useState } from 'react';
+import type { Bundle } from '../../shared/wire';
+import { resolveConflict, threeWayMerge, type Conflict } from './merge';
+import type { Json } from './paths';
+
+const show = (value: Json | undefined) => (value === undefined ? '(absent)' : JSON.stringify(value, null, 1));
+
+export function ConflictView(props: {
+  base: Bundle;
+  theirs: Bundle;
+  mine: Bundle;
+  onResolved: (merged: Bundle, theirs: Bundle) => void;
+  onCancel: () => void;
+}) {
+  const [result] = useState(() =>
+    threeWayMerge(
+      props.base as unknown as Json,
+      props.theirs as unknown as Json,
+      props.mine as unknown as Json,
+    ),
+  );
+  const [merged, setMerged] = useState<Json>(result.merged);
+  const [choices, setChoices] = useState<Record<string, 'theirs' | 'mine'>>({});
+  const choose = (conflict: Conflict, take: 'theirs' | 'mine') => {
+    setMerged((current) => resolveConflict(current, conflict, take));
+    setChoices((current) => ({ ...current, [conflict.entity]: take }));
+  };
+  const open = result.conflicts.filter((c) => !choices[c.entity]).length;
+  return (
+    <section className="conflict" aria-labelledby="conflict-title" data-testid="dossier-conflict">
+      <h2 id="conflict-title">Someone else saved this dossier since you opened it</h2>
+      <p>
+        Their copy was gathered at {props.theirs.gatheredAt}; yours started from {props.base.gatheredAt}.
+        Changes made on only one side are already combined.{' '}
+        {result.conflicts.length === 0
+          ? 'Nothing clashes.'
+          : `${open} of ${result.conflicts.length} item(s) changed on both sides need your choice.`}
+      </p>
+      {result.conflicts.map((conflict) => (
+        <fieldset key={conflict.entity} className="conflict-item">
+          <legend className="mono">{conflict.entity}</legend>
+          <div className="three-way">
+            <figure>
+              <figcaption>Base</figcaption>
+              <pre>{show(conflict.base)}</pre>
+            </figure>
+            <figure>
+              <figcaption>Theirs</figcaption>
+              <pre>{show(conflict.theirs)}</pre>
+            </figure>
+            <figure>
+              <figcaption>Mine</figcaption>
+              <pre>{show(conflict.mine)}</pre>
+            </figure>
+          </div>
+          <div className="toolbar">
+            <button
+              type="button"
+              aria-pressed={choices[conflict.entity] === 'theirs'}
+              onClick={() => choose(conflict, 'theirs')}
+            >
+              Keep theirs
+            </button>
+            <button
+              type="button"
+              aria-pressed={choices[conflict.entity] === 'mine'}
+              onClick={() => choose(conflict, 'mine')}
+            >
+              Keep mine
+            </button>
+          </div>
+        </fieldset>
+      ))}
+      <div className="toolbar">
+        <button
+          type="button"
+          disabled={open > 0}
+          onClick={() => props.onResolved(merged as unknown as Bundle, props.theirs)}
+        >
+          Use the merged dossier
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Back to my copy
+        </button>
+      </div>
+    </section>
+  );
+}

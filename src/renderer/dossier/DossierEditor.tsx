@@ -1,0 +1,175 @@
+/**
+ * One handle's dossier: structured and raw editing, a draft kept in core after every pause in typing, the
+ * change against the service's copy before saving, and a three-way merge when someone else saved first.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Bundle } from '../../shared/wire';
+import type { DossierView } from '../../shared/rpc';
+import { useRpcMutation } from '../rpc/context';
+import { errorMessage } from '../rpc/client';
+import { Dialog } from '../components/Dialog';
+import { ChangeList } from './ChangeList';
+import { ConflictView } from './ConflictView';
+import { RawJson } from './RawJson';
+import { EdgesEditor, PostsEditor, ProfileEditor, ReportsEditor } from './sections';
+import { diff, type Json } from './paths';
+
+const TABS = ['Profile', 'Posts', 'Edges', 'Reports', 'Raw JSON'] as const;
+type Tab = (typeof TABS)[number];
+const DRAFT_DELAY_MS = 800;
+
+export function DossierEditor(props: { handle: string; view: DossierView; onReload: () => void }) {
+  const [base, setBase] = useState<Bundle>(props.view.base);
+  const [mine, setMine] = useState<Bundle>(props.view.draft ?? props.view.bundle);
+  const [tab, setTab] = useState<Tab>('Profile');
+  const [reviewing, setReviewing] = useState(false);
+  const [conflict, setConflict] = useState<{ base: Bundle; theirs: Bundle; mine: Bundle } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const saveDraft = useRpcMutation('dossier.saveDraft');
+  const discard = useRpcMutation('dossier.discardDraft');
+  const save = useRpcMutation('dossier.save', ['dossier.open']);
+  const edited = useRef(false);
+  const [restored, setRestored] = useState(props.view.draft !== null);
+
+  const changes = useMemo(
+    () => diff(base as unknown as Json, mine as unknown as Json).filter((c) => c.path !== 'gatheredAt'),
+    [base, mine],
+  );
+  const removedReports = base.reportHistory.filter(
+    (r) => !mine.reportHistory.some((m) => m.id === r.id),
+  ).length;
+
+  useEffect(() => {
+    if (!edited.current) return;
+    const timer = setTimeout(() => saveDraft.mutate({ handle: props.handle, draft: mine }), DRAFT_DELAY_MS);
+    return () => clearTimeout(timer);
+    // saveDraft is stable across renders for this purpose; the draft follows the edits only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [mine, props.handle]);
+
+  const edit = (next: Bundle) => {
+    edited.current = true;
+    setRestored(false);
+    setNotice(null);
+    setMine(next);
+  };
+
+  const submit = async (bundle: Bundle, baseGatheredAt: string) => {
+    const answer = await save.mutateAsync({ handle: props.handle, bundle, baseGatheredAt });
+    setReviewing(false);
+    if (answer.status === 'saved') {
+      edited.current = false;
+      setBase(answer.bundle);
+      setMine(answer.bundle);
+      setConflict(null);
+      setNotice(`Saved. The service now holds the dossier gathered at ${answer.bundle.gatheredAt}.`);
+    } else if (answer.status === 'conflict') {
+      setConflict({ base: answer.base, theirs: answer.theirs, mine: answer.mine });
+    } else {
+      setNotice(answer.message);
+    }
+  };
+
+  if (conflict) {
+    return (
+      <ConflictView
+        {...conflict}
+        onCancel={() => setConflict(null)}
+        onResolved={(merged, theirs) => {
+          setBase(theirs);
+          edit(merged);
+          setConflict(null);
+          setNotice('Merged. Review the change and save again.');
+        }}
+      />
+    );
+  }
+
+  return (
+    <div className="dossier-editor">
+      <div className="toolbar">
+        <span className="muted small" aria-live="polite">
+          {restored ? 'Restored your unsaved draft. ' : ''}
+          {saveDraft.isPending
+            ? 'Saving draft…'
+            : saveDraft.data
+              ? `Draft kept at ${new Date(saveDraft.data.savedAt).toLocaleTimeString()}`
+              : ''}
+          {saveDraft.isError ? (
+            <span className="error-text"> Draft not kept: {errorMessage(saveDraft.error)}</span>
+          ) : null}
+        </span>
+        <button type="button" onClick={() => setReviewing(true)} disabled={changes.length === 0}>
+          Review and save ({changes.length} change{changes.length === 1 ? '' : 's'})
+        </button>
+        <button
+          type="button"
+          disabled={changes.length === 0}
+          onClick={() => {
+            discard.mutate({ handle: props.handle });
+            edited.current = false;
+            setMine(base);
+          }}
+        >
+          Discard changes
+        </button>
+      </div>
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}{' '}
+          <button type="button" className="link" onClick={props.onReload}>
+            Reopen from the service
+          </button>
+        </p>
+      ) : null}
+      <div role="tablist" aria-label="Dossier parts" className="toolbar">
+        {TABS.map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={tab === name}
+            className={tab === name ? 'tab active' : 'tab'}
+            onClick={() => setTab(name)}
+          >
+            {name}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" aria-label={tab}>
+        {tab === 'Profile' ? <ProfileEditor bundle={mine} onChange={edit} /> : null}
+        {tab === 'Posts' ? (
+          <PostsEditor bundle={mine} onChange={edit} now={() => new Date().toISOString()} />
+        ) : null}
+        {tab === 'Edges' ? <EdgesEditor bundle={mine} onChange={edit} /> : null}
+        {tab === 'Reports' ? <ReportsEditor bundle={mine} onChange={edit} /> : null}
+        {tab === 'Raw JSON' ? (
+          <RawJson key={JSON.stringify(mine).length} bundle={mine} onApply={edit} />
+        ) : null}
+      </div>
+      <Dialog title="Save the dossier" open={reviewing} onClose={() => setReviewing(false)}>
+        <p>These changes go to the service, against its copy gathered at {base.gatheredAt}:</p>
+        <ChangeList changes={changes} empty="No changes." />
+        {removedReports > 0 ? (
+          <p className="warn-text">
+            {removedReports} removed report(s) stay on the service: its merge rule keeps the union of report
+            histories.
+          </p>
+        ) : null}
+        {save.isError ? <p className="error-text">{errorMessage(save.error)}</p> : null}
+        <div className="dialog-actions">
+          <button
+            type="button"
+            onClick={() => void submit(mine, base.gatheredAt).catch(() => undefined)}
+            disabled={save.isPending}
+          >
+            {save.isPending ? 'Saving…' : 'Save to the service'}
+          </button>
+          <button type="button" onClick={() => setReviewing(false)}>
+            Keep editing
+          </button>
+        </div>
+      </Dialog>
+    </div>
+  );
+}

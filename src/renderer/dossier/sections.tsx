@@ -1,0 +1,248 @@
+/** Structured editors for the parts of a dossier: profile fields, posts, edges, report history. */
+import { useState } from 'react';
+import type { Bundle } from '../../shared/wire';
+
+type Edit = (next: Bundle) => void;
+type Row = Record<string, unknown>;
+
+const text = (value: unknown) =>
+  typeof value === 'string' || typeof value === 'number'
+    ? String(value)
+    : value == null
+      ? ''
+      : JSON.stringify(value);
+
+export function ProfileEditor(props: { bundle: Bundle; onChange: Edit }) {
+  const profile = props.bundle.profile ?? {};
+  const [newKey, setNewKey] = useState('');
+  const set = (key: string, value: unknown) =>
+    props.onChange({ ...props.bundle, profile: { ...profile, [key]: value } });
+  return (
+    <fieldset className="dossier-section">
+      <legend>Profile</legend>
+      {Object.entries(profile).map(([key, value]) => (
+        <label key={key} className="field-row">
+          <span>{key}</span>
+          <input
+            value={text(value)}
+            onChange={(e) =>
+              set(
+                key,
+                typeof value === 'number' &&
+                  e.target.value.trim() !== '' &&
+                  !Number.isNaN(Number(e.target.value))
+                  ? Number(e.target.value)
+                  : e.target.value,
+              )
+            }
+          />
+          <button
+            type="button"
+            aria-label={`Remove profile field ${key}`}
+            onClick={() =>
+              props.onChange({
+                ...props.bundle,
+                profile: Object.fromEntries(Object.entries(profile).filter(([k]) => k !== key)),
+              })
+            }
+          >
+            Remove
+          </button>
+        </label>
+      ))}
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (newKey.trim() && !(newKey.trim() in profile)) set(newKey.trim(), '');
+          setNewKey('');
+        }}
+      >
+        <input
+          value={newKey}
+          onChange={(e) => setNewKey(e.target.value)}
+          placeholder="new field name"
+          aria-label="New profile field"
+        />
+        <button type="submit">Add field</button>
+      </form>
+    </fieldset>
+  );
+}
+
+export function PostsEditor(props: { bundle: Bundle; onChange: Edit; now: () => string }) {
+  const posts = props.bundle.posts;
+  const update = (index: number, patch: Row) =>
+    props.onChange({
+      ...props.bundle,
+      posts: posts.map((post, i) => (i === index ? { ...post, ...patch } : post)),
+    });
+  return (
+    <fieldset className="dossier-section">
+      <legend>Posts ({posts.length})</legend>
+      <table className="menu-table" aria-label="Posts">
+        <thead>
+          <tr>
+            <th>Id</th>
+            <th>Created</th>
+            <th>Text</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {posts.map((post, index) => (
+            <tr key={text(post['id']) || index}>
+              <td className="mono small">{text(post['id'])}</td>
+              <td>
+                <input
+                  aria-label={`Post ${index + 1} created`}
+                  value={text(post['createdAt'])}
+                  onChange={(e) => update(index, { createdAt: e.target.value })}
+                />
+              </td>
+              <td>
+                <textarea
+                  aria-label={`Post ${index + 1} text`}
+                  rows={2}
+                  value={text(post['text'])}
+                  onChange={(e) => update(index, { text: e.target.value })}
+                />
+              </td>
+              <td>
+                <button
+                  type="button"
+                  aria-label={`Remove post ${index + 1}`}
+                  onClick={() =>
+                    props.onChange({ ...props.bundle, posts: posts.filter((_, i) => i !== index) })
+                  }
+                >
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button
+        type="button"
+        onClick={() =>
+          props.onChange({
+            ...props.bundle,
+            posts: [...posts, { id: `post_${Date.now().toString(36)}`, text: '', createdAt: props.now() }],
+          })
+        }
+      >
+        Add post
+      </button>
+    </fieldset>
+  );
+}
+
+export function EdgesEditor(props: { bundle: Bundle; onChange: Edit }) {
+  const edges = props.bundle.edges;
+  const update = (index: number, patch: Row) =>
+    props.onChange({
+      ...props.bundle,
+      edges: edges.map((edge, i) => (i === index ? { ...edge, ...patch } : edge)),
+    });
+  return (
+    <fieldset className="dossier-section">
+      <legend>Edges ({edges.length})</legend>
+      <table className="menu-table" aria-label="Edges">
+        <thead>
+          <tr>
+            <th>From</th>
+            <th>To</th>
+            <th>Kind</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {edges.map((edge, index) => (
+            <tr key={index}>
+              {(['from', 'to', 'kind'] as const).map((field) => (
+                <td key={field}>
+                  <input
+                    aria-label={`Edge ${index + 1} ${field}`}
+                    value={text(edge[field])}
+                    onChange={(e) => update(index, { [field]: e.target.value })}
+                  />
+                </td>
+              ))}
+              <td>
+                <button
+                  type="button"
+                  aria-label={`Remove edge ${index + 1}`}
+                  onClick={() =>
+                    props.onChange({ ...props.bundle, edges: edges.filter((_, i) => i !== index) })
+                  }
+                >
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button
+        type="button"
+        onClick={() =>
+          props.onChange({
+            ...props.bundle,
+            edges: [...edges, { from: props.bundle.username, to: '', kind: 'mentions' }],
+          })
+        }
+      >
+        Add edge
+      </button>
+    </fieldset>
+  );
+}
+
+/** Reports can be viewed and removed; their order is always newest first by createdAt, never by hand. */
+export function ReportsEditor(props: { bundle: Bundle; onChange: Edit }) {
+  const reports = [...props.bundle.reportHistory].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return (
+    <fieldset className="dossier-section">
+      <legend>Report history ({reports.length})</legend>
+      <p className="muted small">
+        Ordered by creation date; the service keeps the union of histories on save.
+      </p>
+      <table className="menu-table" aria-label="Report history">
+        <thead>
+          <tr>
+            <th>Created</th>
+            <th>Model</th>
+            <th>Posts</th>
+            <th>Id</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {reports.map((report) => (
+            <tr key={report.id}>
+              <td>{report.createdAt.slice(0, 16).replace('T', ' ')}</td>
+              <td>{report.model}</td>
+              <td>{report.meta.postCount ?? ''}</td>
+              <td className="mono small">{report.id}</td>
+              <td>
+                <button
+                  type="button"
+                  aria-label={`Remove report ${report.id}`}
+                  onClick={() =>
+                    props.onChange({
+                      ...props.bundle,
+                      reportHistory: props.bundle.reportHistory.filter((r) => r.id !== report.id),
+                    })
+                  }
+                >
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </fieldset>
+  );
+}

@@ -1,0 +1,69 @@
+/** Staff only: open a handle's full dossier through the bundle route (the library secret stays in core). */
+import { useState } from 'react';
+import { useRpcQuery } from '../rpc/context';
+import { useNavigate } from '../app/route';
+import { Empty, ErrorMessage, Loading } from '../components/States';
+import { DossierEditor } from '../dossier/DossierEditor';
+
+export function DossierScreen(props: { handle?: string | undefined }) {
+  const navigate = useNavigate();
+  const [typed, setTyped] = useState(props.handle ?? '');
+  const settings = useRpcQuery('settings.get', {});
+  const handle = props.handle;
+  const dossier = useRpcQuery(
+    'dossier.open',
+    { handle: handle ?? '' },
+    { enabled: Boolean(handle && settings.data?.librarySecretSet), staleTime: Infinity, gcTime: 0 },
+  );
+  return (
+    <section aria-labelledby="dossier-title">
+      <div className="screen-head">
+        <h1 id="dossier-title">Dossier{handle ? `: @${handle}` : ''}</h1>
+        <form
+          className="toolbar"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (typed.trim()) navigate({ screen: 'dossier', handle: typed.trim().replace(/^@/, '') });
+          }}
+        >
+          <input
+            aria-label="Handle to open"
+            placeholder="handle"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+          <button type="submit">Open</button>
+        </form>
+      </div>
+      {settings.data && !settings.data.librarySecretSet ? (
+        <Empty title="Dossiers need the library secret.">
+          <p>
+            Staff enter it once in{' '}
+            <button type="button" className="link" onClick={() => navigate({ screen: 'settings' })}>
+              Settings
+            </button>
+            ; it stays in the desk's core and is never shown again.
+          </p>
+        </Empty>
+      ) : null}
+      {settings.data?.librarySecretSet && settings.data.librarySecretAccepted === false ? (
+        <p className="warn-text">The service did not accept the library secret last time it was checked.</p>
+      ) : null}
+      {settings.data?.librarySecretSet && !handle ? (
+        <Empty title="Type a handle to open its dossier." />
+      ) : null}
+      {handle && dossier.isPending && dossier.fetchStatus === 'fetching' ? (
+        <Loading label="Reading the dossier…" />
+      ) : null}
+      {dossier.isError ? <ErrorMessage error={dossier.error} onRetry={() => void dossier.refetch()} /> : null}
+      {handle && dossier.data ? (
+        <DossierEditor
+          key={`${handle}:${dossier.dataUpdatedAt}`}
+          handle={handle}
+          view={dossier.data}
+          onReload={() => void dossier.refetch()}
+        />
+      ) : null}
+    </section>
+  );
+}
