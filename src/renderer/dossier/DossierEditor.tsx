@@ -27,7 +27,8 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
   const [notice, setNotice] = useState<string | null>(null);
   const saveDraft = useRpcMutation('dossier.saveDraft');
   const discard = useRpcMutation('dossier.discardDraft');
-  const save = useRpcMutation('dossier.save', ['dossier.open']);
+  // No refetch of dossier.open here: the editor keeps the saved copy as its new base itself.
+  const save = useRpcMutation('dossier.save');
   const edited = useRef(false);
   const [restored, setRestored] = useState(props.view.draft !== null);
 

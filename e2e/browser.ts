@@ -1,0 +1,65 @@
+/** Debian's Chromium driven by playwright-core, and a recorder of every RPC answer the page receives. */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = path.join(__dirname, 'artifacts');
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `${CHROMIUM} is missing: install it with "apt-get install chromium" to run the e2e tests.`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** Keeps the body of every /rpc/ response, to prove no secret ever comes back. */
+export function recordRpc(page: Page): { all(): Promise<string[]> } {
+  const bodies: Promise<string>[] = [];
+  page.on('response', (response) => {
+    if (!response.url().includes('/rpc/')) return;
+    bodies.push(
+      response.text().then(
+        (text) => `${response.url()} ${text}`,
+        () => '',
+      ),
+    );
+  });
+  return { all: () => Promise.all(bodies) };
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Everything the page itself holds: DOM with input values, both storages, IndexedDB database names. */
+export async function pageState(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const inputs = [...document.querySelectorAll('input, textarea')].map(
+      (el) => (el as HTMLInputElement).value,
+    );
+    const storage = (s: Storage) =>
+      [...Array(s.length).keys()].map((i) => `${s.key(i)}=${s.getItem(s.key(i) ?? '')}`);
+    const databases = (await indexedDB.databases()).map((d) => d.name ?? '');
+    return [
+      document.documentElement.outerHTML,
+      ...inputs,
+      ...storage(localStorage),
+      ...storage(sessionStorage),
+      ...databases,
+    ].join('\n');
+  });
+}

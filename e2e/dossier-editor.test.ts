@@ -1,0 +1,117 @@
+/**
+ * Staff editing a dossier in browser mode: open, edit a post, see the change, save, reload, see it kept; and
+ * the service really holds the edit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startStack, type Stack } from '../src/service/stack';
+import { startDeskHost, type DeskHost } from '../src/host/desk-host';
+import { buildIfStale } from '../scripts/build-if-stale';
+import { bundleSchema } from '../src/shared/wire';
+import { launchChromium, pageState, shot } from './browser';
+
+const root = path.resolve(__dirname, '..');
+const SECRET = 'e2e-dossier-secret-41c2';
+let stack: Stack | null = null;
+let desk: DeskHost | null = null;
+let browser: Browser | null = null;
+let page: Page;
+let dataDir: string;
+let handle: string;
+
+beforeAll(async () => {
+  await buildIfStale(root, () => undefined);
+  browser = await launchChromium();
+  stack = await startStack({
+    seed: { handles: 3, minReportsPerHandle: 2, maxReportsPerHandle: 3 },
+    librarySecret: SECRET,
+  });
+  dataDir = mkdtempSync(path.join(tmpdir(), 'desk-e2e-dossier-'));
+  desk = await startDeskHost({
+    core: { dataDir, serviceUrl: stack.baseUrl, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
+    rendererDir: path.join(root, 'out', 'renderer'),
+  });
+  handle = (await desk.core.handlers['shelf.list']({})).entries[0]!.username;
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(desk.host.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await desk?.close();
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function openDossier(): Promise<void> {
+  await page.getByRole('button', { name: 'Dossiers', exact: true }).click();
+  await page.getByLabel('Handle to open').fill(handle);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await page.getByRole('tab', { name: 'Posts' }).click();
+  await page.getByLabel('Post 1 text').waitFor();
+}
+
+describe('dossier editor', () => {
+  it('asks for the library secret first, without ever showing it', async () => {
+    await page.getByRole('button', { name: 'Dossiers', exact: true }).click();
+    await page.getByText('Dossiers need the library secret.').waitFor();
+    await page.getByRole('button', { name: 'Settings', exact: true }).first().click();
+    await page
+      .getByLabel(/library secret/i)
+      .first()
+      .fill(SECRET);
+    await page.getByRole('button', { name: /save secret|set secret|save the secret/i }).click();
+    await page
+      .getByText(/accepted/i)
+      .first()
+      .waitFor();
+    expect(await pageState(page)).not.toContain(SECRET);
+  });
+
+  it('edits a post, shows the change, saves, and finds it again after a reload', async () => {
+    await openDossier();
+    await shot(page, 'dossier-01-open');
+    const edited = `Edited in the e2e test at ${new Date().toISOString()}`;
+    await page.getByLabel('Post 1 text').fill(edited);
+    await page.getByText(/Draft kept at/).waitFor();
+    await page.getByRole('button', { name: /Review and save \(1 change\)/ }).click();
+    const change = page.locator('[data-testid="dossier-diff"]');
+    await change.waitFor();
+    expect(await change.textContent()).toContain(edited);
+    await shot(page, 'dossier-02-diff');
+    await page.getByRole('button', { name: 'Save to the service' }).click();
+    await page.getByText(/^Saved\. The service now holds/).waitFor();
+
+    const stored = bundleSchema.parse(
+      await (
+        await fetch(`${stack!.baseUrl}/api/intel/bundle?username=${handle}`, {
+          headers: { Authorization: `Bearer ${SECRET}` },
+        })
+      ).json(),
+    );
+    expect(stored.posts[0]?.['text']).toBe(edited);
+
+    await page.reload();
+    await openDossier();
+    expect(await page.getByLabel('Post 1 text').inputValue()).toBe(edited);
+    await shot(page, 'dossier-03-after-reload');
+  });
+
+  it('keeps an unsaved draft across a restart of the desk', async () => {
+    await openDossier();
+    await page.getByLabel('Post 2 text').fill('draft that was never saved');
+    await page.getByText(/Draft kept at/).waitFor();
+    await desk!.close();
+    desk = await startDeskHost({
+      core: { dataDir, serviceUrl: stack!.baseUrl, rpcUrl: stack!.rpcUrl, demo: true, attempts: 1 },
+      rendererDir: path.join(root, 'out', 'renderer'),
+    });
+    await page.goto(desk.host.url);
+    await openDossier();
+    await page.getByText('Restored your unsaved draft.').waitFor();
+    expect(await page.getByLabel('Post 2 text').inputValue()).toBe('draft that was never saved');
+  });
+});
