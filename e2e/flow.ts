@@ -7,8 +7,7 @@ export async function openShelf(page: Page): Promise<void> {
 }
 
 export async function filterAndOpen(page: Page, handle: string): Promise<void> {
-  await page.keyboard.press('/');
-  await page.keyboard.type(handle.slice(0, Math.max(4, handle.length - 2)));
+  await page.getByLabel('Filter handles').fill(handle.slice(0, Math.max(4, handle.length - 2)));
   await page
     .locator('.shelf-row', { hasText: `@${handle}` })
     .first()

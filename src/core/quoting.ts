@@ -45,6 +45,7 @@ export async function getQuote(ctx: DeskContext, handle: string, selection: Sele
   const spent = ctx.ledger.spentSince(day);
   return {
     quoteId: held.id,
+    paidWith: ctx.librarySecret() === null ? 'payment' : 'library_secret',
     handle: held.handle,
     selection,
     reportCount: quote.reportCount,

@@ -52,8 +52,13 @@ export interface MenuView extends Freshness {
   reports: MenuItemView[];
 }
 
+/** How a quote or purchase is settled: a signed USDC payment, or the first-party library secret (spec 5.8). */
+export type PaidWith = 'payment' | 'library_secret';
+
 export interface QuoteView {
   quoteId: string;
+  /** 'library_secret' when the secret is set: core reads the reports with it and signs nothing. */
+  paidWith: PaidWith;
   handle: string;
   selection: Selection;
   reportCount: number;
@@ -77,6 +82,7 @@ export interface QuoteView {
 
 export interface PurchaseView {
   id: string;
+  paidWith: PaidWith;
   handle: string;
   resource: string;
   reportCount: number;

@@ -44,9 +44,13 @@ export interface PurchaseRow {
   updated_at: string;
 }
 
+/** The ledger's network column for reads made with the library secret, where nothing was paid. */
+export const LIBRARY_SECRET_NETWORK = 'library secret';
+
 export function purchaseView(row: PurchaseRow): PurchaseView {
   return {
     id: row.id,
+    paidWith: row.network === LIBRARY_SECRET_NETWORK ? 'library_secret' : 'payment',
     handle: row.handle,
     resource: row.resource,
     reportCount: row.report_count,

@@ -9,7 +9,7 @@ import type { PaidSuccess } from '../../shared/wire';
 import { DeskError, refused } from '../errors';
 import type { DeskDb } from '../db/open';
 import type { PurchaseLedger } from '../ledger/purchases';
-import { purchaseView } from '../ledger/purchases';
+import { LIBRARY_SECRET_NETWORK, purchaseView } from '../ledger/purchases';
 import type { SnapshotStore } from '../cache/snapshots';
 import type { ServiceClient } from '../client/service-client';
 import type { SettingsStore } from '../settings';
@@ -278,9 +278,9 @@ export class Purchaser {
           handle: held.handle,
           resource: held.quote.resource,
           reportCount: entries.length,
-          network: 'library secret',
+          network: LIBRARY_SECRET_NETWORK,
           asset: '',
-          payer: 'library secret',
+          payer: LIBRARY_SECRET_NETWORK,
           payTo: '',
           quoteJson: JSON.stringify({ selection: held.selection }),
           createdAt,

@@ -28,12 +28,15 @@ const STATE_LABEL: Record<string, string> = {
 function Outcome(props: { outcome: PurchaseOutcome; onRead: (id: string) => void }) {
   const { outcome } = props;
   if (outcome.status === 'completed') {
-    const newest = outcome.purchase.reportIds[0];
+    const { purchase } = outcome;
+    const newest = purchase.reportIds[0];
+    const reports = `${purchase.reportCount} report${purchase.reportCount === 1 ? '' : 's'}`;
     return (
       <div className="outcome ok" role="status" data-testid="purchase-outcome">
         <p>
-          Bought {outcome.purchase.reportCount} report{outcome.purchase.reportCount === 1 ? '' : 's'} for{' '}
-          {usd(outcome.purchase.amountUsd)}.
+          {purchase.paidWith === 'library_secret'
+            ? `Read ${reports} with the library secret; nothing was paid.`
+            : `Bought ${reports} for ${usd(purchase.amountUsd)}.`}
         </p>
         {outcome.purchase.txHash ? <p className="mono small">Receipt: {outcome.purchase.txHash}</p> : null}
         {newest ? (
@@ -130,6 +133,7 @@ export function PurchasePanel(props: {
   const needsPayee = q?.payToStatus === 'changed';
   const needsCap = Boolean(q?.overPurchaseCap || q?.overDailyCap);
   const walletReady = Boolean(wallet.data?.address && wallet.data.unlocked);
+  const withSecret = q?.paidWith === 'library_secret';
 
   const finish = async (result: PurchaseOutcome) => {
     if (result.status === 'needs_signature') {
@@ -186,7 +190,24 @@ export function PurchasePanel(props: {
           {errorMessage(quote.error)}
         </p>
       ) : null}
-      {q && props.selection !== null ? (
+      {q && props.selection !== null && withSecret ? (
+        <>
+          <p className="notice" data-testid="secret-read">
+            The library secret is set, so these {q.reportCount} report{q.reportCount === 1 ? '' : 's'} are
+            read with it: no payment is signed and nothing is charged (the service&apos;s price would be{' '}
+            {usd(q.totalUsd)}). Clear the secret in Settings to buy with your wallet instead.
+          </p>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy || props.settling || quote.isFetching}
+            onClick={() => void buy()}
+          >
+            Read {q.reportCount} report{q.reportCount === 1 ? '' : 's'} with the library secret
+          </button>
+        </>
+      ) : null}
+      {q && props.selection !== null && !withSecret ? (
         <>
           <PriceLines quote={q} />
           {q.overPurchaseCap ? <p className="warn-text">Above your per-purchase cap.</p> : null}
@@ -219,7 +240,7 @@ export function PurchasePanel(props: {
           {failure}
         </p>
       ) : null}
-      <WalletPanel compact />
+      {withSecret ? null : <WalletPanel compact />}
       <Dialog
         title="Confirm the purchase"
         open={confirming && q !== undefined}

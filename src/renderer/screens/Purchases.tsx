@@ -73,7 +73,7 @@ export function PurchasesScreen() {
                 <td>{dateTime(p.createdAt)}</td>
                 <td>@{p.handle}</td>
                 <td>{p.reportCount}</td>
-                <td>{usd(p.amountUsd)}</td>
+                <td>{p.paidWith === 'library_secret' ? 'library secret' : usd(p.amountUsd)}</td>
                 <td>
                   <span className={`pill pill-${p.state}`}>{STATE_TEXT[p.state] ?? p.state}</span>
                   {p.error ? <div className="small muted">{p.error}</div> : null}
