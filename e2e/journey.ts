@@ -1,0 +1,233 @@
+/**
+ * The new user's journey, one spec for both modes: browse the shelf, open a menu, see the live price, import
+ * the demo wallet, buy a date range, read, search, read the rest with the library secret, go offline, restart
+ * and find everything, and never let a secret reach the page. A driver says how the desk is opened: the web
+ * host in Debian's Chromium, or the Electron window.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { startStack, type Stack } from '../src/service/stack';
+import { reportMenuSchema, shelfListSchema, type ReportMenu } from '../src/shared/wire';
+import { pageState, shot } from './browser';
+import { buy, filterAndOpen, openShelf, searchLibrary, waitForPrice } from './flow';
+
+export const PASSPHRASE = 'e2e wallet passphrase';
+export const LIBRARY_SECRET = 'e2e-library-secret-7f3c9a1d5b';
+
+export interface DeskUnderTest {
+  page: Page;
+  /** Bodies of the RPC answers the page received, where the transport shows them (HTTP); null over IPC. */
+  rpcBodies(): Promise<string[]> | null;
+  close(): Promise<void>;
+}
+
+export interface DeskDriver {
+  /** Screenshot name prefix, so both modes keep their own artifacts. */
+  name: string;
+  open(options: { dataDir: string; serviceUrl: string; rpcUrl: string }): Promise<DeskUnderTest>;
+  /** Releases what open() shared between runs (a browser). */
+  dispose?(): Promise<void>;
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return response.json();
+}
+
+export function newUserJourney(driver: () => DeskDriver): void {
+  let stack: Stack | null = null;
+  let desk: DeskUnderTest | null = null;
+  let dataDir = '';
+  let serviceUrl = '';
+  let rpcUrl = '';
+  let handle = '';
+  let menu: ReportMenu;
+  let buyerKey = '';
+  const rpcBodies: string[] = [];
+  const pageStates: string[] = [];
+  const page = (): Page => desk!.page;
+  const snap = (name: string) => shot(page(), `${driver().name}-${name}`);
+
+  async function closeDesk(): Promise<void> {
+    if (!desk) return;
+    rpcBodies.push(...((await desk.rpcBodies()) ?? []));
+    await desk.close();
+    desk = null;
+  }
+
+  beforeAll(async () => {
+    stack = await startStack({
+      seed: { handles: 12, minReportsPerHandle: 4, maxReportsPerHandle: 8 },
+      librarySecret: LIBRARY_SECRET,
+    });
+    buyerKey = stack.buyerKeys[0]!;
+    serviceUrl = stack.baseUrl;
+    rpcUrl = stack.rpcUrl;
+    dataDir = mkdtempSync(path.join(tmpdir(), 'desk-e2e-'));
+    const shelf = shelfListSchema.parse(await getJson(`${serviceUrl}/api/intel/list`));
+    handle = shelf.entries.find((e) => (e.reportCount ?? 0) >= 4)!.username;
+    menu = reportMenuSchema.parse(
+      await getJson(`${serviceUrl}/api/intel/reports?username=${encodeURIComponent(handle)}`),
+    );
+    desk = await driver().open({ dataDir, serviceUrl, rpcUrl });
+  });
+
+  afterAll(async () => {
+    await closeDesk();
+    await driver().dispose?.();
+    await stack?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shows the shelf with avatars, counts and a working filter', async () => {
+    await page().locator('.shelf-row').first().waitFor();
+    expect(await page().locator('[data-testid="shelf-count"]').textContent()).toContain('12 of 12 handles');
+    expect(await page().locator('.shelf-row img.avatar').count()).toBeGreaterThan(0);
+    await snap('01-shelf');
+    await page().keyboard.press('/');
+    await page().keyboard.type('zz-no-such-handle');
+    await page().getByText('No handle matches').waitFor();
+    await page().getByLabel('Filter handles').fill('');
+  });
+
+  it('opens a handle menu and shows the live price of the choice', async () => {
+    await filterAndOpen(page(), handle);
+    const rows = page().locator('table[aria-label="Reports"] tbody tr');
+    expect(await rows.count()).toBe(menu.reportCount);
+    await waitForPrice(page(), `$${(menu.reportCount * 0.01).toFixed(2)}`);
+    // Unticking one report re-prices the choice after the debounce.
+    await rows.first().getByRole('checkbox').uncheck();
+    await waitForPrice(page(), `$${((menu.reportCount - 1) * 0.01).toFixed(2)}`);
+    await snap('02-menu');
+    expect(await page().getByRole('button', { name: /^Buy / }).isDisabled()).toBe(true);
+  });
+
+  it('imports the demo wallet in Settings; only the address comes back', async () => {
+    await page().getByRole('button', { name: 'Settings', exact: true }).click();
+    await page().getByRole('textbox', { name: 'Private key' }).fill(buyerKey);
+    await page().getByLabel('New passphrase').fill(PASSPHRASE);
+    await page().getByRole('button', { name: 'Import wallet' }).click();
+    await page().getByText('Wallet imported and unlocked.').waitFor();
+    await page().locator('[data-testid="wallet-state"]', { hasText: 'unlocked' }).first().waitFor();
+    expect(await page().getByRole('textbox', { name: 'Private key' }).inputValue()).toBe('');
+    pageStates.push(await pageState(page()));
+    await snap('03-settings');
+  });
+
+  it('buys a date range after confirming the exact amount', async () => {
+    await openShelf(page());
+    await filterAndOpen(page(), handle);
+    await page().getByLabel('A date range').check();
+    await page().getByLabel('From date').fill(menu.reports[1]!.createdAt.slice(0, 10));
+    await waitForPrice(page(), '$0.02');
+    await buy(page(), '$0.02');
+    const outcome = page().locator('[data-testid="purchase-outcome"]');
+    expect(await outcome.textContent()).toContain('Bought 2 reports for $0.02');
+    expect(await outcome.textContent()).toMatch(/Receipt: 0x[0-9a-f]{64}/);
+    await page().getByRole('button', { name: 'owned · read' }).nth(1).waitFor();
+    await snap('04-purchase');
+  });
+
+  it('reads the report: narrative, change summary, charts, and navigation over time', async () => {
+    await page().getByRole('button', { name: 'Read now' }).click();
+    await page().getByRole('heading', { name: 'Summary' }).waitFor();
+    expect(await page().locator('.change').textContent()).toContain('Against the report of');
+    expect(await page().locator('svg.chart').count()).toBeGreaterThan(1);
+    expect(await page().locator('script:not([src])').count()).toBe(0);
+    await snap('05-report');
+    await page().getByRole('button', { name: '← Older' }).click();
+    await page()
+      .locator('h1', { hasText: menu.reports[1]!.createdAt.slice(0, 10) })
+      .waitFor();
+    expect(await page().getByRole('button', { name: '← Older' }).isDisabled()).toBe(true);
+  });
+
+  it('searches the library with highlighted snippets and lists the purchase', async () => {
+    await searchLibrary(page(), 'posted');
+    expect(await page().locator('[data-testid="search-hits"] li').count()).toBe(2);
+    await snap('06-library-search');
+    await page().getByRole('button', { name: 'Purchases', exact: true }).click();
+    await page().locator('.pill-completed').waitFor();
+    expect(await page().locator('[data-testid="daily-spend"]').textContent()).toContain('Today: $0.02');
+    await snap('07-purchases');
+  });
+
+  it('with the library secret set, reads the rest without paying and says so', async () => {
+    await page().getByRole('button', { name: 'Settings', exact: true }).click();
+    await page().getByLabel('Library secret').fill(LIBRARY_SECRET);
+    await page().getByRole('button', { name: 'Save secret' }).click();
+    await page().locator('[data-testid="secret-state"]', { hasText: 'accepted by the service' }).waitFor();
+    expect(await page().getByLabel('Library secret').inputValue()).toBe('');
+    pageStates.push(await pageState(page()));
+    await openShelf(page());
+    await filterAndOpen(page(), handle);
+    await page()
+      .getByLabel(/Missing only/)
+      .check();
+    const rest = menu.reportCount - 2;
+    await page()
+      .locator('[data-testid="secret-read"]', { hasText: `these ${rest} reports are read` })
+      .waitFor();
+    await snap('07b-library-secret-read');
+    await page()
+      .getByRole('button', { name: `Read ${rest} reports with the library secret` })
+      .click();
+    const outcome = page().locator('[data-testid="purchase-outcome"]');
+    await outcome.waitFor({ timeout: 30_000 });
+    expect(await outcome.textContent()).toContain(
+      `Read ${rest} reports with the library secret; nothing was paid.`,
+    );
+    await page().getByRole('button', { name: 'Purchases', exact: true }).click();
+    const amounts = page().locator('table[aria-label="Purchases"] tbody tr td:nth-child(4)');
+    await amounts.nth(1).waitFor();
+    expect(await amounts.allTextContents()).toEqual(['library secret', '$0.02']);
+    expect(await page().locator('[data-testid="daily-spend"]').textContent()).toContain('Today: $0.02');
+  });
+
+  it('keeps reading and searching offline, with a stale shelf', async () => {
+    await stack!.stop();
+    stack = null;
+    await page().reload();
+    await page().locator('[data-testid="stale"]').waitFor({ timeout: 30_000 });
+    await snap('08-offline-shelf');
+    await searchLibrary(page(), 'posted');
+    await page().locator('[data-testid="search-hits"] button').first().click();
+    await page().getByRole('heading', { name: 'Summary' }).waitFor();
+    await snap('09-offline-report');
+  });
+
+  it('finds everything again after a restart on the same data dir', async () => {
+    await closeDesk();
+    desk = await driver().open({ dataDir, serviceUrl, rpcUrl });
+    await page().getByRole('button', { name: 'Library', exact: true }).click();
+    await page()
+      .locator('[data-testid="library-items"] tbody tr')
+      .nth(menu.reportCount - 1)
+      .waitFor();
+    expect(await page().locator('[data-testid="library-items"] tbody tr').count()).toBe(menu.reportCount);
+    await searchLibrary(page(), 'posted');
+    await page().getByRole('button', { name: 'Settings', exact: true }).click();
+    await page().locator('[data-testid="wallet-state"]', { hasText: 'locked' }).first().waitFor();
+    expect(await page().locator('[data-testid="secret-state"]').textContent()).toContain('Set');
+    await snap('10-after-restart');
+  });
+
+  it('never lets the wallet key, passphrase or library secret reach the page', async () => {
+    const secrets = [PASSPHRASE, LIBRARY_SECRET, buyerKey.slice(2)].map((s) => s.toLowerCase());
+    pageStates.push(await pageState(page()));
+    const seen = desk!.rpcBodies();
+    const responses = seen === null ? [] : [...rpcBodies, ...(await seen)];
+    if (seen !== null) {
+      expect(responses.length).toBeGreaterThan(20);
+      expect(responses.some((r) => r.includes('/rpc/wallet.import'))).toBe(true);
+      expect(responses.some((r) => r.includes('/rpc/settings.setLibrarySecret'))).toBe(true);
+    }
+    for (const haystack of [...pageStates, ...responses].map((h) => h.toLowerCase())) {
+      for (const secret of secrets) expect(haystack).not.toContain(secret);
+    }
+  });
+}
