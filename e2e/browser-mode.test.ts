@@ -15,6 +15,7 @@ let browser: Browser | null = null;
 
 const browserDriver: DeskDriver = {
   name: 'browser',
+  downloads: true,
   async open({ dataDir, serviceUrl, rpcUrl }) {
     if (!browser) {
       await buildIfStale(root, () => undefined);

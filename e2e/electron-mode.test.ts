@@ -15,6 +15,7 @@ const binary = findElectronBinary(root);
 
 const electronDriver = (executablePath: string): DeskDriver => ({
   name: 'electron',
+  downloads: false,
   async open({ dataDir, serviceUrl, rpcUrl }) {
     await buildIfStale(root, () => undefined);
     const app = await electron.launch({

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -27,6 +28,8 @@ export interface DeskUnderTest {
 export interface DeskDriver {
   /** Screenshot name prefix, so both modes keep their own artifacts. */
   name: string;
+  /** Whether a download reaches the test (browser); Electron asks the person where to save instead. */
+  downloads: boolean;
   open(options: { dataDir: string; serviceUrl: string; rpcUrl: string }): Promise<DeskUnderTest>;
   /** Releases what open() shared between runs (a browser). */
   dispose?(): Promise<void>;
@@ -139,6 +142,16 @@ export function newUserJourney(driver: () => DeskDriver): void {
     expect(await page().locator('svg.chart').count()).toBeGreaterThan(1);
     expect(await page().locator('script:not([src])').count()).toBe(0);
     await snap('05-report');
+    if (driver().downloads) {
+      const [download] = await Promise.all([
+        page().waitForEvent('download'),
+        page().getByRole('button', { name: 'Export PDF' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+      const pdf = await readFile(await download.path());
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(pdf.length).toBeGreaterThan(2000);
+    }
     await page().getByRole('button', { name: '← Older' }).click();
     await page()
       .locator('h1', { hasText: menu.reports[1]!.createdAt.slice(0, 10) })

@@ -1,5 +1,6 @@
 /** library, search, read, export, purchases: the offline side. */
 import type { DeskCore } from '../core';
+import type { ExportFormat } from '../shared/rpc';
 import { table, type Output } from './output';
 
 export async function library(desk: DeskCore, out: Output, handle?: string): Promise<void> {
@@ -42,10 +43,11 @@ export async function exportReport(
   desk: DeskCore,
   out: Output,
   id: string,
-  format: 'json' | 'md',
+  format: ExportFormat,
 ): Promise<void> {
   const file = await desk.handlers['report.export']({ id, format });
   if (out.json) out.result(file, () => '');
+  else if (file.encoding === 'base64') process.stdout.write(Buffer.from(file.content, 'base64'));
   else process.stdout.write(file.content.endsWith('\n') ? file.content : `${file.content}\n`);
 }
 

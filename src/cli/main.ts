@@ -9,6 +9,7 @@ import { createDeskCore, type DeskCore } from '../core';
 import { output, reportError, UsageError, type Output } from './output';
 import { buy, list, menu, quote } from './commands-catalog';
 import { exportReport, library, purchases, read, search } from './commands-library';
+import { exportFormatSchema } from '../shared/rpc';
 import { bundleGet, bundlePut } from './commands-bundle';
 
 const HELP = `intel-desk <command> [options]
@@ -21,7 +22,7 @@ const HELP = `intel-desk <command> [options]
   library [--handle h]                   everything you own
   search <text>                          full-text search of your library
   read <reportId>                        a report as text
-  export <reportId> --format json|md     a report to stdout
+  export <reportId> --format json|md|pdf a report to stdout (pdf: redirect it to a file)
   purchases                              purchase history (in-doubt purchases are checked first)
   wallet status | wallet import --key-file F --passphrase-env VAR
   bundle get <handle> | bundle put <handle> <file.json>
@@ -120,9 +121,9 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
     case 'read':
       return read(desk, out, need(args, 0, 'report id'));
     case 'export': {
-      const format = values.format ?? 'json';
-      if (format !== 'json' && format !== 'md') throw new UsageError('--format is json or md');
-      return exportReport(desk, out, need(args, 0, 'report id'), format);
+      const format = exportFormatSchema.safeParse(values.format ?? 'json');
+      if (!format.success) throw new UsageError('--format is json, md or pdf');
+      return exportReport(desk, out, need(args, 0, 'report id'), format.data);
     }
     case 'purchases':
       return purchases(desk, out);

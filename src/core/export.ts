@@ -1,7 +1,7 @@
 /** A snapshot as Markdown for sharing: sections in order, model text kept as text. */
 import type { IntelReportSnapshot } from '../shared/wire';
 
-function humanize(key: string): string {
+export function humanize(key: string): string {
   return key
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/[_-]+/g, ' ')

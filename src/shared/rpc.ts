@@ -19,6 +19,17 @@ export const selectionSchema = z.discriminatedUnion('kind', [
 ]);
 export type Selection = z.infer<typeof selectionSchema>;
 
+export const exportFormatSchema = z.enum(['json', 'md', 'pdf']);
+export type ExportFormat = z.infer<typeof exportFormatSchema>;
+
+/** A file for the person to save; binary formats (PDF) travel base64-encoded. */
+export interface ExportedFile {
+  filename: string;
+  mimeType: string;
+  content: string;
+  encoding: 'utf8' | 'base64';
+}
+
 export type PurchaseState = 'signed' | 'sent' | 'completed' | 'failed' | 'in_doubt';
 
 export interface AppInfo {
@@ -200,7 +211,7 @@ export const rpcInputs = {
   'library.list': z.object({ handle: handleInput.optional() }),
   'library.search': z.object({ text: z.string().min(1).max(500) }),
   'report.get': z.object({ id: z.string().min(1) }),
-  'report.export': z.object({ id: z.string().min(1), format: z.enum(['json', 'md']) }),
+  'report.export': z.object({ id: z.string().min(1), format: exportFormatSchema }),
   'wallet.status': z.object({}),
   'wallet.import': z.object({
     privateKey: z.string().optional(),
@@ -236,7 +247,7 @@ export interface RpcOutputs {
   'library.list': { items: LibraryItem[] };
   'library.search': { hits: SearchHit[] };
   'report.get': ReportView;
-  'report.export': { filename: string; mimeType: string; content: string };
+  'report.export': ExportedFile;
   'wallet.status': WalletView;
   'wallet.import': WalletView;
   'wallet.unlock': WalletView;

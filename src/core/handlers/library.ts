@@ -1,9 +1,10 @@
 /** The offline library: listing, search, one report with its history, export. */
-import type { ReportView } from '../../shared/rpc';
+import type { ExportFormat, ExportedFile, ReportView } from '../../shared/rpc';
 import { intelReportSnapshotSchema, type IntelReportSnapshot } from '../../shared/wire';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
 import { snapshotMarkdown } from '../export';
+import { snapshotPdf } from '../export-pdf';
 
 function loadSnapshot(
   ctx: DeskContext,
@@ -26,18 +27,28 @@ export function reportGet(ctx: DeskContext, id: string): ReportView {
   return { snapshot: found.snapshot, timeline: ctx.snapshots.timeline(found.handle), previous };
 }
 
-export function reportExport(ctx: DeskContext, id: string, format: 'json' | 'md') {
+export async function reportExport(
+  ctx: DeskContext,
+  id: string,
+  format: ExportFormat,
+): Promise<ExportedFile> {
   const found = loadSnapshot(ctx, id);
   if (!found) throw new DeskError('report_not_owned', `Report ${id} is not in your library.`, 'usage');
   const base = `${found.handle}-${found.snapshot.createdAt.slice(0, 10)}-${id}`.replace(
     /[^A-Za-z0-9_.-]/g,
     '_',
   );
-  return format === 'json'
-    ? { filename: `${base}.json`, mimeType: 'application/json', content: found.raw }
-    : {
-        filename: `${base}.md`,
-        mimeType: 'text/markdown',
-        content: snapshotMarkdown(found.handle, found.snapshot),
-      };
+  if (format === 'json')
+    return { filename: `${base}.json`, mimeType: 'application/json', content: found.raw, encoding: 'utf8' };
+  if (format === 'md') {
+    const content = snapshotMarkdown(found.handle, found.snapshot);
+    return { filename: `${base}.md`, mimeType: 'text/markdown', content, encoding: 'utf8' };
+  }
+  const pdf = await snapshotPdf(found.handle, found.snapshot);
+  return {
+    filename: `${base}.pdf`,
+    mimeType: 'application/pdf',
+    content: pdf.toString('base64'),
+    encoding: 'base64',
+  };
 }

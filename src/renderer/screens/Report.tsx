@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { ExportedFile, ExportFormat } from '../../shared/rpc';
 
 /** One owned report: narrative, change summary, analytics charts, navigation over time, export. */
 import { useRpc, useRpcQuery } from '../rpc/context';
@@ -10,11 +11,13 @@ import { Chart } from '../components/Charts';
 import { chartable } from '../components/charts';
 import { dateTime, day, humanize } from '../format';
 
-function download(filename: string, mimeType: string, content: string) {
-  const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
+function download(file: ExportedFile) {
+  const body =
+    file.encoding === 'base64' ? Uint8Array.from(atob(file.content), (c) => c.charCodeAt(0)) : file.content;
+  const url = URL.createObjectURL(new Blob([body], { type: file.mimeType }));
   const anchor = document.createElement('a');
   anchor.href = url;
-  anchor.download = filename;
+  anchor.download = file.filename;
   anchor.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
@@ -45,11 +48,11 @@ export function ReportScreen(props: { id: string }) {
   const newer = position >= 0 ? timeline[position + 1] : undefined;
   const change = snapshot.changeSummary;
 
-  const exportAs = async (format: 'json' | 'md') => {
+  const exportAs = async (format: ExportFormat) => {
     setExportError(null);
     try {
       const file = await client.call('report.export', { id: snapshot.id, format });
-      download(file.filename, file.mimeType, file.content);
+      download(file);
     } catch (error) {
       setExportError(errorMessage(error));
     }
@@ -93,8 +96,11 @@ export function ReportScreen(props: { id: string }) {
           <button type="button" onClick={() => void exportAs('md')}>
             Export Markdown
           </button>
+          <button type="button" onClick={() => void exportAs('pdf')}>
+            Export PDF
+          </button>
           <button type="button" onClick={() => window.print()}>
-            PDF / Print
+            Print
           </button>
         </div>
       </div>

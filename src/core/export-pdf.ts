@@ -1,0 +1,101 @@
+/**
+ * A snapshot as a PDF document (pdfkit, standard Helvetica): the same sections as the Markdown export.
+ * The standard PDF fonts draw only WinAnsi text, so anything else becomes "?" and bidi or control
+ * characters are dropped; a value longer than MAX_TEXT is cut with a pointer to the JSON export.
+ */
+import PDFDocument from 'pdfkit';
+import type { IntelReportSnapshot } from '../shared/wire';
+import { humanize } from './export';
+
+const MAX_TEXT = 20_000;
+const TYPOGRAPHY = '–—‘’‚“”„•…€™†‡‰‹›ŒœŠšŽžŸƒˆ˜';
+/** Control, zero-width and bidi-override characters: never drawn, never kept. */
+function isInvisible(code: number): boolean {
+  return (
+    (code < 0x20 && code !== 0x0a) ||
+    (code >= 0x7f && code <= 0x9f) ||
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x2069) ||
+    code === 0xfeff
+  );
+}
+
+function isWinAnsi(c: string): boolean {
+  return c === '\n' || (c >= ' ' && c <= '~') || (c >= '\u00A0' && c <= '\u00FF') || TYPOGRAPHY.includes(c);
+}
+
+export function winAnsi(text: string): string {
+  const cut =
+    text.length > MAX_TEXT
+      ? `${text.slice(0, MAX_TEXT)} … (${text.length - MAX_TEXT} more characters; see the JSON export)`
+      : text;
+  return [...cut.replaceAll('\t', ' ')]
+    .filter((c) => !isInvisible(c.codePointAt(0)!))
+    .map((c) => (isWinAnsi(c) ? c : '?'))
+    .join('');
+}
+
+type Doc = InstanceType<typeof PDFDocument>;
+
+function heading(doc: Doc, text: string): void {
+  doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).text(winAnsi(text)).moveDown(0.3);
+  doc.font('Helvetica').fontSize(10.5);
+}
+
+function writeValue(doc: Doc, value: unknown, depth: number, label: string | null): void {
+  const indent = 14 * depth;
+  const prefix = label === null ? '' : `${winAnsi(humanize(label))}: `;
+  if (value !== null && typeof value === 'object') {
+    if (label !== null) doc.font('Helvetica-Bold').text(prefix, { indent }).font('Helvetica');
+    const entries: [string | null, unknown][] = Array.isArray(value)
+      ? value.map((item) => [null, item])
+      : Object.entries(value as Record<string, unknown>);
+    for (const [key, item] of entries) writeValue(doc, item, depth + 1, key);
+    return;
+  }
+  const text = value === null || value === undefined ? 'none' : winAnsi(String(value));
+  doc.text(`${label === null && depth > 0 ? '• ' : ''}${prefix}${text}`, { indent, paragraphGap: 2 });
+}
+
+export function snapshotPdf(handle: string, snapshot: IntelReportSnapshot): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 56,
+    info: {
+      Title: winAnsi(`@${handle}: report of ${snapshot.createdAt.slice(0, 10)}`),
+      Creator: 'Intel Desk',
+    },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .text(winAnsi(`@${handle}: report of ${snapshot.createdAt.slice(0, 10)}`));
+  doc.font('Helvetica').fontSize(10).fillColor('#555555');
+  const period = snapshot.meta.dateRange
+    ? `${snapshot.meta.dateRange.from} to ${snapshot.meta.dateRange.to}`
+    : 'unknown period';
+  doc.text(
+    winAnsi(
+      `Report ${snapshot.id} · ${snapshot.createdAt} · ${snapshot.model} · ${snapshot.meta.postCount ?? '?'} posts · ${period}`,
+    ),
+  );
+  doc.fillColor('#000000').fontSize(10.5);
+  for (const [section, text] of Object.entries(snapshot.narrative)) {
+    heading(doc, humanize(section));
+    writeValue(doc, text, 0, null);
+  }
+  heading(doc, 'Change since the previous report');
+  if (snapshot.changeSummary === null) doc.text('This is the first (baseline) report.');
+  else writeValue(doc, snapshot.changeSummary, 0, null);
+  heading(doc, 'Analytics');
+  writeValue(doc, snapshot.analytics, 0, null);
+  doc.end();
+  return done;
+}

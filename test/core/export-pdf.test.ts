@@ -1,0 +1,75 @@
+/** The PDF export: a real PDF whose pages carry the report's text, with non-WinAnsi and hidden characters made safe. */
+import { describe, expect, it } from 'vitest';
+import { inflateSync } from 'node:zlib';
+import { snapshotPdf, winAnsi } from '../../src/core/export-pdf';
+import type { IntelReportSnapshot } from '../../src/shared/wire';
+
+/** The text drawn on the pages: pdfkit writes it as hex strings inside Flate-compressed content streams. */
+function drawnText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1');
+  const texts: string[] = [];
+  for (const match of raw.matchAll(/stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    const end = raw.indexOf('endstream', start);
+    let content: string;
+    try {
+      content = inflateSync(pdf.subarray(start, end)).toString('latin1');
+    } catch {
+      continue;
+    }
+    for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g))
+      texts.push(Buffer.from(hex[1]!, 'hex').toString('latin1'));
+  }
+  return texts.join('');
+}
+
+const snapshot: IntelReportSnapshot = {
+  id: 'rpt_pdf_001',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  model: 'test-model',
+  synthesisSettings: {},
+  meta: { postCount: 42, dateRange: { from: '2026-11-01', to: '2026-11-20' } },
+  analytics: { sentiment: { positive: 0.61, negative: 0.12 }, topTopics: ['batteries', 'supply'] },
+  narrative: {
+    summary: 'Battery supply worries dominate the thread.',
+    keyThemes: 'Café prices \u202Eevil\u202C and 漢字 in one line.',
+  },
+  changeSummary: { text: 'More posts about suppliers than last week.' },
+  previousReportId: 'rpt_pdf_000',
+};
+
+describe('PDF export', () => {
+  it('writes a PDF whose pages carry the sections, change summary and analytics', async () => {
+    const pdf = await snapshotPdf('SomeHandle', snapshot);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.subarray(-6).toString()).toContain('%%EOF');
+    const text = drawnText(pdf);
+    for (const expected of [
+      'Summary',
+      'Battery supply worries',
+      'Key Themes',
+      'Change since the previous report',
+      'More posts about suppliers',
+      'Analytics',
+      'Positive: 0.61',
+      'batteries',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(text).toContain('Café prices evil and ?? in one line.');
+    expect(text).not.toContain('\u202E');
+  });
+
+  it('cuts a huge value and says where the rest is', async () => {
+    const huge = { ...snapshot, narrative: { summary: 'x'.repeat(1_000_000) } };
+    const pdf = await snapshotPdf('SomeHandle', huge);
+    expect(drawnText(pdf)).toContain('980000 more characters; see the JSON export');
+  });
+
+  it('keeps WinAnsi text and typography, drops bidi and control characters', () => {
+    expect(winAnsi('“Quoted” – fine… Ünïcödé')).toBe('“Quoted” – fine… Ünïcödé');
+    expect(winAnsi('a\u0000b\u200Bc\u2066d\u0007e')).toBe('abcde');
+    expect(winAnsi('line one\nline two')).toBe('line one\nline two');
+    expect(winAnsi('😀 Ωmega')).toBe('? ?mega');
+  });
+});
