@@ -117,6 +117,12 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await page().getByText('Wallet imported and unlocked.').waitFor();
     await page().locator('[data-testid="wallet-state"]', { hasText: 'unlocked' }).first().waitFor();
     expect(await page().getByRole('textbox', { name: 'Private key' }).inputValue()).toBe('');
+    // No browser wallet is installed in this page, so none is offered.
+    expect(
+      await page()
+        .getByRole('button', { name: /^Use (browser wallet|Injected)$/ })
+        .count(),
+    ).toBe(0);
     pageStates.push(await pageState(page()));
     await snap('03-settings');
   });

@@ -3,6 +3,7 @@
  * and *italic*. No HTML is ever parsed, so nothing in a report can run script or load anything remote.
  */
 import type { ReactNode } from 'react';
+import { humanize } from '../format';
 
 function inline(text: string): ReactNode[] {
   const out: ReactNode[] = [];
@@ -64,7 +65,7 @@ export function ValueView(props: { value: unknown }): ReactNode {
       <dl className="kv">
         {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
           <div key={k}>
-            <dt>{k}</dt>
+            <dt>{humanize(k)}</dt>
             <dd>
               <ValueView value={v} />
             </dd>

@@ -1,6 +1,6 @@
 /** The wallet as the person sees it: which one, its address and balance, locked or not. */
-import { useState } from 'react';
-import { useConnect, useConnection, useConnectors, useDisconnect } from 'wagmi';
+import { useEffect, useState } from 'react';
+import { useConnect, useConnection, useConnectors, useDisconnect, type Connector } from 'wagmi';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { useNavigate } from '../app/route';
@@ -33,8 +33,27 @@ export function UnlockForm() {
   );
 }
 
+/** Injected connectors whose wallet is really there: the generic one is always listed, even with no wallet. */
+function usePresentBrowserWallets(): Connector[] {
+  const connectors = useConnectors();
+  const [present, setPresent] = useState<Connector[]>([]);
+  useEffect(() => {
+    let live = true;
+    const injected = connectors.filter((c) => c.type === 'injected');
+    void Promise.all(
+      injected.map(async (c) => ((await c.getProvider().catch(() => undefined)) ? c : null)),
+    ).then((found) => {
+      if (live) setPresent(found.filter((c): c is Connector => c !== null));
+    });
+    return () => {
+      live = false;
+    };
+  }, [connectors]);
+  return present;
+}
+
 function BrowserWallets() {
-  const connectors = useConnectors().filter((c) => c.type === 'injected');
+  const connectors = usePresentBrowserWallets();
   const { connectAsync, isPending } = useConnect();
   const connection = useConnection();
   const { disconnect } = useDisconnect();
@@ -69,7 +88,7 @@ function BrowserWallets() {
             }
           }}
         >
-          Use {connector.name}
+          Use {connector.name === 'Injected' ? 'browser wallet' : connector.name}
         </button>
       ))}
       {error ? <span className="error-text">{error}</span> : null}
