@@ -1,0 +1,161 @@
+/**
+ * An injected browser wallet (EIP-1193 on window.ethereum) buys a report: the page's provider forwards every
+ * request to a viem account in the test, so the wallet sees exactly what Intel Desk asks it to sign, and core
+ * never holds its key.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { z } from 'zod';
+import { startStack, type Stack } from '../src/service/stack';
+import { startDeskHost, type DeskHost } from '../src/host/desk-host';
+import { buildIfStale } from '../scripts/build-if-stale';
+import { launchChromium, shot } from './browser';
+import { buy, filterAndOpen, waitForPrice } from './flow';
+
+const root = path.resolve(__dirname, '..');
+const DEMO_CHAIN_HEX = '0x7a69';
+
+const typedDataSchema = z.object({
+  domain: z.object({
+    name: z.string(),
+    version: z.string(),
+    chainId: z.number(),
+    verifyingContract: z.string(),
+  }),
+  primaryType: z.literal('TransferWithAuthorization'),
+  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  message: z.object({
+    from: z.string(),
+    to: z.string(),
+    value: z.string(),
+    validAfter: z.string(),
+    validBefore: z.string(),
+    nonce: z.string(),
+  }),
+});
+type SignedRequest = z.infer<typeof typedDataSchema>;
+
+/** Installed before any page script: a minimal EIP-1193 provider whose requests go to the test. */
+function installProvider(): void {
+  const bridge = (window as unknown as { __walletBridge: (m: string, p: string) => Promise<string> })
+    .__walletBridge;
+  (window as unknown as { ethereum: unknown }).ethereum = {
+    request: async ({ method, params }: { method: string; params?: unknown }) => {
+      const answer = JSON.parse(await bridge(method, JSON.stringify(params ?? []))) as {
+        result?: unknown;
+        error?: { code: number; message: string };
+      };
+      if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+      return answer.result;
+    },
+    on: () => undefined,
+    removeListener: () => undefined,
+  };
+}
+
+let stack: Stack;
+let desk: DeskHost;
+let browser: Browser;
+let page: Page;
+let dataDir: string;
+let account: PrivateKeyAccount;
+const calls: string[] = [];
+const signed: SignedRequest[] = [];
+
+async function answerWallet(method: string, paramsJson: string): Promise<string> {
+  calls.push(method);
+  const params = z.array(z.unknown()).parse(JSON.parse(paramsJson));
+  switch (method) {
+    case 'eth_requestAccounts':
+    case 'eth_accounts':
+      return JSON.stringify({ result: [account.address] });
+    case 'eth_chainId':
+      return JSON.stringify({ result: DEMO_CHAIN_HEX });
+    case 'wallet_requestPermissions':
+      return JSON.stringify({ result: [{ parentCapability: 'eth_accounts' }] });
+    case 'eth_signTypedData_v4': {
+      expect(String(params[0]).toLowerCase()).toBe(account.address.toLowerCase());
+      const request = typedDataSchema.parse(JSON.parse(String(params[1])));
+      signed.push(request);
+      const { EIP712Domain: _domain, ...types } = request.types;
+      const signature = await account.signTypedData({
+        domain: { ...request.domain, verifyingContract: request.domain.verifyingContract as `0x${string}` },
+        types,
+        primaryType: request.primaryType,
+        message: request.message,
+      });
+      return JSON.stringify({ result: signature });
+    }
+    default:
+      return JSON.stringify({
+        error: { code: 4200, message: `The test wallet does not support ${method}.` },
+      });
+  }
+}
+
+beforeAll(async () => {
+  await buildIfStale(root, () => undefined);
+  stack = await startStack({ seed: { handles: 4, minReportsPerHandle: 3, maxReportsPerHandle: 5 } });
+  account = privateKeyToAccount(stack.buyerKeys[1]!);
+  dataDir = mkdtempSync(path.join(tmpdir(), 'desk-wallet-e2e-'));
+  desk = await startDeskHost({
+    core: { dataDir, serviceUrl: stack.baseUrl, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
+    rendererDir: path.join(root, 'out', 'renderer'),
+  });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  await page.exposeFunction('__walletBridge', answerWallet);
+  await page.addInitScript(installProvider);
+  await page.goto(desk.host.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await desk?.close();
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('an injected browser wallet', () => {
+  it('connects from Settings; core learns only its address', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('button', { name: 'Use browser wallet' }).click();
+    await page.locator('[data-testid="wallet-address"]', { hasText: account.address }).first().waitFor();
+    expect(await page.locator('.wallet-panel').first().textContent()).toContain('Browser wallet');
+    expect(calls).toContain('eth_requestAccounts');
+  });
+
+  it('signs exactly the quoted TransferWithAuthorization, and the purchase completes', async () => {
+    const shelf = await desk.core.handlers['shelf.list']({});
+    const handle = shelf.entries[0]!.username;
+    const menu = await desk.core.handlers['menu.get']({ handle });
+    await page.getByRole('button', { name: 'Shelf', exact: true }).click();
+    await filterAndOpen(page, handle);
+    const usd = `$${(menu.reportCount * 0.01).toFixed(2)}`;
+    await waitForPrice(page, usd);
+    await buy(page, usd);
+    expect(await page.locator('[data-testid="purchase-outcome"]').textContent()).toContain(
+      `Bought ${menu.reportCount} report${menu.reportCount === 1 ? '' : 's'} for ${usd}`,
+    );
+    await shot(page, 'browser-wallet-purchase');
+
+    expect(signed).toHaveLength(1);
+    const [request] = signed;
+    expect(request!.domain).toEqual({
+      name: 'USD Coin',
+      version: '2',
+      chainId: 31337,
+      verifyingContract: expect.stringMatching(new RegExp(`^${stack.asset}$`, 'i')),
+    });
+    expect(request!.message.from.toLowerCase()).toBe(account.address.toLowerCase());
+    expect(request!.message.to.toLowerCase()).toBe(stack.payTo.toLowerCase());
+    expect(request!.message.value).toBe(String(menu.reportCount * 10_000));
+    expect(request!.message.nonce).toMatch(/^0x[0-9a-f]{64}$/);
+    const ledger = await desk.core.handlers['purchases.list']({});
+    expect(ledger.purchases[0]).toMatchObject({ state: 'completed', payer: account.address });
+  });
+});
