@@ -1,6 +1,6 @@
 /** User settings and per-service payee pins, in desk.db. */
 import { z } from 'zod';
-import type { SettingsView } from '../shared/rpc';
+import { walletConnectProjectIdSchema, type SettingsView } from '../shared/rpc';
 import type { DeskDb } from './db/open';
 
 const storedSettingsSchema = z.object({
@@ -8,6 +8,7 @@ const storedSettingsSchema = z.object({
   perPurchaseCapUsd: z.number().nonnegative().default(5),
   dailyCapUsd: z.number().nonnegative().default(20),
   theme: z.enum(['light', 'dark', 'system']).default('system'),
+  walletConnectProjectId: walletConnectProjectIdSchema.nullable().default(null),
 });
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
 
@@ -74,5 +75,6 @@ export function settingsView(
     theme: settings.theme,
     librarySecretSet: secret.set,
     librarySecretAccepted: secret.accepted,
+    walletConnectProjectId: settings.walletConnectProjectId,
   };
 }

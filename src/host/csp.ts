@@ -1,7 +1,8 @@
 /**
  * The one Content-Security-Policy of the renderer, sent by the web host and by Electron's app protocol.
  * Styles set through the DOM style property (React's style prop) are not governed by style-src, so no
- * 'unsafe-inline' is needed anywhere.
+ * 'unsafe-inline' is needed anywhere. Beyond 'self', connect-src names only the WalletConnect relay and its
+ * RPC and verify hosts, which the renderer contacts only once a person sets a project id and pairs a wallet.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -9,7 +10,7 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
-  "connect-src 'self'",
+  "connect-src 'self' wss://relay.walletconnect.org https://rpc.walletconnect.org https://verify.walletconnect.org https://verify.walletconnect.com",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

@@ -155,7 +155,15 @@ export interface SettingsView {
   librarySecretSet: boolean;
   /** null = not checked yet. */
   librarySecretAccepted: boolean | null;
+  /** Set = the WalletConnect connector is offered; not a secret (it identifies the app to the relay). */
+  walletConnectProjectId: string | null;
 }
+
+/** A WalletConnect Cloud project id: 32 hex characters. */
+export const walletConnectProjectIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-f]{32}$/i, 'A WalletConnect project id is 32 hexadecimal characters.');
 
 export const settingsPatchSchema = z
   .object({
@@ -163,6 +171,7 @@ export const settingsPatchSchema = z
     perPurchaseCapUsd: z.number().nonnegative().max(1_000_000).optional(),
     dailyCapUsd: z.number().nonnegative().max(1_000_000).optional(),
     theme: z.enum(['light', 'dark', 'system']).optional(),
+    walletConnectProjectId: walletConnectProjectIdSchema.nullable().optional(),
   })
   .strict();
 

@@ -1,10 +1,10 @@
-/** Service URL, spending caps, wallet, library secret, theme. Secrets go in; only "set / accepted" comes out. */
+/** Service URL, spending caps, wallet, WalletConnect, library secret, theme. Secrets go in; only "set / accepted" comes out. */
 import { useState, type FormEvent } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { ErrorMessage, Loading } from '../components/States';
 import { WalletPanel } from '../wallet/WalletPanel';
-import type { SettingsView } from '../../shared/rpc';
+import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 
 const CATALOG = ['shelf.list', 'menu.get', 'quote.get', 'app.info', 'settings.get'] as const;
 
@@ -72,6 +72,52 @@ function CapsForm(props: { settings: SettingsView }) {
       </button>
       {update.isError ? <p className="error-text">{errorMessage(update.error)}</p> : null}
       {update.isSuccess ? <p className="ok-text">Saved.</p> : null}
+    </form>
+  );
+}
+
+function WalletConnectForm(props: { settings: SettingsView }) {
+  const [projectId, setProjectId] = useState(props.settings.walletConnectProjectId ?? '');
+  const update = useRpcMutation('settings.update', ['settings.get']);
+  const checked = walletConnectProjectIdSchema.safeParse(projectId);
+  return (
+    <form
+      className="settings-block"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (checked.success) update.mutate({ walletConnectProjectId: checked.data });
+      }}
+    >
+      <h2>WalletConnect</h2>
+      <p className="muted small">
+        Pair a phone or hardware wallet through the WalletConnect relay. It needs a project id from
+        WalletConnect Cloud; without one, Intel Desk never contacts the relay.
+      </p>
+      <label>
+        Project id{' '}
+        <input
+          aria-label="WalletConnect project id"
+          spellCheck={false}
+          value={projectId}
+          onChange={(e) => setProjectId(e.target.value)}
+        />
+      </label>
+      {projectId && !checked.success ? (
+        <p className="error-text">{checked.error.issues[0]?.message}</p>
+      ) : null}
+      <div className="inline-form">
+        <button type="submit" disabled={!checked.success || update.isPending}>
+          Save project id
+        </button>
+        <button
+          type="button"
+          disabled={!props.settings.walletConnectProjectId || update.isPending}
+          onClick={() => update.mutate({ walletConnectProjectId: null })}
+        >
+          Remove
+        </button>
+      </div>
+      {update.isError ? <p className="error-text">{errorMessage(update.error)}</p> : null}
     </form>
   );
 }
@@ -253,6 +299,7 @@ export function SettingsScreen() {
             <WalletPanel />
             <ImportWallet />
           </div>
+          <WalletConnectForm key={settings.data.walletConnectProjectId ?? ''} settings={settings.data} />
           <LibrarySecret settings={settings.data} />
           <ThemePicker settings={settings.data} />
         </div>

@@ -5,6 +5,7 @@ import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { useNavigate } from '../app/route';
 import { networkName, shortAddress } from '../format';
+import { WalletConnectPairing } from './WalletConnectPairing';
 
 export function UnlockForm() {
   const [passphrase, setPassphrase] = useState('');
@@ -142,6 +143,7 @@ export function WalletPanel(props: { compact?: boolean }) {
         </dl>
       ) : null}
       {view?.address && !view.unlocked ? <UnlockForm /> : null}
+      <WalletConnectPairing />
       {mode === 'browser' ? <BrowserWallets /> : null}
     </div>
   );

@@ -1,0 +1,160 @@
+/**
+ * WalletConnect as a wagmi connector over @walletconnect/universal-provider. The provider is loaded (and the
+ * relay contacted) only when the person connects, with the project id read from core's settings at that
+ * moment; the pairing URI goes out as a 'display_uri' message for the app's own QR code, so no third-party
+ * modal is loaded. Only Base and Base Sepolia are asked for: the demo chain is local to this machine.
+ */
+import { createConnector } from 'wagmi';
+import { getAddress, type Address } from 'viem';
+import type WalletConnectProvider from '@walletconnect/universal-provider';
+import type { RpcClient } from '../../shared/rpc';
+
+type UniversalProvider = WalletConnectProvider;
+
+const CHAINS = [8453, 84532] as const;
+const SIGNING_METHODS = ['eth_signTypedData_v4', 'eth_accounts', 'eth_chainId'];
+/** How long the relay may take to answer; the wallet's approval afterwards has no limit. */
+const RELAY_TIMEOUT_MS = 15_000;
+const RELAY_UNREACHABLE = `The WalletConnect relay did not answer within ${RELAY_TIMEOUT_MS / 1000} s. Check the network connection and try again.`;
+
+function withTimeout<T>(work: Promise<T>, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), RELAY_TIMEOUT_MS);
+  });
+  return Promise.race([work, expiry]).finally(() => clearTimeout(timer));
+}
+
+interface Eip1193 {
+  request(args: { method: string; params?: unknown }): Promise<unknown>;
+  on(event: string, listener: (...args: unknown[]) => void): void;
+  removeListener(event: string, listener: (...args: unknown[]) => void): void;
+}
+
+function sessionAccounts(provider: UniversalProvider): Address[] {
+  return (provider.session?.namespaces['eip155']?.accounts ?? []).map((caip10: string) =>
+    getAddress(caip10.split(':')[2] ?? ''),
+  );
+}
+
+function sessionChainId(provider: UniversalProvider): number {
+  const first = provider.session?.namespaces['eip155']?.accounts[0];
+  const chainId = Number(first?.split(':')[1]);
+  return Number.isInteger(chainId) && chainId > 0 ? chainId : CHAINS[0];
+}
+
+export function deskWalletConnect(client: RpcClient) {
+  let provider: UniversalProvider | null = null;
+  let loading: Promise<UniversalProvider> | null = null;
+
+  async function load(): Promise<UniversalProvider> {
+    const { walletConnectProjectId } = await client.call('settings.get', {});
+    if (!walletConnectProjectId)
+      throw new Error('Set a WalletConnect project id in Settings to connect a wallet this way.');
+    loading ??= import('@walletconnect/universal-provider').then(async (module) => {
+      const created = await withTimeout(
+        module.UniversalProvider.init({
+          projectId: walletConnectProjectId,
+          metadata: {
+            name: 'Intel Desk',
+            description: 'Buy and read pay-per-report intelligence',
+            url: 'https://intel-desk.invalid',
+            icons: [],
+          },
+          telemetryEnabled: false,
+        }),
+        RELAY_UNREACHABLE,
+      );
+      provider = created;
+      return created;
+    });
+    try {
+      return await loading;
+    } catch (error) {
+      loading = null;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        reason === RELAY_UNREACHABLE ? reason : `Could not reach the WalletConnect relay: ${reason}`,
+      );
+    }
+  }
+
+  return createConnector<Eip1193>((config) => ({
+    id: 'walletConnect',
+    name: 'WalletConnect',
+    type: 'walletConnect',
+    async connect(parameters) {
+      const wc = await load();
+      let shown: () => void = () => undefined;
+      const uriShown = new Promise<void>((resolve) => (shown = resolve));
+      const onUri = (uri: string) => {
+        config.emitter.emit('message', { type: 'display_uri', data: uri });
+        shown();
+      };
+      wc.on('display_uri', onUri);
+      try {
+        if (!wc.session) {
+          const connecting = wc.connect({
+            optionalNamespaces: {
+              eip155: {
+                chains: CHAINS.map((id) => `eip155:${id}`),
+                methods: SIGNING_METHODS,
+                events: ['accountsChanged', 'chainChanged'],
+              },
+            },
+          });
+          try {
+            await withTimeout(Promise.race([uriShown, connecting]), RELAY_UNREACHABLE);
+          } catch (error) {
+            wc.abortPairingAttempt();
+            throw error;
+          }
+          await connecting;
+        }
+      } finally {
+        wc.removeListener('display_uri', onUri);
+      }
+      const accounts = sessionAccounts(wc);
+      if (accounts.length === 0) throw new Error('The wallet approved the session but shared no account.');
+      const chainId = sessionChainId(wc);
+      // wagmi types the answer by the withCapabilities flag; this connector has no capabilities to report.
+      return (
+        parameters?.withCapabilities
+          ? { accounts: accounts.map((address) => ({ address, capabilities: {} })), chainId }
+          : { accounts, chainId }
+      ) as never;
+    },
+    async disconnect() {
+      await provider?.disconnect();
+    },
+    async getAccounts() {
+      return provider ? sessionAccounts(provider) : [];
+    },
+    async getChainId() {
+      return provider ? sessionChainId(provider) : CHAINS[0];
+    },
+    async getProvider() {
+      const wc = await load();
+      return {
+        request: ({ method, params }) =>
+          wc.request({ method, params: params as unknown[] }, `eip155:${sessionChainId(wc)}`),
+        on: (event, listener) => wc.on(event, listener),
+        removeListener: (event, listener) => wc.removeListener(event, listener),
+      };
+    },
+    // Never restore a session at start-up: that would contact the relay before the person asks for it.
+    async isAuthorized() {
+      return provider?.session !== undefined && provider !== null;
+    },
+    onAccountsChanged(accounts) {
+      if (accounts.length === 0) config.emitter.emit('disconnect');
+      else config.emitter.emit('change', { accounts: accounts.map((a) => getAddress(a)) });
+    },
+    onChainChanged(chain) {
+      config.emitter.emit('change', { chainId: Number(chain) });
+    },
+    onDisconnect() {
+      config.emitter.emit('disconnect');
+    },
+  }));
+}
