@@ -40,12 +40,26 @@ export function RichText(props: { text: string }) {
   );
 }
 
+/**
+ * Nesting shown before the rest is cut off. Real reports nest two or three levels; a hostile service can send
+ * thousands, and a DOM that deep crashes Chromium's renderer (the whole window, not just this screen).
+ */
+export const MAX_VALUE_DEPTH = 20;
+
 /** Any JSON value as readable text: strings through RichText, others as labelled lists. */
-export function ValueView(props: { value: unknown }): ReactNode {
+export function ValueView(props: { value: unknown; depth?: number }): ReactNode {
   const { value } = props;
+  const depth = props.depth ?? 0;
   if (value === null || value === undefined) return <span className="muted">—</span>;
   if (typeof value === 'string') return <RichText text={value} />;
   if (typeof value === 'number' || typeof value === 'boolean') return <span>{String(value)}</span>;
+  if (depth >= MAX_VALUE_DEPTH && typeof value === 'object') {
+    return (
+      <span className="muted" data-testid="too-deep">
+        Nested deeper than {MAX_VALUE_DEPTH} levels; export the report as JSON to see the rest.
+      </span>
+    );
+  }
   if (Array.isArray(value)) {
     if (value.length === 0) return <span className="muted">none</span>;
     if (value.every((v) => typeof v === 'string' || typeof v === 'number'))
@@ -54,7 +68,7 @@ export function ValueView(props: { value: unknown }): ReactNode {
       <ul>
         {value.map((v, i) => (
           <li key={i}>
-            <ValueView value={v} />
+            <ValueView value={v} depth={depth + 1} />
           </li>
         ))}
       </ul>
@@ -67,7 +81,7 @@ export function ValueView(props: { value: unknown }): ReactNode {
           <div key={k}>
             <dt>{humanize(k)}</dt>
             <dd>
-              <ValueView value={v} />
+              <ValueView value={v} depth={depth + 1} />
             </dd>
           </div>
         ))}
