@@ -7,6 +7,23 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = path.join(__dirname, 'artifacts');
 
 export async function launchChromium(): Promise<Browser> {
+  return launchWith([]);
+}
+
+/**
+ * Chromium that can reach loopback only: other host names never resolve, and anything that is not loopback
+ * (an IP literal included) is sent to a proxy port where nothing listens.
+ */
+export const LOOPBACK_ONLY_ARGS = [
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+  '--proxy-server=http://127.0.0.1:9',
+];
+
+export async function launchLoopbackOnlyChromium(): Promise<Browser> {
+  return launchWith(LOOPBACK_ONLY_ARGS);
+}
+
+async function launchWith(extraArgs: string[]): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `${CHROMIUM} is missing: install it with "apt-get install chromium" to run the e2e tests.`,
@@ -21,6 +38,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
