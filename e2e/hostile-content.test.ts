@@ -1,0 +1,309 @@
+/**
+ * Issue 6: a hostile service. A rewriting proxy in front of the real reference service puts a corpus of
+ * hostile strings (and a 1 MB one) in handles, display names, avatars, affiliations, model labels, narrative
+ * sections, analytics labels, change summaries and error bodies. The reports are bought through the real
+ * flow (quote, confirm, pay with the demo wallet) so the poisoned snapshots land in the real SQLite cache.
+ * Then every screen is visited in a Chromium that can reach loopback only, and the test proves: no payload
+ * ran, nothing outside the desk's origin was requested (the canary saw nothing), no hostile markup reached
+ * the DOM as markup, and every screen still rendered its heading, 1 MB string included.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startStack, type Stack } from '../src/service/stack';
+import { startDeskHost, type DeskHost } from '../src/host/desk-host';
+import { shelfListSchema } from '../src/shared/wire';
+import { buildIfStale } from '../scripts/build-if-stale';
+import { launchLoopbackOnlyChromium } from './browser';
+import { hostileStrings, hostileUrls, hugeString, ONE_MB, type HostileString } from './hostile-strings';
+import { startCanary, startHostileService, type Canary, type Listening } from './hostile-service';
+import {
+  armTrap,
+  auditDom,
+  foreignRequests,
+  trapState,
+  viewShot,
+  watchPage,
+  type Watch,
+} from './hostile-page';
+
+const root = path.resolve(__dirname, '..');
+const PASSPHRASE = 'hostile e2e passphrase';
+const ERROR_HANDLE = 'hostile_error_handle';
+const TARGET_NAME = '\u2067@trusted_handle\u2069 \u202E never closed';
+
+let canary: Canary | null = null;
+let stack: Stack | null = null;
+let hostile: Listening | null = null;
+let desk: DeskHost | null = null;
+let browser: Browser | null = null;
+let context: BrowserContext;
+let page: Page;
+let watch: Watch;
+let dataDir: string;
+let corpus: HostileString[];
+let huge: string;
+let target: string;
+let hugeNameHandle: string;
+let shelfSize: number;
+/** Places where a bidi override in hostile text flipped the text after it on screen. */
+const bidiLeaks: string[] = [];
+
+beforeAll(async () => {
+  await buildIfStale(root, () => undefined);
+  canary = await startCanary();
+  corpus = hostileStrings(canary.origin);
+  huge = hugeString(canary.origin);
+  stack = await startStack({ seed: { handles: 3, minReportsPerHandle: 3, maxReportsPerHandle: 3 } });
+  const upstream = shelfListSchema.parse(await (await fetch(`${stack.baseUrl}/api/intel/list`)).json());
+  [target, hugeNameHandle] = upstream.entries.map((e) => e.username) as [string, string];
+  shelfSize = upstream.entries.length + corpus.length + 1;
+  hostile = await startHostileService(stack.baseUrl, {
+    corpus,
+    huge,
+    urls: hostileUrls(canary.origin),
+    target,
+    targetDisplayName: TARGET_NAME,
+    newestModel: 'gpt \u202Eevil model',
+    hugeNameHandle,
+    errorHandle: ERROR_HANDLE,
+  });
+  dataDir = mkdtempSync(path.join(tmpdir(), 'desk-e2e-hostile-'));
+  desk = await startDeskHost({
+    core: { dataDir, serviceUrl: hostile.origin, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
+    rendererDir: path.join(root, 'out', 'renderer'),
+  });
+  browser = await launchLoopbackOnlyChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  watch = await armTrap(context);
+  page = await context.newPage();
+  watchPage(page, watch);
+  await page.goto(desk.host.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await desk?.close();
+  await hostile?.close();
+  await stack?.stop();
+  await canary?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The screen's heading is visible, nothing fired, no dangerous markup is in the DOM; then a screenshot. */
+async function checkScreen(heading: string, name: string): Promise<void> {
+  await page.locator(heading).first().waitFor();
+  expect(await page.locator(heading).first().isVisible()).toBe(true);
+  expect(await trapState(page)).toEqual({ pwned: [], violations: [] });
+  expect(await auditDom(page)).toEqual([]);
+  await viewShot(page, name);
+}
+
+async function nav(label: string): Promise<void> {
+  await page.getByRole('button', { name: label, exact: true }).click();
+}
+
+/** Filters the shelf down to rows whose handle or name holds `needle`, and opens the row of `username`. */
+async function openRow(needle: string, username: string): Promise<void> {
+  await nav('Shelf');
+  await page.getByLabel('Filter handles').fill(needle);
+  const rows = page.locator('.shelf-row');
+  await rows.first().waitFor();
+  const index = await rows.evaluateAll(
+    (els, want) => els.findIndex((el) => el.querySelector('.shelf-name .muted')?.textContent === `@${want}`),
+    username,
+  );
+  expect(index).toBeGreaterThanOrEqual(0);
+  await rows.nth(index).click();
+  await page.locator('#menu-title').waitFor();
+}
+
+/**
+ * Whether `word`, a text node inside `selector`, runs left to right on screen: a bidi override leaking from
+ * the text before it would put its last character left of its first.
+ */
+async function readsLeftToRight(selector: string, word: string): Promise<boolean> {
+  return page.locator(selector).evaluate((el, needle) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = (node.textContent ?? '').indexOf(needle);
+      if (at < 0) continue;
+      const left = (i: number) => {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        return range.getBoundingClientRect().left;
+      };
+      return left(at) < left(at + needle.length - 1);
+    }
+    throw new Error(`"${needle}" is not in ${el.tagName}`);
+  }, word);
+}
+
+describe('a hostile service', () => {
+  it('shows every hostile shelf entry as plain text, the 1 MB name included', async () => {
+    const started = Date.now();
+    await page.locator('.shelf-row').first().waitFor();
+    expect(Date.now() - started).toBeLessThan(30_000);
+    await page.locator('[data-testid="shelf-count"]', { hasText: `${shelfSize} of ${shelfSize}` }).waitFor();
+    await checkScreen('h1#shelf-title', 'shelf');
+    // Scroll the virtualized list from top to bottom so every row is rendered once, and read what it showed.
+    const list = page.getByRole('listbox', { name: 'Handles' });
+    const seen = new Set<string>();
+    for (let row = 0; row < shelfSize; row += 8) {
+      await list.evaluate((el, top) => el.scrollTo(0, top), row * 56);
+      await page.locator(`#shelf-${row}`).waitFor();
+      const shown = await page.locator('.shelf-name .muted').allTextContents();
+      shown.forEach((text) => seen.add(text));
+      expect(await auditDom(page)).toEqual([]);
+    }
+    const missing = corpus.filter((h) => !seen.has(`@${h.text}`)).map((h) => h.id);
+    expect(missing).toEqual([]);
+    await list.evaluate((el) => el.scrollTo(0, 0));
+    expect(await trapState(page)).toEqual({ pwned: [], violations: [] });
+  });
+
+  it('keeps the filter responsive with the 1 MB name on the shelf', async () => {
+    await page.getByLabel('Filter handles').fill('hugemarker');
+    await page.locator('[data-testid="shelf-count"]', { hasText: `1 of ${shelfSize}` }).waitFor();
+    const name = await page.locator('.shelf-row .shelf-name strong').first().textContent();
+    expect(name?.length).toBe(huge.length);
+    await viewShot(page, 'shelf-huge-name');
+    await page.getByLabel('Filter handles').fill('');
+  });
+
+  it('refuses a row whose handle is not a handle, with a clear message and no crash', async () => {
+    const script = corpus.find((h) => h.id === 'script-tag-01')!;
+    await openRow("s01')", script.text);
+    await page.getByRole('alert').filter({ hasText: 'is not a handle' }).waitFor();
+    expect(await page.getByRole('alert').first().textContent()).toContain(script.text);
+    await checkScreen('#menu-title', 'invalid-handle');
+  });
+
+  it('shows a hostile error body from the service as text', async () => {
+    await openRow(ERROR_HANDLE, ERROR_HANDLE);
+    const message = corpus.find((h) => h.id === 'event-handler-01')!.text;
+    await page.getByRole('alert').filter({ hasText: 'The service refused the request' }).waitFor();
+    expect(await page.getByRole('alert').first().textContent()).toContain(message);
+    await checkScreen('#menu-title', 'error-body');
+  });
+
+  it('imports the demo wallet in Settings', async () => {
+    await nav('Settings');
+    await page.getByRole('textbox', { name: 'Private key' }).fill(stack!.buyerKeys[0]!);
+    await page.getByLabel('New passphrase').fill(PASSPHRASE);
+    await page.getByRole('button', { name: 'Import wallet' }).click();
+    await page.getByText('Wallet imported and unlocked.').waitFor();
+    await checkScreen('h1:text-is("Settings")', 'settings');
+  });
+
+  it('opens the menu of the handle whose name is 1 MB', async () => {
+    const started = Date.now();
+    await openRow(hugeNameHandle, hugeNameHandle);
+    await page.locator('table[aria-label="Reports"] tbody tr').first().waitFor();
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect((await page.locator('#menu-title').textContent())?.length).toBeGreaterThan(ONE_MB / 2);
+    await checkScreen('#menu-title', 'menu-huge-name');
+  });
+
+  it('buys every report of a hostile handle through quote, confirm and pay', async () => {
+    await openRow(target, target);
+    const rows = page.locator('table[aria-label="Reports"] tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(3);
+    const models = await rows.locator('td:nth-child(3)').allTextContents();
+    expect(models).toEqual([0, 5, 10].map((i) => corpus[i]!.text));
+    if (!(await readsLeftToRight('#menu-title', target))) bidiLeaks.push('menu heading (Menu.tsx)');
+    await checkScreen('#menu-title', 'menu');
+    await page.locator('[data-testid="price"]', { hasText: '$0.03' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Buy 3 reports for $0.03' }).click();
+    await page.locator('[data-testid="confirm-amount"]', { hasText: '$0.03' }).waitFor();
+    await checkScreen('[data-testid="confirm-amount"]', 'purchase-confirm');
+    await page.getByRole('button', { name: 'Pay $0.03' }).click();
+    const outcome = page.locator('[data-testid="purchase-outcome"]');
+    await outcome.waitFor({ timeout: 30_000 });
+    expect(await outcome.textContent()).toContain('Bought 3 reports for $0.03');
+    await checkScreen('[data-testid="purchase-outcome"]', 'purchase');
+  });
+
+  it('reads the poisoned report: narrative, change summary and charts, 1 MB section included', async () => {
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Read now' }).click();
+    await page.locator('#report-title').waitFor();
+    expect(Date.now() - started).toBeLessThan(30_000);
+    await checkScreen('#report-title', 'report');
+    await page.locator('article.report > p.muted', { hasText: 'evil model' }).waitFor();
+    if (!(await readsLeftToRight('article.report > p.muted', 'posts')))
+      bidiLeaks.push('report line (Report.tsx)');
+    // A changeSummary 3000 levels deep used to crash the renderer process; now it is cut off, visibly.
+    await page.locator('[data-testid="too-deep"]').first().waitFor();
+    // Every single-line corpus string is a paragraph of its own section, shown exactly as its text.
+    const plain = corpus.filter((h) => !/[*\n\r\u2028\u2029]/.test(h.text)).map((h) => h.text);
+    const absent = await page.evaluate((texts) => {
+      const shown = new Set([...document.querySelectorAll('.narrative-section p')].map((p) => p.textContent));
+      return texts.filter((t) => !shown.has(t));
+    }, plain);
+    expect(absent).toEqual([]);
+    expect(await page.locator('.narrative-section h3').count()).toBeGreaterThan(corpus.length);
+    const hugeShown = await page
+      .locator('.narrative-section', { has: page.locator('h3', { hasText: /^Huge section$/ }) })
+      .evaluate((el) => el.textContent?.length ?? 0);
+    expect(hugeShown).toBeGreaterThan(huge.length * 0.9);
+    expect(await page.locator('section[aria-label="Analytics"] svg.chart').count()).toBeGreaterThan(3);
+    await page.locator('section.change').scrollIntoViewIfNeeded();
+    await checkScreen('section.change', 'report-change-summary');
+    await page.locator('section[aria-label="Analytics"]').scrollIntoViewIfNeeded();
+    await checkScreen('section[aria-label="Analytics"] h2', 'report-charts');
+    await page.getByRole('button', { name: '← Older' }).click();
+    await page.locator('#report-title').waitFor();
+    await checkScreen('#report-title', 'report-older');
+  });
+
+  it('lists and searches the poisoned library', async () => {
+    await nav('Library');
+    const rows = page.locator('[data-testid="library-items"] tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(3);
+    await checkScreen('h1#library-title', 'library');
+    await page.getByLabel('Search owned reports').fill('pwned');
+    await page.locator('[data-testid="search-hits"] li').first().waitFor();
+    expect(await page.locator('[data-testid="search-hits"] li').count()).toBe(3);
+    await checkScreen('h1#library-title', 'library-search');
+    // Only the newest report holds the 1 MB string; FTS syntax typed around the word is not FTS syntax.
+    await page.getByLabel('Search owned reports').fill('"hugemarker*');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="search-hits"] li').length === 1,
+    );
+    await checkScreen('[data-testid="search-hits"] mark', 'library-search-huge');
+    await page.getByLabel('Search owned reports').fill('');
+  });
+
+  it('lists the purchase', async () => {
+    await nav('Purchases');
+    await page.locator('.pill-completed').waitFor();
+    await checkScreen('h1#purchases-title', 'purchases');
+  });
+
+  // A characterization of what is outside components/: these two screens put hostile text and trusted text
+  // in one run with no bidi isolation, so a never-closed U+202E flips what follows (spoofing, not script).
+  // The fix is <bdi> around the hostile part; then remove the entry here. Shelf rows are already isolated.
+  it('keeps bidi overrides inside their own text, except in the two known places', async () => {
+    await nav('Shelf');
+    await page.getByLabel('Filter handles').fill(target);
+    await page.locator('.shelf-row').first().waitFor();
+    expect(await readsLeftToRight('.shelf-row .shelf-name', target)).toBe(true);
+    expect(bidiLeaks).toEqual(['menu heading (Menu.tsx)', 'report line (Report.tsx)']);
+  });
+
+  it('ran nothing, asked nothing remote, opened nothing, and the app threw nothing', async () => {
+    expect(await trapState(page)).toEqual({ pwned: [], violations: [] });
+    expect(watch.dialogs).toEqual([]);
+    expect(watch.popups).toEqual([]);
+    expect(watch.pageErrors).toEqual([]);
+    expect(canary!.hits).toEqual([]);
+    expect(watch.requests.length).toBeGreaterThan(20);
+    expect(foreignRequests(watch, new URL(desk!.host.url).origin)).toEqual([]);
+  });
+});
