@@ -4,13 +4,54 @@
  */
 import type { z } from 'zod';
 import { DeskError } from '../errors';
-import { errorBodySchema } from '../../shared/wire';
+import { errorBodySchema, insufficientPaymentBodySchema } from '../../shared/wire';
 
 export interface HttpOptions {
   fetch: typeof fetch;
   timeoutMs: number;
   maxBytes: number;
   signal?: AbortSignal;
+  /** Told after every exchange whether the service answered at all (any HTTP status counts as an answer). */
+  onContact?: (contact: Contact) => void;
+}
+
+export interface Contact {
+  reachable: boolean;
+  /** Why the service could not be reached, when it could not. */
+  reason: string | null;
+}
+
+/** Error codes (anywhere in the cause chain) that mean no connection was made, so no byte of the request left. */
+const CONNECT_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function causeCodes(error: unknown, depth = 0): string[] {
+  if (!error || typeof error !== 'object' || depth > 5) return [];
+  const own = 'code' in error && typeof error.code === 'string' ? [error.code] : [];
+  const nested = 'errors' in error && Array.isArray(error.errors) ? error.errors : [];
+  return [
+    ...own,
+    ...causeCodes('cause' in error ? error.cause : undefined, depth + 1),
+    ...nested.flatMap((inner: unknown) => causeCodes(inner, depth + 1)),
+  ];
+}
+
+function causeMessages(error: unknown, depth = 0): string[] {
+  if (!(error instanceof Error) || depth > 5) return [];
+  return [error.message, ...causeMessages(error.cause, depth + 1)];
+}
+
+/** True when the failure happened before a connection existed: the request provably never left. */
+export function neverConnected(error: unknown): boolean {
+  const codes = causeCodes(error);
+  return codes.length > 0 && codes.every((code) => CONNECT_FAILURES.has(code));
 }
 
 export interface RawAnswer {
@@ -58,9 +99,11 @@ export async function exchange(url: string, init: RequestInit, options: HttpOpti
   const headers = new Headers(init.headers);
   // Browser-like user agents may get an HTML paywall; the desk always asks for JSON.
   headers.set('Accept', 'application/json');
-  let response: Response;
+  let answered = false;
   try {
-    response = await options.fetch(url, { ...init, headers, signal, redirect: 'error' });
+    const response = await options.fetch(url, { ...init, headers, signal, redirect: 'error' });
+    answered = true;
+    options.onContact?.({ reachable: true, reason: null });
     return {
       status: response.status,
       headers: response.headers,
@@ -68,26 +111,58 @@ export async function exchange(url: string, init: RequestInit, options: HttpOpti
     };
   } catch (error) {
     if (error instanceof DeskError) throw error;
-    if (options.signal?.aborted)
-      throw new DeskError('cancelled', 'The request was cancelled.', 'usage', {}, { cause: error });
-    if (timeout.aborted) {
-      throw new DeskError(
-        'network_timeout',
-        `The service did not answer within ${options.timeoutMs / 1000} s.`,
-        'network',
-        {},
-        { cause: error },
-      );
-    }
-    const host = URL.canParse(url) ? new URL(url).host : url;
-    throw new DeskError(
-      'network_unreachable',
-      `Cannot reach the service at ${host}.`,
+    const failure = networkError(url, error, options, timeout, answered);
+    if (failure.kind === 'network') options.onContact?.({ reachable: false, reason: failure.message });
+    throw failure;
+  }
+}
+
+function networkError(
+  url: string,
+  error: unknown,
+  options: HttpOptions,
+  timeout: AbortSignal,
+  answered: boolean,
+): DeskError {
+  const host = URL.canParse(url) ? new URL(url).host : url;
+  if (options.signal?.aborted)
+    return new DeskError('cancelled', 'The request was cancelled.', 'usage', {}, { cause: error });
+  if (timeout.aborted) {
+    return new DeskError(
+      'network_timeout',
+      `The service at ${host} did not answer within ${options.timeoutMs / 1000} s.`,
       'network',
       {},
       { cause: error },
     );
   }
+  if (causeMessages(error).some((message) => /redirect/i.test(message))) {
+    return new DeskError(
+      'service_unexpected_status',
+      `The service at ${host} answered with a redirect, which Intel Desk does not follow.`,
+      'service',
+      {},
+      { cause: error },
+    );
+  }
+  if (!answered && neverConnected(error)) {
+    return new DeskError(
+      'network_unreachable',
+      `Cannot reach the service at ${host}.`,
+      'network',
+      { notSent: true },
+      { cause: error },
+    );
+  }
+  return new DeskError(
+    answered ? 'network_interrupted' : 'network_failed',
+    answered
+      ? `The connection to the service at ${host} broke while its answer was arriving.`
+      : `The connection to the service at ${host} failed before it answered.`,
+    'network',
+    {},
+    { cause: error },
+  );
 }
 
 export function parseJson<T extends z.ZodType>(answer: RawAnswer, schema: T, what: string): z.output<T> {
@@ -128,7 +203,7 @@ const KNOWN_ERRORS: Record<string, string> = {
 
 /** Turns a non-2xx answer into a DeskError carrying the service's own error value as its code. */
 export function serviceError(answer: RawAnswer): DeskError {
-  let body: { error: string; message?: string | undefined } | null = null;
+  let body: (Record<string, unknown> & { error: string; message?: string | undefined }) | null = null;
   try {
     const parsed = errorBodySchema.safeParse(JSON.parse(answer.text));
     if (parsed.success) body = parsed.data;
@@ -143,6 +218,16 @@ export function serviceError(answer: RawAnswer): DeskError {
       {
         status: answer.status,
       },
+    );
+  }
+  const shortfall = insufficientPaymentBodySchema.safeParse(body);
+  if (shortfall.success) {
+    const { requiredUsd, paidUsd } = shortfall.data;
+    return new DeskError(
+      body.error,
+      `The service says the payment is below the price: $${requiredUsd} required, $${paidUsd} paid.`,
+      'service',
+      { status: answer.status, requiredUsd, paidUsd },
     );
   }
   const known = KNOWN_ERRORS[body.error];

@@ -16,7 +16,16 @@ import {
 } from '../../shared/wire';
 import type { Selection } from '../../shared/rpc';
 import { DeskError } from '../errors';
-import { DEFAULT_HTTP, exchange, parseJson, serviceError, type HttpOptions, type RawAnswer } from './http';
+import { connect } from 'node:net';
+import {
+  DEFAULT_HTTP,
+  exchange,
+  parseJson,
+  serviceError,
+  type Contact,
+  type HttpOptions,
+  type RawAnswer,
+} from './http';
 
 export interface ServiceClientOptions {
   fetch?: typeof fetch;
@@ -24,7 +33,56 @@ export interface ServiceClientOptions {
   maxBytes?: number;
   /** Attempts for free routes (paid requests are never retried). */
   attempts?: number;
+  /** First backoff between free-route attempts; it doubles each time. */
   backoffMs?: number;
+  /** Waits between attempts; injectable so tests can see the backoff without waiting for it. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Told after every exchange whether the service answered (see Contact). */
+  onContact?: (contact: Contact) => void;
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new DeskError('cancelled', 'The request was cancelled.', 'usage'));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new DeskError('cancelled', 'The request was cancelled.', 'usage'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Opens (and closes) a TCP connection to the service: proof it is reachable, without an HTTP request. */
+export function probeConnection(baseUrl: string, timeoutMs: number): Promise<void> {
+  const url = new URL(baseUrl);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port });
+    const fail = (reason: string) => {
+      socket.destroy();
+      reject(
+        new DeskError(
+          'service_unreachable',
+          `Intel Desk cannot reach the service at ${url.host} (${reason}). Nothing was signed or sent; buy again when it is back.`,
+          'network',
+        ),
+      );
+    };
+    socket.setTimeout(timeoutMs, () => fail(`no connection within ${timeoutMs / 1000} s`));
+    socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
+    });
+  });
 }
 
 export interface PaidAnswer {
@@ -91,6 +149,7 @@ export class ServiceClient {
   private readonly http: HttpOptions;
   private readonly attempts: number;
   private readonly backoffMs: number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(baseUrl: string, options: ServiceClientOptions = {}) {
     if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
@@ -101,16 +160,28 @@ export class ServiceClient {
       fetch: options.fetch ?? fetch,
       timeoutMs: options.timeoutMs ?? DEFAULT_HTTP.timeoutMs,
       maxBytes: options.maxBytes ?? DEFAULT_HTTP.maxBytes,
+      ...(options.onContact ? { onContact: options.onContact } : {}),
     };
     this.attempts = options.attempts ?? 3;
     this.backoffMs = options.backoffMs ?? 250;
+    this.sleep = options.sleep ?? abortableSleep;
+  }
+
+  /** A TCP connection to the service, within the client's timeout (at most 5 s); throws service_unreachable. */
+  async probe(): Promise<void> {
+    try {
+      await probeConnection(this.baseUrl, Math.min(this.http.timeoutMs, 5_000));
+      this.http.onContact?.({ reachable: true, reason: null });
+    } catch (error) {
+      if (error instanceof DeskError) this.http.onContact?.({ reachable: false, reason: error.message });
+      throw error;
+    }
   }
 
   private async free(path: string, signal?: AbortSignal): Promise<RawAnswer> {
     let lastError: unknown;
     for (let attempt = 0; attempt < this.attempts; attempt++) {
-      if (attempt > 0)
-        await new Promise((resolve) => setTimeout(resolve, this.backoffMs * 2 ** (attempt - 1)));
+      if (attempt > 0) await this.sleep(this.backoffMs * 2 ** (attempt - 1), signal);
       try {
         const answer = await exchange(
           `${this.baseUrl}${path}`,
@@ -163,11 +234,20 @@ export class ServiceClient {
    */
   async pay(path: string, payment: string, signal?: AbortSignal): Promise<PaidAnswer> {
     for (const header of ['X-402-Payment', 'X-Payment'] as const) {
-      const answer = await exchange(
-        `${this.baseUrl}${path}`,
-        { method: 'GET', headers: { [header]: payment } },
-        { ...this.http, ...(signal ? { signal } : {}) },
-      );
+      let answer: RawAnswer;
+      try {
+        answer = await exchange(
+          `${this.baseUrl}${path}`,
+          { method: 'GET', headers: { [header]: payment } },
+          { ...this.http, ...(signal ? { signal } : {}) },
+        );
+      } catch (error) {
+        // Only the first send can prove the payment never left; the second follows one the service saw.
+        if (header === 'X-Payment' && error instanceof DeskError && error.details['notSent']) {
+          throw new DeskError(error.code, error.message, error.kind, {}, { cause: error });
+        }
+        throw error;
+      }
       if (answer.status === 200) {
         return {
           body: parseJson(answer, paidSuccessSchema, 'paid answer'),

@@ -1,0 +1,279 @@
+/**
+ * The service client against a scripted HTTP server: one typed error for each way an exchange can go wrong,
+ * retries with backoff on free routes only, and a paid request that is sent once and never retried.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ServiceClient, type ServiceClientOptions } from '../../src/core/client/service-client';
+import { DeskError } from '../../src/core/errors';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, index: number) => void;
+
+interface Scripted {
+  url: string;
+  requests: { url: string; payment: string | null; header: string | null }[];
+  close(): Promise<void>;
+}
+
+const servers: Scripted[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function scripted(handler: Handler): Promise<Scripted> {
+  const requests: Scripted['requests'] = [];
+  const server = createServer((req, res) => {
+    const preferred = req.headers['x-402-payment'];
+    const fallback = req.headers['x-payment'];
+    const payment =
+      typeof preferred === 'string' ? preferred : typeof fallback === 'string' ? fallback : null;
+    const header = typeof preferred === 'string' ? 'X-402-Payment' : payment ? 'X-Payment' : null;
+    requests.push({ url: req.url ?? '', payment, header });
+    handler(req, res, requests.length - 1);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const entry: Scripted = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  servers.push(entry);
+  return entry;
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+const SHELF = { configured: true, entries: [] };
+const CHALLENGE = {
+  x402Version: 2,
+  error: 'Payment required',
+  accepts: [
+    {
+      protocol: 'x402',
+      version: 2,
+      network: 'eip155:8453',
+      asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      amount: '10000',
+      payTo: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    },
+  ],
+  extensions: {
+    chainId: 8453,
+    tokenDecimals: 6,
+    unitPriceUsd: 0.01,
+    reportCount: 1,
+    select: 'all',
+    resource: '/api/intel/reports?username=a&select=all',
+  },
+};
+const PAID = { username: 'a', select: 'all', reportCount: 0, chargedUsd: 0, reports: [] };
+const PAID_PATH = '/api/intel/reports?username=a&select=all';
+
+function clientFor(url: string, options: ServiceClientOptions = {}) {
+  const sleeps: number[] = [];
+  const client = new ServiceClient(url, {
+    backoffMs: 100,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    ...options,
+  });
+  return { client, sleeps };
+}
+
+async function failure(action: Promise<unknown>): Promise<DeskError> {
+  try {
+    await action;
+  } catch (error) {
+    expect(error).toBeInstanceOf(DeskError);
+    return error as DeskError;
+  }
+  throw new Error('expected a DeskError');
+}
+
+async function closedPortUrl(): Promise<string> {
+  const server = await scripted(() => undefined);
+  await server.close();
+  servers.splice(servers.indexOf(server), 1);
+  return server.url;
+}
+
+describe('typed errors', () => {
+  it('network failure: a refused connection is network_unreachable and provably unsent', async () => {
+    const { client, sleeps } = clientFor(await closedPortUrl());
+    const error = await failure(client.list());
+    expect(error).toMatchObject({ code: 'network_unreachable', kind: 'network', details: { notSent: true } });
+    expect(sleeps).toEqual([100, 200]);
+  });
+
+  it('a connection reset before the answer is network_failed, and not known to be unsent', async () => {
+    const server = await scripted((req) => req.socket.resetAndDestroy());
+    const error = await failure(clientFor(server.url, { attempts: 1 }).client.list());
+    expect(error).toMatchObject({ code: 'network_failed', kind: 'network' });
+    expect(error.details['notSent']).toBeUndefined();
+  });
+
+  it('timeout: a service that never answers is network_timeout', async () => {
+    const server = await scripted(() => undefined);
+    const { client } = clientFor(server.url, { attempts: 1, timeoutMs: 150 });
+    expect(await failure(client.menu('someone'))).toMatchObject({ code: 'network_timeout', kind: 'network' });
+  });
+
+  it('cancellation: an AbortSignal stops a request in flight and a retry waiting in backoff', async () => {
+    const inFlight = new AbortController();
+    const stalled = await scripted(() => inFlight.abort());
+    const { client } = clientFor(stalled.url, { timeoutMs: 30_000 });
+    expect(await failure(client.list(inFlight.signal))).toMatchObject({ code: 'cancelled' });
+    expect(stalled.requests).toHaveLength(1);
+
+    const waiting = new AbortController();
+    const failing = await scripted((_req, res) => {
+      json(res, 503, { error: 'busy' });
+      waiting.abort();
+    });
+    const real = new ServiceClient(failing.url, { backoffMs: 60_000 });
+    expect(await failure(real.list(waiting.signal))).toMatchObject({ code: 'cancelled' });
+    expect(failing.requests).toHaveLength(1);
+  });
+
+  it('malformed JSON: text that is not JSON, and JSON of the wrong shape, are service_malformed', async () => {
+    const bodies = ['<html>not json</html>', JSON.stringify({ configured: 'yes', entries: [] })];
+    const server = await scripted((_req, res, index) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(bodies[index]);
+    });
+    const { client } = clientFor(server.url);
+    expect(await failure(client.list())).toMatchObject({
+      code: 'service_malformed',
+      message: expect.stringMatching(/not valid JSON/),
+    });
+    expect(await failure(client.list())).toMatchObject({
+      code: 'service_malformed',
+      message: expect.stringMatching(/configured/),
+    });
+  });
+
+  it('unexpected status: an unexplained status, a redirect, and reports without payment', async () => {
+    const server = await scripted((req, res, index) => {
+      if (index === 0) {
+        res.writeHead(418, { 'Content-Type': 'text/html' });
+        res.end('<h1>teapot</h1>');
+      } else if (index === 1) {
+        res.writeHead(302, { Location: '/elsewhere' });
+        res.end();
+      } else {
+        json(res, 200, PAID);
+      }
+    });
+    const { client } = clientFor(server.url);
+    expect(await failure(client.list())).toMatchObject({
+      code: 'service_unexpected_status',
+      kind: 'service',
+      details: { status: 418 },
+    });
+    expect(await failure(client.list())).toMatchObject({
+      code: 'service_unexpected_status',
+      message: expect.stringMatching(/redirect/),
+    });
+    expect(await failure(client.challenge(PAID_PATH))).toMatchObject({ code: 'service_unexpected_status' });
+  });
+
+  it('oversize body: a declared length over the cap, and a streamed body that grows over it', async () => {
+    const big = 'x'.repeat(10_000);
+    const server = await scripted((_req, res, index) => {
+      if (index === 0) {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(big.length) });
+        res.end(big);
+      } else {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        for (let i = 0; i < 10; i++) res.write(big.slice(0, 1000));
+        res.end();
+      }
+    });
+    const { client } = clientFor(server.url, { maxBytes: 4096 });
+    expect(await failure(client.list())).toMatchObject({
+      code: 'service_oversize',
+      message: expect.stringMatching(/10000 bytes/),
+    });
+    expect(await failure(client.list())).toMatchObject({
+      code: 'service_oversize',
+      message: expect.stringMatching(/more than 4096/),
+    });
+  });
+});
+
+describe('retries', () => {
+  it('retries a free route after 5xx and network failures, with doubling backoff', async () => {
+    const server = await scripted((req, res, index) => {
+      if (index === 0) json(res, 503, { error: 'busy' });
+      else if (index === 1) req.socket.resetAndDestroy();
+      else json(res, 200, SHELF);
+    });
+    const { client, sleeps } = clientFor(server.url);
+    expect(await client.list()).toEqual(SHELF);
+    expect(server.requests).toHaveLength(3);
+    expect(sleeps).toEqual([100, 200]);
+  });
+
+  it('does not retry a free route the service refused (4xx), and gives up after the last attempt', async () => {
+    const refusing = await scripted((_req, res) => json(res, 404, { error: 'unknown_handle' }));
+    const first = clientFor(refusing.url);
+    expect(await failure(first.client.menu('nobody'))).toMatchObject({ code: 'unknown_handle' });
+    expect(refusing.requests).toHaveLength(1);
+    expect(first.sleeps).toEqual([]);
+
+    const failing = await scripted((_req, res) => json(res, 502, { error: 'bad_gateway' }));
+    const second = clientFor(failing.url, { attempts: 4 });
+    expect(await failure(second.client.list())).toMatchObject({ details: { status: 502 } });
+    expect(failing.requests).toHaveLength(4);
+    expect(second.sleeps).toEqual([100, 200, 400]);
+  });
+
+  it('never retries a paid request: a 5xx, a reset and a timeout each cost exactly one request', async () => {
+    const answers: Handler[] = [
+      (_req, res) => json(res, 503, { error: 'busy' }),
+      (req) => req.socket.resetAndDestroy(),
+      () => undefined,
+    ];
+    for (const answer of answers) {
+      const server = await scripted(answer);
+      const { client, sleeps } = clientFor(server.url, { timeoutMs: 200 });
+      const error = await failure(client.pay(PAID_PATH, 'signed-payment'));
+      expect(['service', 'network']).toContain(error.kind);
+      expect(server.requests).toEqual([
+        { url: PAID_PATH, payment: 'signed-payment', header: 'X-402-Payment' },
+      ]);
+      expect(sleeps).toEqual([]);
+    }
+  });
+
+  it('resends the same payment in X-Payment only when the service answered as if none was sent', async () => {
+    const ignoring = await scripted((req, res) =>
+      req.headers['x-payment'] ? json(res, 200, PAID) : json(res, 402, CHALLENGE),
+    );
+    const answer = await clientFor(ignoring.url).client.pay(PAID_PATH, 'signed-payment');
+    expect(answer.header).toBe('X-Payment');
+    expect(ignoring.requests.map((r) => [r.header, r.payment])).toEqual([
+      ['X-402-Payment', 'signed-payment'],
+      ['X-Payment', 'signed-payment'],
+    ]);
+
+    const refusing = await scripted((_req, res) =>
+      json(res, 402, { error: 'insufficient_payment', requiredUsd: 0.02, paidUsd: 0.01 }),
+    );
+    const error = await failure(clientFor(refusing.url).client.pay(PAID_PATH, 'signed-payment'));
+    expect(error).toMatchObject({
+      code: 'insufficient_payment',
+      details: { requiredUsd: 0.02, paidUsd: 0.01 },
+    });
+    expect(refusing.requests).toHaveLength(1);
+  });
+});
