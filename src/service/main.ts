@@ -1,23 +1,14 @@
 /**
  * `npm run service`: the reference service on loopback. Prints one JSON line describing it on stdout so
- * programs can drive it; logs go to stderr; SIGINT/SIGTERM stop the service and its chain.
+ * programs can drive it; logs go to stderr; SIGINT, SIGTERM and SIGHUP stop the service and its chain.
  */
 import { parseArgs } from 'node:util';
-import { startStack, type StackOptions } from './stack';
+import { startStack } from './stack';
+import { seedSizeOptions } from './store/seed';
 
 const USAGE = `usage: npm run service -- [--data-dir DIR] [--seed-size HANDLES[:REPORTS]] [--unit-price USD]
   PORT (env) picks the HTTP port; default 0 = any free port.
   --seed-size 100000:1000000 seeds 100k handles with about 1M small reports (for benchmarks).`;
-
-function seedFromSize(size: string): StackOptions['seed'] {
-  const match = /^(\d+)(?::(\d+))?$/.exec(size);
-  if (!match) throw new Error(`--seed-size wants HANDLES or HANDLES:REPORTS, not "${size}"`);
-  const handles = Number(match[1]);
-  if (handles < 1) throw new Error('--seed-size needs at least one handle');
-  if (match[2] === undefined) return { handles };
-  const average = Math.max(1, Math.round(Number(match[2]) / handles));
-  return { handles, minReportsPerHandle: 1, maxReportsPerHandle: average * 2 - 1, compact: true };
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -38,14 +29,42 @@ async function main(): Promise<void> {
   const unitPriceUsd = values['unit-price'] === undefined ? undefined : Number(values['unit-price']);
   if (unitPriceUsd !== undefined && !(unitPriceUsd > 0))
     throw new Error('--unit-price must be a positive number');
+  const seed = values['seed-size'] ? seedSizeOptions(values['seed-size']) : undefined;
   const started = Date.now();
-  const stack = await startStack({
+  const starting = startStack({
     port,
     ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
-    ...(values['seed-size'] ? { seed: seedFromSize(values['seed-size']) } : {}),
+    ...(seed ? { seed } : {}),
     ...(unitPriceUsd !== undefined ? { unitPriceUsd } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
   });
+
+  // Handlers go in before the chain starts: a signal during a long seed must still stop anvil, so it waits
+  // for startup to finish (or fail, which stops the chain itself) and then stops everything.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second signal while stopping: leave now; the chain's exit hook still kills anvil.
+      process.stderr.write(`${signal} again: exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    process.stderr.write(`${signal}: stopping the service and its chain\n`);
+    starting
+      .then((stack) => stack.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`stop failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  // SIGHUP too: a closed terminal must not leave the chain running.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+
+  const stack = await starting;
+  if (stopping) return;
   process.stdout.write(
     `${JSON.stringify({
       baseUrl: stack.baseUrl,
@@ -61,21 +80,6 @@ async function main(): Promise<void> {
   process.stderr.write(
     `service ready at ${stack.baseUrl} (chain ${stack.rpcUrl}) in ${Date.now() - started} ms\n`,
   );
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    process.stderr.write(`${signal}: stopping the service and its chain\n`);
-    stack.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`stop failed: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

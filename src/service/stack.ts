@@ -57,7 +57,15 @@ export async function startService(
   const db = openServiceDb(path.join(options.dataDir, 'service.db'));
   try {
     const seeded = (db.prepare('SELECT COUNT(*) AS n FROM handles').get() as { n: number }).n > 0;
-    if (!seeded) seedStore(db, { ...DEMO_SEED, ...options.seed });
+    if (!seeded) {
+      const seed = { ...DEMO_SEED, ...options.seed };
+      options.log?.(`seeding ${seed.handles} handles into ${options.dataDir}…`);
+      const started = Date.now();
+      const counts = seedStore(db, seed);
+      options.log?.(
+        `seeded ${counts.handles} handles, ${counts.reports} reports in ${Date.now() - started} ms`,
+      );
+    }
     const terms = {
       network: chain.network,
       chainId: chain.chainId,

@@ -39,6 +39,31 @@ export const DEMO_SEED: SeedOptions = {
 
 const DAY = 86_400_000;
 
+export type SeedSize = Pick<SeedOptions, 'handles'> &
+  Partial<Pick<SeedOptions, 'minReportsPerHandle' | 'maxReportsPerHandle' | 'compact'>>;
+
+/**
+ * `--seed-size HANDLES[:REPORTS]`: HANDLES alone keeps the demo's 1-30 full reports per handle; with REPORTS,
+ * each handle gets 1 to 2×average-1 compact reports, so the total lands near REPORTS (100000:1000000 for the
+ * benchmarks).
+ */
+export function seedSizeOptions(size: string): SeedSize {
+  const match = /^(\d+)(?::(\d+))?$/.exec(size.trim());
+  if (!match)
+    throw new Error(`--seed-size wants HANDLES or HANDLES:REPORTS (e.g. 100000:1000000), not "${size}"`);
+  const handles = Number(match[1]);
+  if (!Number.isSafeInteger(handles) || handles < 1 || handles > 10_000_000)
+    throw new Error(`--seed-size needs 1 to 10000000 handles, not ${match[1]}`);
+  if (match[2] === undefined) return { handles };
+  const reports = Number(match[2]);
+  if (!Number.isSafeInteger(reports) || reports < handles || reports > 100_000_000)
+    throw new Error(
+      `--seed-size needs at least one report per handle and at most 100000000 reports, not ${match[2]}`,
+    );
+  const average = Math.max(1, Math.round(reports / handles));
+  return { handles, minReportsPerHandle: 1, maxReportsPerHandle: average * 2 - 1, compact: true };
+}
+
 function avatarDataUrl(initials: string, color: string): string {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" rx="32" fill="${color}"/><text x="32" y="41" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${initials}</text></svg>`;
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
