@@ -40,13 +40,30 @@ export interface RangeFilter {
   ids?: string[];
 }
 
+type ShelfRow = Pick<
+  HandleRow,
+  | 'username'
+  | 'display_name'
+  | 'avatar_url'
+  | 'followers'
+  | 'post_count'
+  | 'gathered_at'
+  | 'affiliation_label'
+  | 'affiliation_badge_url'
+> & { report_count: number };
+
 export class HandleStore {
+  /** The serialized shelf: with 100k handles building it takes about a second, so it is built once per write. */
+  private shelfBody: string | null = null;
+
   constructor(private readonly db: ServiceDb) {}
 
   shelf(): ShelfEntry[] {
     const rows = this.db
-      .prepare<[], HandleRow & { report_count: number }>(
-        `SELECT h.*, (SELECT COUNT(*) FROM reports r WHERE r.handle_key = h.handle_key) AS report_count
+      .prepare<[], ShelfRow>(
+        `SELECT h.username, h.display_name, h.avatar_url, h.followers, h.post_count, h.gathered_at,
+           h.affiliation_label, h.affiliation_badge_url,
+           (SELECT COUNT(*) FROM reports r WHERE r.handle_key = h.handle_key) AS report_count
          FROM handles h ORDER BY h.gathered_at DESC, h.handle_key`,
       )
       .all();
@@ -61,6 +78,12 @@ export class HandleStore {
       affiliationBadgeUrl: row.affiliation_badge_url,
       affiliationLabel: row.affiliation_label,
     }));
+  }
+
+  /** The body of GET /api/intel/list, cached until a bundle write changes the store. */
+  shelfJson(): string {
+    this.shelfBody ??= JSON.stringify({ configured: true, entries: this.shelf() });
+    return this.shelfBody;
   }
 
   find(key: string): HandleRow | undefined {
@@ -180,6 +203,7 @@ export class HandleStore {
       return true;
     });
     const written = write.immediate();
+    if (written) this.shelfBody = null;
     const bundle = this.bundle(key);
     if (!bundle) throw new Error(`bundle for ${key} vanished after PUT`);
     return { written, bundle };
