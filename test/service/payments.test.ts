@@ -68,6 +68,34 @@ describe('paying for reports', () => {
     expect(await tokenBalance(stack, buyer(stack, 1).address)).toBe(before - UNIT);
   });
 
+  it('accepts a v2 payload in PAYMENT-SIGNATURE, for a handle spelled with @ and mixed case', async () => {
+    const account = buyer(stack, 0);
+    const before = await tokenBalance(stack, account.address);
+    const signed = await signAuthorization(stack, 0, UNIT);
+    const url = `${stack.baseUrl}/api/intel/reports?username=%40${handle.toUpperCase()}&select=range&ids=${menu.reports[1]!.id}`;
+    const { status, body } = await pay(url, 'PAYMENT-SIGNATURE', v2Payment(stack, signed, UNIT));
+    expect(status).toBe(200);
+    expect(paidSuccessSchema.parse(body)).toMatchObject({
+      username: handle,
+      reportCount: 1,
+      chargedUsd: 0.01,
+    });
+    expect(paidSuccessSchema.parse(body).reports[0]?.id).toBe(menu.reports[1]!.id);
+    expect(await tokenBalance(stack, account.address)).toBe(before - UNIT);
+  });
+
+  it('reads X-402-Payment first when several payment headers are sent', async () => {
+    const before = await tokenBalance(stack, buyer(stack, 0).address);
+    const signed = await signAuthorization(stack, 0, UNIT);
+    const answer = await getJson(oneReport(), {
+      'X-402-Payment': v2Payment(stack, signed, UNIT),
+      'X-Payment': 'not a payment',
+      'PAYMENT-SIGNATURE': 'not one either',
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(await tokenBalance(stack, buyer(stack, 0).address)).toBe(before - UNIT);
+  });
+
   it('charges unit price times the number of reports for select=all', async () => {
     const account = buyer(stack, 2);
     const before = await tokenBalance(stack, account.address);
@@ -121,6 +149,13 @@ describe('refused payments (nothing moves on chain)', () => {
     await expectRefused('X-402-Payment', v2Payment(stack, otherChain, UNIT), 402, 'invalid_signature');
     const otherName = await signAuthorization(stack, 0, UNIT, { domainName: 'USDC' });
     await expectRefused('X-402-Payment', v2Payment(stack, otherName, UNIT), 402, 'invalid_signature');
+  });
+
+  it('refuses a signature made for another token contract, in v1 form (which names no asset) and v2', async () => {
+    const foreignToken = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+    const signed = await signAuthorization(stack, 0, UNIT, { verifyingContract: foreignToken });
+    await expectRefused('X-Payment', v1Payment(signed), 402, 'invalid_signature');
+    await expectRefused('X-402-Payment', v2Payment(stack, signed, UNIT), 402, 'invalid_signature');
   });
 
   it('refuses a payment to another payee', async () => {

@@ -86,10 +86,27 @@ describe('shelf and menu', () => {
       expect(body['username']).toBe(handle);
     }
     expect(await challengeCount(`username=@${handle.toUpperCase()}&select=all`)).toBe(menu.reportCount);
+    const mixed = handle
+      .split('')
+      .map((c, i) => (i % 2 ? c.toUpperCase() : c.toLowerCase()))
+      .join('');
+    const paid = await getJson(reportsUrl(`username=%40${mixed}&select=range&ids=${menu.reports[0]!.id}`), {
+      'X-Library-Secret': stack.librarySecret,
+    });
+    expect(paidSuccessSchema.parse(paid.body)).toMatchObject({ username: handle, reportCount: 1 });
   });
 
   it('answers a missing, malformed or unknown username clearly', async () => {
-    expect((await getJson(reportsUrl(''))).body['error']).toBe('missing_username');
+    for (const query of ['', 'username=', 'username=%20', 'select=all', 'select=range&ids=x', 'username=@']) {
+      const missing = await getJson(reportsUrl(query));
+      const expected = query === 'username=@' ? 'invalid_username' : 'missing_username';
+      expect([missing.status, missing.body['error']], query).toEqual([400, expected]);
+      expect(typeof missing.body['message'], query).toBe('string');
+    }
+    for (const name of ['a b', 'x'.repeat(65), '@@ada', 'ada;drop', '..%2F..']) {
+      const malformed = await getJson(reportsUrl(`username=${encodeURIComponent(name)}&select=all`));
+      expect([malformed.status, malformed.body['error']], name).toEqual([400, 'invalid_username']);
+    }
     const bad = await getJson(reportsUrl('username=<script>'));
     expect([bad.status, bad.body['error']]).toEqual([400, 'invalid_username']);
     const unknown = await getJson(reportsUrl('username=nobody_here'));
@@ -143,12 +160,35 @@ describe('range selection (inclusive bounds; ids and from/to intersect)', () => 
     expect(await challengeCount(query)).toBe(1);
   });
 
+  it('intersects ids with both bounds, trims spaces and counts a repeated id once', async () => {
+    const [r0, r1, r2, r3, r4] = menu.reports;
+    const between = `from=${r3!.createdAt}&to=${r1!.createdAt}`;
+    const query = `username=${handle}&select=range&ids=${r0!.id},%20${r2!.id}%20,${r4!.id},${r2!.id}&${between}`;
+    expect(await secretRead(query)).toEqual([r2!.id]);
+    expect(await challengeCount(query)).toBe(1);
+    expect(await challengeCount(`username=${handle}&select=range&${between}`)).toBe(3);
+    expect(await challengeCount(`username=${handle}&select=range&ids=${r1!.id},${r1!.id},${r1!.id}`)).toBe(1);
+  });
+
+  it("never sells another handle's report by id", async () => {
+    const shelf = await getJson(`${stack.baseUrl}/api/intel/list`);
+    const other = (shelf.body['entries'] as { username: string }[])[1]!.username;
+    const otherMenu = reportMenuSchema.parse((await getJson(reportsUrl(`username=${other}`))).body);
+    const foreign = otherMenu.reports[0]!.id;
+    const alone = await getJson(reportsUrl(`username=${handle}&select=range&ids=${foreign}`));
+    expect([alone.status, alone.body['error']]).toEqual([404, 'no_matching_reports']);
+    const mixed = `username=${handle}&select=range&ids=${foreign},${menu.reports[0]!.id}`;
+    expect(await secretRead(mixed)).toEqual([menu.reports[0]!.id]);
+    expect(await challengeCount(mixed)).toBe(1);
+  });
+
   it('answers 404 no_matching_reports when nothing matches', async () => {
     for (const query of [
       `ids=rpt_nope`,
       `from=2999-01-01`,
       `to=1999-01-01`,
       `ids=${menu.reports[0]!.id}&to=1999-01-01`,
+      `from=${menu.reports[0]!.createdAt}&to=${menu.reports.at(-1)!.createdAt}`,
     ]) {
       const { status, body } = await getJson(reportsUrl(`username=${handle}&select=range&${query}`));
       expect([status, body['error']], query).toEqual([404, 'no_matching_reports']);
