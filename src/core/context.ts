@@ -27,6 +27,17 @@ export interface DeskCoreOptions {
   now?: () => number;
   /** Free-route attempts (default 3); tests of offline behaviour use 1. */
   attempts?: number;
+  /** Deadline of one service request (default 20 s). */
+  timeoutMs?: number;
+  /** Deadline of one chain RPC call during reconciliation (default 5 s), so a dead chain never blocks start. */
+  chainTimeoutMs?: number;
+}
+
+/** What the desk last saw of the service: an answer (any status) or a failure to get one. */
+export interface ServiceContact {
+  reachable: boolean;
+  reason: string | null;
+  at: number;
 }
 
 export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8402';
@@ -49,7 +60,7 @@ export class DeskContext {
   private chainClient: { chainId: number; client: PublicClient } | null = null;
   librarySecretAccepted: boolean | null = null;
   lastAsset: { network: string; asset: `0x${string}` } | null = null;
-  online = true;
+  lastContact: ServiceContact | null = null;
 
   constructor(readonly options: DeskCoreOptions) {
     mkdirSync(options.dataDir, { recursive: true });
@@ -78,9 +89,15 @@ export class DeskContext {
       client: () => this.client(),
       requote: (held) => requote(this, held),
       librarySecret: () => this.librarySecret(),
+      serviceReachable: () => this.online,
       now: this.now,
       onStep,
     });
+  }
+
+  /** False once the service failed to answer, until it answers again. */
+  get online(): boolean {
+    return this.lastContact?.reachable ?? true;
   }
 
   serviceUrl(): string {
@@ -90,17 +107,28 @@ export class DeskContext {
   client(): ServiceClient {
     const url = this.serviceUrl();
     if (!this.clientCache || this.clientCache.baseUrl !== url.replace(/\/+$/, '')) {
+      // What was seen of another service says nothing about this one.
+      this.lastContact = null;
       this.clientCache = new ServiceClient(url, {
         ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
         ...(this.options.attempts ? { attempts: this.options.attempts } : {}),
+        ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+        onContact: (contact) => {
+          this.lastContact = { ...contact, at: this.now() };
+        },
       });
     }
     return this.clientCache;
   }
 
-  /** A read-only chain client for the network, when the configured RPC serves that chain. */
+  /** The RPC URL the desk would ask about this network: the configured one, if any. */
+  rpcUrlFor(network: string): string | null {
+    return /^eip155:\d+$/.test(network) ? (this.options.rpcUrl ?? null) : null;
+  }
+
+  /** A read-only chain client for the network, when an RPC URL is known for it. */
   chain(network: string): PublicClient | null {
-    if (!this.options.rpcUrl) return null;
+    if (!this.options.rpcUrl || this.rpcUrlFor(network) === null) return null;
     const chainId = Number(network.replace(/^eip155:/, ''));
     if (!Number.isInteger(chainId)) return null;
     if (this.chainClient?.chainId !== chainId) {
@@ -114,7 +142,10 @@ export class DeskContext {
         chainId,
         client: createPublicClient({
           chain,
-          transport: http(this.options.rpcUrl, { retryCount: 1, timeout: 10_000 }),
+          transport: http(this.options.rpcUrl, {
+            retryCount: 0,
+            timeout: this.options.chainTimeoutMs ?? 5_000,
+          }),
         }),
       };
     }

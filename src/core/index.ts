@@ -44,14 +44,18 @@ function purchasesView(ctx: DeskContext) {
   };
 }
 
+/** Settles what can be settled of unfinished purchases; the rest records what it waits for. */
+function reconcile(ctx: DeskContext): Promise<void> {
+  return reconcilePurchases({
+    ledger: ctx.ledger,
+    purchaser: ctx.purchaser,
+    chain: (network) => ctx.chain(network),
+    rpcUrlFor: (network) => ctx.rpcUrlFor(network),
+    now: ctx.now,
+  });
+}
+
 function buildHandlers(ctx: DeskContext): RpcHandlers {
-  const reconcile = () =>
-    reconcilePurchases({
-      ledger: ctx.ledger,
-      purchaser: ctx.purchaser,
-      chain: (n) => ctx.chain(n),
-      now: ctx.now,
-    });
   return {
     'app.info': async () => ({
       version: APP_VERSION,
@@ -68,7 +72,7 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
       ctx.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
     'purchases.list': async () => purchasesView(ctx),
     'purchases.reconcile': async () => {
-      await reconcile();
+      await reconcile(ctx);
       return purchasesView(ctx);
     },
     'library.list': async ({ handle }) => ({ items: ctx.snapshots.list(handle) }),
@@ -120,12 +124,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   const ctx = new DeskContext(options);
   const handlers = buildHandlers(ctx);
   // Purchases a crash or a lost answer left open are explained before anything else happens.
-  await reconcilePurchases({
-    ledger: ctx.ledger,
-    purchaser: ctx.purchaser,
-    chain: (n) => ctx.chain(n),
-    now: ctx.now,
-  });
+  await reconcile(ctx);
   return {
     handlers,
     context: ctx,

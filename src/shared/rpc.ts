@@ -91,6 +91,19 @@ export interface QuoteView {
   expiresAt: string;
 }
 
+/**
+ * What an unfinished purchase waits for before Intel Desk can settle it; every kind carries a sentence to show.
+ * chain: the chain RPC at rpcUrl did not answer (checked again on the next start or refresh).
+ * expiry: nothing can be learned before `until` (the authorization's validBefore); after it no charge can happen.
+ * chain_access: the authorization has closed, but only a chain RPC URL can tell whether it settled before then.
+ * redelivery: paid on chain, the reports never arrived; only the service can deliver them (never paid again).
+ */
+export type PurchaseWait =
+  | { kind: 'chain'; rpcUrl: string; summary: string }
+  | { kind: 'expiry'; until: string; summary: string }
+  | { kind: 'chain_access'; summary: string }
+  | { kind: 'redelivery'; txHash: string | null; summary: string };
+
 export interface PurchaseView {
   id: string;
   paidWith: PaidWith;
@@ -108,6 +121,10 @@ export interface PurchaseView {
   createdAt: string;
   updatedAt: string;
   reportIds: string[];
+  /** Set while the purchase is in doubt: what its reconciliation waits for. Absent or null otherwise. */
+  waitingFor?: PurchaseWait | null;
+  /** When reconciliation last looked at this purchase (start of the app, or purchases.reconcile). */
+  checkedAt?: string | null;
 }
 
 export interface PurchasesView {

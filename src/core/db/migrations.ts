@@ -65,4 +65,7 @@ export const MIGRATIONS: readonly string[] = [
      saved_at TEXT NOT NULL,
      PRIMARY KEY (service_url, handle)
    );`,
+  // 2: what an in-doubt purchase waits for (JSON of PurchaseWait) and when reconciliation last looked.
+  `ALTER TABLE purchases ADD COLUMN waiting_json TEXT;
+   ALTER TABLE purchases ADD COLUMN checked_at TEXT;`,
 ];

@@ -5,16 +5,22 @@ import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
 import { normalizeHandle } from '../client/service-client';
 
+/** Failures that make the last-known copy worth showing: the service is away or broken, not refusing. */
+const UNUSABLE_ANSWERS = new Set(['service_unexpected_status', 'service_malformed', 'service_oversize']);
+
 function offlineReason(error: unknown): string | null {
-  if (
-    error instanceof DeskError &&
-    (error.kind === 'network' ||
-      error.code === 'service_unexpected_status' ||
-      error.code === 'service_malformed')
-  ) {
-    return error.message;
+  if (!(error instanceof DeskError)) return null;
+  const status = error.details['status'];
+  const serverFault = typeof status === 'number' && (status >= 500 || status === 429);
+  return error.kind === 'network' || UNUSABLE_ANSWERS.has(error.code) || serverFault ? error.message : null;
+}
+
+function cachedJson(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return null;
   }
-  return null;
 }
 
 export async function shelfList(ctx: DeskContext): Promise<ShelfView> {
@@ -23,14 +29,12 @@ export async function shelfList(ctx: DeskContext): Promise<ShelfView> {
     const shelf = await ctx.client().list();
     const fetchedAt = new Date(ctx.now()).toISOString();
     ctx.catalog.saveShelf(url, shelf, fetchedAt);
-    ctx.online = true;
     return { configured: shelf.configured, entries: shelf.entries, stale: false, fetchedAt };
   } catch (error) {
     const reason = offlineReason(error);
     if (reason === null) throw error;
-    ctx.online = false;
     const cached = ctx.catalog.loadShelf(url);
-    const parsed = cached ? shelfListSchema.safeParse(JSON.parse(cached.json)) : null;
+    const parsed = cached ? shelfListSchema.safeParse(cachedJson(cached.json)) : null;
     if (!cached || !parsed?.success) throw error;
     return {
       configured: parsed.data.configured,
@@ -52,7 +56,6 @@ export async function menuGet(ctx: DeskContext, rawHandle: string): Promise<Menu
     const menu = await ctx.client().menu(handle);
     const fetchedAt = new Date(ctx.now()).toISOString();
     ctx.catalog.saveMenu(url, handle, menu, fetchedAt);
-    ctx.online = true;
     return {
       username: menu.username,
       reportCount: menu.reportCount,
@@ -63,9 +66,8 @@ export async function menuGet(ctx: DeskContext, rawHandle: string): Promise<Menu
   } catch (error) {
     const reason = offlineReason(error);
     if (reason === null) throw error;
-    ctx.online = false;
     const cached = ctx.catalog.loadMenu(url, handle);
-    const parsed = cached ? reportMenuSchema.safeParse(JSON.parse(cached.json)) : null;
+    const parsed = cached ? reportMenuSchema.safeParse(cachedJson(cached.json)) : null;
     if (!cached || !parsed?.success) throw error;
     return {
       username: parsed.data.username,

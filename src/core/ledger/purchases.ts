@@ -2,8 +2,26 @@
  * The purchase ledger (safety rule 5): a row is written before the paid request leaves and moves through
  * signed -> sent -> completed | failed | in_doubt. Only the signature itself is never stored.
  */
-import type { PurchaseState, PurchaseView } from '../../shared/rpc';
+import { z } from 'zod';
+import type { PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
+
+const purchaseWaitSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('chain'), rpcUrl: z.string(), summary: z.string() }),
+  z.object({ kind: z.literal('expiry'), until: z.string(), summary: z.string() }),
+  z.object({ kind: z.literal('chain_access'), summary: z.string() }),
+  z.object({ kind: z.literal('redelivery'), txHash: z.string().nullable(), summary: z.string() }),
+]) satisfies z.ZodType<PurchaseWait>;
+
+function parseWait(json: string | null): PurchaseWait | null {
+  if (json === null) return null;
+  try {
+    const parsed = purchaseWaitSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 export interface NewPurchase {
   id: string;
@@ -42,6 +60,8 @@ export interface PurchaseRow {
   report_ids: string;
   created_at: string;
   updated_at: string;
+  waiting_json: string | null;
+  checked_at: string | null;
 }
 
 /** The ledger's network column for reads made with the library secret, where nothing was paid. */
@@ -64,8 +84,18 @@ export function purchaseView(row: PurchaseRow): PurchaseView {
     error: row.error,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    reportIds: JSON.parse(row.report_ids) as string[],
+    reportIds: z.array(z.string()).catch([]).parse(safeJson(row.report_ids)),
+    waitingFor: row.state === 'in_doubt' ? parseWait(row.waiting_json) : null,
+    checkedAt: row.checked_at,
   };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 export class PurchaseLedger {
@@ -101,17 +131,30 @@ export class PurchaseLedger {
       .run({ ...p, reportIds: JSON.stringify(reportIds) });
   }
 
+  /** Moves a purchase on; what it waits for is replaced every time (null: nothing). */
   setState(
     id: string,
     state: PurchaseState,
-    fields: { error?: string | null; txHash?: string | null } = {},
+    fields: { error?: string | null; txHash?: string | null; waiting?: PurchaseWait | null } = {},
   ): void {
     this.db
       .prepare(
         `UPDATE purchases SET state = @state, error = COALESCE(@error, error), tx_hash = COALESCE(@txHash, tx_hash),
-           updated_at = @now WHERE id = @id`,
+           waiting_json = @waiting, updated_at = @now WHERE id = @id`,
       )
-      .run({ id, state, error: fields.error ?? null, txHash: fields.txHash ?? null, now: this.stamp() });
+      .run({
+        id,
+        state,
+        error: fields.error ?? null,
+        txHash: fields.txHash ?? null,
+        waiting: fields.waiting ? JSON.stringify(fields.waiting) : null,
+        now: this.stamp(),
+      });
+  }
+
+  /** Records that reconciliation looked at the purchase, whatever it found. */
+  markChecked(id: string): void {
+    this.db.prepare('UPDATE purchases SET checked_at = ? WHERE id = ?').run(this.stamp(), id);
   }
 
   /** Keeps the paid answer durable before it is unpacked, so a crash after delivery loses nothing. */
@@ -126,7 +169,8 @@ export class PurchaseLedger {
   complete(id: string, reportIds: string[]): void {
     this.db
       .prepare(
-        `UPDATE purchases SET state = 'completed', error = NULL, report_ids = ?, updated_at = ? WHERE id = ?`,
+        `UPDATE purchases SET state = 'completed', error = NULL, waiting_json = NULL, report_ids = ?, updated_at = ?
+         WHERE id = ?`,
       )
       .run(JSON.stringify(reportIds), this.stamp(), id);
   }

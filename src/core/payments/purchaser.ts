@@ -55,6 +55,8 @@ export interface PurchaserDeps {
   /** Re-prices the held quote's selection from a fresh challenge (validated like the first one). */
   requote: (held: HeldQuote) => Promise<HeldQuote>;
   librarySecret: () => string | null;
+  /** False when the desk's last exchange with the service failed to get an answer. */
+  serviceReachable: () => boolean;
   now: () => number;
   onStep: (purchaseId: string, step: PurchaseStep) => void;
 }
@@ -77,18 +79,20 @@ export class Purchaser {
 
   constructor(private readonly deps: PurchaserDeps) {}
 
-  private async currentQuote(request: PurchaseRequest): Promise<HeldQuote> {
+  /** The quote to pay: the held one while fresh, else a new challenge that must say the same (rule 2). */
+  private async currentQuote(request: PurchaseRequest): Promise<{ held: HeldQuote; contacted: boolean }> {
     const held = this.deps.quotes.get(request.quoteId);
     if (!held) throw refused('quote_unknown', 'This price quote is no longer known; ask for a new price.');
     if (held.serviceUrl !== this.deps.client().baseUrl) {
       throw refused('quote_other_service', 'This quote came from another service than the one now selected.');
     }
-    if (this.deps.quotes.isFresh(held)) return held;
-    const fresh = await this.deps.requote(held);
+    // A fresh quote is reused (one round trip per purchase) unless the service has failed since.
+    if (this.deps.quotes.isFresh(held) && this.deps.serviceReachable()) return { held, contacted: false };
+    const fresh = await unreachableBeforeSigning(() => this.deps.requote(held));
     const change = quoteDifference(held.quote, fresh.quote);
     if (change)
       throw refused('quote_changed', `The price must be confirmed again: ${change}.`, { quoteId: fresh.id });
-    return fresh;
+    return { held: fresh, contacted: true };
   }
 
   private checkPolicy(quote: Quote, request: PurchaseRequest, serviceUrl: string): void {
@@ -130,7 +134,7 @@ export class Purchaser {
   }
 
   async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    const held = await this.currentQuote(request);
+    const { held, contacted } = await this.currentQuote(request);
     const client = this.deps.client();
     const secret = this.deps.librarySecret();
     if (secret !== null) return this.readWithSecret(held, secret);
@@ -139,6 +143,10 @@ export class Purchaser {
     const payer = this.deps.wallet.address();
     if (kind === null || payer === null)
       throw new DeskError('no_wallet', 'Connect a wallet before buying.', 'wallet');
+    if (kind === 'keystore' && !this.deps.wallet.unlockedAccount())
+      throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase before buying.', 'wallet');
+    // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
+    if (!contacted) await unreachableBeforeSigning(() => client.probe());
     const authorization = newAuthorization(held.quote, payer, this.deps.now());
     if (kind === 'external') {
       const purchaseId = randomUUID();
@@ -227,6 +235,12 @@ export class Purchaser {
       answer = await client.pay(held.quote.resource, header);
     } catch (error) {
       const desk = error instanceof DeskError ? error : null;
+      if (desk?.details['notSent'] === true) {
+        const message = `${desk.message} The payment never left this computer; no money moved.`;
+        ledger.setState(purchaseId, 'failed', { error: message });
+        onStep(purchaseId, 'failed');
+        return { status: 'failed', purchase: this.view(purchaseId), code: 'service_unreachable', message };
+      }
       if (
         !desk ||
         desk.kind === 'network' ||
@@ -234,7 +248,11 @@ export class Purchaser {
         desk.code === 'service_oversize'
       ) {
         const message = `The answer was lost (${desk?.message ?? 'unknown error'}). The payment may or may not have settled; it is held as in doubt and will be checked, never paid again automatically.`;
-        ledger.setState(purchaseId, 'in_doubt', { error: message });
+        const until = new Date(Number(authorization.validBefore) * 1000).toISOString();
+        ledger.setState(purchaseId, 'in_doubt', {
+          error: message,
+          waiting: { kind: 'expiry', until, summary: `Waiting until ${until}.` },
+        });
         onStep(purchaseId, 'in_doubt');
         return { status: 'in_doubt', purchase: this.view(purchaseId), message };
       }
@@ -296,5 +314,23 @@ export class Purchaser {
     const row = this.deps.ledger.get(id);
     if (!row) throw new DeskError('internal', 'A purchase vanished from the ledger.');
     return purchaseView(row);
+  }
+}
+
+/** Runs a pre-signing contact with the service; a network failure becomes a clear service_unreachable. */
+async function unreachableBeforeSigning<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof DeskError && error.kind === 'network' && error.code !== 'service_unreachable') {
+      throw new DeskError(
+        'service_unreachable',
+        `${error.message} Nothing was signed or sent; buy again when the service is back.`,
+        'network',
+        {},
+        { cause: error },
+      );
+    }
+    throw error;
   }
 }

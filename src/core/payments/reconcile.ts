@@ -1,9 +1,11 @@
 /**
  * Explains every purchase that did not finish (safety rule 5): a kept answer is delivered, a request that
  * never left is failed, and the chain (authorizationState) or the authorization's expiry decides the rest.
- * Nothing here ever signs or sends a payment.
+ * What cannot be decided yet stays in doubt and records what it waits for; the next start or refresh asks
+ * again. Nothing here ever signs or sends a payment.
  */
 import { parseAbi, parseAbiItem, type PublicClient } from 'viem';
+import type { PurchaseWait } from '../../shared/rpc';
 import { paidSuccessSchema } from '../../shared/wire';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
 import type { Purchaser } from './purchaser';
@@ -19,6 +21,8 @@ export interface ReconcileDeps {
   ledger: PurchaseLedger;
   purchaser: Purchaser;
   chain: (network: string) => PublicClient | null;
+  /** The RPC URL behind chain(network), for telling the user what is waited for. */
+  rpcUrlFor: (network: string) => string | null;
   now: () => number;
 }
 
@@ -40,6 +44,10 @@ async function settledOnChain(
   row: PurchaseRow,
   client: PublicClient,
 ): Promise<{ used: boolean; txHash: string | null }> {
+  const chainId = await client.getChainId();
+  if (`eip155:${chainId}` !== row.network) {
+    throw new Error(`the RPC serves chain ${chainId}, not ${row.network}`);
+  }
   const used = await client.readContract({
     address: row.asset as `0x${string}`,
     abi: TOKEN_ABI,
@@ -58,8 +66,73 @@ async function settledOnChain(
   return { used: true, txHash: logs[0]?.transactionHash ?? null };
 }
 
+function shortReason(error: unknown): string {
+  const text =
+    error instanceof Error ? (error as { shortMessage?: string }).shortMessage || error.message : '';
+  return text.split('\n')[0]?.slice(0, 160) || 'no answer';
+}
+
+/** Asks the chain about one sent purchase; returns false when the chain could not be asked. */
+async function checkOnChain(row: PurchaseRow, deps: ReconcileDeps, client: PublicClient, rpcUrl: string) {
+  const closes = new Date(row.valid_before * 1000).toISOString();
+  let answer: { used: boolean; txHash: string | null };
+  try {
+    answer = await settledOnChain(row, client);
+  } catch (error) {
+    const waiting: PurchaseWait = {
+      kind: 'chain',
+      rpcUrl,
+      summary: `Waiting for the chain at ${rpcUrl}.`,
+    };
+    deps.ledger.setState(row.id, 'in_doubt', {
+      error: `The chain at ${rpcUrl} could not be asked whether this payment settled (${shortReason(error)}). Intel Desk asks again on the next start or refresh and never pays again by itself.`,
+      waiting,
+    });
+    return;
+  }
+  if (answer.used) {
+    deps.ledger.setState(row.id, 'in_doubt', {
+      error: `Paid on chain${answer.txHash ? ` (transaction ${answer.txHash})` : ''}, but the reports never arrived. Ask the service to deliver them with this receipt; Intel Desk will not pay again.`,
+      txHash: answer.txHash,
+      waiting: {
+        kind: 'redelivery',
+        txHash: answer.txHash,
+        summary: 'Waiting for the service to deliver what was paid for.',
+      },
+    });
+  } else if (deps.now() > row.valid_before * 1000) {
+    deps.ledger.setState(row.id, 'failed', {
+      error: `The payment authorization expired unused at ${closes}. No money moved.`,
+    });
+  } else {
+    deps.ledger.setState(row.id, 'in_doubt', {
+      error: `Not settled yet; the authorization could still settle until ${closes}. It will be checked again.`,
+      waiting: { kind: 'expiry', until: closes, summary: `Waiting until ${closes}.` },
+    });
+  }
+}
+
+function explainWithoutChain(row: PurchaseRow, deps: ReconcileDeps): void {
+  const closes = new Date(row.valid_before * 1000).toISOString();
+  if (deps.now() <= row.valid_before * 1000) {
+    deps.ledger.setState(row.id, 'in_doubt', {
+      error: `The answer was lost; without chain access Intel Desk waits until ${closes}, after which no charge can happen.`,
+      waiting: { kind: 'expiry', until: closes, summary: `Waiting until ${closes}.` },
+    });
+    return;
+  }
+  deps.ledger.setState(row.id, 'in_doubt', {
+    error: `The authorization closed at ${closes}, so no further charge can happen, but without chain access Intel Desk cannot tell whether it settled before then.`,
+    waiting: {
+      kind: 'chain_access',
+      summary: `Closed at ${closes}; waiting for a chain RPC URL to tell whether it settled.`,
+    },
+  });
+}
+
 export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
   for (const row of deps.ledger.unsettled()) {
+    deps.ledger.markChecked(row.id);
     if (deliverKept(row, deps)) continue;
     if (row.state === 'signed') {
       deps.ledger.setState(row.id, 'failed', {
@@ -67,39 +140,9 @@ export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
       });
       continue;
     }
-    const expired = deps.now() > row.valid_before * 1000;
-    const closes = new Date(row.valid_before * 1000).toISOString();
     const client = deps.chain(row.network);
-    if (client) {
-      let answer: { used: boolean; txHash: string | null };
-      try {
-        answer = await settledOnChain(row, client);
-      } catch {
-        deps.ledger.setState(row.id, 'in_doubt', {
-          error: `The chain could not be asked about this payment; it will be checked again.`,
-        });
-        continue;
-      }
-      if (answer.used) {
-        deps.ledger.setState(row.id, 'in_doubt', {
-          error: `Paid on chain${answer.txHash ? ` (transaction ${answer.txHash})` : ''}, but the reports never arrived. Ask the service to deliver them with this receipt; Intel Desk will not pay again.`,
-          txHash: answer.txHash,
-        });
-      } else if (expired) {
-        deps.ledger.setState(row.id, 'failed', {
-          error: `The payment authorization expired unused at ${closes}. No money moved.`,
-        });
-      } else {
-        deps.ledger.setState(row.id, 'in_doubt', {
-          error: `Not settled yet; the authorization could still settle until ${closes}. It will be checked again.`,
-        });
-      }
-      continue;
-    }
-    deps.ledger.setState(row.id, 'in_doubt', {
-      error: expired
-        ? `The authorization closed at ${closes}, so no further charge can happen, but without chain access Intel Desk cannot tell whether it settled before then.`
-        : `The answer was lost; without chain access Intel Desk waits until ${closes}, after which no charge can happen.`,
-    });
+    const rpcUrl = deps.rpcUrlFor(row.network);
+    if (client && rpcUrl) await checkOnChain(row, deps, client, rpcUrl);
+    else explainWithoutChain(row, deps);
   }
 }
