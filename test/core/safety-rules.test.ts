@@ -211,6 +211,13 @@ describe('rule 2 and 5 between quote and payment', () => {
       },
       { mutation: editChallenge({ amount: '30000' }, { reportCount: 3 }), code: 'report_count_mismatch' },
       { mutation: editChallenge({ network: 'eip155:8453' }, { chainId: 8453 }), code: 'asset_not_allowed' },
+      {
+        mutation: editChallenge({ asset: '0x4444444444444444444444444444444444444444' }),
+        code: 'quote_changed',
+      },
+      { mutation: editChallenge({ amount: '40000' }, { unitPriceUsd: 0.02 }), code: 'quote_changed' },
+      { mutation: editChallenge({ amount: '40000' }), code: 'amount_mismatch' },
+      { mutation: editChallenge({ maxTimeoutSeconds: 5 }), code: 'invalid_timeout' },
     ];
     for (const { mutation, code } of changes) {
       proxy.mutate = mutation;
@@ -222,6 +229,28 @@ describe('rule 2 and 5 between quote and payment', () => {
       expect(signatures).toBe(before.signatures);
       expect(proxy.paymentsSeen.length).toBe(before.payments);
     }
+  });
+});
+
+describe('the payment is built from the latest challenge', () => {
+  it('honours a validity window the service shortened after the quote', async () => {
+    // The quote is dated 61 s ago, so the purchase asks for a new challenge; payment happens on the service's clock.
+    clock = Date.now() - 61_000;
+    const quote = await desk.handlers['quote.get']({
+      handle,
+      selection: { kind: 'ids', ids: ids.slice(8, 9) },
+    });
+    clock = Date.now();
+    proxy.mutate = editChallenge({ maxTimeoutSeconds: 30 });
+    const outcome = await desk.handlers['purchase.start']({
+      quoteId: quote.quoteId,
+      confirmedAmount: quote.amount,
+    });
+    expect(outcome.status).toBe('completed');
+    const payload = JSON.parse(Buffer.from(proxy.paymentsSeen.at(-1)!, 'base64').toString('utf8'));
+    const validBefore = Number(payload.payload.authorization.validBefore);
+    expect(validBefore - Math.floor(clock / 1000)).toBeLessThanOrEqual(30);
+    expect(payload.accepted.maxTimeoutSeconds).toBe(30);
   });
 });
 
