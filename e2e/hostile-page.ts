@@ -38,14 +38,9 @@ export async function armTrap(context: BrowserContext): Promise<Watch> {
       });
     }
     document.addEventListener('securitypolicyviolation', (event) => {
-      // zod's own probe (`new Function('')`, to see if it may compile parsers) is refused by the CSP from
-      // the app's bundle: that one is expected. Anything else (inline script or style, a load) is not.
-      const zodProbe =
-        event.blockedURI === 'eval' && event.sourceFile.startsWith(`${location.origin}/assets/`);
-      if (!zodProbe)
-        window.__violations.push(
-          `${event.effectiveDirective} ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`,
-        );
+      window.__violations.push(
+        `${event.effectiveDirective} ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`,
+      );
     });
   });
   const watch: Watch = { requests: [], dialogs: [], popups: [], pageErrors: [] };

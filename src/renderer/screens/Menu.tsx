@@ -43,7 +43,10 @@ export function MenuScreen(props: { handle: string }) {
           ← Shelf
         </button>
         <h1 id="menu-title">
-          {entry?.displayName ?? handle} <span className="muted">@{menu.data?.username ?? handle}</span>
+          <bdi>{entry?.displayName ?? handle}</bdi>{' '}
+          <span className="muted">
+            @<bdi>{menu.data?.username ?? handle}</bdi>
+          </span>
         </h1>
         <div className="toolbar">
           {ownedCount > 0 ? (

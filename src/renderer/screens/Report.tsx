@@ -111,7 +111,7 @@ export function ReportScreen(props: { id: string }) {
       ) : null}
       <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
       <p className="muted">
-        {snapshot.model} · {snapshot.meta.postCount ?? '?'} posts
+        <bdi>{snapshot.model}</bdi> · {snapshot.meta.postCount ?? '?'} posts
         {snapshot.meta.dateRange
           ? ` · ${day(snapshot.meta.dateRange.from)} – ${day(snapshot.meta.dateRange.to)}`
           : ''}
