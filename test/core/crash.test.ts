@@ -7,6 +7,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { PurchaseStep } from '../../src/core';
 import { balanceOf, deskFor, tempDir } from './helpers';
 import { reportMenuSchema } from '../../src/shared/wire';
+import { startHostileProxy } from './hostile-proxy';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let stack: Stack;
@@ -31,18 +32,14 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function purchaseKilledAt(
-  step: PurchaseStep,
-  dataDir: string,
-  ids: string[],
-): Promise<NodeJS.Signals | null> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/core/fixtures/crash-purchase.ts'], {
+function purchaseProcess(step: PurchaseStep | 'outside', dataDir: string, ids: string[], serviceUrl: string) {
+  return spawn(process.execPath, ['--import', 'tsx', 'test/core/fixtures/crash-purchase.ts'], {
     cwd: root,
     env: {
       ...process.env,
       CRASH_AT: step,
       DATA_DIR: dataDir,
-      SERVICE_URL: stack.baseUrl,
+      SERVICE_URL: serviceUrl,
       RPC_URL: stack.rpcUrl,
       BUYER_KEY: stack.buyerKeys[0]!,
       HANDLE: handle,
@@ -50,6 +47,14 @@ async function purchaseKilledAt(
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+}
+
+async function purchaseKilledAt(
+  step: PurchaseStep,
+  dataDir: string,
+  ids: string[],
+): Promise<NodeJS.Signals | null> {
+  const child = purchaseProcess(step, dataDir, ids, stack.baseUrl);
   const [, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   return signal;
 }
@@ -101,5 +106,49 @@ describe('kill -9 during a purchase', () => {
         data.remove();
       }
     });
+  });
+});
+
+describe('kill -9 after the payment was sent', () => {
+  it('killed after the service settled but before its answer arrived: held in doubt with the receipt, never paid again', async () => {
+    const data = tempDir('desk-crash-after-send-');
+    const proxy = await startHostileProxy(stack.baseUrl);
+    try {
+      const ids = reportIds.slice(8, 10);
+      const before = await balanceOf(stack, payer());
+      const child = purchaseProcess('outside', data.dir, ids, proxy.url);
+      const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      proxy.beforePaidAnswer = async () => {
+        child.kill('SIGKILL');
+        await exited;
+      };
+      const [, signal] = await exited;
+      expect(signal).toBe('SIGKILL');
+      expect(proxy.paymentsSeen).toHaveLength(1);
+      expect(await balanceOf(stack, payer())).toBe(before - 20_000n);
+
+      const desk = await deskFor(stack, data.dir);
+      try {
+        const { purchases } = await desk.handlers['purchases.list']({});
+        expect(purchases).toHaveLength(1);
+        const [purchase] = purchases;
+        expect(purchase).toMatchObject({
+          state: 'in_doubt',
+          txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+          waitingFor: { kind: 'redelivery', txHash: purchase?.txHash },
+        });
+        expect(purchase?.error).toMatch(/Paid on chain .* will not pay again/);
+        expect((await desk.handlers['library.list']({ handle })).items).toEqual([]);
+        // Checked again, it stays explained and nothing new is paid.
+        await desk.handlers['purchases.reconcile']({});
+        expect(await balanceOf(stack, payer())).toBe(before - 20_000n);
+        expect(proxy.paymentsSeen).toHaveLength(1);
+      } finally {
+        await desk.close();
+      }
+    } finally {
+      await proxy.close();
+      data.remove();
+    }
   });
 });

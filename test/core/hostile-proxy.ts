@@ -13,6 +13,8 @@ export interface HostileProxy {
   /** Forward X-402-Payment as if the service did not know that header. */
   dropPreferredHeader: boolean;
   paymentsSeen: string[];
+  /** Awaited after the service settled and answered a payment, before that answer is passed on. */
+  beforePaidAnswer: (() => Promise<void>) | null;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     mutate: null,
     dropPreferredHeader: false,
     paymentsSeen: [],
+    beforePaidAnswer: null,
     close: async () => undefined,
   };
   const server: Server = createServer((req, res) => {
@@ -44,6 +47,7 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
         const out: Record<string, string> = { 'Content-Type': 'application/json' };
         const receipt = upstream.headers.get('x-payment-response');
         if (receipt) out['X-Payment-Response'] = receipt;
+        if (typeof payment === 'string' && upstream.status === 200) await proxy.beforePaidAnswer?.();
         res.writeHead(upstream.status, out);
         res.end(body);
       })
