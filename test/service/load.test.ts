@@ -326,7 +326,7 @@ describe('one signed payment sent many times at once', () => {
         const account = buyer(stack, buyerIndex);
         const signed = await signAuthorization(stack, buyerIndex, 10_000n);
         const v2 = v2Payment(stack, signed, 10_000n);
-        const forms = [
+        const forms: Record<string, string>[] = [
           { 'X-402-Payment': v2 },
           { 'X-Payment': v2 },
           { 'PAYMENT-SIGNATURE': v2 },
