@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../src/service/stack';
-import { reportMenuSchema, shelfListSchema, type ReportMenu } from '../src/shared/wire';
+import { reportMenuSchema, shelfListSchema, type ReportMenu, type ShelfList } from '../src/shared/wire';
 import { pageState, shot } from './browser';
 import { buy, filterAndOpen, openShelf, searchLibrary, waitForPrice } from './flow';
 
@@ -48,6 +48,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
   let serviceUrl = '';
   let rpcUrl = '';
   let handle = '';
+  let shelf: ShelfList;
   let menu: ReportMenu;
   let buyerKey = '';
   const rpcBodies: string[] = [];
@@ -71,7 +72,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
     serviceUrl = stack.baseUrl;
     rpcUrl = stack.rpcUrl;
     dataDir = mkdtempSync(path.join(tmpdir(), 'desk-e2e-'));
-    const shelf = shelfListSchema.parse(await getJson(`${serviceUrl}/api/intel/list`));
+    shelf = shelfListSchema.parse(await getJson(`${serviceUrl}/api/intel/list`));
     handle = shelf.entries.find((e) => (e.reportCount ?? 0) >= 4)!.username;
     menu = reportMenuSchema.parse(
       await getJson(`${serviceUrl}/api/intel/reports?username=${encodeURIComponent(handle)}`),
@@ -90,6 +91,9 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await page().locator('.shelf-row').first().waitFor();
     expect(await page().locator('[data-testid="shelf-count"]').textContent()).toContain('12 of 12 handles');
     expect(await page().locator('.shelf-row img.avatar').count()).toBeGreaterThan(0);
+    const labelled = shelf.entries.filter((e) => e.affiliationLabel).length;
+    expect(labelled).toBeGreaterThan(0);
+    expect(await page().locator('.shelf-row .affiliation').count()).toBe(labelled);
     await snap('01-shelf');
     await page().keyboard.press('/');
     await page().keyboard.type('zz-no-such-handle');

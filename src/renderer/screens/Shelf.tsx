@@ -159,7 +159,14 @@ export function ShelfScreen() {
                   >
                     <Avatar url={entry.avatarUrl} name={entry.displayName || entry.username} />
                     <span className="shelf-name">
-                      <strong>{entry.displayName || entry.username}</strong>
+                      <strong>
+                        <bdi>{entry.displayName || entry.username}</bdi>
+                        {entry.affiliationLabel ? (
+                          <span className="affiliation" title="Affiliation">
+                            <bdi>{entry.affiliationLabel}</bdi>
+                          </span>
+                        ) : null}
+                      </strong>
                       <span className="muted">@{entry.username}</span>
                     </span>
                     <span className="shelf-num" title="Followers">
