@@ -92,6 +92,26 @@ describe('PUT /api/intel/bundle (last write wins on gatheredAt)', () => {
     expect(await readBundle()).toEqual(stored);
   });
 
+  it('compares gatheredAt as instants, whatever the offset, and keeps the string as sent', async () => {
+    const stored = await readBundle();
+    const at = (ms: number) => new Date(Date.parse(stored.gatheredAt) + ms);
+    // An hour older, but written with a +02:00 offset so that it sorts after the stored string.
+    const older = at(-3_600_000);
+    const olderWithOffset = `${new Date(older.getTime() + 2 * 3_600_000).toISOString().slice(0, 19)}+02:00`;
+    expect(olderWithOffset > stored.gatheredAt).toBe(true);
+    expect(Date.parse(olderWithOffset)).toBe(older.getTime());
+    const refused = await putBundle({ ...stored, posts: [], gatheredAt: olderWithOffset });
+    expect(refused.body['written']).toBe(false);
+    expect(await readBundle()).toEqual(stored);
+    // A minute newer, written with a -05:00 offset so that it sorts before the stored string.
+    const newer = at(60_000);
+    const newerWithOffset = `${new Date(newer.getTime() - 5 * 3_600_000).toISOString().slice(0, 19)}-05:00`;
+    expect(newerWithOffset < stored.gatheredAt).toBe(true);
+    const written = await putBundle({ ...stored, gatheredAt: newerWithOffset });
+    expect(written.body['written']).toBe(true);
+    expect((await readBundle()).gatheredAt).toBe(newerWithOffset);
+  });
+
   it('rejects malformed bodies with a precise message', async () => {
     const stored = await readBundle();
     expect((await putBundle('{not json')).body['error']).toBe('invalid_json');

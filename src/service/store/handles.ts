@@ -156,7 +156,9 @@ export class HandleStore {
     const key = handleKey(incoming.username);
     const write = this.db.transaction((): boolean => {
       const stored = this.find(key);
-      if (stored && stored.gathered_at >= incoming.gatheredAt) return false;
+      // Compared as instants, not strings: "…T13:00:00+02:00" is older than "…T12:00:00.000Z". The incoming string
+      // is stored as sent, since editors compare it with what they saved.
+      if (stored && Date.parse(stored.gathered_at) >= Date.parse(incoming.gatheredAt)) return false;
       const profile = incoming.profile;
       const text = (field: string): string | undefined => {
         const value = profile?.[field];
