@@ -83,6 +83,7 @@ export async function selectionFrom(desk: DeskCore, handle: string, flags: Flags
 }
 
 export async function quote(desk: DeskCore, out: Output, handle: string, flags: Flags) {
+  out.progress('asking the service for the live price…');
   const view = await desk.handlers['quote.get']({
     handle,
     selection: await selectionFrom(desk, handle, flags),

@@ -52,6 +52,10 @@ export async function exportReport(
 }
 
 export async function purchases(desk: DeskCore, out: Output): Promise<void> {
+  const open = (await desk.handlers['purchases.list']({})).purchases.filter(
+    (p) => p.state === 'in_doubt' || p.state === 'sent' || p.state === 'signed',
+  );
+  if (open.length > 0) out.progress(`checking ${open.length} unfinished purchase(s)…`);
   const view = await desk.handlers['purchases.reconcile']({});
   out.result(view, () =>
     [
@@ -63,9 +67,10 @@ export async function purchases(desk: DeskCore, out: Output): Promise<void> {
           reports: p.reportCount,
           usd: p.amountUsd.toFixed(2),
           state: p.state,
-          receipt: p.txHash ?? p.error ?? '',
+          receipt: p.txHash ?? '',
+          note: p.waitingFor?.summary ?? (p.state === 'completed' ? '' : (p.error ?? '')),
         })),
-        ['when', 'handle', 'reports', 'usd', 'state', 'receipt'],
+        ['when', 'handle', 'reports', 'usd', 'state', 'receipt', 'note'],
       ),
     ].join('\n'),
   );

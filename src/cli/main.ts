@@ -1,7 +1,6 @@
 /**
  * intel-desk: the command line over core. `npm run desk -- <command>`; `--help` lists the commands.
  */
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,6 +10,7 @@ import { buy, list, menu, quote } from './commands-catalog';
 import { exportReport, library, purchases, read, search } from './commands-library';
 import { exportFormatSchema } from '../shared/rpc';
 import { bundleGet, bundlePut } from './commands-bundle';
+import { prepareSigner, sessionKey, wallet } from './commands-wallet';
 
 const HELP = `intel-desk <command> [options]
 
@@ -24,12 +24,17 @@ const HELP = `intel-desk <command> [options]
   read <reportId>                        a report as text
   export <reportId> --format json|md|pdf a report to stdout (pdf: redirect it to a file)
   purchases                              purchase history (in-doubt purchases are checked first)
-  wallet status | wallet import --key-file F --passphrase-env VAR
+  wallet status                          the signer's address (and USDC balance when the chain is known)
+  wallet import --key-file F | --keystore F.json
+                                         store a key, sealed with the passphrase in $INTEL_DESK_PASSPHRASE
+                                         (a JSON keystore's own password: $INTEL_DESK_KEYSTORE_PASSWORD)
   bundle get <handle> | bundle put <handle> <file.json>
 
-Options: --json, --service URL, --data-dir DIR, --rpc URL, --demo, --key-file F (key for this run only)
+Options: --json, --service URL, --data-dir DIR, --rpc URL, --demo, --timeout S (one request; default 20)
+Signer:  --key-file F (a key for this run only), else the stored keystore, unlocked with the passphrase in
+         $INTEL_DESK_PASSPHRASE (or the variable named by --passphrase-env VAR)
 Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY, INTEL_DESK_RPC_URL,
-             INTEL_DESK_DEMO=1, INTEL_DESK_LIBRARY_SECRET
+             INTEL_DESK_DEMO=1, INTEL_DESK_LIBRARY_SECRET, INTEL_DESK_PASSPHRASE, INTEL_DESK_TIMEOUT
 Exit codes: 0 ok, 2 usage, 3 payment refused, 4 service error, 5 network error, 1 other.`;
 
 const OPTIONS = {
@@ -38,9 +43,12 @@ const OPTIONS = {
   service: { type: 'string' },
   'data-dir': { type: 'string' },
   rpc: { type: 'string' },
+  timeout: { type: 'string' },
   demo: { type: 'boolean' },
   'key-file': { type: 'string' },
   'passphrase-env': { type: 'string' },
+  keystore: { type: 'string' },
+  'keystore-password-env': { type: 'string' },
   all: { type: 'boolean' },
   from: { type: 'string' },
   to: { type: 'string' },
@@ -55,21 +63,27 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-function readKey(values: Values): string | null {
-  if (values['key-file']) return readFileSync(values['key-file'], 'utf8').trim();
-  return process.env['INTEL_DESK_PRIVATE_KEY'] ?? null;
+function timeoutMs(values: Values): number | null {
+  const raw = values.timeout ?? process.env['INTEL_DESK_TIMEOUT'];
+  if (raw === undefined) return null;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600)
+    throw new UsageError('--timeout is a number of seconds between 0 and 600');
+  return Math.round(seconds * 1000);
 }
 
 async function openDesk(values: Values): Promise<DeskCore> {
   const rpcUrl = values.rpc ?? process.env['INTEL_DESK_RPC_URL'];
+  const timeout = timeoutMs(values);
   const serviceUrl = values.service ?? process.env['INTEL_DESK_SERVICE_URL'];
   const desk = await createDeskCore({
     dataDir: values['data-dir'] ?? process.env['INTEL_DESK_DATA_DIR'] ?? path.join(homedir(), '.intel-desk'),
     demo: values.demo ?? process.env['INTEL_DESK_DEMO'] === '1',
     ...(serviceUrl ? { serviceUrl } : {}),
     ...(rpcUrl ? { rpcUrl } : {}),
+    ...(timeout ? { timeoutMs: timeout } : {}),
   });
-  const key = readKey(values);
+  const key = sessionKey(values);
   if (key) desk.context.wallet.useKeyForSession(key);
   const secret = process.env['INTEL_DESK_LIBRARY_SECRET'];
   if (secret) desk.context.setLibrarySecret(secret);
@@ -82,27 +96,6 @@ function need(positionals: string[], index: number, what: string): string {
   return value;
 }
 
-async function wallet(desk: DeskCore, out: Output, values: Values, action: string): Promise<void> {
-  if (action === 'import') {
-    if (!values['key-file']) throw new UsageError('wallet import needs --key-file');
-    const variable = values['passphrase-env'] ?? 'INTEL_DESK_PASSPHRASE';
-    const passphrase = process.env[variable];
-    if (!passphrase) throw new UsageError(`set the wallet passphrase in $${variable}`);
-    await desk.wallet.importPrivateKey(
-      readFileSync(values['key-file'], 'utf8').trim() as `0x${string}`,
-      passphrase,
-    );
-  } else if (action !== 'status') {
-    throw new UsageError('wallet takes status or import');
-  }
-  const status = await desk.handlers['wallet.status']({});
-  out.result(status, () =>
-    status.address
-      ? `${status.kind} wallet ${status.address}${status.balanceUsdc ? `, ${status.balanceUsdc} USDC` : ''}`
-      : 'no wallet',
-  );
-}
-
 async function run(desk: DeskCore, out: Output, values: Values, [command, ...args]: string[]): Promise<void> {
   switch (command) {
     case 'list':
@@ -113,6 +106,7 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       await quote(desk, out, need(args, 0, 'handle'), values);
       return;
     case 'buy':
+      await prepareSigner(desk, values);
       return buy(desk, out, need(args, 0, 'handle'), values);
     case 'library':
       return library(desk, out, values.handle);
@@ -141,6 +135,17 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
   }
 }
 
+/** Purchases reconciliation could not settle at start are shown whatever the command (on stderr). */
+async function warnInDoubt(desk: DeskCore): Promise<void> {
+  const { purchases } = await desk.handlers['purchases.list']({});
+  const open = purchases.filter((p) => p.state === 'in_doubt');
+  if (open.length === 0) return;
+  const waits = [...new Set(open.map((p) => p.waitingFor?.summary).filter(Boolean))].join(' ');
+  process.stderr.write(
+    `intel-desk: ${open.length} purchase(s) in doubt, never paid again automatically. ${waits} See \`intel-desk purchases\`.\n`,
+  );
+}
+
 async function main(): Promise<number> {
   let parsed;
   try {
@@ -157,6 +162,7 @@ async function main(): Promise<number> {
   let desk: DeskCore | null = null;
   try {
     desk = await openDesk(values);
+    if (positionals[0] !== 'purchases') await warnInDoubt(desk);
     await run(desk, out, values, positionals);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

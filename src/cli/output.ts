@@ -25,14 +25,19 @@ export interface Output {
 }
 
 export function output(json: boolean): Output {
+  // On a terminal the progress line is redrawn in place and cleared before the result; elsewhere each is a line.
+  const live = !json && process.stderr.isTTY;
+  let shown = false;
   return {
     json,
     result(value, human) {
+      if (shown) process.stderr.write('\r\x1b[2K');
+      shown = false;
       process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
     },
     progress(line) {
-      if (!json && process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line}`);
-      else process.stderr.write(`${line}\n`);
+      process.stderr.write(live ? `\r\x1b[2K${line}` : `${line}\n`);
+      shown = live;
     },
   };
 }

@@ -1,42 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
 import { tempDir } from '../core/helpers';
+import { root, runCli, type Run } from './run-cli';
 
-const root = path.resolve(import.meta.dirname, '../..');
 let stack: Stack;
 let data: ReturnType<typeof tempDir>;
 let keyFile: string;
 let handle: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return runCli(args, {
+    INTEL_DESK_SERVICE_URL: stack.baseUrl,
+    INTEL_DESK_DATA_DIR: data.dir,
+    INTEL_DESK_RPC_URL: stack.rpcUrl,
+    INTEL_DESK_DEMO: '1',
+    ...env,
+  });
 }
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/intel-desk.mjs', ...args], {
-      cwd: root,
-      env: {
-        ...process.env,
-        INTEL_DESK_SERVICE_URL: stack.baseUrl,
-        INTEL_DESK_DATA_DIR: data.dir,
-        INTEL_DESK_RPC_URL: stack.rpcUrl,
-        INTEL_DESK_DEMO: '1',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** A loopback URL nothing listens on (port 9 would not do: fetch refuses it as a "bad port" without trying). */
+async function closedUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }
 
 const json = (run: Run) => JSON.parse(run.stdout) as Record<string, unknown> & unknown[];
@@ -109,7 +102,30 @@ describe('intel-desk CLI', () => {
     });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/network_not_allowed/);
-    const offline = await cli(['list', '--service', 'http://127.0.0.1:9']);
+    const offline = await cli(['list', '--service', await closedUrl(), '--json']);
     expect(offline.code).toBe(5);
+    expect(JSON.parse(offline.stdout)).toMatchObject({ error: { code: 'network_unreachable' } });
+  });
+
+  it('runs as the package bin from any directory, through a symlink, without a build step', () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
+    const bin = path.join(root, pkg.bin['intel-desk']!);
+    expect(readFileSync(bin, 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(statSync(bin).mode & 0o111).not.toBe(0);
+    // The loader comes with a production install; nothing under out/ is needed.
+    expect(pkg.dependencies['tsx']).toBeTruthy();
+    expect(readFileSync(bin, 'utf8')).not.toMatch(/out\//);
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'desk-bin-'));
+    try {
+      const link = path.join(elsewhere, 'intel-desk');
+      symlinkSync(bin, link);
+      const help = execFileSync(link, ['--help'], { cwd: elsewhere, encoding: 'utf8' });
+      expect(help).toMatch(/^intel-desk <command> \[options\]/);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,10 @@
 /** Core tests: a desk in a temp dir wired to a reference-service stack. */
+import { createCipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { Address } from 'viem';
+import { keccak256, type Address } from 'viem';
 import { createDeskCore, type DeskCore, type DeskCoreOptions } from '../../src/core';
 import type { Stack } from '../../src/service/stack';
 
@@ -49,4 +50,26 @@ export async function balanceOf(stack: Stack, owner: Address): Promise<bigint> {
     functionName: 'balanceOf',
     args: [owner],
   })) as bigint;
+}
+
+/** A standard v3 keystore, as geth or MetaMask export it (small scrypt cost for speed). */
+export function v3Keystore(privateKey: `0x${string}`, password: string): string {
+  const salt = randomBytes(32);
+  const iv = randomBytes(16);
+  const derived = scryptSync(password, salt, 32, { N: 1024, r: 8, p: 1 });
+  const cipher = createCipheriv('aes-128-ctr', derived.subarray(0, 16), iv);
+  const ciphertext = Buffer.concat([cipher.update(Buffer.from(privateKey.slice(2), 'hex')), cipher.final()]);
+  return JSON.stringify({
+    version: 3,
+    id: '3198bc9c-6672-5ab3-d995-4942343ae5b6',
+    address: privateKeyToAccount(privateKey).address.slice(2).toLowerCase(),
+    crypto: {
+      cipher: 'aes-128-ctr',
+      ciphertext: ciphertext.toString('hex'),
+      cipherparams: { iv: iv.toString('hex') },
+      kdf: 'scrypt',
+      kdfparams: { dklen: 32, salt: salt.toString('hex'), n: 1024, r: 8, p: 1 },
+      mac: keccak256(Buffer.concat([derived.subarray(16, 32), ciphertext])).slice(2),
+    },
+  });
 }

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import { DeskError } from '../../src/core/errors';
-import { balanceOf, deskFor, tempDir } from './helpers';
+import { balanceOf, deskFor, tempDir, v3Keystore } from './helpers';
 
 let stack: Stack;
 let handle: string;
@@ -29,28 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-/** A standard v3 keystore, as geth or MetaMask export it (small scrypt cost for speed). */
-function v3Keystore(privateKey: `0x${string}`, password: string): string {
-  const salt = randomBytes(32);
-  const iv = randomBytes(16);
-  const derived = scryptSync(password, salt, 32, { N: 1024, r: 8, p: 1 });
-  const cipher = createCipheriv('aes-128-ctr', derived.subarray(0, 16), iv);
-  const ciphertext = Buffer.concat([cipher.update(Buffer.from(privateKey.slice(2), 'hex')), cipher.final()]);
-  return JSON.stringify({
-    version: 3,
-    id: '3198bc9c-6672-5ab3-d995-4942343ae5b6',
-    address: privateKeyToAccount(privateKey).address.slice(2).toLowerCase(),
-    crypto: {
-      cipher: 'aes-128-ctr',
-      ciphertext: ciphertext.toString('hex'),
-      cipherparams: { iv: iv.toString('hex') },
-      kdf: 'scrypt',
-      kdfparams: { dklen: 32, salt: salt.toString('hex'), n: 1024, r: 8, p: 1 },
-      mac: keccak256(Buffer.concat([derived.subarray(16, 32), ciphertext])).slice(2),
-    },
-  });
-}
 
 async function code(action: Promise<unknown>): Promise<string> {
   try {

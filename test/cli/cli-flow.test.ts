@@ -1,0 +1,140 @@
+/**
+ * The CLI end to end against the reference service and anvil: a JSON keystore imported and unlocked from the
+ * environment, buy all, buy a date range, buy the missing ones by id, then read and search with the service
+ * stopped (a proxy in front of it refuses connections).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startStack, type Stack } from '../../src/service/stack';
+import type { MenuView, PurchaseOutcome, ShelfView, WalletView } from '../../src/shared/rpc';
+import { tempDir, v3Keystore } from '../core/helpers';
+import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
+import { startHostileProxy } from '../core/hostile-proxy';
+import { parsed, runCli, type Run } from './run-cli';
+
+let stack: Stack;
+let proxy: FlakyProxy;
+let data: ReturnType<typeof tempDir>;
+let keystoreFile: string;
+let handles: string[];
+const UNLOCK = { INTEL_DESK_PASSPHRASE: 'desk pass' };
+
+function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  return runCli(args, {
+    INTEL_DESK_SERVICE_URL: proxy.url,
+    INTEL_DESK_DATA_DIR: data.dir,
+    INTEL_DESK_RPC_URL: stack.rpcUrl,
+    INTEL_DESK_DEMO: '1',
+    INTEL_DESK_PASSPHRASE: undefined,
+    INTEL_DESK_PRIVATE_KEY: undefined,
+    ...env,
+  });
+}
+
+beforeAll(async () => {
+  stack = await startStack({
+    seed: { handles: 3, minReportsPerHandle: 5, maxReportsPerHandle: 5 },
+    buyerCount: 1,
+  });
+  proxy = await startFlakyProxy(stack.baseUrl);
+  data = tempDir('desk-cli-flow-');
+  keystoreFile = path.join(data.dir, 'buyer.keystore.json');
+  writeFileSync(keystoreFile, v3Keystore(stack.buyerKeys[0]!, 'geth pw'), { mode: 0o600 });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await stack?.stop();
+  data?.remove();
+});
+
+describe('intel-desk from keystore to offline reading', () => {
+  it('imports a JSON keystore, then buys all, a date range, and the missing ones by id', async () => {
+    const imported = await cli(['wallet', 'import', '--keystore', keystoreFile, '--json'], {
+      ...UNLOCK,
+      INTEL_DESK_KEYSTORE_PASSWORD: 'geth pw',
+    });
+    expect(imported.code).toBe(0);
+    expect(parsed<WalletView>(imported)).toMatchObject({
+      kind: 'keystore',
+      address: privateKeyToAccount(stack.buyerKeys[0]!).address,
+    });
+    handles = parsed<ShelfView>(await cli(['list', '--json'])).entries.map((e) => e.username);
+    const [first, second] = handles as [string, string];
+
+    const locked = await cli(['buy', first, '--all', '--yes']);
+    expect(locked.code).toBe(3);
+    expect(locked.stderr).toMatch(/Unlock the wallet/);
+
+    const all = await cli(['buy', first, '--all', '--yes', '--json'], UNLOCK);
+    expect(all.code).toBe(0);
+    expect(all.stderr).toContain('asking the service for the live price…');
+    expect(all.stderr).toContain('paying $0.05 for 5 report(s)…');
+    expect(parsed<PurchaseOutcome>(all)).toMatchObject({ status: 'completed', purchase: { reportCount: 5 } });
+
+    const menu = parsed<MenuView>(await cli(['menu', second, '--json']));
+    const range = await cli(['buy', second, '--from', menu.reports[1]!.createdAt, '--yes', '--json'], UNLOCK);
+    expect(range.code).toBe(0);
+    const ranged = parsed<PurchaseOutcome>(range);
+    if (ranged.status !== 'completed') throw new Error(range.stdout);
+    expect(ranged.purchase.reportIds).toEqual(menu.reports.slice(0, 2).map((r) => r.id));
+
+    const missing = await cli(['buy', second, '--missing', '--yes', '--json'], UNLOCK);
+    const rest = parsed<PurchaseOutcome>(missing);
+    if (rest.status !== 'completed') throw new Error(missing.stdout);
+    expect(rest.purchase.resource).toContain('ids=');
+    expect(rest.purchase.reportIds.sort()).toEqual(
+      menu.reports
+        .slice(2)
+        .map((r) => r.id)
+        .sort(),
+    );
+    const owned = parsed<MenuView>(await cli(['menu', second, '--json'])).reports.every((r) => r.owned);
+    expect(owned).toBe(true);
+  });
+
+  it('lists, reads and searches with the service stopped, and refuses to buy with a clear reason', async () => {
+    proxy.down();
+    const shelf = await cli(['list']);
+    expect(shelf.code).toBe(0);
+    expect(shelf.stdout).toMatch(/^\(offline: last copy from .*Cannot reach the service/);
+    const library = parsed<{ id: string }[]>(await cli(['library', '--json']));
+    expect(library).toHaveLength(10);
+    const read = await cli(['read', library[0]!.id]);
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain('## Summary');
+    const search = parsed<unknown[]>(await cli(['search', 'posted', '--json']));
+    expect(search.length).toBeGreaterThan(0);
+    const buy = await cli(['buy', handles[0]!, '--all', '--yes'], UNLOCK);
+    expect(buy.code).toBe(5);
+    expect(buy.stderr).toMatch(/Cannot reach the service/);
+  });
+
+  it('tells about an in-doubt purchase on every later command, and never pays it again', async () => {
+    await proxy.up();
+    const lost = await startHostileProxy(stack.baseUrl);
+    // The service settles, then its answer never arrives.
+    lost.beforePaidAnswer = () => new Promise<void>(() => undefined);
+    try {
+      const menu = parsed<MenuView>(await cli(['menu', handles[2]!, '--json']));
+      const id = menu.reports[0]!.id;
+      const args = ['buy', handles[2]!, '--ids', id, '--yes', '--service', lost.url, '--timeout', '2'];
+      const buy = await cli(args, UNLOCK);
+      expect(buy.code).toBe(5);
+      expect(buy.stdout).toMatch(/^IN DOUBT: The answer was lost/);
+      expect(lost.paymentsSeen).toHaveLength(1);
+
+      const later = await cli(['library']);
+      expect(later.code).toBe(0);
+      expect(later.stderr).toMatch(
+        /1 purchase\(s\) in doubt, never paid again automatically\. Waiting for the service to deliver what was paid for\./,
+      );
+      const history = await cli(['purchases']);
+      expect(history.stdout).toMatch(/in_doubt .*0x[0-9a-f]{64}\s+Waiting for the service to deliver/);
+      expect(lost.paymentsSeen).toHaveLength(1);
+    } finally {
+      await lost.close();
+    }
+  });
+});
