@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import { DeskError } from '../../src/core/errors';
+import type { SecretVault } from '../../src/core/wallet/sealing';
 import { balanceOf, deskFor, tempDir, v3Keystore } from './helpers';
 
 let stack: Stack;
@@ -186,6 +188,65 @@ describe('the library secret (spec 5.8)', () => {
       expect((await desk.handlers['library.list']({ handle })).items).toHaveLength(ids.length);
       expect((await desk.handlers['settings.clearLibrarySecret']({})).librarySecretSet).toBe(false);
       await desk.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+/** A stand-in for the Electron shell's safeStorage adapter: AES-GCM under a key only this "user" holds. */
+function keychain(key = randomBytes(32), available = true): SecretVault {
+  return {
+    isAvailable: () => available,
+    encrypt(plain) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return Buffer.concat([iv, cipher.getAuthTag(), body]);
+    },
+    decrypt(data) {
+      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+      decipher.setAuthTag(data.subarray(12, 28));
+      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+describe('the OS keychain adapter', () => {
+  it('wraps the sealed key and the library secret, and says so when the keychain is missing or foreign', async () => {
+    const data = tempDir('desk-keychain-');
+    try {
+      const key = stack.buyerKeys[1]!;
+      const vaultKey = randomBytes(32);
+      const desk = await deskFor(stack, data.dir, { vault: keychain(vaultKey) });
+      await desk.handlers['wallet.import']({ privateKey: key, passphrase: 'desk pass' });
+      await desk.handlers['settings.setLibrarySecret']({ secret: 'first-party secret' });
+      await desk.close();
+      const stored = JSON.parse(readFileSync(path.join(data.dir, 'wallet.json'), 'utf8')) as object;
+      expect(Object.keys(stored)).toEqual(['vault']);
+      for (const file of readdirSync(data.dir)) {
+        const text = readFileSync(path.join(data.dir, file), 'latin1');
+        expect(text).not.toContain(key.slice(2));
+        expect(text).not.toContain('first-party secret');
+        expect(text).not.toContain('ciphertext');
+      }
+
+      const same = await deskFor(stack, data.dir, { vault: keychain(vaultKey) });
+      expect(await same.handlers['wallet.unlock']({ passphrase: 'desk pass' })).toMatchObject({
+        address: privateKeyToAccount(key).address,
+        unlocked: true,
+      });
+      expect(same.context.librarySecret()).toBe('first-party secret');
+      await same.close();
+
+      const missing = await deskFor(stack, data.dir, { vault: keychain(vaultKey, false) });
+      expect(await code(missing.handlers['wallet.status']({}))).toBe('keychain_unavailable');
+      await missing.close();
+      const foreign = await deskFor(stack, data.dir, { vault: keychain() });
+      expect(await code(foreign.handlers['wallet.unlock']({ passphrase: 'desk pass' }))).toBe(
+        'keychain_refused',
+      );
+      await foreign.close();
     } finally {
       data.remove();
     }

@@ -57,7 +57,15 @@ export class DeskWallet {
             'wallet',
           );
         }
-        text = this.vault.decrypt(Buffer.from(outer.vault, 'base64'));
+        try {
+          text = this.vault.decrypt(Buffer.from(outer.vault, 'base64'));
+        } catch {
+          throw new DeskError(
+            'keychain_refused',
+            'The OS keychain could not unseal the wallet (was it made by another user or computer?); import the key again.',
+            'wallet',
+          );
+        }
       }
       const parsed = walletFileSchema.safeParse(JSON.parse(text));
       if (!parsed.success) throw new Error('bad shape');
