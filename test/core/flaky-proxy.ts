@@ -14,6 +14,8 @@ export interface FlakyProxy {
   mode: FlakyMode;
   /** Connections accepted so far, in any mode. */
   connections: number;
+  /** HTTP request lines received so far, in any mode (answered or not). */
+  requests: number;
   /** Stops listening and cuts every open connection at once: new connections are refused. */
   down(): void;
   /** Listens again on the same port. */
@@ -33,6 +35,7 @@ export async function startFlakyProxy(target: string): Promise<FlakyProxy> {
     url: '',
     mode: 'pass',
     connections: 0,
+    requests: 0,
     down: () => undefined,
     up: async () => undefined,
     close: async () => undefined,
@@ -43,6 +46,7 @@ export async function startFlakyProxy(target: string): Promise<FlakyProxy> {
     let upstreamSocket: Socket | null = null;
     // The mode is read for every chunk, so a change also hits connections kept alive from before.
     client.on('data', (chunk: Buffer) => {
+      proxy.requests += chunk.toString('latin1').match(/^[A-Z]+ \S+ HTTP\/1\.1\r$/gm)?.length ?? 0;
       if (proxy.mode === 'stall') return;
       if (proxy.mode === 'reset') return void client.resetAndDestroy();
       if (proxy.mode === 'drop') return void client.end();

@@ -256,4 +256,23 @@ describe('in-doubt purchases while the chain is unreachable', () => {
     expect(settled.error).toMatch(/expired unused/);
     expect(await balanceOf(stack, address)).toBe(before);
   });
+
+  it('asks a dead chain once per check, however many purchases wait on it', async () => {
+    const { desk } = await walletDesk();
+    for (const id of ids.slice(4, 6)) {
+      const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'ids', ids: [id] } });
+      service.mode = 'stall';
+      const outcome = await desk.handlers['purchase.start']({
+        quoteId: quote.quoteId,
+        confirmedAmount: quote.amount,
+      });
+      expect(outcome.status).toBe('in_doubt');
+      service.mode = 'pass';
+    }
+    chain.mode = 'stall';
+    const before = chain.requests;
+    const { purchases } = await desk.handlers['purchases.reconcile']({});
+    expect(purchases.map((p) => p.waitingFor?.kind)).toEqual(['chain', 'chain']);
+    expect(chain.requests - before).toBe(1);
+  });
 });

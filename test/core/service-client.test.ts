@@ -237,6 +237,14 @@ describe('retries', () => {
     expect(second.sleeps).toEqual([100, 200, 400]);
   });
 
+  it('does not retry a free route that timed out: the cached copy should not wait twice', async () => {
+    const stalled = await scripted(() => undefined);
+    const { client, sleeps } = clientFor(stalled.url, { timeoutMs: 150 });
+    expect(await failure(client.list())).toMatchObject({ code: 'network_timeout' });
+    expect(stalled.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
   it('never retries a paid request: a 5xx, a reset and a timeout each cost exactly one request', async () => {
     const answers: Handler[] = [
       (_req, res) => json(res, 503, { error: 'busy' }),

@@ -191,7 +191,9 @@ export class ServiceClient {
         if (answer.status < 500 && answer.status !== 429) return answer;
         lastError = serviceError(answer);
       } catch (error) {
-        if (!(error instanceof DeskError) || error.kind !== 'network') throw error;
+        // A timeout already cost the whole deadline: waiting that long again would only delay the cached copy.
+        if (!(error instanceof DeskError) || error.kind !== 'network' || error.code === 'network_timeout')
+          throw error;
         lastError = error;
       }
     }

@@ -72,13 +72,25 @@ function shortReason(error: unknown): string {
   return text.split('\n')[0]?.slice(0, 160) || 'no answer';
 }
 
-/** Asks the chain about one sent purchase; returns false when the chain could not be asked. */
-async function checkOnChain(row: PurchaseRow, deps: ReconcileDeps, client: PublicClient, rpcUrl: string) {
+/**
+ * Asks the chain about one sent purchase. A chain that failed once in this pass is not asked again (its
+ * reason is reused), so many open purchases never multiply the wait for a dead RPC.
+ */
+async function checkOnChain(
+  row: PurchaseRow,
+  deps: ReconcileDeps,
+  client: PublicClient,
+  rpcUrl: string,
+  unreachable: Map<string, unknown>,
+) {
   const closes = new Date(row.valid_before * 1000).toISOString();
+  const chainKey = `${rpcUrl} ${row.network}`;
   let answer: { used: boolean; txHash: string | null };
   try {
+    if (unreachable.has(chainKey)) throw unreachable.get(chainKey);
     answer = await settledOnChain(row, client);
   } catch (error) {
+    unreachable.set(chainKey, error);
     const waiting: PurchaseWait = {
       kind: 'chain',
       rpcUrl,
@@ -131,6 +143,7 @@ function explainWithoutChain(row: PurchaseRow, deps: ReconcileDeps): void {
 }
 
 export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
+  const unreachable = new Map<string, unknown>();
   for (const row of deps.ledger.unsettled()) {
     deps.ledger.markChecked(row.id);
     if (deliverKept(row, deps)) continue;
@@ -142,7 +155,7 @@ export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
     }
     const client = deps.chain(row.network);
     const rpcUrl = deps.rpcUrlFor(row.network);
-    if (client && rpcUrl) await checkOnChain(row, deps, client, rpcUrl);
+    if (client && rpcUrl) await checkOnChain(row, deps, client, rpcUrl, unreachable);
     else explainWithoutChain(row, deps);
   }
 }
