@@ -41,8 +41,10 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     fetch(`${target}${req.url ?? '/'}`, { headers })
       .then(async (upstream) => {
         let body = await upstream.text();
-        if (upstream.status === 402 && proxy.mutate) {
-          body = JSON.stringify(proxy.mutate(JSON.parse(body) as Record<string, unknown>));
+        const parsed = upstream.status === 402 ? (JSON.parse(body) as Record<string, unknown>) : null;
+        // Only challenges are rewritten; the service's own payment errors pass through as they are.
+        if (parsed && proxy.mutate && Array.isArray(parsed['accepts'])) {
+          body = JSON.stringify(proxy.mutate(parsed));
         }
         const out: Record<string, string> = { 'Content-Type': 'application/json' };
         const receipt = upstream.headers.get('x-payment-response');

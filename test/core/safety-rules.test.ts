@@ -171,6 +171,23 @@ describe('rule 3: the payee is pinned on first purchase', () => {
       ),
     ).toBe('payee_changed');
     expect(signatures).toBe(before);
+
+    // Accepted, the payment is signed for the new payee; this honest service refuses it, so the pin holds.
+    const accepted = await desk.handlers['purchase.start']({
+      quoteId: changed.quoteId,
+      confirmedAmount: changed.amount,
+      acceptPayToChange: true,
+    });
+    expect(signatures).toBe(before + 1);
+    expect(accepted).toMatchObject({ status: 'failed', code: 'payee_mismatch' });
+    const sent = JSON.parse(Buffer.from(proxy.paymentsSeen.at(-1)!, 'base64').toString('utf8'));
+    expect(sent.payload.authorization.to).toBe('0x2222222222222222222222222222222222222222');
+    proxy.mutate = null;
+    const again = await desk.handlers['quote.get']({
+      handle,
+      selection: { kind: 'ids', ids: ids.slice(1, 2) },
+    });
+    expect(again).toMatchObject({ payToStatus: 'pinned', payTo: quote.payTo });
   });
 });
 
