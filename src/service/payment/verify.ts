@@ -65,8 +65,25 @@ function fail(error: string, message: string, extra: Partial<PaymentFailure> = {
   return { ok: false, failure: { status: 402, error, message, ...extra } as PaymentFailure };
 }
 
+/**
+ * Runs tasks one at a time, in order. Every settlement is sent from the one facilitator account: sending them
+ * concurrently hands out account nonces ahead of the sends, so one failed send leaves a gap that strands the
+ * transactions behind it, and the nonce manager's reset then hands out nonces twice. Sending one transaction at a
+ * time (each takes a few milliseconds on loopback) and waiting for receipts concurrently avoids both.
+ */
+export class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task, task);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
 export class PaymentVerifier {
   private readonly scheme: ExactEvmScheme;
+  private readonly sends = new SerialQueue();
 
   constructor(
     private readonly terms: PaymentTerms,
@@ -83,8 +100,10 @@ export class PaymentVerifier {
         verifyTypedData: (args) =>
           publicClient.verifyTypedData(args as Parameters<typeof publicClient.verifyTypedData>[0]),
         writeContract: (args) =>
-          walletClient.writeContract(args as Parameters<typeof walletClient.writeContract>[0]),
-        sendTransaction: (args) => walletClient.sendTransaction(args),
+          this.sends.run(() =>
+            walletClient.writeContract(args as Parameters<typeof walletClient.writeContract>[0]),
+          ),
+        sendTransaction: (args) => this.sends.run(() => walletClient.sendTransaction(args)),
         waitForTransactionReceipt: (args) =>
           publicClient.waitForTransactionReceipt({ ...args, pollingInterval: 50 }),
         getCode: (args) => publicClient.getCode(args),
