@@ -135,7 +135,18 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
   }
 }
 
-/** Purchases reconciliation could not settle at start are shown whatever the command (on stderr). */
+/** What start-up found that the person must know, whatever the command (on stderr). */
+async function warnAtStart(desk: DeskCore, command: string | undefined): Promise<void> {
+  const recovered = desk.context.recovered;
+  if (recovered) {
+    process.stderr.write(
+      `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path} and a new one started.\n`,
+    );
+  }
+  if (command !== 'purchases') await warnInDoubt(desk);
+}
+
+/** Purchases reconciliation could not settle at start are shown whatever the command. */
 async function warnInDoubt(desk: DeskCore): Promise<void> {
   const { purchases } = await desk.handlers['purchases.list']({});
   const open = purchases.filter((p) => p.state === 'in_doubt');
@@ -162,7 +173,7 @@ async function main(): Promise<number> {
   let desk: DeskCore | null = null;
   try {
     desk = await openDesk(values);
-    if (positionals[0] !== 'purchases') await warnInDoubt(desk);
+    await warnAtStart(desk, positionals[0]);
     await run(desk, out, values, positionals);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -107,6 +107,21 @@ describe('intel-desk CLI', () => {
     expect(JSON.parse(offline.stdout)).toMatchObject({ error: { code: 'network_unreachable' } });
   });
 
+  it('says when the library database was unusable and where the old file went', async () => {
+    const other = tempDir('desk-cli-corrupt-');
+    try {
+      writeFileSync(path.join(other.dir, 'desk.db'), Buffer.alloc(8192, 0x5a));
+      const run = await cli(['library', '--json'], { INTEL_DESK_DATA_DIR: other.dir });
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual([]);
+      const moved = /moved to (\S+desk\.db\.corrupt-\S+) and a new one started/.exec(run.stderr)?.[1];
+      expect(moved).toBeTruthy();
+      expect(readFileSync(moved!)).toEqual(Buffer.alloc(8192, 0x5a));
+    } finally {
+      other.remove();
+    }
+  });
+
   it('runs as the package bin from any directory, through a symlink, without a build step', () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       bin: Record<string, string>;
