@@ -35,7 +35,8 @@ Signer:  --key-file F (a key for this run only), else the stored keystore, unloc
          $INTEL_DESK_PASSPHRASE (or the variable named by --passphrase-env VAR)
 Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY, INTEL_DESK_RPC_URL,
              INTEL_DESK_DEMO=1, INTEL_DESK_LIBRARY_SECRET, INTEL_DESK_PASSPHRASE, INTEL_DESK_TIMEOUT
-Exit codes: 0 ok, 2 usage, 3 payment refused, 4 service error, 5 network error, 1 other.`;
+Exit codes: 0 ok, 2 usage, 3 payment refused (safety rule, cap, wallet), 4 service error or failed
+purchase, 5 network error or a purchase left in doubt, 1 other.`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
