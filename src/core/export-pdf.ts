@@ -5,7 +5,7 @@
  */
 import PDFDocument from 'pdfkit';
 import type { IntelReportSnapshot } from '../shared/wire';
-import { humanize } from './export';
+import { humanize, MAX_EXPORT_DEPTH, TOO_DEEP } from './export';
 
 const MAX_TEXT = 20_000;
 const TYPOGRAPHY = '–—‘’‚“”„•…€™†‡‰‹›ŒœŠšŽžŸƒˆ˜';
@@ -46,6 +46,10 @@ function heading(doc: Doc, text: string): void {
 function writeValue(doc: Doc, value: unknown, depth: number, label: string | null): void {
   const indent = 14 * depth;
   const prefix = label === null ? '' : `${winAnsi(humanize(label))}: `;
+  if (depth > MAX_EXPORT_DEPTH) {
+    doc.text(`${prefix}(${TOO_DEEP})`, { indent: 14 * MAX_EXPORT_DEPTH });
+    return;
+  }
   if (value !== null && typeof value === 'object') {
     if (label !== null) doc.font('Helvetica-Bold').text(prefix, { indent }).font('Helvetica');
     const entries: [string | null, unknown][] = Array.isArray(value)

@@ -13,7 +13,12 @@ function escapeText(text: string): string {
   return text.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/^(#{1,6}\s)/gm, '\\$1');
 }
 
+/** Deeper values are left to the JSON export: recursion past this would only produce noise (or overflow). */
+export const MAX_EXPORT_DEPTH = 40;
+export const TOO_DEEP = `nested deeper than ${MAX_EXPORT_DEPTH} levels; see the JSON export`;
+
 function renderValue(value: unknown, depth: number): string {
+  if (depth > MAX_EXPORT_DEPTH) return `_${TOO_DEEP}_`;
   if (value === null || value === undefined) return '_none_';
   if (typeof value === 'string') return escapeText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { inflateSync } from 'node:zlib';
 import { snapshotPdf, winAnsi } from '../../src/core/export-pdf';
+import { snapshotMarkdown } from '../../src/core/export';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 
 /** The text drawn on the pages: pdfkit writes it as hex strings inside Flate-compressed content streams. */
@@ -64,6 +65,16 @@ describe('PDF export', () => {
     const huge = { ...snapshot, narrative: { summary: 'x'.repeat(1_000_000) } };
     const pdf = await snapshotPdf('SomeHandle', huge);
     expect(drawnText(pdf)).toContain('980000 more characters; see the JSON export');
+  });
+
+  it('exports a value nested far too deep as a note, in PDF and Markdown', async () => {
+    let nested: unknown = 'bottom';
+    for (let depth = 0; depth < 50_000; depth++) nested = { level: nested };
+    const deep = { ...snapshot, changeSummary: { nested } };
+    expect(drawnText(await snapshotPdf('SomeHandle', deep))).toContain('see the JSON export');
+    expect(snapshotMarkdown('SomeHandle', deep)).toContain(
+      'nested deeper than 40 levels; see the JSON export',
+    );
   });
 
   it('keeps WinAnsi text and typography, drops bidi and control characters', () => {

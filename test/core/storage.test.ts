@@ -87,6 +87,25 @@ describe('snapshots', () => {
     );
   });
 
+  it('stores and indexes a paid snapshot nested far deeper than the stack allows recursion', () => {
+    const data = tempDir('desk-deep-');
+    const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+    try {
+      let nested: unknown = 'bottomword at the very end';
+      for (let depth = 0; depth < 100_000; depth++) nested = depth % 2 ? { level: nested } : [nested];
+      const deep = { ...snapshot('deep1', 'Top summary'), changeSummary: { text: 'shallow', nested } };
+      const store = new SnapshotStore(db);
+      db.transaction(() =>
+        store.put('someone', [{ snapshot: deep, raw: '{}' }], null, '2026-01-01T00:00:00.000Z'),
+      )();
+      expect(store.search('bottomword').map((hit) => hit.id)).toEqual(['deep1']);
+      expect(store.search('shallow').map((hit) => hit.id)).toEqual(['deep1']);
+    } finally {
+      db.close();
+      data.remove();
+    }
+  });
+
   it('turns any user text into a safe full-text query (property)', () => {
     const data = tempDir('desk-fts-');
     const { db } = openDeskDb(path.join(data.dir, 'desk.db'));

@@ -20,15 +20,19 @@ export interface StoredSnapshot {
 }
 
 /** Text worth searching: every string inside the narrative and the change summary, in document order. */
+/**
+ * Every string of the narrative and change summary, in document order. Iterative: a paid snapshot nested
+ * thousands of levels deep must still be stored and indexed, never overflow the stack after payment.
+ */
 export function searchableText(snapshot: IntelReportSnapshot): string {
   const parts: string[] = [];
-  const walk = (value: unknown): void => {
+  const pending: unknown[] = [snapshot.changeSummary, snapshot.narrative];
+  while (pending.length > 0) {
+    const value = pending.pop();
     if (typeof value === 'string') parts.push(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  walk(snapshot.narrative);
-  walk(snapshot.changeSummary);
+    else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) pending.push(value[i]);
+    else if (value && typeof value === 'object') pending.push(...Object.values(value).reverse());
+  }
   return parts.join('\n');
 }
 
