@@ -51,6 +51,8 @@ export interface Freshness {
 export interface ShelfView extends Freshness {
   configured: boolean;
   entries: ShelfEntry[];
+  /** Entries the service sent that had no valid handle: left out, and said so. */
+  skippedEntries?: number;
 }
 
 export interface MenuItemView extends ReportMenuItem {

@@ -28,6 +28,25 @@ export const shelfListSchema = z.looseObject({
 });
 export type ShelfList = z.infer<typeof shelfListSchema>;
 
+/** The list's envelope alone: clients check entries one by one, so one bad row never hides the shelf. */
+export const shelfEnvelopeSchema = z.looseObject({ configured: z.boolean(), entries: z.array(z.unknown()) });
+
+/**
+ * A shelf entry as far as it can be trusted: optional fields of the wrong type are dropped (a null display
+ * name, followers as "12k"); an entry without a valid username is no entry (null).
+ */
+export function repairShelfEntry(raw: unknown): ShelfEntry | null {
+  const direct = shelfEntrySchema.safeParse(raw);
+  if (direct.success) return direct.data;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const repaired: Record<string, unknown> = { ...raw };
+  for (const [key, field] of Object.entries(shelfEntrySchema.shape)) {
+    if (key in repaired && !field.safeParse(repaired[key]).success) delete repaired[key];
+  }
+  const second = shelfEntrySchema.safeParse(repaired);
+  return second.success ? second.data : null;
+}
+
 export const reportMenuItemSchema = z.looseObject({
   id: z.string().min(1),
   createdAt: isoString,

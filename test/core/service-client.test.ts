@@ -161,6 +161,24 @@ describe('typed errors', () => {
     });
   });
 
+  it('one bad shelf entry never hides the shelf: bad fields dropped, entries without a handle counted', async () => {
+    const entries = [
+      { username: 'ada', displayName: 'Ada', followers: 12 },
+      { username: 'bob', displayName: null, followers: '12k', gatheredAt: 7, extra: { kept: true } },
+      { displayName: 'no handle at all' },
+      'not an entry',
+      { username: '' },
+    ];
+    const server = await scripted((_req, res) => json(res, 200, { configured: true, entries }));
+    const { client } = clientFor(server.url);
+    const shelf = await client.list();
+    expect(shelf.entries).toEqual([
+      { username: 'ada', displayName: 'Ada', followers: 12 },
+      { username: 'bob', extra: { kept: true } },
+    ]);
+    expect(shelf.skippedEntries).toBe(3);
+  });
+
   it('unexpected status: an unexplained status, a redirect, and reports without payment', async () => {
     const server = await scripted((req, res, index) => {
       if (index === 0) {
@@ -218,7 +236,7 @@ describe('retries', () => {
       else json(res, 200, SHELF);
     });
     const { client, sleeps } = clientFor(server.url);
-    expect(await client.list()).toEqual(SHELF);
+    expect(await client.list()).toEqual({ ...SHELF, skippedEntries: 0 });
     expect(server.requests).toHaveLength(3);
     expect(sleeps).toEqual([100, 200]);
   });

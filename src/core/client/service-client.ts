@@ -6,7 +6,8 @@ import {
   paymentChallengeSchema,
   reportMenuSchema,
   settlementResponseSchema,
-  shelfListSchema,
+  shelfEnvelopeSchema,
+  repairShelfEntry,
   type Bundle,
   type PaidSuccess,
   type PaymentChallenge,
@@ -200,10 +201,13 @@ export class ServiceClient {
     throw lastError;
   }
 
-  async list(signal?: AbortSignal): Promise<ShelfList> {
+  /** The shelf, with entries that could not be read at all left out and counted. */
+  async list(signal?: AbortSignal): Promise<ShelfList & { skippedEntries: number }> {
     const answer = await this.free('/api/intel/list', signal);
     if (answer.status !== 200) throw serviceError(answer);
-    return parseJson(answer, shelfListSchema, 'shelf');
+    const envelope = parseJson(answer, shelfEnvelopeSchema, 'shelf');
+    const entries = envelope.entries.map(repairShelfEntry).filter((entry) => entry !== null);
+    return { ...envelope, entries, skippedEntries: envelope.entries.length - entries.length };
   }
 
   async menu(handle: string, signal?: AbortSignal): Promise<ReportMenu> {

@@ -29,7 +29,8 @@ export async function shelfList(ctx: DeskContext): Promise<ShelfView> {
     const shelf = await ctx.client().list();
     const fetchedAt = new Date(ctx.now()).toISOString();
     ctx.catalog.saveShelf(url, shelf, fetchedAt);
-    return { configured: shelf.configured, entries: shelf.entries, stale: false, fetchedAt };
+    const { configured, entries, skippedEntries } = shelf;
+    return { configured, entries, skippedEntries, stale: false, fetchedAt };
   } catch (error) {
     const reason = offlineReason(error);
     if (reason === null) throw error;

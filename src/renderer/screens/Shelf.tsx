@@ -107,6 +107,12 @@ export function ShelfScreen() {
           reason={shelf.data.staleReason}
         />
       ) : null}
+      {shelf.data?.skippedEntries ? (
+        <p className="warn-text" data-testid="skipped-entries">
+          {shelf.data.skippedEntries} {shelf.data.skippedEntries === 1 ? 'entry' : 'entries'} from the service
+          had no valid handle and {shelf.data.skippedEntries === 1 ? 'is' : 'are'} not shown.
+        </p>
+      ) : null}
       {refresh.isError ? (
         <p className="error-text" role="alert">
           {errorMessage(refresh.error)}
