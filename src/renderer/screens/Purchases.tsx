@@ -77,6 +77,12 @@ export function PurchasesScreen() {
                 <td>
                   <span className={`pill pill-${p.state}`}>{STATE_TEXT[p.state] ?? p.state}</span>
                   {p.error ? <div className="small muted">{p.error}</div> : null}
+                  {p.state === 'in_doubt' && p.waitingFor ? (
+                    <div className="small warn-text" data-testid="waiting-for">
+                      {p.waitingFor.summary}
+                      {p.checkedAt ? ` Last checked ${dateTime(p.checkedAt)}.` : ''}
+                    </div>
+                  ) : null}
                 </td>
                 <td className="mono small" title={`${networkName(p.network)} · paid to ${p.payTo}`}>
                   {p.txHash ?? '—'}

@@ -1,0 +1,113 @@
+/**
+ * The answer to a paid request is lost after the service settled it: the person is told the purchase is in
+ * doubt and that Intel Desk will not pay again, and Purchases says what it waits for after checking the chain.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startStack, type Stack } from '../src/service/stack';
+import { startDeskHost, type DeskHost } from '../src/host/desk-host';
+import { buildIfStale } from '../scripts/build-if-stale';
+import { launchChromium, shot } from './browser';
+import { buy, filterAndOpen, waitForPrice } from './flow';
+
+const root = path.resolve(__dirname, '..');
+let stack: Stack;
+let proxy: Server;
+let desk: DeskHost;
+let browser: Browser;
+let page: Page;
+let dataDir: string;
+let settledAnswers = 0;
+
+/** Forwards everything; a paid request is let through to settle, and its answer is thrown away. */
+async function startAnswerLosingProxy(target: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers))
+        if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers.set(name, value);
+      const paid = headers.has('x-402-payment') || headers.has('x-payment');
+      void fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers }).then(
+        async (answer) => {
+          const body = Buffer.from(await answer.arrayBuffer());
+          if (paid) {
+            if (answer.status === 200) settledAnswers++;
+            req.socket.destroy();
+            return;
+          }
+          res.writeHead(answer.status, {
+            'Content-Type': answer.headers.get('content-type') ?? 'text/plain',
+          });
+          res.end(body);
+        },
+        () => req.socket.destroy(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+beforeAll(async () => {
+  await buildIfStale(root, () => undefined);
+  stack = await startStack({ seed: { handles: 3, minReportsPerHandle: 2, maxReportsPerHandle: 3 } });
+  const losing = await startAnswerLosingProxy(stack.baseUrl);
+  proxy = losing.server;
+  dataDir = mkdtempSync(path.join(tmpdir(), 'desk-doubt-e2e-'));
+  desk = await startDeskHost({
+    core: { dataDir, serviceUrl: losing.url, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
+    rendererDir: path.join(root, 'out', 'renderer'),
+    demoKey: stack.buyerKeys[0]!,
+  });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  await page.goto(desk.host.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await desk?.close();
+  proxy?.closeAllConnections();
+  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('a paid answer lost on the way back', () => {
+  it('says the purchase is in doubt and will not be paid again', async () => {
+    const shelf = await desk.core.handlers['shelf.list']({});
+    const handle = shelf.entries[0]!.username;
+    const menu = await desk.core.handlers['menu.get']({ handle });
+    const usd = `$${(menu.reportCount * 0.01).toFixed(2)}`;
+    await page.locator('.shelf-row').first().waitFor();
+    await filterAndOpen(page, handle);
+    await waitForPrice(page, usd);
+    await buy(page, usd);
+    const outcome = page.locator('[data-testid="purchase-outcome"]');
+    expect(await outcome.getAttribute('class')).toContain('warn');
+    expect(await outcome.textContent()).toContain('Intel Desk will not pay again for this');
+    expect(settledAnswers).toBe(1);
+    await shot(page, 'in-doubt-outcome');
+  });
+
+  it('lists it in Purchases with what it waits for once the chain has been checked', async () => {
+    await page.getByRole('button', { name: 'Purchases', exact: true }).click();
+    await page.locator('.pill-in_doubt').waitFor();
+    await page.getByRole('button', { name: 'Reconcile' }).click();
+    const waiting = page.locator('[data-testid="waiting-for"]');
+    await waiting.waitFor({ timeout: 30_000 });
+    expect(await waiting.textContent()).toContain('Waiting for the service to deliver what was paid for.');
+    expect(await page.locator('[data-testid="daily-spend"]').textContent()).toContain('not settled yet');
+    await shot(page, 'in-doubt-purchases');
+    const ledger = await desk.core.handlers['purchases.list']({});
+    expect(ledger.purchases).toHaveLength(1);
+    expect(ledger.purchases[0]).toMatchObject({ state: 'in_doubt', waitingFor: { kind: 'redelivery' } });
+  });
+});
