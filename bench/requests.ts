@@ -5,7 +5,7 @@ import path from 'node:path';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startStack } from '../src/service/stack';
+import { startBenchStack } from './stack';
 import { createDeskCore } from '../src/core';
 import type { Section } from './measure';
 
@@ -26,7 +26,7 @@ function countingFetch(): { fetch: typeof fetch; count: () => number; reset: () 
 export const requestsSection: Section = {
   name: 'HTTP requests per purchase',
   async run() {
-    const stack = await startStack({
+    const stack = await startBenchStack({
       seed: { handles: 4, minReportsPerHandle: 6, maxReportsPerHandle: 6 },
       buyerCount: 2,
     });

@@ -7,10 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { cacheSection } from './cache';
 import { requestsSection } from './requests';
+import { rendererSection } from './renderer';
 import { serviceSection } from './service';
 import type { Section } from './measure';
 
-const SECTIONS: Section[] = [cacheSection, requestsSection, serviceSection];
+const SECTIONS: Section[] = [cacheSection, requestsSection, serviceSection, rendererSection];
 
 const only = process.argv.slice(2);
 const results: Record<string, Record<string, number | string>> = {};
@@ -21,7 +22,14 @@ for (const section of SECTIONS) {
     continue;
   const started = Date.now();
   process.stdout.write(`${section.name} … `);
-  const figures = await section.run();
+  let figures: Record<string, number | string>;
+  try {
+    figures = await section.run();
+  } catch (error) {
+    // One failing section should not hide the figures of the others; the run still exits non-zero.
+    process.exitCode = 1;
+    figures = { error: error instanceof Error ? error.message : String(error) };
+  }
   results[section.name] = figures;
   console.log(`${((Date.now() - started) / 1000).toFixed(1)} s`);
   const width = Math.max(...Object.keys(figures).map((key) => key.length));

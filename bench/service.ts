@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { toHex, verifyTypedData } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startStack, type Stack } from '../src/service/stack';
+import { startBenchStack, type Stack } from './stack';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/core/payments/authorization';
 import { round, throughput, timeMsAsync, type Section } from './measure';
 
@@ -105,7 +105,7 @@ async function verificationsPerSecond(stack: Stack): Promise<number> {
 export const serviceSection: Section = {
   name: 'reference service (loopback)',
   async run() {
-    const stack = await startStack({ buyerCount: 1 });
+    const stack = await startBenchStack({ buyerCount: 1 });
     try {
       const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
         entries: { username: string; reportCount: number }[];
