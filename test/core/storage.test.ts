@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { openDeskDb, APPLICATION_ID } from '../../src/core/db/open';
+import { MIGRATIONS } from '../../src/core/db/migrations';
 import { topLevelArrayElements } from '../../src/core/cache/json-slices';
 import { ftsQuery, SnapshotStore } from '../../src/core/cache/snapshots';
 import { createDeskCore } from '../../src/core';
@@ -100,6 +101,73 @@ describe('snapshots', () => {
       )();
       expect(store.search('bottomword').map((hit) => hit.id)).toEqual(['deep1']);
       expect(store.search('shallow').map((hit) => hit.id)).toEqual(['deep1']);
+    } finally {
+      db.close();
+      data.remove();
+    }
+  });
+
+  it("replaces a re-stored snapshot's text instead of adding to it", () => {
+    const data = tempDir('desk-restore-');
+    const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+    try {
+      const store = new SnapshotStore(db);
+      const put = (summary: string) =>
+        db.transaction(() =>
+          store.put(
+            'someone',
+            [{ snapshot: snapshot('r1', summary), raw: '{}' }],
+            null,
+            '2026-01-01T00:00:00.000Z',
+          ),
+        )();
+      put('Original wording about turbines');
+      put('Corrected wording about batteries');
+      expect(store.search('turbines')).toEqual([]);
+      expect(store.search('batteries').map((hit) => hit.id)).toEqual(['r1']);
+      expect(db.prepare('SELECT count(*) AS n FROM snapshot_fts').get()).toEqual({ n: 1 });
+    } finally {
+      db.close();
+      data.remove();
+    }
+  });
+
+  it('carries the search text of a version-2 library into the rowid-keyed index', () => {
+    const data = tempDir('desk-v2-');
+    const file = path.join(data.dir, 'desk.db');
+    const old = new Database(file);
+    old.exec(MIGRATIONS[0]!);
+    old.exec(MIGRATIONS[1]!);
+    old.pragma(`application_id = ${APPLICATION_ID}`);
+    old.pragma('user_version = 2');
+    for (const [id, body] of [
+      ['r1', 'Battery supply chains'],
+      ['r2', 'Wind turbine permits'],
+    ]) {
+      old
+        .prepare(
+          `INSERT INTO snapshots (id, handle, created_at, model, raw_json, stored_at)
+           VALUES (?, 'someone', '2026-01-01T00:00:00.000Z', 'm', '{}', '2026-01-01T00:00:00.000Z')`,
+        )
+        .run(id);
+      old.prepare("INSERT INTO snapshot_text (id, handle, body) VALUES (?, 'someone', ?)").run(id, body);
+    }
+    old.close();
+    const { db } = openDeskDb(file);
+    try {
+      const store = new SnapshotStore(db);
+      expect(store.search('turbine').map((hit) => hit.id)).toEqual(['r2']);
+      expect(store.search('battery').map((hit) => hit.id)).toEqual(['r1']);
+      db.transaction(() =>
+        store.put(
+          'someone',
+          [{ snapshot: snapshot('r1', 'Solar tariffs'), raw: '{}' }],
+          null,
+          '2026-01-02T00:00:00.000Z',
+        ),
+      )();
+      expect(store.search('battery')).toEqual([]);
+      expect(store.search('solar').map((hit) => hit.id)).toEqual(['r1']);
     } finally {
       db.close();
       data.remove();

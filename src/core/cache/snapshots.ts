@@ -73,8 +73,13 @@ export class SnapshotStore {
        ON CONFLICT(id) DO UPDATE SET raw_json = excluded.raw_json, model = excluded.model, created_at = excluded.created_at,
          post_count = excluded.post_count, range_from = excluded.range_from, range_to = excluded.range_to`,
     );
-    const removeText = this.db.prepare('DELETE FROM snapshot_text WHERE id = ?');
-    const addText = this.db.prepare('INSERT INTO snapshot_text (id, handle, body) VALUES (?, ?, ?)');
+    const textIdOf = this.db.prepare<[string], { text_id: number | null }>(
+      'SELECT text_id FROM snapshots WHERE id = ?',
+    );
+    const removeText = this.db.prepare('DELETE FROM snapshot_fts WHERE rowid = ?');
+    const addText = this.db.prepare('INSERT INTO snapshot_fts (rowid, body) VALUES (?, ?)');
+    const newText = this.db.prepare('INSERT INTO snapshot_fts (body) VALUES (?)');
+    const linkText = this.db.prepare('UPDATE snapshots SET text_id = ? WHERE id = ?');
     for (const { snapshot, raw } of entries) {
       const range = snapshot.meta.dateRange ?? null;
       upsert.run({
@@ -89,8 +94,14 @@ export class SnapshotStore {
         purchaseId,
         storedAt,
       });
-      removeText.run(snapshot.id);
-      addText.run(snapshot.id, handle.toLowerCase(), searchableText(snapshot));
+      const body = searchableText(snapshot);
+      const textId = textIdOf.get(snapshot.id)?.text_id ?? null;
+      if (textId === null) {
+        linkText.run(newText.run(body).lastInsertRowid, snapshot.id);
+      } else {
+        removeText.run(textId);
+        addText.run(textId, body);
+      }
     }
   }
 
@@ -120,9 +131,9 @@ export class SnapshotStore {
     const rows = this.db
       .prepare<[string, number], SnapshotRow & { snippet: string }>(
         `SELECT s.id, s.handle, s.created_at, s.model, s.post_count, s.range_from, s.range_to, s.stored_at,
-                snippet(snapshot_text, 2, char(1), char(2), '…', 16) AS snippet
-         FROM snapshot_text JOIN snapshots s ON s.id = snapshot_text.id
-         WHERE snapshot_text MATCH ? ORDER BY rank LIMIT ?`,
+                snippet(snapshot_fts, 0, char(1), char(2), '…', 16) AS snippet
+         FROM snapshot_fts JOIN snapshots s ON s.text_id = snapshot_fts.rowid
+         WHERE snapshot_fts MATCH ? ORDER BY rank LIMIT ?`,
       )
       .all(query, limit);
     return rows.map((row) => ({ ...toItem(row), snippet: row.snippet }));

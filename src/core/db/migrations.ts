@@ -68,4 +68,14 @@ export const MIGRATIONS: readonly string[] = [
   // 2: what an in-doubt purchase waits for (JSON of PurchaseWait) and when reconciliation last looked.
   `ALTER TABLE purchases ADD COLUMN waiting_json TEXT;
    ALTER TABLE purchases ADD COLUMN checked_at TEXT;`,
+  // 3: full-text rows keyed by an integer kept on the snapshot (text_id), so replacing a snapshot's text
+  // deletes by rowid; deleting by the UNINDEXED id column scanned the whole index on every put. The
+  // snapshots' own rowid is not used as the key: VACUUM may renumber it.
+  `ALTER TABLE snapshots ADD COLUMN text_id INTEGER;
+   CREATE VIRTUAL TABLE snapshot_fts USING fts5(body, tokenize = 'porter unicode61');
+   UPDATE snapshots SET text_id = rowid WHERE id IN (SELECT id FROM snapshot_text);
+   INSERT INTO snapshot_fts (rowid, body)
+     SELECT s.text_id, t.body FROM snapshot_text t JOIN snapshots s ON s.id = t.id;
+   DROP TABLE snapshot_text;
+   CREATE UNIQUE INDEX snapshots_by_text ON snapshots(text_id);`,
 ];
