@@ -3,21 +3,16 @@
  * URI is shown as a QR code and as text to copy; the wallet's address then becomes the external signer.
  */
 import { useEffect, useState } from 'react';
-import { useConnect, useConnection, useConnectors, useDisconnect } from 'wagmi';
-import { useRpcMutation, useRpcQuery } from '../rpc/context';
-import { errorMessage } from '../rpc/client';
-import { shortAddress } from '../format';
+import { useConnectors } from 'wagmi';
+import { useRpcQuery } from '../rpc/context';
+import { ConnectedWallet, useExternalWallet } from './external-wallet';
 import { QrCode } from '../components/QrCode';
 
 export function WalletConnectPairing() {
   const settings = useRpcQuery('settings.get', {});
   const connector = useConnectors().find((c) => c.id === 'walletConnect');
-  const connection = useConnection();
-  const { connectAsync, isPending } = useConnect();
-  const { disconnect } = useDisconnect();
-  const useExternal = useRpcMutation('wallet.useExternal', ['wallet.status']);
+  const wallet = useExternalWallet();
   const [uri, setUri] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     if (!connector) return;
@@ -29,33 +24,17 @@ export function WalletConnectPairing() {
   }, [connector]);
 
   if (!connector || !settings.data?.walletConnectProjectId) return null;
-  if (connection.isConnected && connection.connector?.id === 'walletConnect') {
-    return (
-      <p className="muted">
-        WalletConnect wallet {shortAddress(connection.address)} connected.{' '}
-        <button type="button" className="link" onClick={() => disconnect()}>
-          Disconnect
-        </button>
-      </p>
-    );
-  }
+  if (wallet.connectedWith((c) => c.id === 'walletConnect'))
+    return <ConnectedWallet label="WalletConnect wallet" address={wallet.address} />;
   const connect = async () => {
-    setError(null);
     setUri(null);
-    try {
-      const result = await connectAsync({ connector });
-      const address = result.accounts[0];
-      if (address) await useExternal.mutateAsync({ address });
-    } catch (e) {
-      setError(e instanceof Error ? e.message : errorMessage(e));
-    } finally {
-      setUri(null);
-    }
+    await wallet.connect(connector);
+    setUri(null);
   };
   return (
     <div className="walletconnect" data-testid="walletconnect">
-      <button type="button" disabled={isPending} onClick={() => void connect()}>
-        {isPending
+      <button type="button" disabled={wallet.isPending} onClick={() => void connect()}>
+        {wallet.isPending
           ? uri
             ? 'Waiting for the wallet…'
             : 'Contacting the WalletConnect relay…'
@@ -72,9 +51,9 @@ export function WalletConnectPairing() {
           </figcaption>
         </figure>
       ) : null}
-      {error ? (
+      {wallet.error ? (
         <p className="error-text" role="alert">
-          {error}
+          {wallet.error}
         </p>
       ) : null}
     </div>

@@ -1,11 +1,12 @@
 /** The wallet as the person sees it: which one, its address and balance, locked or not. */
 import { useEffect, useState } from 'react';
-import { useConnect, useConnection, useConnectors, useDisconnect, type Connector } from 'wagmi';
+import { useConnectors, type Connector } from 'wagmi';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { useNavigate } from '../app/route';
-import { networkName, shortAddress } from '../format';
+import { networkName } from '../format';
 import { WalletConnectPairing } from './WalletConnectPairing';
+import { ConnectedWallet, useExternalWallet } from './external-wallet';
 
 export function UnlockForm() {
   const [passphrase, setPassphrase] = useState('');
@@ -55,44 +56,23 @@ function usePresentBrowserWallets(): Connector[] {
 
 function BrowserWallets() {
   const connectors = usePresentBrowserWallets();
-  const { connectAsync, isPending } = useConnect();
-  const connection = useConnection();
-  const { disconnect } = useDisconnect();
-  const useExternal = useRpcMutation('wallet.useExternal', ['wallet.status']);
-  const [error, setError] = useState<string | null>(null);
+  const wallet = useExternalWallet();
   if (connectors.length === 0) return null;
-  if (connection.isConnected && connection.connector?.type === 'injected') {
-    return (
-      <p className="muted">
-        Browser wallet {shortAddress(connection.address)} connected.{' '}
-        <button type="button" className="link" onClick={() => disconnect()}>
-          Disconnect
-        </button>
-      </p>
-    );
-  }
+  if (wallet.connectedWith((c) => c.type === 'injected'))
+    return <ConnectedWallet label="Browser wallet" address={wallet.address} />;
   return (
     <div className="inline-form">
       {connectors.map((connector) => (
         <button
           key={connector.uid}
           type="button"
-          disabled={isPending}
-          onClick={async () => {
-            setError(null);
-            try {
-              const result = await connectAsync({ connector });
-              const address = result.accounts[0];
-              if (address) await useExternal.mutateAsync({ address });
-            } catch (e) {
-              setError(e instanceof Error ? e.message : errorMessage(e));
-            }
-          }}
+          disabled={wallet.isPending}
+          onClick={() => void wallet.connect(connector)}
         >
           Use {connector.name === 'Injected' ? 'browser wallet' : connector.name}
         </button>
       ))}
-      {error ? <span className="error-text">{error}</span> : null}
+      {wallet.error ? <span className="error-text">{wallet.error}</span> : null}
     </div>
   );
 }
