@@ -1,4 +1,7 @@
-/** Everything owned, per handle or across handles, with full-text search; all of it works offline. */
+/**
+ * Everything owned, per handle or across handles, with full-text search; all of it works offline. The list is
+ * virtualized (LibraryTable), so a library of 10k+ reports shows as fast as a small one.
+ */
 import { useMemo, useRef, useState } from 'react';
 import { useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
@@ -7,12 +10,16 @@ import { useDebounced } from '../app/debounce';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { Snippet } from '../components/Snippet';
 import { day } from '../format';
+import { LibraryTable } from './LibraryTable';
+
+const reports = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'report' : 'reports'}`;
 
 export function LibraryScreen(props: { handle?: string | undefined }) {
   const navigate = useNavigate();
   const [handle, setHandle] = useState(props.handle ?? '');
   const [text, setText] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
   useSlashFocus(searchRef);
   const all = useRpcQuery('library.list', {});
   const settledText = useDebounced(text.trim(), 250);
@@ -21,7 +28,12 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
     () => [...new Set((all.data?.items ?? []).map((item) => item.handle))].sort((a, b) => a.localeCompare(b)),
     [all.data],
   );
-  const items = (all.data?.items ?? []).filter((item) => !handle || item.handle === handle);
+  const owned = all.data?.items;
+  const items = useMemo(
+    () => (owned ?? []).filter((item) => !handle || item.handle === handle),
+    [owned, handle],
+  );
+  const total = owned?.length ?? 0;
   const hits = (search.data?.hits ?? []).filter((hit) => !handle || hit.handle === handle);
 
   return (
@@ -36,6 +48,12 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
             aria-label="Search owned reports"
             value={text}
             onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' && tableRef.current) {
+                e.preventDefault();
+                tableRef.current.focus();
+              }
+            }}
           />
           <label>
             Handle{' '}
@@ -84,36 +102,20 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
           ) : null}
         </div>
       ) : items.length > 0 ? (
-        <table className="menu-table" aria-label="Owned reports" data-testid="library-items">
-          <thead>
-            <tr>
-              <th scope="col">Handle</th>
-              <th scope="col">Date</th>
-              <th scope="col">Model</th>
-              <th scope="col">Posts</th>
-              <th scope="col">Bought</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => (
-              <tr key={item.id}>
-                <td>@{item.handle}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="link"
-                    onClick={() => navigate({ screen: 'report', id: item.id })}
-                  >
-                    {day(item.createdAt)}
-                  </button>
-                </td>
-                <td>{item.model}</td>
-                <td>{item.postCount ?? '—'}</td>
-                <td className="muted">{day(item.purchasedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <p className="muted count library-count" data-testid="library-count">
+            {handle && items.length !== total ? `${items.length.toLocaleString('en-US')} of ` : ''}
+            {reports(total)} owned
+          </p>
+          <LibraryTable
+            key={handle}
+            items={items}
+            tableRef={tableRef}
+            onOpen={(id) => navigate({ screen: 'report', id })}
+          />
+        </>
+      ) : total > 0 ? (
+        <Empty title={`Nothing owned from @${handle}.`} />
       ) : null}
     </section>
   );
