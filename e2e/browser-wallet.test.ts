@@ -4,19 +4,13 @@
  * never holds its key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { z } from 'zod';
-import { startStack, type Stack } from '../src/service/stack';
-import { startDeskHost, type DeskHost } from '../src/host/desk-host';
-import { buildIfStale } from '../scripts/build-if-stale';
-import { launchChromium, shot } from './browser';
+import { shot } from './browser';
+import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { buy, filterAndOpen, waitForPrice } from './flow';
 
-const root = path.resolve(__dirname, '..');
 const DEMO_CHAIN_HEX = '0x7a69';
 
 const typedDataSchema = z.object({
@@ -57,11 +51,8 @@ function installProvider(): void {
   };
 }
 
-let stack: Stack;
-let desk: DeskHost;
-let browser: Browser;
+let fx: DeskFixture;
 let page: Page;
-let dataDir: string;
 let account: PrivateKeyAccount;
 const calls: string[] = [];
 const signed: SignedRequest[] = [];
@@ -98,27 +89,18 @@ async function answerWallet(method: string, paramsJson: string): Promise<string>
 }
 
 beforeAll(async () => {
-  await buildIfStale(root, () => undefined);
-  stack = await startStack({ seed: { handles: 4, minReportsPerHandle: 3, maxReportsPerHandle: 5 } });
-  account = privateKeyToAccount(stack.buyerKeys[1]!);
-  dataDir = mkdtempSync(path.join(tmpdir(), 'desk-wallet-e2e-'));
-  desk = await startDeskHost({
-    core: { dataDir, serviceUrl: stack.baseUrl, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
-    rendererDir: path.join(root, 'out', 'renderer'),
+  fx = await openDeskFixture({
+    stack: { seed: { handles: 4, minReportsPerHandle: 3, maxReportsPerHandle: 5 } },
+    beforeLoad: async (fresh) => {
+      await fresh.exposeFunction('__walletBridge', answerWallet);
+      await fresh.addInitScript(installProvider);
+    },
   });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  await page.exposeFunction('__walletBridge', answerWallet);
-  await page.addInitScript(installProvider);
-  await page.goto(desk.host.url);
+  account = privateKeyToAccount(fx.stack.buyerKeys[1]!);
+  page = fx.page;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await desk?.close();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => fx?.close());
 
 describe('an injected browser wallet', () => {
   it('connects from Settings; core learns only its address', async () => {
@@ -130,9 +112,9 @@ describe('an injected browser wallet', () => {
   });
 
   it('signs exactly the quoted TransferWithAuthorization, and the purchase completes', async () => {
-    const shelf = await desk.core.handlers['shelf.list']({});
+    const shelf = await fx.desk.core.handlers['shelf.list']({});
     const handle = shelf.entries[0]!.username;
-    const menu = await desk.core.handlers['menu.get']({ handle });
+    const menu = await fx.desk.core.handlers['menu.get']({ handle });
     await page.getByRole('button', { name: 'Shelf', exact: true }).click();
     await filterAndOpen(page, handle);
     const usd = `$${(menu.reportCount * 0.01).toFixed(2)}`;
@@ -149,13 +131,13 @@ describe('an injected browser wallet', () => {
       name: 'USD Coin',
       version: '2',
       chainId: 31337,
-      verifyingContract: expect.stringMatching(new RegExp(`^${stack.asset}$`, 'i')),
+      verifyingContract: expect.stringMatching(new RegExp(`^${fx.stack.asset}$`, 'i')),
     });
     expect(request!.message.from.toLowerCase()).toBe(account.address.toLowerCase());
-    expect(request!.message.to.toLowerCase()).toBe(stack.payTo.toLowerCase());
+    expect(request!.message.to.toLowerCase()).toBe(fx.stack.payTo.toLowerCase());
     expect(request!.message.value).toBe(String(menu.reportCount * 10_000));
     expect(request!.message.nonce).toMatch(/^0x[0-9a-f]{64}$/);
-    const ledger = await desk.core.handlers['purchases.list']({});
+    const ledger = await fx.desk.core.handlers['purchases.list']({});
     expect(ledger.purchases[0]).toMatchObject({ state: 'completed', payer: account.address });
   });
 });

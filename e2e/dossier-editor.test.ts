@@ -3,48 +3,25 @@
  * the service really holds the edit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startStack, type Stack } from '../src/service/stack';
-import { startDeskHost, type DeskHost } from '../src/host/desk-host';
-import { buildIfStale } from '../scripts/build-if-stale';
+import type { Page } from 'playwright-core';
 import { bundleSchema } from '../src/shared/wire';
-import { launchChromium, pageState, shot } from './browser';
+import { pageState, shot } from './browser';
+import { openDeskFixture, type DeskFixture } from './desk-fixture';
 
-const root = path.resolve(__dirname, '..');
 const SECRET = 'e2e-dossier-secret-41c2';
-let stack: Stack | null = null;
-let desk: DeskHost | null = null;
-let browser: Browser | null = null;
+let fx: DeskFixture;
 let page: Page;
-let dataDir: string;
 let handle: string;
 
 beforeAll(async () => {
-  await buildIfStale(root, () => undefined);
-  browser = await launchChromium();
-  stack = await startStack({
-    seed: { handles: 3, minReportsPerHandle: 2, maxReportsPerHandle: 3 },
-    librarySecret: SECRET,
+  fx = await openDeskFixture({
+    stack: { seed: { handles: 3, minReportsPerHandle: 2, maxReportsPerHandle: 3 }, librarySecret: SECRET },
   });
-  dataDir = mkdtempSync(path.join(tmpdir(), 'desk-e2e-dossier-'));
-  desk = await startDeskHost({
-    core: { dataDir, serviceUrl: stack.baseUrl, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
-    rendererDir: path.join(root, 'out', 'renderer'),
-  });
-  handle = (await desk.core.handlers['shelf.list']({})).entries[0]!.username;
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(desk.host.url);
+  handle = (await fx.desk.core.handlers['shelf.list']({})).entries[0]!.username;
+  page = fx.page;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await desk?.close();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => fx?.close());
 
 async function openDossier(): Promise<void> {
   await page.getByRole('button', { name: 'Dossiers', exact: true }).click();
@@ -87,7 +64,7 @@ describe('dossier editor', () => {
 
     const stored = bundleSchema.parse(
       await (
-        await fetch(`${stack!.baseUrl}/api/intel/bundle?username=${handle}`, {
+        await fetch(`${fx.stack.baseUrl}/api/intel/bundle?username=${handle}`, {
           headers: { Authorization: `Bearer ${SECRET}` },
         })
       ).json(),
@@ -104,12 +81,8 @@ describe('dossier editor', () => {
     await openDossier();
     await page.getByLabel('Post 2 text').fill('draft that was never saved');
     await page.getByText(/Draft kept at/).waitFor();
-    await desk!.close();
-    desk = await startDeskHost({
-      core: { dataDir, serviceUrl: stack!.baseUrl, rpcUrl: stack!.rpcUrl, demo: true, attempts: 1 },
-      rendererDir: path.join(root, 'out', 'renderer'),
-    });
-    await page.goto(desk.host.url);
+    await fx.restart();
+    page = fx.page;
     await openDossier();
     await page.getByText('Restored your unsaved draft.').waitFor();
     expect(await page.getByLabel('Post 2 text').inputValue()).toBe('draft that was never saved');

@@ -5,23 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startStack, type Stack } from '../src/service/stack';
-import { startDeskHost, type DeskHost } from '../src/host/desk-host';
-import { buildIfStale } from '../scripts/build-if-stale';
-import { launchChromium, shot } from './browser';
+import type { Page } from 'playwright-core';
+import { shot } from './browser';
+import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { buy, filterAndOpen, waitForPrice } from './flow';
 
-const root = path.resolve(__dirname, '..');
-let stack: Stack;
-let proxy: Server;
-let desk: DeskHost;
-let browser: Browser;
+let fx: DeskFixture;
+let proxy: { server: Server; url: string } | null = null;
 let page: Page;
-let dataDir: string;
 let settledAnswers = 0;
 
 /** Forwards everything; a paid request is let through to settle, and its answer is thrown away. */
@@ -56,35 +47,29 @@ async function startAnswerLosingProxy(target: string): Promise<{ server: Server;
 }
 
 beforeAll(async () => {
-  await buildIfStale(root, () => undefined);
-  stack = await startStack({ seed: { handles: 3, minReportsPerHandle: 2, maxReportsPerHandle: 3 } });
-  const losing = await startAnswerLosingProxy(stack.baseUrl);
-  proxy = losing.server;
-  dataDir = mkdtempSync(path.join(tmpdir(), 'desk-doubt-e2e-'));
-  desk = await startDeskHost({
-    core: { dataDir, serviceUrl: losing.url, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
-    rendererDir: path.join(root, 'out', 'renderer'),
-    demoKey: stack.buyerKeys[0]!,
+  fx = await openDeskFixture({
+    stack: { seed: { handles: 3, minReportsPerHandle: 2, maxReportsPerHandle: 3 } },
+    serviceUrl: async (stack) => {
+      proxy = await startAnswerLosingProxy(stack.baseUrl);
+      return proxy.url;
+    },
+    demoKey: (stack) => stack.buyerKeys[0]!,
   });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  await page.goto(desk.host.url);
+  page = fx.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await desk?.close();
-  proxy?.closeAllConnections();
-  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await fx?.close();
+  const server = proxy?.server;
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
 });
 
 describe('a paid answer lost on the way back', () => {
   it('says the purchase is in doubt and will not be paid again', async () => {
-    const shelf = await desk.core.handlers['shelf.list']({});
+    const shelf = await fx.desk.core.handlers['shelf.list']({});
     const handle = shelf.entries[0]!.username;
-    const menu = await desk.core.handlers['menu.get']({ handle });
+    const menu = await fx.desk.core.handlers['menu.get']({ handle });
     const usd = `$${(menu.reportCount * 0.01).toFixed(2)}`;
     await page.locator('.shelf-row').first().waitFor();
     await filterAndOpen(page, handle);
@@ -106,7 +91,7 @@ describe('a paid answer lost on the way back', () => {
     expect(await waiting.textContent()).toContain('Waiting for the service to deliver what was paid for.');
     expect(await page.locator('[data-testid="daily-spend"]').textContent()).toContain('not settled yet');
     await shot(page, 'in-doubt-purchases');
-    const ledger = await desk.core.handlers['purchases.list']({});
+    const ledger = await fx.desk.core.handlers['purchases.list']({});
     expect(ledger.purchases).toHaveLength(1);
     expect(ledger.purchases[0]).toMatchObject({ state: 'in_doubt', waitingFor: { kind: 'redelivery' } });
   });

@@ -1,20 +1,11 @@
 /** Keyboard only: find a handle, open its menu, buy, confirm and read without touching the mouse. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startStack, type Stack } from '../src/service/stack';
-import { startDeskHost, type DeskHost } from '../src/host/desk-host';
-import { buildIfStale } from '../scripts/build-if-stale';
-import { launchChromium, shot } from './browser';
+import type { Page } from 'playwright-core';
+import { shot } from './browser';
+import { openDeskFixture, type DeskFixture } from './desk-fixture';
 
-const root = path.resolve(__dirname, '..');
-let stack: Stack;
-let desk: DeskHost;
-let browser: Browser;
+let fx: DeskFixture;
 let page: Page;
-let dataDir: string;
 
 const focusedText = (p: Page) => p.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
 
@@ -29,30 +20,19 @@ async function tabTo(p: Page, pattern: RegExp, limit = 80): Promise<string> {
 }
 
 beforeAll(async () => {
-  await buildIfStale(root, () => undefined);
-  stack = await startStack({ seed: { handles: 6, minReportsPerHandle: 2, maxReportsPerHandle: 4 } });
-  dataDir = mkdtempSync(path.join(tmpdir(), 'desk-keys-e2e-'));
-  desk = await startDeskHost({
-    core: { dataDir, serviceUrl: stack.baseUrl, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
-    rendererDir: path.join(root, 'out', 'renderer'),
-    demoKey: stack.buyerKeys[2]!,
+  fx = await openDeskFixture({
+    stack: { seed: { handles: 6, minReportsPerHandle: 2, maxReportsPerHandle: 4 } },
+    demoKey: (stack) => stack.buyerKeys[2]!,
   });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  await page.goto(desk.host.url);
+  page = fx.page;
   await page.locator('.shelf-row').first().waitFor();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await desk?.close();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => fx?.close());
 
 describe('keyboard only', () => {
   it('filters with "/", moves with the arrows and opens a menu with Enter', async () => {
-    const shelf = await desk.core.handlers['shelf.list']({});
+    const shelf = await fx.desk.core.handlers['shelf.list']({});
     const target = shelf.entries[shelf.entries.length - 1]!;
     await page.keyboard.press('/');
     await page.keyboard.type(target.username.slice(0, -1));

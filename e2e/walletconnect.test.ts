@@ -4,50 +4,32 @@
  * stays usable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startStack, type Stack } from '../src/service/stack';
-import { startDeskHost, type DeskHost } from '../src/host/desk-host';
-import { buildIfStale } from '../scripts/build-if-stale';
-import { launchChromium, shot } from './browser';
+import type { Page } from 'playwright-core';
+import { shot } from './browser';
+import { openDeskFixture, type DeskFixture } from './desk-fixture';
 
-const root = path.resolve(__dirname, '..');
 const PROJECT_ID = '0123456789abcdef0123456789abcdef';
-let stack: Stack;
-let desk: DeskHost;
-let browser: Browser;
+let fx: DeskFixture;
 let page: Page;
-let dataDir: string;
 const foreign: string[] = [];
 
 beforeAll(async () => {
-  await buildIfStale(root, () => undefined);
-  stack = await startStack({ seed: { handles: 2, minReportsPerHandle: 1, maxReportsPerHandle: 2 } });
-  dataDir = mkdtempSync(path.join(tmpdir(), 'desk-wc-e2e-'));
-  desk = await startDeskHost({
-    core: { dataDir, serviceUrl: stack.baseUrl, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
-    rendererDir: path.join(root, 'out', 'renderer'),
+  fx = await openDeskFixture({
+    stack: { seed: { handles: 2, minReportsPerHandle: 1, maxReportsPerHandle: 2 } },
+    beforeLoad: async (fresh) => {
+      fresh.on('request', (request) => {
+        if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(request.url()) && !request.url().startsWith('data:'))
+          foreign.push(request.url());
+      });
+      fresh.on('websocket', (socket) => foreign.push(socket.url()));
+    },
   });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  const origin = new URL(desk.host.url).origin;
-  page.on('request', (request) => {
-    if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) foreign.push(request.url());
-  });
-  page.on('websocket', (socket) => foreign.push(socket.url()));
-  await page.goto(desk.host.url);
+  page = fx.page;
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
   await page.getByLabel('WalletConnect project id').waitFor();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await desk?.close();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => fx?.close());
 
 describe('WalletConnect', () => {
   it('is not offered, and nothing leaves the machine, without a project id', async () => {
@@ -60,7 +42,7 @@ describe('WalletConnect', () => {
     await page.getByText('A WalletConnect project id is 32 hexadecimal characters.').waitFor();
     expect(await page.getByRole('button', { name: 'Save project id' }).isDisabled()).toBe(true);
     await expect(
-      desk.core.handlers['settings.get']({}).then((s) => s.walletConnectProjectId),
+      fx.desk.core.handlers['settings.get']({}).then((s) => s.walletConnectProjectId),
     ).resolves.toBeNull();
   });
 
