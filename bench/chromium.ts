@@ -1,27 +1,7 @@
-/** Debian's Chromium driven by playwright-core (the flags of e2e/browser.ts), and the page's JS heap over CDP. */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+/** Debian's Chromium (scripts/chromium.ts) and the page's JS heap over CDP. */
+import type { Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
-
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: install it with "apt-get install chromium" to run this section.`,
-    );
-  }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-}
+export { launchDebianChromium as launchChromium } from '../scripts/chromium';
 
 /** JSHeapUsedSize of the page after a forced garbage collection, from CDP Performance.getMetrics. */
 export async function jsHeapUsedBytes(page: Page): Promise<number> {

@@ -1,13 +1,13 @@
 /** Debian's Chromium driven by playwright-core, and a recorder of every RPC answer the page receives. */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchDebianChromium } from '../scripts/chromium';
 
-export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = path.join(__dirname, 'artifacts');
 
-export async function launchChromium(): Promise<Browser> {
-  return launchWith([]);
+export function launchChromium(): Promise<Browser> {
+  return launchDebianChromium();
 }
 
 /**
@@ -19,28 +19,8 @@ export const LOOPBACK_ONLY_ARGS = [
   '--proxy-server=http://127.0.0.1:9',
 ];
 
-export async function launchLoopbackOnlyChromium(): Promise<Browser> {
-  return launchWith(LOOPBACK_ONLY_ARGS);
-}
-
-async function launchWith(extraArgs: string[]): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: install it with "apt-get install chromium" to run the e2e tests.`,
-    );
-  }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      ...extraArgs,
-    ],
-  });
+export function launchLoopbackOnlyChromium(): Promise<Browser> {
+  return launchDebianChromium(LOOPBACK_ONLY_ARGS);
 }
 
 /** Keeps the body of every /rpc/ response, to prove no secret ever comes back. */
