@@ -11,6 +11,7 @@ import { DEMO_SEED, seedStore, type SeedOptions } from './store/seed';
 import { NonceBook } from './payment/nonces';
 import { PaymentVerifier } from './payment/verify';
 import { listenService } from './http/server';
+import { errorMessage, Teardown } from './teardown';
 
 export interface StackOptions {
   dataDir?: string;
@@ -97,36 +98,52 @@ export async function startService(
   }
 }
 
+/**
+ * Starts a chain, the store and the HTTP front. A start that fails at any step undoes what it had made (the
+ * service, anvil, a temporary data dir; a data dir the caller named is the caller's and stays) and rejects with
+ * an error naming the step, the cause attached.
+ */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const ownsDataDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'intel-desk-service-'));
-  const unitPriceUsd = options.unitPriceUsd ?? 0.01;
-  const librarySecret = options.librarySecret ?? randomBytes(24).toString('base64url');
-  const chain = await startDemoChain({ buyerCount: options.buyerCount ?? 3 });
-  let service: ServiceOnChain;
+  const teardown = new Teardown();
+  let step = 'creating the data dir';
   try {
-    service = await startService(chain, { ...options, dataDir, unitPriceUsd, librarySecret });
+    const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'intel-desk-service-'));
+    if (options.dataDir === undefined)
+      teardown.add(`removing ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
+    const unitPriceUsd = options.unitPriceUsd ?? 0.01;
+    const librarySecret = options.librarySecret ?? randomBytes(24).toString('base64url');
+
+    step = 'starting the local chain';
+    const chain = await startDemoChain({ buyerCount: options.buyerCount ?? 3 });
+    teardown.add(`stopping anvil (pid ${chain.anvilPid})`, chain.stop);
+
+    step = `starting the service in ${dataDir}`;
+    const service = await startService(chain, { ...options, dataDir, unitPriceUsd, librarySecret });
+    teardown.add('closing the service', service.close);
+
+    return {
+      baseUrl: service.baseUrl,
+      rpcUrl: chain.rpcUrl,
+      anvilPid: chain.anvilPid,
+      chainId: chain.chainId,
+      network: chain.network,
+      asset: chain.asset,
+      payTo: chain.payTo,
+      unitPriceUsd,
+      buyerKeys: chain.buyerKeys,
+      librarySecret,
+      dataDir,
+      chain,
+      stop: async () => {
+        const failures = await teardown.run();
+        if (failures.length > 0) throw new Error(`stopping the service stack failed: ${failures.join('; ')}`);
+      },
+    };
   } catch (error) {
-    await chain.stop();
-    throw error;
+    const failures = await teardown.run();
+    const undone = failures.length > 0 ? ` (cleaning up also failed: ${failures.join('; ')})` : '';
+    throw new Error(`the service stack did not start: ${step} failed: ${errorMessage(error)}${undone}`, {
+      cause: error,
+    });
   }
-  return {
-    baseUrl: service.baseUrl,
-    rpcUrl: chain.rpcUrl,
-    anvilPid: chain.anvilPid,
-    chainId: chain.chainId,
-    network: chain.network,
-    asset: chain.asset,
-    payTo: chain.payTo,
-    unitPriceUsd,
-    buyerKeys: chain.buyerKeys,
-    librarySecret,
-    dataDir,
-    chain,
-    stop: async () => {
-      await service.close();
-      await chain.stop();
-      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }

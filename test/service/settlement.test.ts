@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createPublicClient, createWalletClient, custom, http, nonceManager } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, createWalletClient, custom, http } from 'viem';
 import { startDemoChain, type DemoChain } from '../../src/service/chain/demo-chain';
-import { localChain } from '../../src/service/chain/token';
+import { chainAccount, localChain } from '../../src/service/chain/token';
 import { startService, type ServiceOnChain, type Stack } from '../../src/service/stack';
 import { buyer, getJson, signAuthorization, tokenBalance, v2Payment } from './helpers';
 
@@ -45,7 +44,7 @@ beforeAll(async () => {
       walletClient: createWalletClient({
         chain: viemChain,
         transport: flaky,
-        account: privateKeyToAccount(chain.facilitatorKey, { nonceManager }),
+        account: chainAccount(chain.facilitatorKey),
       }),
     },
   };

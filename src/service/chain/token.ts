@@ -13,9 +13,9 @@ import {
   type Account,
   defineChain,
   getAddress,
-  nonceManager,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createNonceManager, jsonRpc } from 'viem/nonce';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { loadDemoToken, type CompiledContract } from './compile';
 
 export function localChain(chainId: number, rpcUrl: string): Chain {
@@ -33,18 +33,24 @@ export interface ChainClients {
   walletClient: WalletClient<Transport, Chain, Account>;
 }
 
+/**
+ * A signing account whose nonces are counted for one chain only. Settlements run concurrently from one account, so
+ * a nonce manager hands each transaction its own nonce; viem's shared `nonceManager` counts per address and chain
+ * id for the whole process, so a second demo chain (same id 31337, same deployer) in the same process would start
+ * from the first chain's count and wait for ever on a nonce its fresh chain never reaches.
+ */
+export function chainAccount(key: Hex): PrivateKeyAccount {
+  return privateKeyToAccount(key, { nonceManager: createNonceManager({ source: jsonRpc() }) });
+}
+
+/** Clients for one chain; the wallet's nonces are its own, never shared with another chain's clients. */
 export function chainClients(chainId: number, rpcUrl: string, key: Hex): ChainClients {
   const chain = localChain(chainId, rpcUrl);
   const transport = http(rpcUrl, { retryCount: 0 });
   return {
     chain,
     publicClient: createPublicClient({ chain, transport }),
-    // Settlements run concurrently from one account: the nonce manager hands each transaction its own nonce.
-    walletClient: createWalletClient({
-      chain,
-      transport,
-      account: privateKeyToAccount(key, { nonceManager }),
-    }),
+    walletClient: createWalletClient({ chain, transport, account: chainAccount(key) }),
   };
 }
 
