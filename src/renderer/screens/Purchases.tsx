@@ -79,7 +79,9 @@ export function PurchasesScreen() {
                   {p.error ? <div className="small muted">{p.error}</div> : null}
                   {p.state === 'in_doubt' && p.waitingFor ? (
                     <div className="small warn-text" data-testid="waiting-for">
-                      {p.waitingFor.summary}
+                      {p.waitingFor.kind === 'expiry'
+                        ? `Waiting until ${dateTime(p.waitingFor.until)}, when the payment authorization expires.`
+                        : p.waitingFor.summary}
                       {p.checkedAt ? ` Last checked ${dateTime(p.checkedAt)}.` : ''}
                     </div>
                   ) : null}
