@@ -137,6 +137,10 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await page().getByLabel('A date range').check();
     await page().getByLabel('From date').fill(menu.reports[1]!.createdAt.slice(0, 10));
     await waitForPrice(page(), '$0.02');
+    // The balance of the quoted token shows beside the price (the demo buyer starts with 1000 test USDC).
+    await page()
+      .locator('.purchase-panel .wallet-panel', { hasText: /\d+\.\d{2} USDC on Local demo chain/ })
+      .waitFor();
     await buy(page(), '$0.02');
     const outcome = page().locator('[data-testid="purchase-outcome"]');
     expect(await outcome.textContent()).toContain('Bought 2 reports for $0.02');

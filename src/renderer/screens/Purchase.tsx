@@ -1,5 +1,5 @@
 /** The live price of a choice, the wallet, and the purchase itself with its confirmation and outcome. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSignTypedData } from 'wagmi';
 import type { PurchaseOutcome, QuoteView, Selection } from '../../shared/rpc';
@@ -130,6 +130,11 @@ export function PurchasePanel(props: {
   const latest = progress.data?.purchases.find((p) => p.handle.toLowerCase() === props.handle.toLowerCase());
 
   const q = quote.data;
+  // Core learns which token to read the balance of from the first quote; ask again once one has arrived.
+  const quotedAsset = q ? `${q.network}:${q.asset}` : null;
+  useEffect(() => {
+    if (quotedAsset) void queryClient.invalidateQueries({ queryKey: ['wallet.status'] });
+  }, [quotedAsset, queryClient]);
   const needsPayee = q?.payToStatus === 'changed';
   const needsCap = Boolean(q?.overPurchaseCap || q?.overDailyCap);
   const walletReady = Boolean(wallet.data?.address && wallet.data.unlocked);
