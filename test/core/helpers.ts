@@ -7,6 +7,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { keccak256, type Address } from 'viem';
 import { createDeskCore, type DeskCore, type DeskCoreOptions } from '../../src/core';
 import type { Stack } from '../../src/service/stack';
+import { expect } from 'vitest';
+import { DeskError } from '../../src/core/errors';
 
 export const PASSPHRASE = 'correct horse battery staple';
 
@@ -72,4 +74,15 @@ export function v3Keystore(privateKey: `0x${string}`, password: string): string 
       mac: keccak256(Buffer.concat([derived.subarray(16, 32), ciphertext])).slice(2),
     },
   });
+}
+
+/** The DeskError an action rejects with; fails the test if it resolves or throws anything else. */
+export async function failure(action: Promise<unknown>): Promise<DeskError> {
+  try {
+    await action;
+  } catch (error) {
+    expect(error).toBeInstanceOf(DeskError);
+    return error as DeskError;
+  }
+  throw new Error('expected a DeskError');
 }

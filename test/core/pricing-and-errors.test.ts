@@ -7,10 +7,9 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { ServiceClient, resourcePath } from '../../src/core/client/service-client';
-import { DeskError } from '../../src/core/errors';
 import { quoteFromChallenge, type Quote } from '../../src/core/payments/quote';
 import { newAuthorization, paymentHeader, typedData } from '../../src/core/payments/authorization';
-import { deskWithWallet, tempDir } from './helpers';
+import { deskWithWallet, failure, tempDir } from './helpers';
 
 let stack: Stack;
 let client: ServiceClient;
@@ -29,16 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-async function failure(action: Promise<unknown>): Promise<DeskError> {
-  try {
-    await action;
-  } catch (error) {
-    expect(error).toBeInstanceOf(DeskError);
-    return error as DeskError;
-  }
-  throw new Error('expected a DeskError');
-}
 
 async function quoteFor(path: string): Promise<Quote> {
   return quoteFromChallenge(await client.challenge(path), {

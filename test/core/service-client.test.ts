@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceClient, type ServiceClientOptions } from '../../src/core/client/service-client';
-import { DeskError } from '../../src/core/errors';
+import { failure } from './helpers';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, index: number) => void;
 
@@ -87,16 +87,6 @@ function clientFor(url: string, options: ServiceClientOptions = {}) {
     ...options,
   });
   return { client, sleeps };
-}
-
-async function failure(action: Promise<unknown>): Promise<DeskError> {
-  try {
-    await action;
-  } catch (error) {
-    expect(error).toBeInstanceOf(DeskError);
-    return error as DeskError;
-  }
-  throw new Error('expected a DeskError');
 }
 
 async function closedPortUrl(): Promise<string> {
