@@ -2,6 +2,7 @@
  * Intel Desk's core: plain Node, run inside Electron's main process, the web host, or the CLI. Hosts talk
  * to it only through `handlers`, the RPC contract of src/shared/rpc.ts.
  */
+import packageJson from '../../package.json';
 import type { RpcHandlers } from '../shared/rpc';
 import { DeskContext, type DeskCoreOptions } from './context';
 import { purchaseView } from './ledger/purchases';
@@ -19,7 +20,8 @@ import type { PurchaseStep } from './payments/purchaser';
 export type { DeskCoreOptions, SecretVault, PurchaseStep };
 export { DeskError } from './errors';
 
-export const APP_VERSION = '0.1.0';
+/** The one version number: package.json's, so a release bump cannot leave the About box behind. */
+export const APP_VERSION: string = packageJson.version;
 
 export interface DeskCore {
   handlers: RpcHandlers;

@@ -1,5 +1,5 @@
 /** Hand-rolled SVG charts: no chart library, nothing remote, readable in print. */
-import type { Chartable } from './charts';
+import type { Chartable } from './chart-data';
 
 export function BarChart(props: { points: { label: string; value: number }[]; title: string }) {
   const max = Math.max(...props.points.map((p) => Math.abs(p.value)), 1e-9);

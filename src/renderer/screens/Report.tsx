@@ -8,7 +8,7 @@ import { useNavigate } from '../app/route';
 import { ErrorMessage, Loading } from '../components/States';
 import { RichText, ValueView } from '../components/RichText';
 import { Chart } from '../components/Charts';
-import { chartable } from '../components/charts';
+import { chartable } from '../components/chart-data';
 import { dateTime, day, humanize } from '../format';
 
 function download(file: ExportedFile) {

@@ -1,0 +1,56 @@
+/** Rules of the repository itself that no compiler checks: paths, frozen migrations, one version. */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/core/db/migrations';
+import { APP_VERSION } from '../../src/core';
+
+const root = path.resolve(__dirname, '../..');
+
+/**
+ * One hash per shipped entry of MIGRATIONS. A desk that already ran an entry never runs it again, so editing
+ * one splits users into two schemas: append a new entry instead, and add its hash here when it ships.
+ */
+const SHIPPED_MIGRATIONS = [
+  'e5541b84e727e895bbc37ed8d426e5b0fa03b02b8027667ccc43ee8ba452dac7',
+  'dbac9f1f3dec2174503261eee728e7c41e2a156844fd3eb43bcafad29d9afae4',
+  'cdcff3eb690cd81da248557e109b23514f7da3bb741dbaa36dd6c32e9b609a42',
+];
+
+const MODULE_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('repository hygiene', () => {
+  it('has no two tracked paths or module specifiers that differ only by case', () => {
+    // On the case-insensitive disks of macOS and Windows, `./charts` may resolve to Charts.tsx.
+    const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+      .split('\0')
+      .filter(Boolean);
+    const seen = new Map<string, string>();
+    const clashes: string[] = [];
+    for (const file of files) {
+      // Every folder on the way counts too: src/A/x.ts and src/a/y.ts clash on a case-insensitive disk.
+      const parts = file.split('/');
+      for (let depth = 1; depth <= parts.length; depth++) {
+        const prefix = parts.slice(0, depth).join('/');
+        const folded = prefix.toLowerCase().replace(MODULE_EXTENSION, '');
+        const other = seen.get(folded);
+        if (other !== undefined && other !== prefix) clashes.push(`${other} ~ ${prefix}`);
+        else seen.set(folded, prefix);
+      }
+    }
+    expect([...new Set(clashes)]).toEqual([]);
+  });
+
+  it('keeps every shipped migration byte for byte and pins each new one', () => {
+    expect(MIGRATIONS.map(sha256)).toEqual(SHIPPED_MIGRATIONS);
+  });
+
+  it('reports the version written in package.json', () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(APP_VERSION).toBe(pkg.version);
+  });
+});
