@@ -122,7 +122,7 @@ describe('intel-desk CLI', () => {
     }
   });
 
-  it('runs as the package bin from any directory, through a symlink, without a build step', () => {
+  it('runs as the package bin from any directory, through a symlink, compiled or not', () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       bin: Record<string, string>;
       dependencies: Record<string, string>;
@@ -130,9 +130,8 @@ describe('intel-desk CLI', () => {
     const bin = path.join(root, pkg.bin['intel-desk']!);
     expect(readFileSync(bin, 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
     expect(statSync(bin).mode & 0o111).not.toBe(0);
-    // The loader comes with a production install; nothing under out/ is needed.
+    // The loader comes with a production install, for a checkout whose compiled CLI is missing or stale.
     expect(pkg.dependencies['tsx']).toBeTruthy();
-    expect(readFileSync(bin, 'utf8')).not.toMatch(/out\//);
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'desk-bin-'));
     try {
       const link = path.join(elsewhere, 'intel-desk');
