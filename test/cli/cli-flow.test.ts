@@ -92,7 +92,8 @@ describe('intel-desk from keystore to offline reading', () => {
     );
     const owned = parsed<MenuView>(await cli(['menu', second, '--json'])).reports.every((r) => r.owned);
     expect(owned).toBe(true);
-  });
+    // Each of the four keystore steps derives a key at the real cost (scrypt N=2^17) in a fresh CLI process.
+  }, 120_000);
 
   it('lists, reads and searches with the service stopped, and refuses to buy with a clear reason', async () => {
     proxy.down();
