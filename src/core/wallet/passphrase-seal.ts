@@ -23,25 +23,28 @@ const P = 1;
 /** What files written before the upgrade used: scrypt N=2^15, no associated data. */
 const LEGACY = { n: 1 << 15, r: 8, p: 1 } as const;
 
+const MAX_MEMORY = 1 << 30;
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/);
 const powerOfTwo = (n: number) => (n & (n - 1)) === 0;
 
-export const scryptSealedSchema = z.object({
-  kdf: z.literal('scrypt'),
-  // Bounded so a crafted file cannot make unlocking allocate gigabytes.
-  n: z
-    .number()
-    .int()
-    .min(1 << 10)
-    .max(1 << 20)
-    .refine(powerOfTwo, 'n must be a power of two'),
-  r: z.number().int().min(1).max(16),
-  p: z.number().int().min(1).max(4),
-  salt: base64,
-  iv: base64,
-  tag: base64,
-  ciphertext: base64,
-});
+export const scryptSealedSchema = z
+  .object({
+    kdf: z.literal('scrypt'),
+    // Bounded so a crafted file cannot make unlocking allocate gigabytes.
+    n: z
+      .number()
+      .int()
+      .min(1 << 10)
+      .max(1 << 20)
+      .refine(powerOfTwo, 'n must be a power of two'),
+    r: z.number().int().min(1).max(16),
+    p: z.number().int().min(1).max(4),
+    salt: base64,
+    iv: base64,
+    tag: base64,
+    ciphertext: base64,
+  })
+  .refine((sealed) => 128 * sealed.n * sealed.r <= MAX_MEMORY, 'scrypt would need more than 1 GiB');
 export type ScryptSealed = z.infer<typeof scryptSealedSchema>;
 
 /** The sealed key of a version 1 wallet file: the scrypt cost was implied, not stored. */
