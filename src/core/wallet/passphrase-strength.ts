@@ -13,14 +13,20 @@ import { DeskError } from '../errors';
 
 let estimator: Promise<ZxcvbnFactory> | null = null;
 
-/** Built once, on the first import of a wallet: the dictionaries take a few hundred milliseconds to rank. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Built once, on the first import of a wallet. Loading and ranking the dictionaries is synchronous work of a
+ * few hundred milliseconds, so it is done in steps with a turn of the event loop between them.
+ */
 function loadEstimator(): Promise<ZxcvbnFactory> {
   estimator ??= (async () => {
-    const [{ ZxcvbnFactory }, common, en] = await Promise.all([
-      import('@zxcvbn-ts/core'),
-      import('@zxcvbn-ts/language-common'),
-      import('@zxcvbn-ts/language-en'),
-    ]);
+    const { ZxcvbnFactory } = await import('@zxcvbn-ts/core');
+    await turn();
+    const common = await import('@zxcvbn-ts/language-common');
+    await turn();
+    const en = await import('@zxcvbn-ts/language-en');
+    await turn();
     return new ZxcvbnFactory({
       translations: en.translations,
       graphs: common.adjacencyGraphs,
