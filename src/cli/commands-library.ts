@@ -1,7 +1,7 @@
 /** library, search, read, export, purchases: the offline side. */
 import type { DeskCore } from '../core';
 import type { ExportFormat } from '../shared/rpc';
-import { table, type Output } from './output';
+import { escapeJsonControls, table, terminalText, UsageError, type Output } from './output';
 
 export async function library(desk: DeskCore, out: Output, handle?: string): Promise<void> {
   const { items } = await desk.handlers['library.list']({ ...(handle ? { handle } : {}) });
@@ -45,10 +45,19 @@ export async function exportReport(
   id: string,
   format: ExportFormat,
 ): Promise<void> {
+  // Checked before the export is made: PDF bytes on a terminal are noise at best, control sequences at worst.
+  if (format === 'pdf' && !out.json && process.stdout.isTTY) {
+    throw new UsageError(
+      `refusing to write PDF bytes to a terminal; redirect to a file: intel-desk export ${terminalText(id)} --format pdf > report.pdf`,
+    );
+  }
   const file = await desk.handlers['report.export']({ id, format });
   if (out.json) out.result(file, () => '');
   else if (file.encoding === 'base64') process.stdout.write(Buffer.from(file.content, 'base64'));
-  else process.stdout.write(file.content.endsWith('\n') ? file.content : `${file.content}\n`);
+  else {
+    const text = format === 'json' ? escapeJsonControls(file.content) : terminalText(file.content);
+    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
 }
 
 export async function purchases(desk: DeskCore, out: Output): Promise<void> {

@@ -27,6 +27,7 @@ const HELP = `intel-desk <command> [options]
   wallet status                          the signer's address (and USDC balance when the chain is known)
   wallet import --key-file F | --keystore F.json
                                          store a key, sealed with the passphrase in $INTEL_DESK_PASSPHRASE
+                                         (12+ characters, hard to guess: say, four uncommon words)
                                          (a JSON keystore's own password: $INTEL_DESK_KEYSTORE_PASSWORD)
   bundle get <handle> | bundle put <handle> <file.json>
 

@@ -1,5 +1,6 @@
 /** How the CLI speaks: JSON for scripts, aligned tables for people, progress on stderr, exit codes by kind. */
 import { DeskError, type DeskErrorKind } from '../core/errors';
+import { stripControls } from '../core/plain-text';
 
 export const EXIT: Record<DeskErrorKind | 'ok', number> = {
   ok: 0,
@@ -18,6 +19,23 @@ export class UsageError extends DeskError {
   }
 }
 
+/**
+ * Everything the CLI prints passes through one of these: report text is the service's, and a terminal acts on
+ * control characters in it (screen clears, OSC 52 clipboard writes).
+ */
+export const terminalText = stripControls;
+
+/**
+ * JSON text with DEL and C1 controls (U+0080–U+009F: one-character CSI and OSC) written as \u escapes, which
+ * JSON.stringify leaves raw; it escapes C0 itself, and JSON text can hold no raw C0. The value is unchanged.
+ */
+export function escapeJsonControls(json: string): string {
+  return json.replace(/[\u007F-\u009F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export const terminalJson = (value: unknown, indent = 2) =>
+  escapeJsonControls(JSON.stringify(value, null, indent));
+
 export interface Output {
   json: boolean;
   result(value: unknown, human: () => string): void;
@@ -33,10 +51,11 @@ export function output(json: boolean): Output {
     result(value, human) {
       if (shown) process.stderr.write('\r\x1b[2K');
       shown = false;
-      process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+      process.stdout.write(json ? `${terminalJson(value)}\n` : `${terminalText(human())}\n`);
     },
     progress(line) {
-      process.stderr.write(live ? `\r\x1b[2K${line}` : `${line}\n`);
+      const text = terminalText(line).replaceAll('\n', ' ');
+      process.stderr.write(live ? `\r\x1b[2K${text}` : `${text}\n`);
       shown = live;
     },
   };
@@ -61,7 +80,7 @@ export function reportError(error: unknown, json: boolean): number {
   const code = desk?.code ?? 'internal';
   const message =
     desk?.message ?? `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
-  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  process.stderr.write(`intel-desk: ${message}${code !== 'usage' ? ` [${code}]` : ''}\n`);
+  if (json) process.stdout.write(`${terminalJson({ error: { code, message } }, 0)}\n`);
+  process.stderr.write(`intel-desk: ${terminalText(message)}${code !== 'usage' ? ` [${code}]` : ''}\n`);
   return EXIT[desk?.kind ?? 'internal'];
 }

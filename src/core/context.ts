@@ -8,6 +8,7 @@ import { SnapshotStore } from './cache/snapshots';
 import { CatalogCache } from './cache/catalog';
 import { SettingsStore } from './settings';
 import { DeskWallet } from './wallet/wallet';
+import type { KdfCost } from './wallet/passphrase-seal';
 import { LocalSealer, writePrivateFile, type SecretVault } from './wallet/sealing';
 import { ServiceClient } from './client/service-client';
 import { QuoteBook } from './payments/quote-book';
@@ -31,6 +32,8 @@ export interface DeskCoreOptions {
   timeoutMs?: number;
   /** Deadline of one chain RPC call during reconciliation (default 5 s), so a dead chain never blocks start. */
   chainTimeoutMs?: number;
+  /** Wallet key-derivation cost; only test suites pass 'fast-insecure-for-tests'. */
+  walletKdfCost?: KdfCost;
 }
 
 /** What the desk last saw of the service: an answer (any status) or a failure to get one. */
@@ -73,7 +76,11 @@ export class DeskContext {
     this.snapshots = new SnapshotStore(this.db);
     this.catalog = new CatalogCache(this.db);
     this.settings = new SettingsStore(this.db);
-    this.wallet = new DeskWallet(path.join(options.dataDir, 'wallet.json'), options.vault);
+    this.wallet = new DeskWallet(
+      path.join(options.dataDir, 'wallet.json'),
+      options.vault,
+      options.walletKdfCost ?? 'default',
+    );
     this.sealer = new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault);
     this.secretFile = path.join(options.dataDir, 'library-secret.sealed');
     this.quotes = new QuoteBook(this.now);

@@ -1,5 +1,6 @@
 /** A snapshot as Markdown for sharing: sections in order, model text kept as text. */
 import type { IntelReportSnapshot } from '../shared/wire';
+import { oneLine, stripControls } from './plain-text';
 
 export function humanize(key: string): string {
   return key
@@ -8,9 +9,67 @@ export function humanize(key: string): string {
     .replace(/^./, (c) => c.toUpperCase());
 }
 
-/** Model text could contain Markdown or HTML; escape what would change the document's structure. */
+const SAFE_LINK_PROTOCOLS = new Set(['http:', 'https:']);
+
+/**
+ * Report text is the service's: anything in it may be hostile. Every interpolated field goes through here, so
+ * it stays text in any Markdown viewer: HTML and entities are escaped, brackets cannot open a link, an image
+ * or a reference definition, and a URL scheme that runs code cannot be picked up by a lax linkifier.
+ */
 function escapeText(text: string): string {
-  return text.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/^(#{1,6}\s)/gm, '\\$1');
+  return stripControls(text)
+    .replace(/[\\&<>[\]]/g, (c) => ESCAPES[c] ?? c)
+    .replace(/((?:java|vb)\s*script|data\s*:\s*[a-z-]+\/[a-z0-9.+-]+)\s*:?/gi, (match) =>
+      match.replaceAll(':', '&#58;'),
+    )
+    .replace(/^(#{1,6}\s)/gm, '\\$1');
+}
+const ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '[': '\\[',
+  ']': '\\]',
+};
+
+/** A field that must stay on one line: an id, a date, a name, a key. */
+const field = (value: unknown) => escapeText(oneLine(String(value)));
+
+/** An http(s) URL fit to put in a Markdown link target, or null. */
+function safeHref(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (!SAFE_LINK_PROTOCOLS.has(url.protocol)) return null;
+  return url.href.replace(/[()<>"'`\s\\[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** `[label](target "title")` and `![alt](target)`; a target may hold one level of balanced parentheses. */
+const MARKDOWN_LINK =
+  /(!?)\[([^[\]\n]{0,1000})\]\(\s*<?((?:[^()\s<>]|\([^()\s<>]{0,200}\)){0,2000})>?(?:\s+"[^"\n]*")?\s*\)/g;
+
+/**
+ * Model text as Markdown: http(s) links stay links; remote images are dropped (a viewer would fetch them, telling
+ * the sender who read the report and when) and so are links to any other scheme, keeping their words.
+ */
+function markdownText(text: string): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (const match of text.matchAll(MARKDOWN_LINK)) {
+    parts.push(escapeText(text.slice(at, match.index)));
+    at = match.index + match[0].length;
+    const [, bang, label = '', target = ''] = match;
+    const href = bang ? null : safeHref(target);
+    if (bang) parts.push(escapeText(label ? `(image not included: ${label})` : '(image not included)'));
+    else if (href) parts.push(`[${escapeText(oneLine(label))}](${href})`);
+    else parts.push(escapeText(label));
+  }
+  parts.push(escapeText(text.slice(at)));
+  return parts.join('');
 }
 
 /** Deeper values are left to the JSON export: recursion past this would only produce noise (or overflow). */
@@ -20,7 +79,7 @@ export const TOO_DEEP = `nested deeper than ${MAX_EXPORT_DEPTH} levels; see the 
 function renderValue(value: unknown, depth: number): string {
   if (depth > MAX_EXPORT_DEPTH) return `_${TOO_DEEP}_`;
   if (value === null || value === undefined) return '_none_';
-  if (typeof value === 'string') return escapeText(value);
+  if (typeof value === 'string') return markdownText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) {
     return value
@@ -31,30 +90,29 @@ function renderValue(value: unknown, depth: number): string {
     .map(([key, item]) => {
       const rendered = renderValue(item, depth + 1);
       return typeof item === 'object' && item !== null
-        ? `${'  '.repeat(depth)}- **${humanize(key)}**:\n${rendered}`
-        : `${'  '.repeat(depth)}- **${humanize(key)}**: ${rendered}`;
+        ? `${'  '.repeat(depth)}- **${field(humanize(key))}**:\n${rendered}`
+        : `${'  '.repeat(depth)}- **${field(humanize(key))}**: ${rendered}`;
     })
     .join('\n');
 }
 
 export function snapshotMarkdown(handle: string, snapshot: IntelReportSnapshot): string {
+  const range = snapshot.meta.dateRange;
   const lines = [
-    `# @${handle}: report of ${snapshot.createdAt.slice(0, 10)}`,
+    `# @${field(handle)}: report of ${field(snapshot.createdAt.slice(0, 10))}`,
     '',
-    `- Report id: ${snapshot.id}`,
-    `- Created: ${snapshot.createdAt}`,
-    `- Model: ${escapeText(snapshot.model)}`,
-    `- Posts analysed: ${snapshot.meta.postCount ?? 'unknown'}`,
-    snapshot.meta.dateRange
-      ? `- Period: ${snapshot.meta.dateRange.from} to ${snapshot.meta.dateRange.to}`
-      : '- Period: unknown',
+    `- Report id: ${field(snapshot.id)}`,
+    `- Created: ${field(snapshot.createdAt)}`,
+    `- Model: ${field(snapshot.model)}`,
+    `- Posts analysed: ${field(snapshot.meta.postCount ?? 'unknown')}`,
+    range ? `- Period: ${field(range.from)} to ${field(range.to)}` : '- Period: unknown',
     '',
   ];
   for (const [section, text] of Object.entries(snapshot.narrative)) {
     lines.push(
-      `## ${humanize(section)}`,
+      `## ${field(humanize(section))}`,
       '',
-      typeof text === 'string' ? escapeText(text) : renderValue(text, 0),
+      typeof text === 'string' ? markdownText(text) : renderValue(text, 0),
       '',
     );
   }

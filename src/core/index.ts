@@ -83,14 +83,14 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
     'report.export': async ({ id, format }) => reportExport(ctx, id, format),
     'wallet.status': () => walletStatus(ctx),
     'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase }) => {
-      if (keystoreJson) ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase);
-      else if (privateKey) ctx.wallet.importPrivateKey(privateKey, passphrase);
+      if (keystoreJson) await ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase);
+      else if (privateKey) await ctx.wallet.importPrivateKey(privateKey, passphrase);
       else
         throw new DeskError('nothing_to_import', 'Paste a private key or choose a keystore file.', 'usage');
       return walletStatus(ctx);
     },
     'wallet.unlock': async ({ passphrase }) => {
-      ctx.wallet.unlock(passphrase);
+      await ctx.wallet.unlock(passphrase);
       return walletStatus(ctx);
     },
     'wallet.lock': async () => {
@@ -131,8 +131,8 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     handlers,
     context: ctx,
     wallet: {
-      importPrivateKey: async (key, passphrase) => ctx.wallet.importPrivateKey(key, passphrase),
-      unlock: async (passphrase) => ctx.wallet.unlock(passphrase),
+      importPrivateKey: (key, passphrase) => ctx.wallet.importPrivateKey(key, passphrase),
+      unlock: (passphrase) => ctx.wallet.unlock(passphrase),
     },
     close: async () => ctx.close(),
   };

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { MenuView, PurchaseOutcome, ShelfView, WalletView } from '../../src/shared/rpc';
-import { tempDir, v3Keystore } from '../core/helpers';
+import { PASSPHRASE, tempDir, v3Keystore } from '../core/helpers';
 import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
 import { startHostileProxy } from '../core/hostile-proxy';
 import { parsed, runCli, type Run } from './run-cli';
@@ -19,7 +19,7 @@ let proxy: FlakyProxy;
 let data: ReturnType<typeof tempDir>;
 let keystoreFile: string;
 let handles: string[];
-const UNLOCK = { INTEL_DESK_PASSPHRASE: 'desk pass' };
+const UNLOCK = { INTEL_DESK_PASSPHRASE: PASSPHRASE };
 
 function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
   return runCli(args, {
@@ -92,7 +92,8 @@ describe('intel-desk from keystore to offline reading', () => {
     );
     const owned = parsed<MenuView>(await cli(['menu', second, '--json'])).reports.every((r) => r.owned);
     expect(owned).toBe(true);
-  });
+    // Each of the four keystore steps derives a key at the real cost (scrypt N=2^17) in a fresh CLI process.
+  }, 120_000);
 
   it('lists, reads and searches with the service stopped, and refuses to buy with a clear reason', async () => {
     proxy.down();

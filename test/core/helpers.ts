@@ -28,6 +28,8 @@ export async function deskFor(
     demo: true,
     rpcUrl: stack.rpcUrl,
     attempts: 1,
+    // Wallet imports dominate test time at the real cost; wallet-sealing.test.ts covers the default.
+    walletKdfCost: 'fast-insecure-for-tests',
     ...options,
   });
 }
@@ -73,6 +75,32 @@ export function v3Keystore(privateKey: `0x${string}`, password: string): string 
       kdfparams: { dklen: 32, salt: salt.toString('hex'), n: 1024, r: 8, p: 1 },
       mac: keccak256(Buffer.concat([derived.subarray(16, 32), ciphertext])).slice(2),
     },
+  });
+}
+
+/** A wallet.json as versions before the upgrade wrote it: scrypt N=2^15, no associated data. */
+export function legacyWalletFile(privateKey: `0x${string}`, passphrase: string): string {
+  const salt = randomBytes(16);
+  const iv = randomBytes(12);
+  const key = scryptSync(passphrase.normalize('NFKC'), salt, 32, {
+    N: 1 << 15,
+    r: 8,
+    p: 1,
+    maxmem: 64 << 20,
+  });
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(Buffer.from(privateKey.slice(2), 'hex')), cipher.final()]);
+  return JSON.stringify({
+    version: 1,
+    address: privateKeyToAccount(privateKey).address,
+    sealed: {
+      kdf: 'scrypt',
+      salt: salt.toString('base64'),
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      ciphertext: ciphertext.toString('base64'),
+    },
+    vaultWrapped: false,
   });
 }
 

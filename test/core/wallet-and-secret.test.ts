@@ -6,7 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import { DeskError } from '../../src/core/errors';
 import type { SecretVault } from '../../src/core/wallet/sealing';
-import { balanceOf, deskFor, tempDir, v3Keystore } from './helpers';
+import { PASSPHRASE, balanceOf, deskFor, tempDir, v3Keystore } from './helpers';
 
 let stack: Stack;
 let handle: string;
@@ -51,14 +51,14 @@ describe('the desktop keystore', () => {
           desk.handlers['wallet.import']({
             keystoreJson: v3Keystore(key, 'geth pw'),
             keystorePassword: 'wrong',
-            passphrase: 'desk pass',
+            passphrase: PASSPHRASE,
           }),
         ),
       ).toBe('wrong_passphrase');
       const imported = await desk.handlers['wallet.import']({
         keystoreJson: v3Keystore(key, 'geth pw'),
         keystorePassword: 'geth pw',
-        passphrase: 'desk pass',
+        passphrase: PASSPHRASE,
       });
       expect(imported).toMatchObject({
         kind: 'keystore',
@@ -86,7 +86,7 @@ describe('the desktop keystore', () => {
         kind: 'keystore',
         unlocked: false,
       });
-      expect((await restarted.handlers['wallet.unlock']({ passphrase: 'desk pass' })).unlocked).toBe(true);
+      expect((await restarted.handlers['wallet.unlock']({ passphrase: PASSPHRASE })).unlocked).toBe(true);
       await restarted.close();
     } finally {
       data.remove();
@@ -219,7 +219,7 @@ describe('the OS keychain adapter', () => {
       const key = stack.buyerKeys[1]!;
       const vaultKey = randomBytes(32);
       const desk = await deskFor(stack, data.dir, { vault: keychain(vaultKey) });
-      await desk.handlers['wallet.import']({ privateKey: key, passphrase: 'desk pass' });
+      await desk.handlers['wallet.import']({ privateKey: key, passphrase: PASSPHRASE });
       await desk.handlers['settings.setLibrarySecret']({ secret: 'first-party secret' });
       await desk.close();
       const stored = JSON.parse(readFileSync(path.join(data.dir, 'wallet.json'), 'utf8')) as object;
@@ -232,7 +232,7 @@ describe('the OS keychain adapter', () => {
       }
 
       const same = await deskFor(stack, data.dir, { vault: keychain(vaultKey) });
-      expect(await same.handlers['wallet.unlock']({ passphrase: 'desk pass' })).toMatchObject({
+      expect(await same.handlers['wallet.unlock']({ passphrase: PASSPHRASE })).toMatchObject({
         address: privateKeyToAccount(key).address,
         unlocked: true,
       });
@@ -243,7 +243,7 @@ describe('the OS keychain adapter', () => {
       expect(await code(missing.handlers['wallet.status']({}))).toBe('keychain_unavailable');
       await missing.close();
       const foreign = await deskFor(stack, data.dir, { vault: keychain() });
-      expect(await code(foreign.handlers['wallet.unlock']({ passphrase: 'desk pass' }))).toBe(
+      expect(await code(foreign.handlers['wallet.unlock']({ passphrase: PASSPHRASE }))).toBe(
         'keychain_refused',
       );
       await foreign.close();

@@ -1,5 +1,9 @@
-/** Reads a standard Ethereum JSON keystore (v3: scrypt or pbkdf2, aes-128-ctr, keccak-256 MAC). */
-import { createDecipheriv, pbkdf2Sync, scryptSync } from 'node:crypto';
+/**
+ * Reads a standard Ethereum JSON keystore (v3: scrypt or pbkdf2, aes-128-ctr, keccak-256 MAC). Derivation is
+ * asynchronous: geth's default scrypt (N=2^18) takes about a second and must not freeze the window meanwhile.
+ */
+import { createDecipheriv, pbkdf2, scrypt } from 'node:crypto';
+import { promisify } from 'node:util';
 import { keccak256, toHex, type Hex } from 'viem';
 import { z } from 'zod';
 import { DeskError } from '../errors';
@@ -32,8 +36,23 @@ const v3Schema = z.object({
 });
 
 const bytes = (hex: string) => Buffer.from(hex.replace(/^0x/, ''), 'hex');
+const pbkdf2Async = promisify(pbkdf2);
+/** geth's "standard" scrypt (N=2^18, r=8) needs 256 MiB; allow up to 1 GiB and refuse beyond that. */
+const MAX_SCRYPT_MEMORY = 1024 * 1024 * 1024;
 
-export function decryptKeystoreV3(json: string, password: string): Hex {
+function scryptAsync(password: string, salt: Buffer, length: number, n: number, r: number, p: number) {
+  return new Promise<Buffer>((resolve, reject) => {
+    scrypt(
+      password,
+      salt,
+      length,
+      { N: n, r, p, maxmem: MAX_SCRYPT_MEMORY + 16 * 1024 * 1024 },
+      (error, key) => (error ? reject(error) : resolve(key)),
+    );
+  });
+}
+
+export async function decryptKeystoreV3(json: string, password: string): Promise<Hex> {
   let parsed;
   try {
     parsed = v3Schema.safeParse(JSON.parse(json));
@@ -55,14 +74,16 @@ export function decryptKeystoreV3(json: string, password: string): Hex {
     const n = params.n ?? 0;
     if (!n || (n & (n - 1)) !== 0)
       throw new DeskError('invalid_keystore', 'The keystore has invalid scrypt parameters.', 'wallet');
-    derived = scryptSync(password, salt, params.dklen, {
-      N: n,
-      r: params.r ?? 8,
-      p: params.p ?? 1,
-      maxmem: 512 * 1024 * 1024,
-    });
+    const r = params.r ?? 8;
+    if (128 * n * r > MAX_SCRYPT_MEMORY)
+      throw new DeskError(
+        'invalid_keystore',
+        `The keystore's scrypt setting needs ${(128 * n * r) / 2 ** 20} MiB, more than the 1024 MiB Intel Desk allows; export it with a lower cost.`,
+        'wallet',
+      );
+    derived = await scryptAsync(password, salt, params.dklen, n, r, params.p ?? 1);
   } else {
-    derived = pbkdf2Sync(password, salt, params.c ?? 262_144, params.dklen, 'sha256');
+    derived = await pbkdf2Async(password, salt, params.c ?? 262_144, params.dklen, 'sha256');
   }
   const ciphertext = bytes(crypto.ciphertext);
   const mac = keccak256(Buffer.concat([derived.subarray(16, 32), ciphertext]));

@@ -1,19 +1,16 @@
 /**
- * Encryption at rest: scrypt + AES-256-GCM under a passphrase, optionally wrapped by the OS keychain
- * (SecretVault), and a machine-local key file for secrets that have no passphrase of their own.
+ * Encryption at rest for secrets that have no passphrase of their own: the OS keychain (SecretVault) or a
+ * machine-local key file. The wallet's passphrase sealing is in passphrase-seal.ts.
  */
-import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, renameSync, chmodSync } from 'node:fs';
 import { z } from 'zod';
-import { DeskError } from '../errors';
 
 export interface SecretVault {
   isAvailable(): boolean;
   encrypt(plain: string): Buffer;
   decrypt(data: Buffer): string;
 }
-
-const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 128 * 1024 * 1024 } as const;
 
 export const sealedSchema = z.object({
   kdf: z.literal('scrypt'),
@@ -45,19 +42,6 @@ function aesOpen(key: Buffer, sealed: Sealed): Buffer | null {
   } catch {
     return null;
   }
-}
-
-export function sealWithPassphrase(plain: Buffer, passphrase: string): Sealed {
-  const salt = randomBytes(16);
-  return aesSeal(scryptSync(passphrase.normalize('NFKC'), salt, 32, SCRYPT), plain, salt);
-}
-
-export function openWithPassphrase(sealed: Sealed, passphrase: string): Buffer {
-  const key = scryptSync(passphrase.normalize('NFKC'), Buffer.from(sealed.salt, 'base64'), 32, SCRYPT);
-  const plain = aesOpen(key, sealed);
-  if (!plain)
-    throw new DeskError('wrong_passphrase', 'That passphrase does not unlock this wallet.', 'wallet');
-  return plain;
 }
 
 /** Writes a file atomically with owner-only permissions. */

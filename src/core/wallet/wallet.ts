@@ -7,22 +7,33 @@ import { z } from 'zod';
 import { isAddress, getAddress, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { DeskError } from '../errors';
+import { writePrivateFile, type SecretVault } from './sealing';
 import {
+  legacySealedSchema,
+  openLegacyWithPassphrase,
   openWithPassphrase,
+  scryptSealedSchema,
   sealWithPassphrase,
-  sealedSchema,
-  writePrivateFile,
-  type SecretVault,
-} from './sealing';
+  weakerThan,
+  type KdfCost,
+} from './passphrase-seal';
+import { requireStrongPassphrase } from './passphrase-strength';
 import { decryptKeystoreV3 } from './keystore-v3';
 
-const walletFileSchema = z.object({
-  version: z.literal(1),
-  address: z.string().refine((value) => isAddress(value)),
-  sealed: sealedSchema,
-  /** The passphrase-sealed key, additionally encrypted by the OS keychain. */
-  vaultWrapped: z.boolean(),
-});
+const address = z.string().refine((value) => isAddress(value));
+const vaultWrapped = z
+  .boolean()
+  .describe('The passphrase-sealed key, additionally encrypted by the OS keychain.');
+
+const walletFileSchema = z.discriminatedUnion('version', [
+  /** Before scrypt N=2^17 and associated data: migrated on the next unlock. */
+  z.object({ version: z.literal(1), address, sealed: legacySealedSchema, vaultWrapped }),
+  z.object({ version: z.literal(2), address, sealed: scryptSealedSchema, vaultWrapped }),
+]);
+type WalletFile = z.infer<typeof walletFileSchema>;
+
+/** Binds the sealed key to the address shown for it: a file whose address was edited no longer opens. */
+const associatedData = (owner: string) => Buffer.from(`intel-desk wallet v2 ${getAddress(owner)}`, 'utf8');
 
 function parsePrivateKey(key: string): Hex {
   const trimmed = key.trim();
@@ -38,13 +49,22 @@ export type WalletKind = 'keystore' | 'external';
 export class DeskWallet {
   private account: PrivateKeyAccount | null = null;
   private external: `0x${string}` | null = null;
+  /** Imports and unlocks run one at a time, so a migration never races an import over wallet.json. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly file: string,
     private readonly vault: SecretVault | undefined,
+    private readonly kdfCost: KdfCost = 'default',
   ) {}
 
-  private readStored(): z.infer<typeof walletFileSchema> | null {
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private readStored(): WalletFile | null {
     if (!existsSync(this.file)) return null;
     let text = readFileSync(this.file, 'utf8');
     try {
@@ -80,6 +100,28 @@ export class DeskWallet {
     }
   }
 
+  /** Seals the key under the passphrase at today's cost and replaces wallet.json atomically. */
+  private async store(key: Hex, passphrase: string): Promise<PrivateKeyAccount> {
+    const account = privateKeyToAccount(key);
+    const wrap = Boolean(this.vault?.isAvailable());
+    const record = JSON.stringify({
+      version: 2,
+      address: account.address,
+      sealed: await sealWithPassphrase(
+        Buffer.from(key.slice(2), 'hex'),
+        passphrase,
+        associatedData(account.address),
+        this.kdfCost,
+      ),
+      vaultWrapped: wrap,
+    } satisfies WalletFile);
+    const content =
+      wrap && this.vault ? JSON.stringify({ vault: this.vault.encrypt(record).toString('base64') }) : record;
+    // Temp file then rename: a crash midway leaves the previous wallet.json whole.
+    writePrivateFile(this.file, content);
+    return account;
+  }
+
   kind(): WalletKind | null {
     if (this.external) return 'external';
     return this.account || existsSync(this.file) ? 'keystore' : null;
@@ -96,23 +138,13 @@ export class DeskWallet {
     return this.external ? null : this.account;
   }
 
-  importPrivateKey(key: string, passphrase: string): void {
-    const normalized = parsePrivateKey(key);
-    if (passphrase.length < 4)
-      throw new DeskError('weak_passphrase', 'Choose a passphrase of at least 4 characters.', 'wallet');
-    const account = privateKeyToAccount(normalized);
-    const record = JSON.stringify({
-      version: 1,
-      address: account.address,
-      sealed: sealWithPassphrase(Buffer.from(normalized.slice(2), 'hex'), passphrase),
-      vaultWrapped: Boolean(this.vault?.isAvailable()),
+  importPrivateKey(key: string, passphrase: string): Promise<void> {
+    return this.serial(async () => {
+      const normalized = parsePrivateKey(key);
+      await requireStrongPassphrase(passphrase);
+      this.account = await this.store(normalized, passphrase);
+      this.external = null;
     });
-    const content = this.vault?.isAvailable()
-      ? JSON.stringify({ vault: this.vault.encrypt(record).toString('base64') })
-      : record;
-    writePrivateFile(this.file, content);
-    this.account = account;
-    this.external = null;
   }
 
   /** A key held in memory for this run only (the CLI's --key-file): nothing is written. */
@@ -121,16 +153,41 @@ export class DeskWallet {
     this.external = null;
   }
 
-  importKeystore(json: string, keystorePassword: string, passphrase: string): void {
-    this.importPrivateKey(decryptKeystoreV3(json, keystorePassword), passphrase);
+  async importKeystore(json: string, keystorePassword: string, passphrase: string): Promise<void> {
+    // Checked first so a weak passphrase is refused before the keystore's own (slow) key derivation.
+    await requireStrongPassphrase(passphrase);
+    await this.importPrivateKey(await decryptKeystoreV3(json, keystorePassword), passphrase);
   }
 
-  unlock(passphrase: string): void {
-    const stored = this.readStored();
-    if (!stored) throw new DeskError('no_wallet', 'No wallet is set up: import a key first.', 'wallet');
-    const key = openWithPassphrase(stored.sealed, passphrase);
-    this.account = privateKeyToAccount(`0x${key.toString('hex')}`);
-    this.external = null;
+  unlock(passphrase: string): Promise<void> {
+    return this.serial(async () => {
+      const stored = this.readStored();
+      if (!stored) throw new DeskError('no_wallet', 'No wallet is set up: import a key first.', 'wallet');
+      const plain =
+        stored.version === 1
+          ? await openLegacyWithPassphrase(stored.sealed, passphrase)
+          : await openWithPassphrase(stored.sealed, passphrase, associatedData(stored.address));
+      const key = `0x${plain.toString('hex')}` as Hex;
+      const account = privateKeyToAccount(key);
+      // Version 1 files carry no associated data, so their address is checked against the key itself.
+      if (account.address !== getAddress(stored.address)) {
+        throw new DeskError(
+          'wallet_file_altered',
+          `The wallet file ${this.file} names ${getAddress(stored.address)}, but its key belongs to ${account.address}; it was altered. Import the key again.`,
+          'wallet',
+        );
+      }
+      if (stored.version === 1 || weakerThan(stored.sealed, this.kdfCost)) {
+        try {
+          await this.store(key, passphrase);
+        } catch {
+          // The key is right and the old file is still whole (the new one is renamed over it only once
+          // written); unlocking goes ahead and the next unlock tries the upgrade again.
+        }
+      }
+      this.account = account;
+      this.external = null;
+    });
   }
 
   lock(): void {

@@ -5,6 +5,7 @@ import { errorMessage } from '../rpc/client';
 import { ErrorMessage, Loading } from '../components/States';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
+import { PASSPHRASE_HINT } from '../../shared/passphrase';
 
 const CATALOG = ['shelf.list', 'menu.get', 'quote.get', 'app.info', 'settings.get'] as const;
 
@@ -202,9 +203,12 @@ function ImportWallet() {
           onChange={(e) => setPassphrase(e.target.value)}
         />
       </label>
+      <p className="muted small" data-testid="passphrase-hint">
+        {PASSPHRASE_HINT}
+      </p>
       <div className="inline-form">
         <button type="submit" disabled={importWallet.isPending || !passphrase}>
-          Import wallet
+          {importWallet.isPending ? 'Sealing the key…' : 'Import wallet'}
         </button>
         <button type="button" onClick={() => lock.mutate({})}>
           Lock wallet

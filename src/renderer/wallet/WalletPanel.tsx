@@ -28,7 +28,7 @@ export function UnlockForm() {
         onChange={(e) => setPassphrase(e.target.value)}
       />
       <button type="submit" disabled={!passphrase || unlock.isPending}>
-        Unlock
+        {unlock.isPending ? 'Unlocking…' : 'Unlock'}
       </button>
       {unlock.isError ? <span className="error-text">{errorMessage(unlock.error)}</span> : null}
     </form>
