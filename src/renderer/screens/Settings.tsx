@@ -1,8 +1,9 @@
 /** Service URL, spending caps, wallet, WalletConnect, library secret, theme. Secrets go in; only "set / accepted" comes out. */
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
-import { errorMessage } from '../rpc/client';
+import { errorCode, errorMessage } from '../rpc/client';
 import { ErrorMessage, Loading } from '../components/States';
+import { FormMessage, invalidProps } from '../components/FormMessage';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 
@@ -11,6 +12,7 @@ const CATALOG = ['shelf.list', 'menu.get', 'quote.get', 'app.info', 'settings.ge
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
   const update = useRpcMutation('settings.update', [...CATALOG]);
+  const messageId = useId();
   return (
     <form
       className="settings-block"
@@ -28,13 +30,17 @@ function ServiceForm(props: { settings: SettingsView }) {
           value={url}
           onChange={(e) => setUrl(e.target.value)}
           aria-label="Service URL"
+          {...invalidProps(messageId, update.isError)}
         />
       </label>
       <button type="submit" disabled={update.isPending || url === props.settings.serviceUrl}>
         Use this service
       </button>
-      {update.isError ? <p className="error-text">{errorMessage(update.error)}</p> : null}
-      {update.isSuccess ? <p className="ok-text">Saved.</p> : null}
+      <FormMessage
+        id={messageId}
+        error={update.isError ? errorMessage(update.error) : null}
+        success={update.isSuccess ? 'Saved.' : null}
+      />
     </form>
   );
 }
@@ -43,6 +49,7 @@ function CapsForm(props: { settings: SettingsView }) {
   const [perPurchase, setPerPurchase] = useState(String(props.settings.perPurchaseCapUsd));
   const [daily, setDaily] = useState(String(props.settings.dailyCapUsd));
   const update = useRpcMutation('settings.update', ['settings.get', 'purchases.list', 'quote.get']);
+  const messageId = useId();
   return (
     <form
       className="settings-block"
@@ -61,17 +68,28 @@ function CapsForm(props: { settings: SettingsView }) {
           step="0.01"
           value={perPurchase}
           onChange={(e) => setPerPurchase(e.target.value)}
+          {...invalidProps(messageId, update.isError)}
         />
       </label>
       <label>
         Per day (USD){' '}
-        <input type="number" min="0" step="0.01" value={daily} onChange={(e) => setDaily(e.target.value)} />
+        <input
+          type="number"
+          min="0"
+          step="0.01"
+          value={daily}
+          onChange={(e) => setDaily(e.target.value)}
+          {...invalidProps(messageId, update.isError)}
+        />
       </label>
       <button type="submit" disabled={update.isPending}>
         Save caps
       </button>
-      {update.isError ? <p className="error-text">{errorMessage(update.error)}</p> : null}
-      {update.isSuccess ? <p className="ok-text">Saved.</p> : null}
+      <FormMessage
+        id={messageId}
+        error={update.isError ? errorMessage(update.error) : null}
+        success={update.isSuccess ? 'Saved.' : null}
+      />
     </form>
   );
 }
@@ -80,6 +98,8 @@ function WalletConnectForm(props: { settings: SettingsView }) {
   const [projectId, setProjectId] = useState(props.settings.walletConnectProjectId ?? '');
   const update = useRpcMutation('settings.update', ['settings.get']);
   const checked = walletConnectProjectIdSchema.safeParse(projectId);
+  const messageId = useId();
+  const invalid = projectId !== '' && !checked.success;
   return (
     <form
       className="settings-block"
@@ -96,15 +116,15 @@ function WalletConnectForm(props: { settings: SettingsView }) {
       <label>
         Project id{' '}
         <input
+          type="text"
           aria-label="WalletConnect project id"
           spellCheck={false}
+          autoComplete="off"
           value={projectId}
           onChange={(e) => setProjectId(e.target.value)}
+          {...invalidProps(messageId, invalid || update.isError)}
         />
       </label>
-      {projectId && !checked.success ? (
-        <p className="error-text">{checked.error.issues[0]?.message}</p>
-      ) : null}
       <div className="inline-form">
         <button type="submit" disabled={!checked.success || update.isPending}>
           Save project id
@@ -117,10 +137,25 @@ function WalletConnectForm(props: { settings: SettingsView }) {
           Remove
         </button>
       </div>
-      {update.isError ? <p className="error-text">{errorMessage(update.error)}</p> : null}
+      <FormMessage
+        id={messageId}
+        error={
+          invalid ? checked.error?.issues[0]?.message : update.isError ? errorMessage(update.error) : null
+        }
+        success={update.isSuccess ? 'Saved.' : null}
+      />
     </form>
   );
 }
+
+/** Which field an import error is about, by its stable code; others concern the whole form. */
+const IMPORT_ERROR_FIELD: Record<string, 'privateKey' | 'keystoreFile' | 'keystorePassword' | 'passphrase'> =
+  {
+    invalid_private_key: 'privateKey',
+    invalid_keystore: 'keystoreFile',
+    wrong_passphrase: 'keystorePassword',
+    weak_passphrase: 'passphrase',
+  };
 
 function ImportWallet() {
   const [kind, setKind] = useState<'key' | 'keystore'>('key');
@@ -130,6 +165,10 @@ function ImportWallet() {
   const [passphrase, setPassphrase] = useState('');
   const importWallet = useRpcMutation('wallet.import', ['wallet.status']);
   const lock = useRpcMutation('wallet.lock', ['wallet.status']);
+  const messageId = useId();
+  const failedField = importWallet.isError
+    ? IMPORT_ERROR_FIELD[errorCode(importWallet.error) ?? '']
+    : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     importWallet.mutate(
@@ -148,27 +187,30 @@ function ImportWallet() {
     <form className="settings-block" onSubmit={submit} autoComplete="off">
       <h3>Import a wallet</h3>
       <p className="muted small">The key is encrypted in Intel Desk's keystore and never shown again.</p>
-      <label>
-        <input type="radio" name="import-kind" checked={kind === 'key'} onChange={() => setKind('key')} />{' '}
-        Private key
-      </label>
-      <label>
-        <input
-          type="radio"
-          name="import-kind"
-          checked={kind === 'keystore'}
-          onChange={() => setKind('keystore')}
-        />{' '}
-        Keystore JSON file
-      </label>
+      <fieldset>
+        <legend>Import from</legend>
+        <label>
+          <input type="radio" name="import-kind" checked={kind === 'key'} onChange={() => setKind('key')} /> A
+          private key
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="import-kind"
+            checked={kind === 'keystore'}
+            onChange={() => setKind('keystore')}
+          />{' '}
+          A keystore JSON file
+        </label>
+      </fieldset>
       {kind === 'key' ? (
         <label>
           Private key{' '}
           <input
             type="password"
-            aria-label="Private key"
             value={privateKey}
             onChange={(e) => setPrivateKey(e.target.value)}
+            {...invalidProps(messageId, failedField === 'privateKey')}
           />
         </label>
       ) : (
@@ -178,8 +220,8 @@ function ImportWallet() {
             <input
               type="file"
               accept=".json,application/json"
-              aria-label="Keystore file"
               onChange={async (e) => setKeystoreJson((await e.target.files?.[0]?.text()) ?? '')}
+              {...invalidProps(messageId, failedField === 'keystoreFile')}
             />
           </label>
           <label>
@@ -188,6 +230,7 @@ function ImportWallet() {
               type="password"
               value={keystorePassword}
               onChange={(e) => setKeystorePassword(e.target.value)}
+              {...invalidProps(messageId, failedField === 'keystorePassword')}
             />
           </label>
         </>
@@ -196,10 +239,10 @@ function ImportWallet() {
         New passphrase for Intel Desk{' '}
         <input
           type="password"
-          aria-label="New passphrase"
           autoComplete="new-password"
           value={passphrase}
           onChange={(e) => setPassphrase(e.target.value)}
+          {...invalidProps(messageId, failedField === 'passphrase')}
         />
       </label>
       <div className="inline-form">
@@ -210,8 +253,17 @@ function ImportWallet() {
           Lock wallet
         </button>
       </div>
-      {importWallet.isError ? <p className="error-text">{errorMessage(importWallet.error)}</p> : null}
-      {importWallet.isSuccess ? <p className="ok-text">Wallet imported and unlocked.</p> : null}
+      <FormMessage
+        id={messageId}
+        error={
+          importWallet.isError
+            ? errorMessage(importWallet.error)
+            : lock.isError
+              ? errorMessage(lock.error)
+              : null
+        }
+        success={importWallet.isSuccess ? 'Wallet imported and unlocked.' : null}
+      />
     </form>
   );
 }
@@ -221,6 +273,7 @@ function LibrarySecret(props: { settings: SettingsView }) {
   const set = useRpcMutation('settings.setLibrarySecret', ['settings.get']);
   const clear = useRpcMutation('settings.clearLibrarySecret', ['settings.get']);
   const accepted = props.settings.librarySecretAccepted;
+  const messageId = useId();
   return (
     <form
       className="settings-block"
@@ -244,6 +297,7 @@ function LibrarySecret(props: { settings: SettingsView }) {
           autoComplete="off"
           value={secret}
           onChange={(e) => setSecret(e.target.value)}
+          {...invalidProps(messageId, set.isError)}
         />
       </label>
       <div className="inline-form">
@@ -254,7 +308,10 @@ function LibrarySecret(props: { settings: SettingsView }) {
           Forget secret
         </button>
       </div>
-      {set.isError ? <p className="error-text">{errorMessage(set.error)}</p> : null}
+      <FormMessage
+        id={messageId}
+        error={set.isError ? errorMessage(set.error) : clear.isError ? errorMessage(clear.error) : null}
+      />
     </form>
   );
 }
