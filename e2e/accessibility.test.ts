@@ -102,7 +102,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await page.getByRole('button', { name: 'Import wallet' }).click();
     await page.getByText('A private key is 64 hexadecimal characters.').waitFor();
     await check('settings typed, with errors');
-    await page.getByLabel('A keystore JSON file').check();
+    await page.getByLabel('Keystore JSON file').check();
     await page.getByLabel('Keystore password').fill('Typed value');
     await check('settings, keystore import');
     expect(found).toEqual([]);

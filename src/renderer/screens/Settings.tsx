@@ -18,7 +18,7 @@ function ServiceForm(props: { settings: SettingsView }) {
       className="settings-block"
       onSubmit={(e) => {
         e.preventDefault();
-        update.mutate({ serviceUrl: url });
+        update.mutate({ serviceUrl: url }, { onSuccess: (saved) => setUrl(saved.serviceUrl) });
       }}
     >
       <h2>Service</h2>
@@ -105,7 +105,11 @@ function WalletConnectForm(props: { settings: SettingsView }) {
       className="settings-block"
       onSubmit={(e) => {
         e.preventDefault();
-        if (checked.success) update.mutate({ walletConnectProjectId: checked.data });
+        if (checked.success)
+          update.mutate(
+            { walletConnectProjectId: checked.data },
+            { onSuccess: (saved) => setProjectId(saved.walletConnectProjectId ?? '') },
+          );
       }}
     >
       <h2>WalletConnect</h2>
@@ -132,7 +136,9 @@ function WalletConnectForm(props: { settings: SettingsView }) {
         <button
           type="button"
           disabled={!props.settings.walletConnectProjectId || update.isPending}
-          onClick={() => update.mutate({ walletConnectProjectId: null })}
+          onClick={() =>
+            update.mutate({ walletConnectProjectId: null }, { onSuccess: () => setProjectId('') })
+          }
         >
           Remove
         </button>
@@ -190,8 +196,8 @@ function ImportWallet() {
       <fieldset>
         <legend>Import from</legend>
         <label>
-          <input type="radio" name="import-kind" checked={kind === 'key'} onChange={() => setKind('key')} /> A
-          private key
+          <input type="radio" name="import-kind" checked={kind === 'key'} onChange={() => setKind('key')} />{' '}
+          Hexadecimal key
         </label>
         <label>
           <input
@@ -200,7 +206,7 @@ function ImportWallet() {
             checked={kind === 'keystore'}
             onChange={() => setKind('keystore')}
           />{' '}
-          A keystore JSON file
+          Keystore JSON file
         </label>
       </fieldset>
       {kind === 'key' ? (
@@ -349,14 +355,15 @@ export function SettingsScreen() {
       ) : null}
       {settings.data ? (
         <div className="settings-grid">
-          <ServiceForm key={settings.data.serviceUrl} settings={settings.data} />
+          {/* Not keyed by the saved values: a remount would drop the "Saved." the person is told. */}
+          <ServiceForm settings={settings.data} />
           <CapsForm settings={settings.data} />
           <div className="settings-block">
             <h2>Wallet</h2>
             <WalletPanel />
             <ImportWallet />
           </div>
-          <WalletConnectForm key={settings.data.walletConnectProjectId ?? ''} settings={settings.data} />
+          <WalletConnectForm settings={settings.data} />
           <LibrarySecret settings={settings.data} />
           <ThemePicker settings={settings.data} />
         </div>
