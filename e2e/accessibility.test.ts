@@ -20,6 +20,7 @@ beforeAll(async () => {
     beforeLoad: addAxe,
   });
   handles = (await fx.desk.core.handlers['shelf.list']({})).entries.map((e) => e.username);
+  page = fx.page;
 });
 
 afterAll(() => fx?.close());
@@ -134,5 +135,60 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await page.getByRole('button', { name: 'Keep editing' }).click();
     await page.getByRole('button', { name: 'Discard changes' }).click();
     expect(found).toEqual([]);
+  });
+});
+
+describe('Settings for a screen reader', () => {
+  /** The role and text of what a field's aria-describedby points at. */
+  const description = (field: ReturnType<Page['getByRole']>) =>
+    field.evaluate((el) => {
+      const target = document.getElementById(el.getAttribute('aria-describedby') ?? '');
+      return target ? { role: target.getAttribute('role'), text: target.textContent } : null;
+    });
+
+  beforeAll(async () => {
+    await nav('Settings');
+    await page.getByRole('heading', { name: 'Spending caps' }).waitFor();
+  });
+
+  it('announces "Saved." from a status line that was already there', async () => {
+    const caps = page.locator('form', { has: page.getByRole('heading', { name: 'Spending caps' }) });
+    const status = caps.getByRole('status');
+    expect(await status.textContent()).toBe('');
+    await status.evaluate((el) => el.setAttribute('data-watched', ''));
+    await caps.getByLabel('Per day (USD)').fill('25');
+    await caps.getByRole('button', { name: 'Save caps' }).click();
+    await caps.locator('[role="status"][data-watched]', { hasText: 'Saved.' }).waitFor();
+  });
+
+  it('marks a field invalid and describes it by its error, and only while it is wrong', async () => {
+    const projectId = page.getByRole('textbox', { name: 'WalletConnect project id' });
+    await projectId.fill('not-a-project-id');
+    expect(await projectId.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(projectId)).toEqual({
+      role: 'status',
+      text: 'A WalletConnect project id is 32 hexadecimal characters.',
+    });
+    await projectId.fill('');
+    expect(await projectId.getAttribute('aria-invalid')).toBeNull();
+
+    const key = page.getByRole('textbox', { name: 'Private key', exact: true });
+    const passphrase = page.getByRole('textbox', { name: 'New passphrase for Intel Desk', exact: true });
+    await key.fill('0x1234');
+    await passphrase.fill('a passphrase');
+    await page.getByRole('button', { name: 'Import wallet' }).click();
+    await page.getByText('A private key is 64 hexadecimal characters.').waitFor();
+    expect(await key.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(key)).toEqual({
+      role: 'status',
+      text: 'A private key is 64 hexadecimal characters.',
+    });
+    expect(await passphrase.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('groups the import choice under a legend, with names of its own', async () => {
+    const group = page.getByRole('group', { name: 'Import from' });
+    expect(await group.getByRole('radio').count()).toBe(2);
+    expect(await page.getByRole('radio', { name: /private key/i }).count()).toBe(0);
   });
 });
