@@ -19,6 +19,41 @@ async function tabTo(p: Page, pattern: RegExp, limit = 80): Promise<string> {
   throw new Error(`No element matching ${pattern} is reachable with Tab`);
 }
 
+/** What the purchase panel's status region said, and any live region that appeared, while paying. */
+interface Watched {
+  texts: string[];
+  insertedLiveRegions: string[];
+  sameStatusRegion: boolean;
+}
+const PROGRESS =
+  /^(Signing the payment…|Payment signed and written to the ledger…|Paid request sent; waiting for the reports…|Reports stored\.)$/;
+
+async function watchPurchasePanel(p: Page): Promise<void> {
+  await p.evaluate(() => {
+    const panel = document.querySelector('aside[aria-label="Purchase"]');
+    const status = panel?.querySelector('[role="status"][data-testid="purchase-progress"]');
+    if (!panel || !status) throw new Error('The purchase panel has no status region before paying');
+    const texts = [status.textContent ?? ''];
+    const insertedLiveRegions: string[] = [];
+    const live = '[role="status"], [role="alert"], [aria-live]';
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          for (const region of [node, ...node.querySelectorAll(live)].filter((e) => e.matches(live)))
+            insertedLiveRegions.push(region.outerHTML.slice(0, 120));
+        }
+      const text = status.textContent ?? '';
+      if (text !== texts.at(-1)) texts.push(text);
+    }).observe(panel, { subtree: true, childList: true, characterData: true });
+    (window as unknown as { watched: () => Watched }).watched = () => ({
+      texts,
+      insertedLiveRegions,
+      sameStatusRegion: panel.querySelector('[data-testid="purchase-progress"]') === status,
+    });
+  });
+}
+
 beforeAll(async () => {
   fx = await openDeskFixture({
     stack: { seed: { handles: 6, minReportsPerHandle: 2, maxReportsPerHandle: 4 } },
@@ -43,7 +78,7 @@ describe('keyboard only', () => {
     await page.getByRole('heading', { name: new RegExp(`@${target.username}`) }).waitFor();
   });
 
-  it('reaches Buy with Tab, closes the confirmation with Esc, pays with Enter and reads', async () => {
+  it('reaches Buy with Tab, closes the confirmation with Esc, pays with Enter, hears the progress and reads', async () => {
     await page.locator('[data-testid="price"]').waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: /^Buy / }).and(page.locator(':enabled')).waitFor();
     await tabTo(page, /^Buy \d+ reports? for/);
@@ -60,11 +95,29 @@ describe('keyboard only', () => {
     await dialog.waitFor();
     await tabTo(page, /^Pay \$/, 10);
     await shot(page, 'keyboard-confirm');
+    await watchPurchasePanel(page);
     await page.keyboard.press('Enter');
+    // Buy is disabled while paying: focus goes to the progress, not to <body>.
+    await page.waitForFunction(() => document.activeElement?.classList.contains('purchase-result'));
     await page
       .locator('[data-testid="purchase-outcome"]', { hasText: 'Bought' })
       .waitFor({ timeout: 30_000 });
-    await tabTo(page, /^Read now$/);
+    const outcome = (await page.locator('[data-testid="purchase-outcome"] p').first().textContent()) ?? '';
+    expect(outcome).toMatch(/^Bought \d+ reports? for \$\d+\.\d{2}\.$/);
+    const watched = await page.evaluate(() => (window as unknown as { watched: () => Watched }).watched());
+    // Screen readers announce changes of a live region that is already there, not one inserted with its text.
+    expect(watched.insertedLiveRegions).toEqual([]);
+    expect(watched.sameStatusRegion).toBe(true);
+    expect(watched.texts[0]).toBe('');
+    expect(watched.texts.slice(1, -1).length).toBeGreaterThan(0);
+    expect(watched.texts.slice(1, -1).every((t) => PROGRESS.test(t))).toBe(true);
+    expect(watched.texts.at(-1)).toBe(outcome);
+    // Focus stays on the outcome after success; the next Tab is its "Read now".
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('purchase-result'))).toBe(
+      true,
+    );
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Read now');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Summary' }).waitFor();
   });

@@ -10,7 +10,8 @@ function show(value: Json | undefined): string {
 export function ChangeList(props: { changes: Change[]; empty: string }) {
   if (props.changes.length === 0) return <p className="muted">{props.empty}</p>;
   return (
-    <ul className="change-list" aria-label="Changes" data-testid="dossier-diff">
+    // Focusable because it scrolls: keyboard users must be able to scroll a long change list.
+    <ul className="change-list" aria-label="Changes" data-testid="dossier-diff" tabIndex={0}>
       {props.changes.map((change) => (
         <li key={`${change.kind}:${change.path}`} className={`change-${change.kind}`}>
           <code>{change.path}</code>{' '}

@@ -43,15 +43,15 @@ export function ConflictView(props: {
           <div className="three-way">
             <figure>
               <figcaption>Base</figcaption>
-              <pre>{show(conflict.base)}</pre>
+              <pre tabIndex={0}>{show(conflict.base)}</pre>
             </figure>
             <figure>
               <figcaption>Theirs</figcaption>
-              <pre>{show(conflict.theirs)}</pre>
+              <pre tabIndex={0}>{show(conflict.theirs)}</pre>
             </figure>
             <figure>
               <figcaption>Mine</figcaption>
-              <pre>{show(conflict.mine)}</pre>
+              <pre tabIndex={0}>{show(conflict.mine)}</pre>
             </figure>
           </div>
           <div className="toolbar">

@@ -24,6 +24,7 @@ export function ProfileEditor(props: { bundle: Bundle; onChange: Edit }) {
         <label key={key} className="field-row">
           <span>{key}</span>
           <input
+            type="text"
             value={text(value)}
             onChange={(e) =>
               set(
@@ -59,6 +60,7 @@ export function ProfileEditor(props: { bundle: Bundle; onChange: Edit }) {
         }}
       >
         <input
+          type="text"
           value={newKey}
           onChange={(e) => setNewKey(e.target.value)}
           placeholder="new field name"
@@ -95,6 +97,7 @@ export function PostsEditor(props: { bundle: Bundle; onChange: Edit; now: () => 
               <td className="mono small">{text(post['id'])}</td>
               <td>
                 <input
+                  type="text"
                   aria-label={`Post ${index + 1} created`}
                   value={text(post['createdAt'])}
                   onChange={(e) => update(index, { createdAt: e.target.value })}
@@ -163,6 +166,7 @@ export function EdgesEditor(props: { bundle: Bundle; onChange: Edit }) {
               {(['from', 'to', 'kind'] as const).map((field) => (
                 <td key={field}>
                   <input
+                    type="text"
                     aria-label={`Edge ${index + 1} ${field}`}
                     value={text(edge[field])}
                     onChange={(e) => update(index, { [field]: e.target.value })}

@@ -27,6 +27,7 @@ export function DossierScreen(props: { handle?: string | undefined }) {
           }}
         >
           <input
+            type="text"
             aria-label="Handle to open"
             placeholder="handle"
             value={typed}

@@ -1,5 +1,5 @@
 /** The live price of a choice, the wallet, and the purchase itself with its confirmation and outcome. */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSignTypedData } from 'wagmi';
 import type { PurchaseOutcome, QuoteView, Selection } from '../../shared/rpc';
@@ -25,19 +25,24 @@ const STATE_LABEL: Record<string, string> = {
   in_doubt: 'In doubt.',
 };
 
+/** The outcome in one sentence: shown in the outcome, and said by the panel's status region. */
+function headline(outcome: PurchaseOutcome): string {
+  if (outcome.status !== 'completed') return outcome.status === 'needs_signature' ? '' : outcome.message;
+  const { purchase } = outcome;
+  const reports = `${purchase.reportCount} report${purchase.reportCount === 1 ? '' : 's'}`;
+  return purchase.paidWith === 'library_secret'
+    ? `Read ${reports} with the library secret; nothing was paid.`
+    : `Bought ${reports} for ${usd(purchase.amountUsd)}.`;
+}
+
+// No live-region roles here: the panel's one status region announces the outcome (see PurchasePanel).
 function Outcome(props: { outcome: PurchaseOutcome; onRead: (id: string) => void }) {
   const { outcome } = props;
   if (outcome.status === 'completed') {
-    const { purchase } = outcome;
-    const newest = purchase.reportIds[0];
-    const reports = `${purchase.reportCount} report${purchase.reportCount === 1 ? '' : 's'}`;
+    const newest = outcome.purchase.reportIds[0];
     return (
-      <div className="outcome ok" role="status" data-testid="purchase-outcome">
-        <p>
-          {purchase.paidWith === 'library_secret'
-            ? `Read ${reports} with the library secret; nothing was paid.`
-            : `Bought ${reports} for ${usd(purchase.amountUsd)}.`}
-        </p>
+      <div className="outcome ok" data-testid="purchase-outcome">
+        <p>{headline(outcome)}</p>
         {outcome.purchase.txHash ? <p className="mono small">Receipt: {outcome.purchase.txHash}</p> : null}
         {newest ? (
           <button type="button" onClick={() => props.onRead(newest)}>
@@ -49,7 +54,7 @@ function Outcome(props: { outcome: PurchaseOutcome; onRead: (id: string) => void
   }
   if (outcome.status === 'in_doubt') {
     return (
-      <div className="outcome warn" role="alert" data-testid="purchase-outcome">
+      <div className="outcome warn" data-testid="purchase-outcome">
         <p>{outcome.message}</p>
         <p>
           Intel Desk will not pay again for this. Check it under Purchases → Reconcile; if the payment went
@@ -60,7 +65,7 @@ function Outcome(props: { outcome: PurchaseOutcome; onRead: (id: string) => void
   }
   if (outcome.status === 'failed') {
     return (
-      <div className="outcome error" role="alert" data-testid="purchase-outcome">
+      <div className="outcome error" data-testid="purchase-outcome">
         <p>{outcome.message}</p>
       </div>
     );
@@ -128,6 +133,15 @@ export function PurchasePanel(props: {
   const { signTypedDataAsync } = useSignTypedData();
   const progress = useRpcQuery('purchases.list', {}, { enabled: busy, refetchInterval: busy ? 400 : false });
   const latest = progress.data?.purchases.find((p) => p.handle.toLowerCase() === props.handle.toLowerCase());
+  // Buy is disabled while paying, so focus would fall to <body>: it goes to the progress and outcome instead.
+  const result = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (busy) result.current?.focus();
+  }, [busy]);
+  useEffect(() => {
+    const focus = document.activeElement;
+    if ((outcome || failure) && (focus === document.body || focus === null)) result.current?.focus();
+  }, [outcome, failure]);
 
   const q = quote.data;
   // Core learns which token to read the balance of from the first quote; ask again once one has arrived.
@@ -233,18 +247,23 @@ export function PurchasePanel(props: {
           {!walletReady ? <p className="muted small">Set up and unlock a wallet to buy.</p> : null}
         </>
       ) : null}
-      {busy ? (
-        <p role="status" className="progress" data-testid="purchase-progress">
-          <span className="spinner" aria-hidden="true" />
-          {latest && STATE_LABEL[latest.state] ? STATE_LABEL[latest.state] : 'Signing the payment…'}
+      <div ref={result} tabIndex={-1} className="purchase-result">
+        {/* One status region that stays in the page: screen readers announce its changes, not its arrival. */}
+        <p role="status" className={busy ? 'progress' : 'sr-only'} data-testid="purchase-progress">
+          {busy ? <span className="spinner" aria-hidden="true" /> : null}
+          {busy
+            ? latest && STATE_LABEL[latest.state]
+              ? STATE_LABEL[latest.state]
+              : 'Signing the payment…'
+            : (failure ?? (outcome ? headline(outcome) : ''))}
         </p>
-      ) : null}
-      {outcome ? <Outcome outcome={outcome} onRead={(id) => navigate({ screen: 'report', id })} /> : null}
-      {failure ? (
-        <p className="outcome error" role="alert" data-testid="purchase-outcome">
-          {failure}
-        </p>
-      ) : null}
+        {outcome ? <Outcome outcome={outcome} onRead={(id) => navigate({ screen: 'report', id })} /> : null}
+        {failure ? (
+          <p className="outcome error" data-testid="purchase-outcome">
+            {failure}
+          </p>
+        ) : null}
+      </div>
       {withSecret ? null : <WalletPanel compact />}
       <Dialog
         title="Confirm the purchase"

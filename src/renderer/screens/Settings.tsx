@@ -1,8 +1,9 @@
 /** Service URL, spending caps, wallet, WalletConnect, library secret, theme. Secrets go in; only "set / accepted" comes out. */
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
-import { errorMessage } from '../rpc/client';
+import { errorCode, errorMessage } from '../rpc/client';
 import { ErrorMessage, Loading } from '../components/States';
+import { FormMessage, invalidProps } from '../components/FormMessage';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
@@ -12,12 +13,13 @@ const CATALOG = ['shelf.list', 'menu.get', 'quote.get', 'app.info', 'settings.ge
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
   const update = useRpcMutation('settings.update', [...CATALOG]);
+  const messageId = useId();
   return (
     <form
       className="settings-block"
       onSubmit={(e) => {
         e.preventDefault();
-        update.mutate({ serviceUrl: url });
+        update.mutate({ serviceUrl: url }, { onSuccess: (saved) => setUrl(saved.serviceUrl) });
       }}
     >
       <h2>Service</h2>
@@ -29,13 +31,17 @@ function ServiceForm(props: { settings: SettingsView }) {
           value={url}
           onChange={(e) => setUrl(e.target.value)}
           aria-label="Service URL"
+          {...invalidProps(messageId, update.isError)}
         />
       </label>
       <button type="submit" disabled={update.isPending || url === props.settings.serviceUrl}>
         Use this service
       </button>
-      {update.isError ? <p className="error-text">{errorMessage(update.error)}</p> : null}
-      {update.isSuccess ? <p className="ok-text">Saved.</p> : null}
+      <FormMessage
+        id={messageId}
+        error={update.isError ? errorMessage(update.error) : null}
+        success={update.isSuccess ? 'Saved.' : null}
+      />
     </form>
   );
 }
@@ -44,6 +50,7 @@ function CapsForm(props: { settings: SettingsView }) {
   const [perPurchase, setPerPurchase] = useState(String(props.settings.perPurchaseCapUsd));
   const [daily, setDaily] = useState(String(props.settings.dailyCapUsd));
   const update = useRpcMutation('settings.update', ['settings.get', 'purchases.list', 'quote.get']);
+  const messageId = useId();
   return (
     <form
       className="settings-block"
@@ -62,17 +69,28 @@ function CapsForm(props: { settings: SettingsView }) {
           step="0.01"
           value={perPurchase}
           onChange={(e) => setPerPurchase(e.target.value)}
+          {...invalidProps(messageId, update.isError)}
         />
       </label>
       <label>
         Per day (USD){' '}
-        <input type="number" min="0" step="0.01" value={daily} onChange={(e) => setDaily(e.target.value)} />
+        <input
+          type="number"
+          min="0"
+          step="0.01"
+          value={daily}
+          onChange={(e) => setDaily(e.target.value)}
+          {...invalidProps(messageId, update.isError)}
+        />
       </label>
       <button type="submit" disabled={update.isPending}>
         Save caps
       </button>
-      {update.isError ? <p className="error-text">{errorMessage(update.error)}</p> : null}
-      {update.isSuccess ? <p className="ok-text">Saved.</p> : null}
+      <FormMessage
+        id={messageId}
+        error={update.isError ? errorMessage(update.error) : null}
+        success={update.isSuccess ? 'Saved.' : null}
+      />
     </form>
   );
 }
@@ -81,12 +99,18 @@ function WalletConnectForm(props: { settings: SettingsView }) {
   const [projectId, setProjectId] = useState(props.settings.walletConnectProjectId ?? '');
   const update = useRpcMutation('settings.update', ['settings.get']);
   const checked = walletConnectProjectIdSchema.safeParse(projectId);
+  const messageId = useId();
+  const invalid = projectId !== '' && !checked.success;
   return (
     <form
       className="settings-block"
       onSubmit={(e) => {
         e.preventDefault();
-        if (checked.success) update.mutate({ walletConnectProjectId: checked.data });
+        if (checked.success)
+          update.mutate(
+            { walletConnectProjectId: checked.data },
+            { onSuccess: (saved) => setProjectId(saved.walletConnectProjectId ?? '') },
+          );
       }}
     >
       <h2>WalletConnect</h2>
@@ -97,15 +121,15 @@ function WalletConnectForm(props: { settings: SettingsView }) {
       <label>
         Project id{' '}
         <input
+          type="text"
           aria-label="WalletConnect project id"
           spellCheck={false}
+          autoComplete="off"
           value={projectId}
           onChange={(e) => setProjectId(e.target.value)}
+          {...invalidProps(messageId, invalid || update.isError)}
         />
       </label>
-      {projectId && !checked.success ? (
-        <p className="error-text">{checked.error.issues[0]?.message}</p>
-      ) : null}
       <div className="inline-form">
         <button type="submit" disabled={!checked.success || update.isPending}>
           Save project id
@@ -113,15 +137,32 @@ function WalletConnectForm(props: { settings: SettingsView }) {
         <button
           type="button"
           disabled={!props.settings.walletConnectProjectId || update.isPending}
-          onClick={() => update.mutate({ walletConnectProjectId: null })}
+          onClick={() =>
+            update.mutate({ walletConnectProjectId: null }, { onSuccess: () => setProjectId('') })
+          }
         >
           Remove
         </button>
       </div>
-      {update.isError ? <p className="error-text">{errorMessage(update.error)}</p> : null}
+      <FormMessage
+        id={messageId}
+        error={
+          invalid ? checked.error?.issues[0]?.message : update.isError ? errorMessage(update.error) : null
+        }
+        success={update.isSuccess ? 'Saved.' : null}
+      />
     </form>
   );
 }
+
+/** Which field an import error is about, by its stable code; others concern the whole form. */
+const IMPORT_ERROR_FIELD: Record<string, 'privateKey' | 'keystoreFile' | 'keystorePassword' | 'passphrase'> =
+  {
+    invalid_private_key: 'privateKey',
+    invalid_keystore: 'keystoreFile',
+    wrong_passphrase: 'keystorePassword',
+    weak_passphrase: 'passphrase',
+  };
 
 function ImportWallet() {
   const [kind, setKind] = useState<'key' | 'keystore'>('key');
@@ -131,6 +172,10 @@ function ImportWallet() {
   const [passphrase, setPassphrase] = useState('');
   const importWallet = useRpcMutation('wallet.import', ['wallet.status']);
   const lock = useRpcMutation('wallet.lock', ['wallet.status']);
+  const messageId = useId();
+  const failedField = importWallet.isError
+    ? IMPORT_ERROR_FIELD[errorCode(importWallet.error) ?? '']
+    : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     importWallet.mutate(
@@ -149,27 +194,30 @@ function ImportWallet() {
     <form className="settings-block" onSubmit={submit} autoComplete="off">
       <h3>Import a wallet</h3>
       <p className="muted small">The key is encrypted in Intel Desk's keystore and never shown again.</p>
-      <label>
-        <input type="radio" name="import-kind" checked={kind === 'key'} onChange={() => setKind('key')} />{' '}
-        Private key
-      </label>
-      <label>
-        <input
-          type="radio"
-          name="import-kind"
-          checked={kind === 'keystore'}
-          onChange={() => setKind('keystore')}
-        />{' '}
-        Keystore JSON file
-      </label>
+      <fieldset>
+        <legend>Import from</legend>
+        <label>
+          <input type="radio" name="import-kind" checked={kind === 'key'} onChange={() => setKind('key')} />{' '}
+          Hexadecimal key
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="import-kind"
+            checked={kind === 'keystore'}
+            onChange={() => setKind('keystore')}
+          />{' '}
+          Keystore JSON file
+        </label>
+      </fieldset>
       {kind === 'key' ? (
         <label>
           Private key{' '}
           <input
             type="password"
-            aria-label="Private key"
             value={privateKey}
             onChange={(e) => setPrivateKey(e.target.value)}
+            {...invalidProps(messageId, failedField === 'privateKey')}
           />
         </label>
       ) : (
@@ -179,8 +227,8 @@ function ImportWallet() {
             <input
               type="file"
               accept=".json,application/json"
-              aria-label="Keystore file"
               onChange={async (e) => setKeystoreJson((await e.target.files?.[0]?.text()) ?? '')}
+              {...invalidProps(messageId, failedField === 'keystoreFile')}
             />
           </label>
           <label>
@@ -189,6 +237,7 @@ function ImportWallet() {
               type="password"
               value={keystorePassword}
               onChange={(e) => setKeystorePassword(e.target.value)}
+              {...invalidProps(messageId, failedField === 'keystorePassword')}
             />
           </label>
         </>
@@ -197,10 +246,10 @@ function ImportWallet() {
         New passphrase for Intel Desk{' '}
         <input
           type="password"
-          aria-label="New passphrase"
           autoComplete="new-password"
           value={passphrase}
           onChange={(e) => setPassphrase(e.target.value)}
+          {...invalidProps(messageId, failedField === 'passphrase')}
         />
       </label>
       <p className="muted small" data-testid="passphrase-hint">
@@ -214,8 +263,17 @@ function ImportWallet() {
           Lock wallet
         </button>
       </div>
-      {importWallet.isError ? <p className="error-text">{errorMessage(importWallet.error)}</p> : null}
-      {importWallet.isSuccess ? <p className="ok-text">Wallet imported and unlocked.</p> : null}
+      <FormMessage
+        id={messageId}
+        error={
+          importWallet.isError
+            ? errorMessage(importWallet.error)
+            : lock.isError
+              ? errorMessage(lock.error)
+              : null
+        }
+        success={importWallet.isSuccess ? 'Wallet imported and unlocked.' : null}
+      />
     </form>
   );
 }
@@ -225,6 +283,7 @@ function LibrarySecret(props: { settings: SettingsView }) {
   const set = useRpcMutation('settings.setLibrarySecret', ['settings.get']);
   const clear = useRpcMutation('settings.clearLibrarySecret', ['settings.get']);
   const accepted = props.settings.librarySecretAccepted;
+  const messageId = useId();
   return (
     <form
       className="settings-block"
@@ -248,6 +307,7 @@ function LibrarySecret(props: { settings: SettingsView }) {
           autoComplete="off"
           value={secret}
           onChange={(e) => setSecret(e.target.value)}
+          {...invalidProps(messageId, set.isError)}
         />
       </label>
       <div className="inline-form">
@@ -258,7 +318,10 @@ function LibrarySecret(props: { settings: SettingsView }) {
           Forget secret
         </button>
       </div>
-      {set.isError ? <p className="error-text">{errorMessage(set.error)}</p> : null}
+      <FormMessage
+        id={messageId}
+        error={set.isError ? errorMessage(set.error) : clear.isError ? errorMessage(clear.error) : null}
+      />
     </form>
   );
 }
@@ -296,14 +359,15 @@ export function SettingsScreen() {
       ) : null}
       {settings.data ? (
         <div className="settings-grid">
-          <ServiceForm key={settings.data.serviceUrl} settings={settings.data} />
+          {/* Not keyed by the saved values: a remount would drop the "Saved." the person is told. */}
+          <ServiceForm settings={settings.data} />
           <CapsForm settings={settings.data} />
           <div className="settings-block">
             <h2>Wallet</h2>
             <WalletPanel />
             <ImportWallet />
           </div>
-          <WalletConnectForm key={settings.data.walletConnectProjectId ?? ''} settings={settings.data} />
+          <WalletConnectForm settings={settings.data} />
           <LibrarySecret settings={settings.data} />
           <ThemePicker settings={settings.data} />
         </div>

@@ -1,16 +1,18 @@
 /** The wallet as the person sees it: which one, its address and balance, locked or not. */
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useConnectors, type Connector } from 'wagmi';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { useNavigate } from '../app/route';
 import { networkName } from '../format';
+import { FormMessage, invalidProps } from '../components/FormMessage';
 import { WalletConnectPairing } from './WalletConnectPairing';
 import { ConnectedWallet, useExternalWallet } from './external-wallet';
 
 export function UnlockForm() {
   const [passphrase, setPassphrase] = useState('');
   const unlock = useRpcMutation('wallet.unlock', ['wallet.status']);
+  const messageId = useId();
   return (
     <form
       className="inline-form"
@@ -26,11 +28,12 @@ export function UnlockForm() {
         autoComplete="current-password"
         value={passphrase}
         onChange={(e) => setPassphrase(e.target.value)}
+        {...invalidProps(messageId, unlock.isError)}
       />
       <button type="submit" disabled={!passphrase || unlock.isPending}>
         {unlock.isPending ? 'Unlocking…' : 'Unlock'}
       </button>
-      {unlock.isError ? <span className="error-text">{errorMessage(unlock.error)}</span> : null}
+      <FormMessage id={messageId} error={unlock.isError ? errorMessage(unlock.error) : null} />
     </form>
   );
 }
