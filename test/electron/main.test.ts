@@ -49,6 +49,7 @@ describe('the window', () => {
       spellcheck: false,
     });
     expect(window.loadedUrl).toBe(`${APP_ORIGIN}/index.html`);
+    expect(window.options['icon']).toBe(path.join(folders.appDir, 'resources', 'icon.png'));
     expect(window.options['show']).toBe(false);
     expect(window.visible).toBe(false);
     window.emit('ready-to-show');
