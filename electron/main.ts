@@ -16,6 +16,7 @@ import {
   shell,
   type IpcMainInvokeEvent,
 } from 'electron';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { description, version } from '../package.json';
 import { createDeskCore } from '../src/core';
@@ -257,7 +258,12 @@ function createWindow(): void {
   window.webContents.on('render-process-gone', (_event, details) =>
     log.error(`The window's renderer process ended: ${details.reason} (exit code ${details.exitCode})`),
   );
-  void window.loadURL(`${APP_ORIGIN}/index.html`);
+  window.loadURL(`${APP_ORIGIN}/index.html`).catch((error: unknown) => {
+    // ERR_ABORTED only means another navigation replaced this one; anything else leaves an empty window.
+    if (error instanceof Error && error.message.includes('ERR_ABORTED'))
+      log.info(`Window load aborted: ${error.message}`);
+    else fail('The Intel Desk window could not load', error);
+  });
 }
 
 /** A second launch on the same data folder ends at once; the first brings its window forward. */
@@ -273,6 +279,9 @@ function focusWindow(): void {
 
 async function start(shellEnv: ShellEnv): Promise<void> {
   log.info(`Intel Desk ${version} starting; data in ${shellEnv.dataDir ?? app.getPath('userData')}`);
+  // Without this a missing build shows a window reading "Not found" and nothing else.
+  if (!existsSync(path.join(rendererDir, 'index.html')))
+    throw new Error(`the window's files are missing from ${rendererDir} (run npm run build)`);
   await app.whenReady();
   lockDown();
   enforceCsp();

@@ -105,7 +105,7 @@ function createElectron() {
     loadURL(url: string): Promise<void> {
       this.loadedUrl = url;
       this.webContents.mainFrame.url = url;
-      return Promise.resolve();
+      return fake.failLoad ? Promise.reject(fake.failLoad) : Promise.resolve();
     }
     show(): void {
       this.calls.push('show');
@@ -346,6 +346,8 @@ function createElectron() {
     errorBoxShown: errorBoxShown.promise,
     messageBoxShown: messageBoxShown.promise,
     pathOpened: pathOpened.promise,
+    /** When set, loadURL rejects with it, as Electron does when a load fails. */
+    failLoad: null as Error | null,
     /** Runs a listener main registered on app, as Electron would for that event. */
     listeners(event: string): Listener[] {
       return app.listeners(event) as Listener[];

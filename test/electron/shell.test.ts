@@ -4,7 +4,7 @@
  * file instead of a silent exit.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { version } from '../../package.json';
 import { RPC_CHANNEL } from '../../electron/channel';
@@ -59,6 +59,7 @@ describe('the application menu', () => {
     const { electron } = await opened();
     const help = electron.Menu.applicationMenu?.template.find((m) => m.role === 'help');
     const item = (label: string) => help?.submenu?.find((i) => i.label === label);
+    expect(help?.submenu?.map((i) => i.label)).toEqual(['About Intel Desk', 'Open Logs Folder']);
     item('About Intel Desk')?.click?.();
     const about = await electron.fake.messageBoxShown;
     expect(about['message']).toBe(`Intel Desk ${version}`);
@@ -157,10 +158,34 @@ describe('when something fails', () => {
     expect(existsSync(path.join(folders.dataDir, 'desk.db-wal'))).toBe(false);
   });
 
+  it('a missing renderer build is named, with how to make it, instead of an empty window', async () => {
+    rmSync(path.join(folders.appDir, 'out', 'renderer', 'index.html'));
+    const electron = await launch(folders);
+    const box = await electron.fake.errorBoxShown;
+    expect(box.content).toContain(
+      `missing from ${path.join(folders.appDir, 'out', 'renderer')} (run npm run build)`,
+    );
+    expect(await electron.fake.exited).toBe(1);
+    expect(electron.fake.windows).toHaveLength(0);
+  });
+
+  it('a window that cannot load shows the dialog', async () => {
+    const electron = await launch(folders, {
+      before: (fake) => {
+        fake.fake.failLoad = new Error('ERR_CONNECTION_REFUSED (-102) loading app://desk/index.html');
+      },
+    });
+    const box = await electron.fake.errorBoxShown;
+    expect(box.content).toContain('The Intel Desk window could not load: ERR_CONNECTION_REFUSED');
+    expect(await electron.fake.exited).toBe(1);
+  });
+
   it('settings that do not parse show the dialog instead of exiting silently', async () => {
     const electron = await launch(folders, { env: { INTEL_DESK_SERVICE_URL: 'not a url' } });
     const box = await electron.fake.errorBoxShown;
-    expect(box.content).toContain('The settings Intel Desk was started with are not valid');
+    expect(box.content).toContain(
+      'The settings Intel Desk was started with are not valid: INTEL_DESK_SERVICE_URL: Invalid URL',
+    );
     expect(box.content).toMatch(/main\.log/);
     expect(await electron.fake.exited).toBe(1);
   });
