@@ -105,11 +105,16 @@ function fail(context: string, error: unknown): void {
   if (failed) return;
   failed = true;
   const summary = error instanceof Error ? error.message : String(error);
-  dialog.showErrorBox(
-    'Intel Desk has to close',
-    `${context}: ${summary}\n\nThe details are in the log file:\n${log.file}`,
-  );
-  void closeCore().finally(() => app.exit(1));
+  const show = () => {
+    dialog.showErrorBox(
+      'Intel Desk has to close',
+      `${context}: ${summary}\n\nThe details are in the log file:\n${log.file}`,
+    );
+    void closeCore().finally(() => app.exit(1));
+  };
+  // Before ready, Linux prints the error box to stderr instead of showing it.
+  if (app.isReady()) show();
+  else void app.whenReady().then(show);
 }
 
 /**
@@ -279,10 +284,10 @@ function focusWindow(): void {
 
 async function start(shellEnv: ShellEnv): Promise<void> {
   log.info(`Intel Desk ${version} starting; data in ${shellEnv.dataDir ?? app.getPath('userData')}`);
+  await app.whenReady();
   // Without this a missing build shows a window reading "Not found" and nothing else.
   if (!existsSync(path.join(rendererDir, 'index.html')))
     throw new Error(`the window's files are missing from ${rendererDir} (run npm run build)`);
-  await app.whenReady();
   lockDown();
   enforceCsp();
   serveRenderer();

@@ -272,14 +272,15 @@ function createElectron() {
     },
   };
 
-  const errorBoxShown = deferred<{ title: string; content: string }>();
+  /** `ready`: whether the app was ready, since before that Linux prints the box to stderr and shows nothing. */
+  const errorBoxShown = deferred<{ title: string; content: string; ready: boolean }>();
   const messageBoxShown = deferred<Record<string, unknown>>();
 
   const dialog = {
-    errorBoxes: [] as { title: string; content: string }[],
+    errorBoxes: [] as { title: string; content: string; ready: boolean }[],
     showErrorBox(title: string, content: string): void {
-      this.errorBoxes.push({ title, content });
-      errorBoxShown.resolve({ title, content });
+      this.errorBoxes.push({ title, content, ready: app.ready });
+      errorBoxShown.resolve({ title, content, ready: app.ready });
     },
     showMessageBox(...args: unknown[]): Promise<{ response: number }> {
       const options = args[args.length - 1] as Record<string, unknown>;

@@ -187,6 +187,8 @@ describe('when something fails', () => {
       'The settings Intel Desk was started with are not valid: INTEL_DESK_SERVICE_URL: Invalid URL',
     );
     expect(box.content).toMatch(/main\.log/);
+    // This fails before the app is ready; the box waits for it, or Linux would show nothing.
+    expect(box.ready).toBe(true);
     expect(await electron.fake.exited).toBe(1);
   });
 
