@@ -1,5 +1,6 @@
 /** The shell's configuration, from the environment `npm start` sets; validated like any outside input. */
 import { z } from 'zod';
+import { DeskError } from '../src/core/errors';
 
 const hexKey = z
   .string()
@@ -23,7 +24,13 @@ export interface ShellEnv {
 }
 
 export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
-  const parsed = envSchema.parse(env);
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    // Named by variable, so the dialog that shows this tells a person what to fix.
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new DeskError('invalid_settings', problems.join('; '), 'usage');
+  }
+  const parsed = result.data;
   return {
     serviceUrl: parsed.INTEL_DESK_SERVICE_URL,
     rpcUrl: parsed.INTEL_DESK_RPC_URL,

@@ -1,42 +1,153 @@
 /**
- * The Electron main process: one locked-down window on the app:// origin, core in this process, and one IPC
- * handler that accepts calls only from that origin and validates them against the RPC contract.
+ * The Electron main process: one locked-down window on the app:// origin, core started by startCore(), and
+ * one IPC handler that accepts calls only from that window's top frame on that origin and validates them
+ * against the RPC contract. One process per data folder (single-instance lock), a log file in the user data
+ * folder, and an error dialog naming that file when something fails instead of a silent exit.
  */
-import { app, BrowserWindow, ipcMain, protocol, session } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  protocol,
+  screen,
+  session,
+  shell,
+  type IpcMainInvokeEvent,
+} from 'electron';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createDeskCore, type DeskCore } from '../src/core';
-import { dispatch } from '../src/host/dispatch';
+import { description, version } from '../package.json';
+import { createDeskCore } from '../src/core';
+import { dispatch, type DispatchResult } from '../src/host/dispatch';
 import { SECURITY_HEADERS } from '../src/host/csp';
 import { readStatic } from '../src/host/static-files';
 import { prepareDemoWallet } from '../src/host/boot';
 import { APP_ORIGIN, APP_SCHEME, RPC_CHANNEL } from './channel';
-import { readShellEnv } from './env';
+import { readShellEnv, type ShellEnv } from './env';
+import { openRotatingLog } from './logs';
+import { menuTemplate } from './menu';
 import { safeStorageVault } from './vault';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const rendererDir = path.join(here, '../renderer');
-const preloadPath = path.join(here, '../preload/index.cjs');
+import { MIN_SIZE, placeWindow, readWindowState, writeWindowState } from './window-state';
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
-let core: DeskCore | null = null;
+/** What the shell needs of core: one call in, one close on quit. */
+interface ShellCore {
+  call(method: string, input: unknown): Promise<DispatchResult>;
+  close(): Promise<void>;
+}
 
+// A data folder given by `npm start` or a test brings its own Electron profile, so the single-instance lock
+// (keyed on the profile) guards that folder's desk.db, and logs and window state travel with it.
+let env: ShellEnv | null = null;
+let envError: unknown = null;
+try {
+  env = readShellEnv(process.env);
+  if (env.dataDir) app.setPath('userData', path.join(path.resolve(env.dataDir), 'electron'));
+} catch (error) {
+  envError = error;
+}
+
+const log = openRotatingLog({ dir: path.join(app.getPath('userData'), 'logs') });
+const appPath = app.getAppPath();
+const rendererDir = path.join(appPath, 'out', 'renderer');
+const preloadPath = path.join(appPath, 'out', 'preload', 'index.cjs');
+// Native image loading cannot read inside the asar archive; electron-builder unpacks the icon beside it.
+const iconPath = path
+  .join(appPath, 'resources', 'icon.png')
+  .replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
+const windowStateFile = path.join(app.getPath('userData'), 'window-state.json');
+
+let core: Promise<ShellCore> | null = null;
+let mainWindow: BrowserWindow | null = null;
+let coreClosed: Promise<void> | null = null;
+let quitReady = false;
+let failed = false;
+
+/** How core runs for this window. The one place that decides it, so moving core elsewhere is a local edit. */
+async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
+  const desk = await createDeskCore({
+    dataDir: shellEnv.dataDir ?? path.join(app.getPath('userData'), 'desk'),
+    ...(shellEnv.serviceUrl ? { serviceUrl: shellEnv.serviceUrl } : {}),
+    ...(shellEnv.rpcUrl ? { rpcUrl: shellEnv.rpcUrl } : {}),
+    demo: shellEnv.demo,
+    vault: safeStorageVault,
+  });
+  try {
+    if (shellEnv.demo && shellEnv.demoKey) await prepareDemoWallet(desk, shellEnv.demoKey);
+  } catch (error) {
+    await desk.close();
+    throw error;
+  }
+  return {
+    call: (method, input) =>
+      dispatch(desk.handlers, method, input, (error) => log.error('A request failed inside core', error)),
+    close: () => desk.close(),
+  };
+}
+
+function closeCore(): Promise<void> {
+  coreClosed ??= (async () => {
+    const running = await core?.catch(() => null);
+    await running?.close();
+    log.info('Core closed.');
+  })().catch((error: unknown) => log.error('Closing core failed', error));
+  return coreClosed;
+}
+
+/** Logs the error, tells the person where the log is, and exits after closing core. */
+function fail(context: string, error: unknown): void {
+  log.error(context, error);
+  if (failed) return;
+  failed = true;
+  const summary = error instanceof Error ? error.message : String(error);
+  const show = () => {
+    dialog.showErrorBox(
+      'Intel Desk has to close',
+      `${context}: ${summary}\n\nThe details are in the log file:\n${log.file}`,
+    );
+    void closeCore().finally(() => app.exit(1));
+  };
+  // Before ready, Linux prints the error box to stderr instead of showing it.
+  if (app.isReady()) show();
+  else void app.whenReady().then(show);
+}
+
+/**
+ * Node's URL (this process) knows nothing of Chromium's scheme registration, so for app:// it reports an
+ * opaque origin, "null"; the scheme and host are compared instead.
+ */
+const appUrl = new URL(APP_ORIGIN);
 function isAppUrl(url: string | undefined): boolean {
   if (!url) return false;
   try {
-    return new URL(url).origin === APP_ORIGIN;
+    const parsed = new URL(url);
+    return (
+      parsed.protocol === appUrl.protocol &&
+      parsed.host === appUrl.host &&
+      !parsed.username &&
+      !parsed.password
+    );
   } catch {
     return false;
   }
 }
 
+/** Only the desk window's own top frame, showing the app origin, may call core. */
+function fromDeskWindow(event: IpcMainInvokeEvent): boolean {
+  const frame = event.senderFrame;
+  if (!frame || !mainWindow || mainWindow.isDestroyed()) return false;
+  return event.sender.id === mainWindow.webContents.id && frame.parent === null && isAppUrl(frame.url);
+}
+
 function serveRenderer(): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
-    const file = url.origin === APP_ORIGIN ? await readStatic(rendererDir, url.pathname) : null;
+    const file = isAppUrl(request.url) ? await readStatic(rendererDir, url.pathname) : null;
     if (!file) return new Response('Not found', { status: 404, headers: SECURITY_HEADERS });
     return new Response(new Uint8Array(file.body), {
       headers: { ...SECURITY_HEADERS, 'Content-Type': file.type },
@@ -64,9 +175,13 @@ function enforceCsp(): void {
 function lockDown(): void {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.setDevicePermissionHandler(() => false);
   app.on('web-contents-created', (_event, contents) => {
     contents.on('will-navigate', (event, url) => {
       if (!isAppUrl(url)) event.preventDefault();
+    });
+    contents.on('will-frame-navigate', (event) => {
+      if (!isAppUrl(event.url)) event.preventDefault();
     });
     contents.on('will-redirect', (event, url) => {
       if (!isAppUrl(url)) event.preventDefault();
@@ -76,11 +191,43 @@ function lockDown(): void {
   });
 }
 
+function showAbout(): void {
+  const versions = `Electron ${process.versions.electron ?? 'unknown'}, Chromium ${process.versions.chrome ?? 'unknown'}, Node ${process.versions.node}`;
+  const options = {
+    type: 'info' as const,
+    title: 'About Intel Desk',
+    message: `Intel Desk ${version}`,
+    detail: `${description}.\n\n${versions}\nLogs: ${log.dir}`,
+    buttons: ['OK'],
+  };
+  void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+}
+
+function installMenu(): void {
+  app.setAboutPanelOptions({ applicationName: 'Intel Desk', applicationVersion: version, iconPath });
+  const template = menuTemplate(process.platform, {
+    showAbout,
+    openLogsFolder: () => {
+      void shell.openPath(log.dir).then((problem) => {
+        if (problem) log.error(`Opening the logs folder ${log.dir} failed: ${problem}`);
+      });
+    },
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
 function createWindow(): void {
+  const placement = placeWindow(
+    readWindowState(windowStateFile),
+    screen.getPrimaryDisplay().workArea,
+    screen.getAllDisplays().map((display) => display.workArea),
+  );
   const window = new BrowserWindow({
-    width: 1280,
-    height: 860,
+    ...placement.bounds,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     title: 'Intel Desk',
+    icon: iconPath,
     show: false,
     webPreferences: {
       // preload.ts exposes one function, call(method, input), over one IPC channel; see its header.
@@ -89,34 +236,67 @@ function createWindow(): void {
       sandbox: true,
       nodeIntegration: false,
       nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
       experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
       disableBlinkFeatures: 'Auxclick',
       spellcheck: false,
     },
   });
+  mainWindow = window;
+  if (placement.maximized) window.maximize();
   window.once('ready-to-show', () => window.show());
-  void window.loadURL(`${APP_ORIGIN}/index.html`);
+  window.on('close', () => {
+    try {
+      writeWindowState(windowStateFile, { ...window.getNormalBounds(), maximized: window.isMaximized() });
+    } catch (error) {
+      log.error(`Saving the window position to ${windowStateFile} failed`, error);
+    }
+  });
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
+  });
+  window.webContents.on('render-process-gone', (_event, details) =>
+    log.error(`The window's renderer process ended: ${details.reason} (exit code ${details.exitCode})`),
+  );
+  window.loadURL(`${APP_ORIGIN}/index.html`).catch((error: unknown) => {
+    // ERR_ABORTED only means another navigation replaced this one; anything else leaves an empty window.
+    if (error instanceof Error && error.message.includes('ERR_ABORTED'))
+      log.info(`Window load aborted: ${error.message}`);
+    else fail('The Intel Desk window could not load', error);
+  });
 }
 
-async function start(): Promise<void> {
-  const env = readShellEnv(process.env);
+/** A second launch on the same data folder ends at once; the first brings its window forward. */
+function focusWindow(): void {
+  if (!mainWindow || mainWindow.isDestroyed()) {
+    if (core && app.isReady()) createWindow();
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
+async function start(shellEnv: ShellEnv): Promise<void> {
+  log.info(`Intel Desk ${version} starting; data in ${shellEnv.dataDir ?? app.getPath('userData')}`);
   await app.whenReady();
+  // Without this a missing build shows a window reading "Not found" and nothing else.
+  if (!existsSync(path.join(rendererDir, 'index.html')))
+    throw new Error(`the window's files are missing from ${rendererDir} (run npm run build)`);
   lockDown();
   enforceCsp();
   serveRenderer();
-  core = await createDeskCore({
-    dataDir: env.dataDir ?? path.join(app.getPath('userData'), 'desk'),
-    ...(env.serviceUrl ? { serviceUrl: env.serviceUrl } : {}),
-    ...(env.rpcUrl ? { rpcUrl: env.rpcUrl } : {}),
-    demo: env.demo,
-    vault: safeStorageVault,
-  });
-  if (env.demo && env.demoKey) await prepareDemoWallet(core, env.demoKey);
-  const handlers = core.handlers;
+  installMenu();
+  core = startCore(shellEnv);
+  const running = await core;
   ipcMain.handle(RPC_CHANNEL, async (event, method: unknown, input: unknown) => {
-    if (!isAppUrl(event.senderFrame?.url)) {
+    if (!fromDeskWindow(event)) {
+      log.error(`Refused a call from ${event.senderFrame?.url ?? 'a closed frame'}`);
       return {
         ok: false,
         error: { code: 'forbidden', message: 'Only Intel Desk itself may call Intel Desk.' },
@@ -125,27 +305,38 @@ async function start(): Promise<void> {
     if (typeof method !== 'string') {
       return { ok: false, error: { code: 'invalid_input', message: 'That request was not valid.' } };
     }
-    return dispatch(handlers, method, input);
+    return running.call(method, input);
   });
   createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });
+  log.info('Window opened.');
 }
+
+process.on('uncaughtException', (error) => fail('An unexpected error stopped Intel Desk', error));
+process.on('unhandledRejection', (error) => fail('An unexpected error stopped Intel Desk', error));
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-let closing = false;
 app.on('before-quit', (event) => {
-  if (!core || closing) return;
-  closing = true;
+  if (quitReady) return;
   event.preventDefault();
-  void core.close().finally(() => app.quit());
+  void closeCore().finally(() => {
+    quitReady = true;
+    app.quit();
+  });
 });
 
-start().catch((error: unknown) => {
-  console.error(error);
-  app.exit(1);
-});
+if (envError || !env) {
+  fail('The settings Intel Desk was started with are not valid', envError);
+} else if (!app.requestSingleInstanceLock()) {
+  log.info('Intel Desk is already running on this data folder; that window comes forward instead.');
+  quitReady = true;
+  app.quit();
+} else {
+  app.on('second-instance', focusWindow);
+  start(env).catch((error: unknown) => fail('Intel Desk could not start', error));
+}

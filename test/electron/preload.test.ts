@@ -1,0 +1,42 @@
+/** The real electron/preload.ts against the recording stand-in: one function crosses the bridge, no more. */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { RPC_CHANNEL } from '../../electron/channel';
+import type { FakeElectron } from './launch';
+
+vi.mock('electron', () => import('./fake-electron'));
+
+let electron: FakeElectron;
+beforeEach(async () => {
+  vi.resetModules();
+  electron = (await import('electron')) as unknown as FakeElectron;
+  electron.reset();
+  await import('../../electron/preload');
+});
+
+function exposedCall() {
+  const [only] = electron.contextBridge.exposed;
+  const api = only?.api as { call: (method: unknown, input: unknown) => Promise<unknown> };
+  return api.call;
+}
+
+describe('preload', () => {
+  it('exposes exactly one function, intelDesk.call, and nothing of ipcRenderer', () => {
+    expect(electron.contextBridge.exposed.map((e) => e.key)).toEqual(['intelDesk']);
+    const api = electron.contextBridge.exposed[0]?.api as Record<string, unknown>;
+    expect(Object.keys(api)).toEqual(['call']);
+    expect(typeof api['call']).toBe('function');
+    expect(Object.getPrototypeOf(api)).toBe(Object.prototype);
+  });
+
+  it('forwards a call over the one RPC channel and returns main’s answer', async () => {
+    const call = exposedCall();
+    await expect(call('app.info', { a: 1 })).resolves.toEqual({ ok: true, value: 'answered' });
+    expect(electron.ipcRenderer.invocations).toEqual([[RPC_CHANNEL, 'app.info', { a: 1 }]]);
+  });
+
+  it('refuses a method that is not a string without reaching main', async () => {
+    const call = exposedCall();
+    await expect(call({ toString: () => 'app.info' }, {})).rejects.toThrow('method must be a string');
+    expect(electron.ipcRenderer.invocations).toEqual([]);
+  });
+});
