@@ -57,13 +57,12 @@ describe('readings', () => {
 
   it("reads the service's clock from an IMF-fixdate Date header and ignores anything else", () => {
     const date = new Date(NOW + 180_000).toUTCString();
-    expect(serviceSample(date, NOW - 40, NOW + 10)).toEqual({
+    expect(serviceSample(new Headers({ date }), NOW - 40, NOW + 10)).toEqual({
       source: 'service',
       lowMs: 179_990,
       highMs: 181_040,
     });
     for (const bad of [
-      null,
       '',
       'yesterday',
       'Sunday, 06-Nov-94 08:49:37 GMT',
@@ -71,7 +70,20 @@ describe('readings', () => {
       'Sun, 06 Nov 1994 08:49:37 +0000',
       'Xyz, 99 Foo 2026 99:99:99 GMT',
     ]) {
-      expect(serviceSample(bad, NOW, NOW)).toBeNull();
+      expect(serviceSample(new Headers({ date: bad }), NOW, NOW)).toBeNull();
+    }
+    expect(serviceSample(new Headers(), NOW, NOW)).toBeNull();
+  });
+
+  it('adds the Age a cache on the way kept the answer, and ignores a malformed one', () => {
+    const date = new Date(NOW - 25_000).toUTCString();
+    expect(serviceSample(new Headers({ date, age: '25' }), NOW, NOW)).toEqual({
+      source: 'service',
+      lowMs: 0,
+      highMs: 1_000,
+    });
+    for (const age of ['-5', '2.5', 'soon', '9999999999']) {
+      expect(serviceSample(new Headers({ date, age }), NOW, NOW)?.lowMs).toBe(-25_000);
     }
   });
 });

@@ -110,7 +110,7 @@ export async function exchange(url: string, init: RequestInit, options: HttpOpti
     const sentAt = now();
     const response = await options.fetch(url, { ...init, headers, signal, redirect: 'error' });
     answered = true;
-    const clock = serviceSample(response.headers.get('date'), sentAt, now());
+    const clock = serviceSample(response.headers, sentAt, now());
     if (clock) options.onClock?.(clock);
     options.onContact?.({ reachable: true, reason: null });
     return {

@@ -50,15 +50,20 @@ const httpDateSchema = z
   .transform((value) => Date.parse(value))
   .refine((ms) => Number.isFinite(ms));
 
-/** The service's clock from its HTTP `Date` header; null when the header is missing or not a date. */
-export function serviceSample(
-  dateHeader: string | null,
-  sentAt: number,
-  receivedAt: number,
-): ClockSample | null {
-  const parsed = httpDateSchema.safeParse(dateHeader);
-  if (!parsed.success) return null;
-  return sampleFromSeconds('service', parsed.data / 1000, sentAt, receivedAt);
+const ageSchema = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
+
+/**
+ * The service's clock from an answer's `Date` header, plus its `Age` when a cache on the way kept the answer
+ * (Date is when the origin made it); null when the header is missing or not a date.
+ */
+export function serviceSample(headers: Headers, sentAt: number, receivedAt: number): ClockSample | null {
+  const date = httpDateSchema.safeParse(headers.get('date'));
+  if (!date.success) return null;
+  const age = ageSchema.safeParse(headers.get('age'));
+  return sampleFromSeconds('service', date.data / 1000 + (age.success ? age.data : 0), sentAt, receivedAt);
 }
 
 /** The chain's clock from its latest block's timestamp (seconds), read by an RPC call over [sentAt, receivedAt]. */
