@@ -15,6 +15,7 @@ import { QuoteBook } from './payments/quote-book';
 import { Purchaser, type PurchaseStep } from './payments/purchaser';
 import { DeskError } from './errors';
 import { requote } from './quoting';
+import { readChainClock, type ClockSample } from './payments/chain-clock';
 
 export interface DeskCoreOptions {
   dataDir: string;
@@ -97,6 +98,7 @@ export class DeskContext {
       requote: (held) => requote(this, held),
       librarySecret: () => this.librarySecret(),
       serviceReachable: () => this.online,
+      clock: (network) => this.clockSamples(network),
       now: this.now,
       onStep,
     });
@@ -120,6 +122,7 @@ export class DeskContext {
         ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
         ...(this.options.attempts ? { attempts: this.options.attempts } : {}),
         ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+        now: this.now,
         onContact: (contact) => {
           this.lastContact = { ...contact, at: this.now() };
         },
@@ -157,6 +160,16 @@ export class DeskContext {
       };
     }
     return this.chainClient.client;
+  }
+
+  /** The service's and the chain's clocks against the desk's, for dating a payment on network (rule 7). */
+  async clockSamples(network: string): Promise<ClockSample[]> {
+    const service = this.client().serviceClock();
+    const chain = this.chain(network);
+    const onChain = chain
+      ? await readChainClock(chain, Number(network.replace(/^eip155:/, '')), this.now)
+      : null;
+    return [service, onChain].filter((sample) => sample !== null);
   }
 
   librarySecret(): string | null {

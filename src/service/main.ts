@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { startStack } from './stack';
 import { seedSizeOptions } from './store/seed';
+import { BASE_BLOCK_TIME_SECONDS } from './chain/demo-chain';
 
 const USAGE = `usage: npm run service -- [--data-dir DIR] [--seed-size HANDLES[:REPORTS]] [--unit-price USD]
   PORT (env) picks the HTTP port; default 0 = any free port.
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
     })}\n`,
   );
   process.stderr.write(
-    `service ready at ${stack.baseUrl} (chain ${stack.rpcUrl}) in ${Date.now() - started} ms\n`,
+    `service ready at ${stack.baseUrl} (chain ${stack.rpcUrl}, a block every ${BASE_BLOCK_TIME_SECONDS} s) in ${Date.now() - started} ms\n`,
   );
 }
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Address, Hex } from 'viem';
-import { startDemoChain, type DemoChain } from './chain/demo-chain';
+import { startDemoChain, type DemoChain, type Mining } from './chain/demo-chain';
 import { openServiceDb, type ServiceDb } from './store/db';
 import { HandleStore } from './store/handles';
 import { DEMO_SEED, seedStore, type SeedOptions } from './store/seed';
@@ -24,6 +24,8 @@ export interface StackOptions {
   unitPriceUsd?: number;
   librarySecret?: string;
   buyerCount?: number;
+  /** 'interval' (default): a block every 2 s like Base; 'auto': a block per transaction, idle in between. */
+  mining?: Mining;
   log?: (line: string) => void;
 }
 
@@ -114,7 +116,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const librarySecret = options.librarySecret ?? randomBytes(24).toString('base64url');
 
     step = 'starting the local chain';
-    const chain = await startDemoChain({ buyerCount: options.buyerCount ?? 3 });
+    const chain = await startDemoChain({
+      buyerCount: options.buyerCount ?? 3,
+      ...(options.mining ? { mining: options.mining } : {}),
+    });
     teardown.add(`stopping anvil (pid ${chain.anvilPid})`, chain.stop);
 
     step = `starting the service in ${dataDir}`;

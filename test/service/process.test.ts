@@ -93,6 +93,15 @@ async function waitForLine(proc: Launched, pattern: RegExp): Promise<void> {
   });
 }
 
+async function blockNumber(rpcUrl: string): Promise<number> {
+  const answer = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+  });
+  return Number(((await answer.json()) as { result: string }).result);
+}
+
 async function expectChainDown(rpcUrl: string): Promise<void> {
   await expect(fetch(rpcUrl, { method: 'POST', body: '{}' })).rejects.toThrow();
 }
@@ -124,6 +133,10 @@ describe.skipIf(!posix)('npm run service', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
     });
     expect(((await rpc.json()) as { result: string }).result).toBe('0x7a69');
+    // Its chain keeps Base's pace, a block every 2 s, so a demo left idle never falls behind the clock.
+    await waitForLine(proc, /service ready at .*a block every 2 s/);
+    const first = await blockNumber(String(info!['rpcUrl']));
+    await expect.poll(() => blockNumber(String(info!['rpcUrl'])), { timeout: 8_000 }).toBeGreaterThan(first);
     expect(groupMembers(proc.pgid)).toEqual(expect.arrayContaining(['anvil', 'node']));
     proc.child.kill('SIGTERM');
     expect(await proc.exit).toEqual({ code: 0, signal: null });

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { DeskError } from '../errors';
 import { errorBodySchema, insufficientPaymentBodySchema } from '../../shared/wire';
+import { serviceSample, type ClockSample } from '../payments/chain-clock';
 
 export interface HttpOptions {
   fetch: typeof fetch;
@@ -13,6 +14,10 @@ export interface HttpOptions {
   signal?: AbortSignal;
   /** Told after every exchange whether the service answered at all (any HTTP status counts as an answer). */
   onContact?: (contact: Contact) => void;
+  /** The desk's clock (ms), for timing the exchange against the service's `Date` header. */
+  now?: () => number;
+  /** Told the service's clock against the desk's, from every answer that carries a `Date` header. */
+  onClock?: (sample: ClockSample) => void;
 }
 
 export interface Contact {
@@ -100,9 +105,13 @@ export async function exchange(url: string, init: RequestInit, options: HttpOpti
   // Browser-like user agents may get an HTML paywall; the desk always asks for JSON.
   headers.set('Accept', 'application/json');
   let answered = false;
+  const now = options.now ?? Date.now;
   try {
+    const sentAt = now();
     const response = await options.fetch(url, { ...init, headers, signal, redirect: 'error' });
     answered = true;
+    const clock = serviceSample(response.headers, sentAt, now());
+    if (clock) options.onClock?.(clock);
     options.onContact?.({ reachable: true, reason: null });
     return {
       status: response.status,

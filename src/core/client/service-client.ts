@@ -17,6 +17,7 @@ import {
 } from '../../shared/wire';
 import type { Selection } from '../../shared/rpc';
 import { DeskError } from '../errors';
+import type { ClockSample } from '../payments/chain-clock';
 import { connect } from 'node:net';
 import {
   DEFAULT_HTTP,
@@ -40,6 +41,8 @@ export interface ServiceClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Told after every exchange whether the service answered (see Contact). */
   onContact?: (contact: Contact) => void;
+  /** The desk's clock (ms since the epoch); the service's clock is measured against it. */
+  now?: () => number;
 }
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -151,6 +154,7 @@ export class ServiceClient {
   private readonly attempts: number;
   private readonly backoffMs: number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private lastClock: ClockSample | null = null;
 
   constructor(baseUrl: string, options: ServiceClientOptions = {}) {
     if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
@@ -162,10 +166,19 @@ export class ServiceClient {
       timeoutMs: options.timeoutMs ?? DEFAULT_HTTP.timeoutMs,
       maxBytes: options.maxBytes ?? DEFAULT_HTTP.maxBytes,
       ...(options.onContact ? { onContact: options.onContact } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      onClock: (sample) => {
+        this.lastClock = sample;
+      },
     };
     this.attempts = options.attempts ?? 3;
     this.backoffMs = options.backoffMs ?? 250;
     this.sleep = options.sleep ?? abortableSleep;
+  }
+
+  /** The service's clock against the desk's, from its latest answer with a `Date` header; null before one. */
+  serviceClock(): ClockSample | null {
+    return this.lastClock;
   }
 
   /** A TCP connection to the service, within the client's timeout (at most 5 s); throws service_unreachable. */

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { recoverTypedDataAddress, toHex, isAddressEqual, type Hex } from 'viem';
 import type { Quote } from './quote';
 import { DeskError } from '../errors';
+import { paymentWindow, type ClockSample } from './chain-clock';
 
 export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
   TransferWithAuthorization: [
@@ -24,17 +25,23 @@ export interface Authorization {
   nonce: Hex;
 }
 
-/** Seconds of clock skew absorbed on the service's side. */
-const VALID_AFTER_SKEW = 60;
-
-export function newAuthorization(quote: Quote, payer: `0x${string}`, nowMs: number): Authorization {
-  const now = Math.floor(nowMs / 1000);
+/**
+ * An authorization dated to be valid now on the desk's clock (nowMs) and every sampled clock (the service's,
+ * the chain's); throws `clock_skew` when they disagree by more than the quote's validity can absorb.
+ */
+export function newAuthorization(
+  quote: Quote,
+  payer: `0x${string}`,
+  nowMs: number,
+  clocks: ClockSample[] = [],
+): Authorization {
+  const window = paymentWindow(nowMs, clocks, quote.validitySeconds);
   return {
     from: payer,
     to: quote.payTo,
     value: quote.amount,
-    validAfter: BigInt(now - VALID_AFTER_SKEW),
-    validBefore: BigInt(now + quote.validitySeconds),
+    validAfter: window.validAfter,
+    validBefore: window.validBefore,
     nonce: toHex(randomBytes(32)),
   };
 }

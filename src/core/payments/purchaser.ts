@@ -24,6 +24,7 @@ import {
 import { quoteDifference, type Quote } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
 import { snapshotsFromAnswer } from './delivery';
+import type { ClockSample } from './chain-clock';
 
 export type PurchaseStep =
   | 'quoted'
@@ -57,6 +58,8 @@ export interface PurchaserDeps {
   librarySecret: () => string | null;
   /** False when the desk's last exchange with the service failed to get an answer. */
   serviceReachable: () => boolean;
+  /** The service's and the chain's clocks against the desk's, measured now, to date the authorization. */
+  clock: (network: string) => Promise<ClockSample[]>;
   now: () => number;
   onStep: (purchaseId: string, step: PurchaseStep) => void;
 }
@@ -147,7 +150,8 @@ export class Purchaser {
       throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase before buying.', 'wallet');
     // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
     if (!contacted) await unreachableBeforeSigning(() => client.probe());
-    const authorization = newAuthorization(held.quote, payer, this.deps.now());
+    const clock = await this.deps.clock(held.quote.network);
+    const authorization = newAuthorization(held.quote, payer, this.deps.now(), clock);
     if (kind === 'external') {
       const purchaseId = randomUUID();
       this.pendingExternal.set(purchaseId, { held, authorization });

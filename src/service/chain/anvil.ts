@@ -43,11 +43,16 @@ function installExitHook(): void {
 
 export interface AnvilOptions {
   chainId?: number;
-  /** Block timestamp follows the wall clock; mining is instant on each transaction. */
   accounts?: number;
   balanceEth?: number;
+  /**
+   * Also make a block every so many seconds, with or without transactions (a transaction still gets its own
+   * block at once). Without it the chain makes blocks only for transactions.
+   */
+  blockTimeSeconds?: number;
 }
 
+/** Block timestamps follow the wall clock. */
 export function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const args = [
     '--host',
@@ -60,6 +65,7 @@ export function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
     String(options.accounts ?? 10),
     '--balance',
     String(options.balanceEth ?? 10000),
+    ...(options.blockTimeSeconds ? ['--block-time', String(options.blockTimeSeconds), '--mixed-mining'] : []),
   ];
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);

@@ -6,6 +6,16 @@ import { startAnvil } from './anvil';
 import { chainClients, deployDemoToken, mintTestUsdc, type ChainClients, type DeployedToken } from './token';
 
 export const DEMO_CHAIN_ID = 31337;
+/** Base makes a block every 2 s; the demo chain does too, so its clock never stands still between purchases. */
+export const BASE_BLOCK_TIME_SECONDS = 2;
+
+/**
+ * How the chain makes blocks. 'interval' (the default): a block every BASE_BLOCK_TIME_SECONDS with or without
+ * transactions, so its time moves on like Base's; a transaction still gets its block at once, so neither the
+ * demo nor a test waits up to 2 s per settlement. 'auto': a block per transaction and none in between, so the
+ * latest block's time stands still while the chain is idle (for tests of that case only).
+ */
+export type Mining = 'interval' | 'auto';
 
 export interface DemoChain {
   rpcUrl: string;
@@ -18,17 +28,24 @@ export interface DemoChain {
   facilitatorKey: Hex;
   buyerKeys: Hex[];
   clients: ChainClients;
+  mining: Mining;
   stop(): Promise<void>;
 }
 
 export interface DemoChainOptions {
   buyerCount?: number;
   buyerBalanceUsdc?: string;
+  mining?: Mining;
 }
 
 export async function startDemoChain(options: DemoChainOptions = {}): Promise<DemoChain> {
   const buyerCount = options.buyerCount ?? 3;
-  const anvil = await startAnvil({ chainId: DEMO_CHAIN_ID, accounts: ACCOUNT_INDEX.firstBuyer + buyerCount });
+  const mining = options.mining ?? 'interval';
+  const anvil = await startAnvil({
+    chainId: DEMO_CHAIN_ID,
+    accounts: ACCOUNT_INDEX.firstBuyer + buyerCount,
+    ...(mining === 'interval' ? { blockTimeSeconds: BASE_BLOCK_TIME_SECONDS } : {}),
+  });
   try {
     const facilitatorKey = anvilDevKey(ACCOUNT_INDEX.facilitator);
     const clients = chainClients(DEMO_CHAIN_ID, anvil.rpcUrl, facilitatorKey);
@@ -51,6 +68,7 @@ export async function startDemoChain(options: DemoChainOptions = {}): Promise<De
       facilitatorKey,
       buyerKeys,
       clients,
+      mining,
       stop: anvil.stop,
     };
   } catch (error) {
