@@ -1,6 +1,6 @@
 /** Everything one running desk holds: storage, the service client, wallet, secrets, and the purchaser. */
 import path from 'node:path';
-import { mkdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
 import { openDeskDb, type DeskDb } from './db/open';
 import { PurchaseLedger } from './ledger/purchases';
@@ -40,6 +40,19 @@ export interface ServiceContact {
   at: number;
 }
 
+/**
+ * The data folder holds the library, purchase history, keys and the sealed secret: 0700, and every file in
+ * it 0600, including files an older version left readable by others.
+ */
+function ownerOnlyDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  chmodSync(dataDir, 0o700);
+  for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
+    if (entry.isFile()) chmodSync(path.join(dataDir, entry.name), 0o600);
+  }
+}
+
 export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8402';
 
 export class DeskContext {
@@ -63,7 +76,7 @@ export class DeskContext {
   lastContact: ServiceContact | null = null;
 
   constructor(readonly options: DeskCoreOptions) {
-    mkdirSync(options.dataDir, { recursive: true });
+    ownerOnlyDataDir(options.dataDir);
     this.now = options.now ?? (() => Date.now());
     this.demo = options.demo ?? false;
     const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()));
