@@ -35,6 +35,26 @@ export function parseBundle(value: unknown, what: string): Bundle {
   return parsed.data;
 }
 
+/** The service's own comparison: case-insensitive, without a leading @. */
+const bare = (raw: string) => raw.trim().replace(/^@/, '');
+const handleKey = (raw: string) => bare(raw).toLowerCase();
+
+/**
+ * A dossier is written to the handle it names, so a file for one handle given as another would check for
+ * conflicts against the wrong dossier and then overwrite the one it names.
+ */
+function forHandle(handle: string, bundle: Bundle, what: string): Bundle {
+  if (handleKey(bundle.username) !== handleKey(handle)) {
+    throw new DeskError(
+      'bundle_handle_mismatch',
+      `The ${what} is @${bare(bundle.username)}'s dossier, not @${bare(handle)}'s; nothing was saved.`,
+      'usage',
+      { handle, username: bundle.username },
+    );
+  }
+  return bundle;
+}
+
 interface DraftRow {
   base_json: string;
   draft_json: string;
@@ -67,7 +87,7 @@ export async function dossierSaveDraft(
   draft: unknown,
 ): Promise<{ savedAt: string }> {
   const handle = normalizeHandle(rawHandle);
-  const mine = parseBundle(draft, 'draft');
+  const mine = forHandle(handle, parseBundle(draft, 'draft'), 'draft');
   const row = draftRow(ctx, handle);
   const base = row ? row.base_json : JSON.stringify(await ctx.client().bundleGet(handle, requireSecret(ctx)));
   const savedAt = new Date(ctx.now()).toISOString();
@@ -100,7 +120,7 @@ export async function dossierSave(
 ): Promise<RpcOutputs['dossier.save']> {
   const handle = normalizeHandle(rawHandle);
   const secret = requireSecret(ctx);
-  const mine = parseBundle(bundle, 'dossier');
+  const mine = forHandle(handle, parseBundle(bundle, 'dossier'), 'dossier');
   const theirs = await ctx.client().bundleGet(handle, secret);
   if (theirs.gatheredAt !== baseGatheredAt) {
     const row = draftRow(ctx, handle);
