@@ -9,7 +9,7 @@ import { createDeskCore, type DeskCore } from '../src/core';
 import { dispatch } from '../src/host/dispatch';
 import { SECURITY_HEADERS } from '../src/host/csp';
 import { readStatic } from '../src/host/static-files';
-import { prepareDemoWallet } from '../src/host/boot';
+import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
 import { APP_ORIGIN, APP_SCHEME, RPC_CHANNEL } from './channel';
 import { readShellEnv } from './env';
 import { safeStorageVault } from './vault';
@@ -106,8 +106,10 @@ async function start(): Promise<void> {
   lockDown();
   enforceCsp();
   serveRenderer();
+  const dataDir = env.dataDir ?? path.join(app.getPath('userData'), 'desk');
+  if (env.demo && env.demoKey) checkDemoDataDir(dataDir, env.demoKey, safeStorageVault);
   core = await createDeskCore({
-    dataDir: env.dataDir ?? path.join(app.getPath('userData'), 'desk'),
+    dataDir,
     ...(env.serviceUrl ? { serviceUrl: env.serviceUrl } : {}),
     ...(env.rpcUrl ? { rpcUrl: env.rpcUrl } : {}),
     demo: env.demo,
