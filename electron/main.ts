@@ -113,6 +113,7 @@ async function start(): Promise<void> {
     ...(env.serviceUrl ? { serviceUrl: env.serviceUrl } : {}),
     ...(env.rpcUrl ? { rpcUrl: env.rpcUrl } : {}),
     demo: env.demo,
+    ...(env.demo && env.demoLibrarySecret ? { demoLibrarySecret: env.demoLibrarySecret } : {}),
     vault: safeStorageVault,
   });
   if (env.demo && env.demoKey) await prepareDemoWallet(core, env.demoKey);

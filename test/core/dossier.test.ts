@@ -122,11 +122,12 @@ describe('dossier editing through the bundle route', () => {
 
   it('answers a wrong secret with a clear message', async () => {
     const desk = await editor();
-    await desk.handlers['settings.setLibrarySecret']({ secret: 'wrong secret' });
+    const settings = await desk.handlers['settings.setLibrarySecret']({ secret: 'wrong secret' });
+    expect(settings).toMatchObject({ librarySecretSet: true, librarySecretAccepted: false });
     const error = await desk.handlers['dossier.open']({ handle }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeskError);
-    expect((error as DeskError).code).toBe('invalid_library_secret');
-    expect((error as DeskError).message).toMatch(/library secret/);
+    expect((error as DeskError).code).toBe('library_secret_refused');
+    expect((error as DeskError).message).toMatch(/refused the library secret/);
     await desk.close();
   });
 
