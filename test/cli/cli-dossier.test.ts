@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { Bundle } from '../../src/shared/wire';
@@ -10,7 +10,10 @@ let stack: Stack;
 let handles: string[];
 
 beforeAll(async () => {
-  stack = await startStack({ seed: { handles: 3, minReportsPerHandle: 2, maxReportsPerHandle: 2 } });
+  stack = await startStack({
+    seed: { handles: 3, minReportsPerHandle: 3, maxReportsPerHandle: 3 },
+    buyerCount: 2,
+  });
   const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
     entries: { username: string }[];
   };
@@ -37,15 +40,95 @@ async function otherEditorSaves(bundle: Bundle): Promise<void> {
 }
 
 function cliIn(dataDir: string) {
-  return (args: string[], env: Record<string, string> = {}): Promise<Run> =>
-    runCli(args, {
-      INTEL_DESK_SERVICE_URL: stack.baseUrl,
-      INTEL_DESK_DATA_DIR: dataDir,
-      INTEL_DESK_DEMO: '1',
-      INTEL_DESK_LIBRARY_SECRET: stack.librarySecret,
-      ...env,
-    });
+  return (args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> =>
+    runCli(
+      args,
+      {
+        INTEL_DESK_SERVICE_URL: stack.baseUrl,
+        INTEL_DESK_DATA_DIR: dataDir,
+        INTEL_DESK_DEMO: '1',
+        INTEL_DESK_LIBRARY_SECRET: stack.librarySecret,
+        ...env,
+      },
+      undefined,
+      input,
+    );
 }
+
+const NO_SECRET = { INTEL_DESK_LIBRARY_SECRET: '' };
+
+async function firstReports(handle: string): Promise<string[]> {
+  const menu = (await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json()) as {
+    reports: { id: string }[];
+  };
+  return menu.reports.map((report) => report.id);
+}
+
+describe('intel-desk and the library secret', () => {
+  it('uses INTEL_DESK_LIBRARY_SECRET for that command only, and pays as usual without it', async () => {
+    const data = tempDir('desk-cli-secret-');
+    try {
+      const cli = cliIn(data.dir);
+      const keyFile = path.join(data.dir, 'buyer.key');
+      writeFileSync(keyFile, stack.buyerKeys[0]!, { mode: 0o600 });
+      const handle = handles[2]!;
+      const [first, second] = await firstReports(handle);
+
+      expect((await cli(['bundle', 'get', handle])).code).toBe(0);
+      expect(existsSync(path.join(data.dir, 'library-secret.sealed'))).toBe(false);
+      const without = await cli(['bundle', 'get', handle], NO_SECRET);
+      expect(without.code).toBe(2);
+      expect(without.stderr).toContain('intel-desk secret set');
+      expect(without.stderr).not.toMatch(/Settings/);
+
+      const read = await cli(['buy', handle, '--ids', first!, '--yes', '--key-file', keyFile]);
+      expect(read.code).toBe(0);
+      expect(read.stdout).toMatch(/read 1 report\(s\) with the library secret; nothing was paid/);
+      const bought = await cli(['buy', handle, '--ids', second!, '--yes', '--key-file', keyFile], NO_SECRET);
+      expect(bought.code).toBe(0);
+      expect(bought.stderr).toMatch(/paying \$0\.01/);
+      expect(bought.stdout).toMatch(/bought 1 report\(s\) for \$0\.01/);
+    } finally {
+      data.remove();
+    }
+  }, 300_000);
+
+  it('stores a secret only with `secret set` from stdin, keeps a refused one refused, and forgets it on `secret clear`', async () => {
+    const data = tempDir('desk-cli-secret-');
+    try {
+      const cli = cliIn(data.dir);
+      const keyFile = path.join(data.dir, 'buyer.key');
+      writeFileSync(keyFile, stack.buyerKeys[1]!, { mode: 0o600 });
+      const handle = handles[2]!;
+      const [, , third] = await firstReports(handle);
+
+      const wrong = await cli(['secret', 'set'], NO_SECRET, 'not the secret\n');
+      expect(wrong.code).toBe(3);
+      expect(wrong.stderr).toMatch(/refused/);
+      expect(wrong.stderr).toContain('intel-desk secret set');
+      const status = await cli(['secret', 'status', '--json'], NO_SECRET);
+      expect(JSON.parse(status.stdout)).toEqual({
+        stored: true,
+        origin: new URL(stack.baseUrl).origin,
+        accepted: false,
+      });
+      const refusedBundle = await cli(['bundle', 'get', handle], NO_SECRET);
+      expect(refusedBundle.code).toBe(2);
+      expect(refusedBundle.stderr).not.toMatch(/Settings/);
+      const bought = await cli(['buy', handle, '--ids', third!, '--yes', '--key-file', keyFile], NO_SECRET);
+      expect(bought.stdout).toMatch(/bought 1 report\(s\) for \$0\.01/);
+
+      const right = await cli(['secret', 'set'], NO_SECRET, `${stack.librarySecret}\n`);
+      expect(right.code).toBe(0);
+      expect(right.stdout).toMatch(/accepted by the service/);
+      expect((await cli(['bundle', 'get', handle], NO_SECRET)).code).toBe(0);
+      expect((await cli(['secret', 'clear'], NO_SECRET)).code).toBe(0);
+      expect(existsSync(path.join(data.dir, 'library-secret.sealed'))).toBe(false);
+    } finally {
+      data.remove();
+    }
+  }, 300_000);
+});
 
 describe('intel-desk bundle put', () => {
   it("refuses a file for another handle and never overwrites that handle's newer save", async () => {
@@ -84,5 +167,5 @@ describe('intel-desk bundle put', () => {
     } finally {
       data.remove();
     }
-  });
+  }, 300_000);
 });
