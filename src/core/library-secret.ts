@@ -19,6 +19,8 @@ const heldSchema = z.object({
 type Held = z.infer<typeof heldSchema>;
 
 export function serviceOrigin(url: string): string {
+  if (!URL.canParse(url))
+    throw new DeskError('invalid_service_url', `"${url.slice(0, 200)}" is not a URL.`, 'usage');
   return new URL(url).origin;
 }
 
@@ -26,6 +28,7 @@ const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|\[::1\]|localhost)$/i;
 
 /** A bearer secret crosses the network only encrypted; plain http is fine within this computer. */
 export function secretMayGoTo(origin: string): boolean {
+  if (!URL.canParse(origin)) return false;
   const url = new URL(origin);
   return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname));
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
-import { secretMayGoTo } from '../../src/core/library-secret';
+import { secretMayGoTo, serviceOrigin } from '../../src/core/library-secret';
 import { balanceOf, deskFor, deskWithWallet, failure, tempDir } from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 
@@ -104,6 +104,7 @@ describe('the library secret is bound to the service it was entered for', () => 
     expect(secretMayGoTo('http://localhost:8402')).toBe(true);
     expect(secretMayGoTo('http://reports.example.com')).toBe(false);
     expect(secretMayGoTo('http://127.0.0.1.example.com')).toBe(false);
+    expect(secretMayGoTo(serviceOrigin('mailto:staff@example.com'))).toBe(false);
     const dir = dataDir();
     const desk = await deskFor(stack, dir, { serviceUrl: 'http://192.0.2.7:8402' });
     const error = await failure(desk.handlers['settings.setLibrarySecret']({ secret: 'first-party secret' }));
