@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import { DeskError } from '../../src/core/errors';
 import type { Bundle } from '../../src/shared/wire';
-import { deskFor, tempDir } from './helpers';
+import { deskFor, failure, tempDir } from './helpers';
 
 let stack: Stack;
 let handle: string;
@@ -117,6 +117,31 @@ describe('dossier editing through the bundle route', () => {
     });
     expect(answer.status).toBe('not_written');
     if (answer.status === 'not_written') expect(answer.message).toMatch(/did not write/);
+    await desk.close();
+  });
+
+  it("refuses a draft or a save whose username is another handle's", async () => {
+    const desk = await editor();
+    const opened = await desk.handlers['dossier.open']({ handle });
+    const other = (await desk.handlers['shelf.list']({})).entries.find(
+      (e) => e.username !== handle,
+    )!.username;
+    const draft = await failure(desk.handlers['dossier.saveDraft']({ handle: other, draft: opened.bundle }));
+    expect(draft.code).toBe('bundle_handle_mismatch');
+    const save = await failure(
+      desk.handlers['dossier.save']({
+        handle: other,
+        bundle: opened.bundle,
+        baseGatheredAt: opened.bundle.gatheredAt,
+      }),
+    );
+    expect(save.message).toBe(`This is @${handle}'s dossier, not @${other}'s; nothing was saved.`);
+    const same = await desk.handlers['dossier.save']({
+      handle: `@${handle.toUpperCase()}`,
+      bundle: opened.bundle,
+      baseGatheredAt: opened.bundle.gatheredAt,
+    });
+    expect(same.status).toBe('saved');
     await desk.close();
   });
 

@@ -64,7 +64,7 @@ function forHandle(handle: string, bundle: Bundle, what: string): Bundle {
   if (handleKey(bundle.username) !== handleKey(handle)) {
     throw new DeskError(
       'bundle_handle_mismatch',
-      `The ${what} is @${bare(bundle.username)}'s dossier, not @${bare(handle)}'s; nothing was saved.`,
+      `This is @${bare(bundle.username)}'s ${what}, not @${bare(handle)}'s; nothing was saved.`,
       'usage',
       { handle, username: bundle.username },
     );
