@@ -20,6 +20,8 @@ export interface DeskFixtureOptions {
   serviceUrl?: (stack: Stack) => Promise<string>;
   /** A buyer key imported and unlocked as the demo wallet, as `npm start` does. */
   demoKey?: (stack: Stack) => Hex;
+  /** Offer the stack's library secret as the demo's, as `npm start` does. */
+  demoLibrarySecret?: boolean;
   /** Runs on each new page before it loads the desk: traps, listeners, an injected wallet. */
   beforeLoad?: (page: Page) => Promise<void>;
 }
@@ -67,6 +69,7 @@ async function assemble(
         rpcUrl: stack.rpcUrl,
         demo: true,
         attempts: 1,
+        ...(options.demoLibrarySecret ? { demoLibrarySecret: stack.librarySecret } : {}),
       },
       rendererDir: path.join(root, 'out', 'renderer'),
       ...(demoKey ? { demoKey } : {}),

@@ -13,6 +13,8 @@ const envSchema = z.object({
   INTEL_DESK_DEMO: z.enum(['1', '0', 'true', 'false']).optional(),
   INTEL_DESK_DATA_DIR: z.string().min(1).optional(),
   INTEL_DESK_DEMO_KEY: hexKey.optional(),
+  /** The demo service's public library secret, offered in the demo's Settings (core uses it, never shows it). */
+  INTEL_DESK_DEMO_LIBRARY_SECRET: z.string().min(1).max(4096).optional(),
 });
 
 export interface ShellEnv {
@@ -21,6 +23,7 @@ export interface ShellEnv {
   demo: boolean;
   dataDir: string | undefined;
   demoKey: `0x${string}` | undefined;
+  demoLibrarySecret: string | undefined;
 }
 
 export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
@@ -37,5 +40,6 @@ export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
     demo: parsed.INTEL_DESK_DEMO === '1' || parsed.INTEL_DESK_DEMO === 'true',
     dataDir: parsed.INTEL_DESK_DATA_DIR,
     demoKey: parsed.INTEL_DESK_DEMO_KEY,
+    demoLibrarySecret: parsed.INTEL_DESK_DEMO_LIBRARY_SECRET,
   };
 }

@@ -23,7 +23,7 @@ import { createDeskCore } from '../src/core';
 import { dispatch, type DispatchResult } from '../src/host/dispatch';
 import { SECURITY_HEADERS } from '../src/host/csp';
 import { readStatic } from '../src/host/static-files';
-import { prepareDemoWallet } from '../src/host/boot';
+import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
 import { APP_ORIGIN, APP_SCHEME, RPC_CHANNEL } from './channel';
 import { readShellEnv, type ShellEnv } from './env';
 import { openRotatingLog } from './logs';
@@ -70,11 +70,15 @@ let failed = false;
 
 /** How core runs for this window. The one place that decides it, so moving core elsewhere is a local edit. */
 async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
+  const dataDir = shellEnv.dataDir ?? path.join(app.getPath('userData'), 'desk');
+  // The demo never opens a folder holding someone's own wallet (it would replace it).
+  if (shellEnv.demo && shellEnv.demoKey) checkDemoDataDir(dataDir, shellEnv.demoKey, safeStorageVault);
   const desk = await createDeskCore({
-    dataDir: shellEnv.dataDir ?? path.join(app.getPath('userData'), 'desk'),
+    dataDir,
     ...(shellEnv.serviceUrl ? { serviceUrl: shellEnv.serviceUrl } : {}),
     ...(shellEnv.rpcUrl ? { rpcUrl: shellEnv.rpcUrl } : {}),
     demo: shellEnv.demo,
+    ...(shellEnv.demo && shellEnv.demoLibrarySecret ? { demoLibrarySecret: shellEnv.demoLibrarySecret } : {}),
     vault: safeStorageVault,
   });
   try {

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   await buildIfStale(root, log);
   let rpcUrl: string | undefined;
   let demoKey: `0x${string}` | undefined;
+  let demoLibrarySecret: string | undefined;
   let service = serviceUrl;
   if (demo) {
     log('Starting the demo: a local chain (anvil) and the reference service…');
@@ -61,7 +62,11 @@ async function main(): Promise<void> {
     service = stack.baseUrl;
     rpcUrl = stack.rpcUrl;
     demoKey = stack.buyerKeys[0];
+    // The demo service's own secret, public by design: printed, and offered in Settings without crossing
+    // to the renderer.
+    demoLibrarySecret = stack.librarySecret;
     log(`Demo service ${stack.baseUrl}, chain ${stack.network} at ${stack.rpcUrl}`);
+    log(`Demo library secret (for Dossiers; or Settings → Use the demo secret): ${demoLibrarySecret}`);
   }
 
   const binary = values.browser
@@ -78,6 +83,7 @@ async function main(): Promise<void> {
         ...(service ? { INTEL_DESK_SERVICE_URL: service } : {}),
         ...(rpcUrl ? { INTEL_DESK_RPC_URL: rpcUrl } : {}),
         ...(demoKey ? { INTEL_DESK_DEMO_KEY: demoKey } : {}),
+        ...(demoLibrarySecret ? { INTEL_DESK_DEMO_LIBRARY_SECRET: demoLibrarySecret } : {}),
       },
     });
     electron.once('exit', (code) => void stop(code ?? 0));
@@ -85,7 +91,13 @@ async function main(): Promise<void> {
   }
 
   desk = await startDeskHost({
-    core: { dataDir, demo, ...(service ? { serviceUrl: service } : {}), ...(rpcUrl ? { rpcUrl } : {}) },
+    core: {
+      dataDir,
+      demo,
+      ...(service ? { serviceUrl: service } : {}),
+      ...(rpcUrl ? { rpcUrl } : {}),
+      ...(demoLibrarySecret ? { demoLibrarySecret } : {}),
+    },
     rendererDir: path.join(root, 'out', 'renderer'),
     port,
     ...(demoKey ? { demoKey } : {}),

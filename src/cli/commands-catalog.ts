@@ -108,7 +108,12 @@ export async function buy(desk: DeskCore, out: Output, handle: string, flags: Fl
     handle,
     selection: await selectionFrom(desk, handle, flags),
   });
-  out.progress(`paying $${view.totalUsd.toFixed(2)} for ${view.reportCount} report(s)…`);
+  const withSecret = view.paidWith === 'library_secret';
+  out.progress(
+    withSecret
+      ? `reading ${view.reportCount} report(s) with the library secret (nothing is paid)…`
+      : `paying $${view.totalUsd.toFixed(2)} for ${view.reportCount} report(s)…`,
+  );
   const outcome = await desk.handlers['purchase.start']({
     quoteId: view.quoteId,
     confirmedAmount: view.amount,
@@ -116,6 +121,8 @@ export async function buy(desk: DeskCore, out: Output, handle: string, flags: Fl
     acceptPayToChange: flags['accept-payee'] ?? false,
   });
   out.result(outcome, () => {
+    if (outcome.status === 'completed' && outcome.purchase.paidWith === 'library_secret')
+      return `read ${outcome.purchase.reportIds.length} report(s) with the library secret; nothing was paid`;
     if (outcome.status === 'completed') {
       return `bought ${outcome.purchase.reportIds.length} report(s) for $${outcome.purchase.amountUsd.toFixed(2)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
     }

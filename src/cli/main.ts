@@ -5,12 +5,14 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDeskCore, type DeskCore } from '../core';
+import { DeskError } from '../core/errors';
 import { output, reportError, UsageError, type Output } from './output';
 import { buy, list, menu, quote } from './commands-catalog';
 import { exportReport, library, purchases, read, search } from './commands-library';
 import { exportFormatSchema } from '../shared/rpc';
 import { bundleGet, bundlePut } from './commands-bundle';
 import { prepareSigner, sessionKey, wallet } from './commands-wallet';
+import { SECRET_ENV, secret } from './commands-secret';
 
 const HELP = `intel-desk <command> [options]
 
@@ -30,12 +32,16 @@ const HELP = `intel-desk <command> [options]
                                          (12+ characters, hard to guess: say, four uncommon words)
                                          (a JSON keystore's own password: $INTEL_DESK_KEYSTORE_PASSWORD)
   bundle get <handle> | bundle put <handle> <file.json>
+                                         a handle's full dossier (needs the library secret)
+  secret set | clear | status            store the library secret for the selected service (read from
+                                         $INTEL_DESK_LIBRARY_SECRET or stdin), forget it, or show it
 
 Options: --json, --service URL, --data-dir DIR, --rpc URL, --demo, --timeout S (one request; default 20)
 Signer:  --key-file F (a key for this run only), else the stored keystore, unlocked with the passphrase in
          $INTEL_DESK_PASSPHRASE (or the variable named by --passphrase-env VAR)
 Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY, INTEL_DESK_RPC_URL,
-             INTEL_DESK_DEMO=1, INTEL_DESK_LIBRARY_SECRET, INTEL_DESK_PASSPHRASE, INTEL_DESK_TIMEOUT
+             INTEL_DESK_DEMO=1, INTEL_DESK_PASSPHRASE, INTEL_DESK_TIMEOUT,
+             INTEL_DESK_LIBRARY_SECRET (used for that command only; \`secret set\` stores one)
 Exit codes: 0 ok, 2 usage, 3 payment refused (safety rule, cap, wallet), 4 service error or failed
 purchase, 5 network error or a purchase left in doubt, 1 other.`;
 
@@ -74,7 +80,7 @@ function timeoutMs(values: Values): number | null {
   return Math.round(seconds * 1000);
 }
 
-async function openDesk(values: Values): Promise<DeskCore> {
+async function openDesk(values: Values, command: string | undefined): Promise<DeskCore> {
   const rpcUrl = values.rpc ?? process.env['INTEL_DESK_RPC_URL'];
   const timeout = timeoutMs(values);
   const serviceUrl = values.service ?? process.env['INTEL_DESK_SERVICE_URL'];
@@ -87,8 +93,9 @@ async function openDesk(values: Values): Promise<DeskCore> {
   });
   const key = sessionKey(values);
   if (key) desk.context.wallet.useKeyForSession(key);
-  const secret = process.env['INTEL_DESK_LIBRARY_SECRET'];
-  if (secret) desk.context.setLibrarySecret(secret);
+  // For this command only; `secret set` is the one command that stores it.
+  const librarySecret = process.env[SECRET_ENV];
+  if (librarySecret && command !== 'secret') desk.context.useLibrarySecretForSession(librarySecret);
   return desk;
 }
 
@@ -132,9 +139,29 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
         return bundlePut(desk, out, need(args, 1, 'handle'), need(args, 2, 'bundle file'));
       throw new UsageError('bundle takes get or put');
     }
+    case 'secret':
+      return secret(desk, out, need(args, 0, 'secret action (set, clear or status)'));
     default:
       throw new UsageError(`unknown command "${command ?? ''}"; see --help`);
   }
+}
+
+/** Core's library-secret errors name the app's Settings; on the command line the remedy is a command. */
+const CLI_REMEDIES: Record<string, (error: DeskError) => string> = {
+  library_secret_required: () =>
+    `This needs the library secret: set ${SECRET_ENV} for this command, or store it with \`intel-desk secret set\`.`,
+  library_secret_refused: () =>
+    `The service refused the stored library secret: store the right one with \`intel-desk secret set\`, or set ${SECRET_ENV} for this command.`,
+  library_secret_other_service: (error) =>
+    `The stored library secret was entered for ${String(error.details['origin'])}, not this service: store this service's secret with \`intel-desk secret set\`, or set ${SECRET_ENV} for this command.`,
+  library_secret_unreadable: () =>
+    'The stored library secret cannot be unsealed here: store it again with `intel-desk secret set`, or forget it with `intel-desk secret clear`.',
+};
+
+function withCliRemedy(error: unknown): unknown {
+  if (!(error instanceof DeskError)) return error;
+  const remedy = CLI_REMEDIES[error.code];
+  return remedy ? new DeskError(error.code, remedy(error), error.kind, error.details) : error;
 }
 
 /** What start-up found that the person must know, whatever the command (on stderr). */
@@ -174,12 +201,12 @@ async function main(): Promise<number> {
   const out = output(values.json ?? false);
   let desk: DeskCore | null = null;
   try {
-    desk = await openDesk(values);
+    desk = await openDesk(values, positionals[0]);
     await warnAtStart(desk, positionals[0]);
     await run(desk, out, values, positionals);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
-    return reportError(error, out.json);
+    return reportError(withCliRemedy(error), out.json);
   } finally {
     await desk?.close();
   }

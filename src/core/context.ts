@@ -1,6 +1,6 @@
 /** Everything one running desk holds: storage, the service client, wallet, secrets, and the purchaser. */
 import path from 'node:path';
-import { mkdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
 import { openDeskDb, type DeskDb } from './db/open';
 import { PurchaseLedger } from './ledger/purchases';
@@ -9,11 +9,11 @@ import { CatalogCache } from './cache/catalog';
 import { SettingsStore } from './settings';
 import { DeskWallet } from './wallet/wallet';
 import type { KdfCost } from './wallet/passphrase-seal';
-import { LocalSealer, writePrivateFile, type SecretVault } from './wallet/sealing';
+import { LocalSealer, type SecretVault } from './wallet/sealing';
+import { LibrarySecretStore, serviceOrigin } from './library-secret';
 import { ServiceClient } from './client/service-client';
 import { QuoteBook } from './payments/quote-book';
 import { Purchaser, type PurchaseStep } from './payments/purchaser';
-import { DeskError } from './errors';
 import { requote } from './quoting';
 import { readChainClock, type ClockSample } from './payments/chain-clock';
 
@@ -23,6 +23,8 @@ export interface DeskCoreOptions {
   demo?: boolean;
   rpcUrl?: string;
   vault?: SecretVault;
+  /** Demo mode only: the demo service's library secret, which core can use when asked without showing it. */
+  demoLibrarySecret?: string;
   fetch?: typeof fetch;
   onPurchaseStep?: (purchaseId: string, step: PurchaseStep) => void;
   /** Milliseconds since the epoch; injectable so tests can move past an authorization's expiry. */
@@ -44,6 +46,19 @@ export interface ServiceContact {
   at: number;
 }
 
+/**
+ * The data folder holds the library, purchase history, keys and the sealed secret: 0700, and every file in
+ * it 0600, including files an older version left readable by others.
+ */
+function ownerOnlyDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  chmodSync(dataDir, 0o700);
+  for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
+    if (entry.isFile()) chmodSync(path.join(dataDir, entry.name), 0o600);
+  }
+}
+
 export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8402';
 
 export class DeskContext {
@@ -58,16 +73,14 @@ export class DeskContext {
   readonly purchaser: Purchaser;
   readonly now: () => number;
   readonly demo: boolean;
-  private readonly sealer: LocalSealer;
-  private readonly secretFile: string;
+  readonly librarySecrets: LibrarySecretStore;
   private clientCache: ServiceClient | null = null;
   private chainClient: { chainId: number; client: PublicClient } | null = null;
-  librarySecretAccepted: boolean | null = null;
   lastAsset: { network: string; asset: `0x${string}` } | null = null;
   lastContact: ServiceContact | null = null;
 
   constructor(readonly options: DeskCoreOptions) {
-    mkdirSync(options.dataDir, { recursive: true });
+    ownerOnlyDataDir(options.dataDir);
     this.now = options.now ?? (() => Date.now());
     this.demo = options.demo ?? false;
     const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()));
@@ -82,8 +95,10 @@ export class DeskContext {
       options.vault,
       options.walletKdfCost ?? 'default',
     );
-    this.sealer = new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault);
-    this.secretFile = path.join(options.dataDir, 'library-secret.sealed');
+    this.librarySecrets = new LibrarySecretStore(
+      path.join(options.dataDir, 'library-secret.sealed'),
+      new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault),
+    );
     this.quotes = new QuoteBook(this.now);
     if (options.serviceUrl) this.settings.update({ serviceUrl: options.serviceUrl });
     const onStep = options.onPurchaseStep ?? (() => undefined);
@@ -97,6 +112,7 @@ export class DeskContext {
       client: () => this.client(),
       requote: (held) => requote(this, held),
       librarySecret: () => this.librarySecret(),
+      librarySecretRefused: (secret) => this.librarySecrets.mark(secret, 'refused'),
       serviceReachable: () => this.online,
       clock: (network) => this.clockSamples(network),
       now: this.now,
@@ -172,26 +188,30 @@ export class DeskContext {
     return [service, onChain].filter((sample) => sample !== null);
   }
 
+  /** The secret for the service now selected, when one was entered for it and it has not refused it. */
   librarySecret(): string | null {
-    if (!existsSync(this.secretFile)) return null;
-    const secret = this.sealer.open(readFileSync(this.secretFile, 'utf8'));
-    if (secret === null) {
-      throw new DeskError(
-        'library_secret_unreadable',
-        'The stored library secret cannot be unsealed here; enter it again in Settings.',
-        'storage',
-      );
-    }
-    return secret;
+    return this.librarySecrets.for(serviceOrigin(this.serviceUrl()));
   }
 
+  /**
+   * The secret together with the client for the origin it is bound to, taken at once: a change of service
+   * while a request is under way cannot send the secret elsewhere.
+   */
+  libraryAccess(): { secret: string; client: ServiceClient } | null {
+    const client = this.client();
+    const secret = this.librarySecrets.for(serviceOrigin(client.baseUrl));
+    return secret === null ? null : { secret, client };
+  }
+
+  /** Stores the secret for the service now selected (https or loopback only), or forgets it. */
   setLibrarySecret(secret: string | null): void {
-    if (secret === null) {
-      rmSync(this.secretFile, { force: true });
-    } else {
-      writePrivateFile(this.secretFile, this.sealer.seal(secret));
-    }
-    this.librarySecretAccepted = null;
+    if (secret === null) this.librarySecrets.clear();
+    else this.librarySecrets.store(secret, serviceOrigin(this.serviceUrl()));
+  }
+
+  /** A secret for this run only (the CLI's environment): bound to the service now selected, never stored. */
+  useLibrarySecretForSession(secret: string): void {
+    this.librarySecrets.useForSession(secret, serviceOrigin(this.serviceUrl()));
   }
 
   close(): void {

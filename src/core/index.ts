@@ -11,7 +11,7 @@ import { getQuote } from './quoting';
 import { menuGet, shelfList } from './handlers/catalog';
 import { reportExport, reportGet } from './handlers/library';
 import { walletStatus } from './handlers/wallet';
-import { checkLibrarySecret, settingsGet } from './handlers/settings';
+import { setLibrarySecret, settingsGet, useDemoLibrarySecret } from './handlers/settings';
 import { dossierDiscardDraft, dossierOpen, dossierSave, dossierSaveDraft } from './handlers/dossier';
 import { DeskError } from './errors';
 import type { SecretVault } from './wallet/sealing';
@@ -106,11 +106,8 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
       ctx.settings.update(patch);
       return settingsGet(ctx);
     },
-    'settings.setLibrarySecret': async ({ secret }) => {
-      ctx.setLibrarySecret(secret);
-      ctx.librarySecretAccepted = await checkLibrarySecret(ctx, secret);
-      return settingsGet(ctx);
-    },
+    'settings.setLibrarySecret': ({ secret }) => setLibrarySecret(ctx, secret),
+    'settings.useDemoLibrarySecret': () => useDemoLibrarySecret(ctx),
     'settings.clearLibrarySecret': async () => {
       ctx.setLibrarySecret(null);
       return settingsGet(ctx);

@@ -66,7 +66,8 @@ export class SettingsStore {
 
 export function settingsView(
   settings: StoredSettings,
-  secret: { set: boolean; accepted: boolean | null },
+  secret: { set: boolean; accepted: boolean | null; origin: string | null },
+  demoLibrarySecretOffered: boolean,
 ): SettingsView {
   return {
     serviceUrl: settings.serviceUrl,
@@ -75,6 +76,8 @@ export function settingsView(
     theme: settings.theme,
     librarySecretSet: secret.set,
     librarySecretAccepted: secret.accepted,
+    librarySecretOrigin: secret.origin,
+    demoLibrarySecretOffered,
     walletConnectProjectId: settings.walletConnectProjectId,
   };
 }

@@ -1,6 +1,6 @@
 /** Browser mode in one call: core on a data dir, the demo wallet when asked, and the web host in front. */
 import { createDeskCore, type DeskCore, type DeskCoreOptions } from '../core';
-import { prepareDemoWallet } from './boot';
+import { checkDemoDataDir, prepareDemoWallet } from './boot';
 import { startWebHost, type WebHost } from './server';
 
 export interface DeskHostOptions {
@@ -19,6 +19,8 @@ export interface DeskHost {
 }
 
 export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost> {
+  if (options.core.demo && options.demoKey)
+    checkDemoDataDir(options.core.dataDir, options.demoKey, options.core.vault);
   const core = await createDeskCore(options.core);
   try {
     if (options.core.demo && options.demoKey) await prepareDemoWallet(core, options.demoKey);

@@ -171,9 +171,14 @@ export interface SettingsView {
   perPurchaseCapUsd: number;
   dailyCapUsd: number;
   theme: 'light' | 'dark' | 'system';
+  /** A secret is stored for the service now selected (accepted, refused or not yet checked). */
   librarySecretSet: boolean;
-  /** null = not checked yet. */
+  /** null = not checked yet; false = refused by the service, so it is not used until entered again. */
   librarySecretAccepted: boolean | null;
+  /** The service origin the stored secret was entered for; it is never sent anywhere else. */
+  librarySecretOrigin: string | null;
+  /** Demo mode: core holds the demo service's public secret and can use it when asked (it never comes out). */
+  demoLibrarySecretOffered: boolean;
   /** Set = the WalletConnect connector is offered; not a secret (it identifies the app to the relay). */
   walletConnectProjectId: string | null;
 }
@@ -254,6 +259,7 @@ export const rpcInputs = {
   'settings.update': settingsPatchSchema,
   'settings.setLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
   'settings.clearLibrarySecret': z.object({}),
+  'settings.useDemoLibrarySecret': z.object({}),
   'dossier.open': z.object({ handle: handleInput }),
   'dossier.saveDraft': z.object({ handle: handleInput, draft: z.unknown() }),
   'dossier.discardDraft': z.object({ handle: handleInput }),
@@ -285,6 +291,7 @@ export interface RpcOutputs {
   'settings.update': SettingsView;
   'settings.setLibrarySecret': SettingsView;
   'settings.clearLibrarySecret': SettingsView;
+  'settings.useDemoLibrarySecret': SettingsView;
   'dossier.open': DossierView;
   'dossier.saveDraft': { savedAt: string };
   'dossier.discardDraft': { discarded: boolean };

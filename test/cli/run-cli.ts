@@ -10,17 +10,24 @@ export interface Run {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined>, cwd = root): Promise<Run> {
+/** `input`, when given, is piped to stdin (as `intel-desk secret set < file` would). */
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  cwd = root,
+  input?: string,
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(root, 'bin/intel-desk.mjs'), ...args], {
       cwd,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }

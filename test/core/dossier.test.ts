@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import { DeskError } from '../../src/core/errors';
 import type { Bundle } from '../../src/shared/wire';
-import { deskFor, tempDir } from './helpers';
+import { deskFor, failure, tempDir } from './helpers';
 
 let stack: Stack;
 let handle: string;
@@ -120,13 +120,39 @@ describe('dossier editing through the bundle route', () => {
     await desk.close();
   });
 
+  it("refuses a draft or a save whose username is another handle's", async () => {
+    const desk = await editor();
+    const opened = await desk.handlers['dossier.open']({ handle });
+    const other = (await desk.handlers['shelf.list']({})).entries.find(
+      (e) => e.username !== handle,
+    )!.username;
+    const draft = await failure(desk.handlers['dossier.saveDraft']({ handle: other, draft: opened.bundle }));
+    expect(draft.code).toBe('bundle_handle_mismatch');
+    const save = await failure(
+      desk.handlers['dossier.save']({
+        handle: other,
+        bundle: opened.bundle,
+        baseGatheredAt: opened.bundle.gatheredAt,
+      }),
+    );
+    expect(save.message).toBe(`This is @${handle}'s dossier, not @${other}'s; nothing was saved.`);
+    const same = await desk.handlers['dossier.save']({
+      handle: `@${handle.toUpperCase()}`,
+      bundle: opened.bundle,
+      baseGatheredAt: opened.bundle.gatheredAt,
+    });
+    expect(same.status).toBe('saved');
+    await desk.close();
+  });
+
   it('answers a wrong secret with a clear message', async () => {
     const desk = await editor();
-    await desk.handlers['settings.setLibrarySecret']({ secret: 'wrong secret' });
+    const settings = await desk.handlers['settings.setLibrarySecret']({ secret: 'wrong secret' });
+    expect(settings).toMatchObject({ librarySecretSet: true, librarySecretAccepted: false });
     const error = await desk.handlers['dossier.open']({ handle }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeskError);
-    expect((error as DeskError).code).toBe('invalid_library_secret');
-    expect((error as DeskError).message).toMatch(/library secret/);
+    expect((error as DeskError).code).toBe('library_secret_refused');
+    expect((error as DeskError).message).toMatch(/refused the library secret/);
     await desk.close();
   });
 

@@ -13,6 +13,8 @@ export interface HostileProxy {
   /** Forward X-402-Payment as if the service did not know that header. */
   dropPreferredHeader: boolean;
   paymentsSeen: string[];
+  /** Every Authorization header (the library secret travels as a bearer token) that reached the proxy. */
+  authorizationsSeen: string[];
   /** Awaited after the service settled and answered a payment, before that answer is passed on. */
   beforePaidAnswer: (() => Promise<void>) | null;
   close(): Promise<void>;
@@ -24,12 +26,15 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     mutate: null,
     dropPreferredHeader: false,
     paymentsSeen: [],
+    authorizationsSeen: [],
     beforePaidAnswer: null,
     close: async () => undefined,
   };
   const server: Server = createServer((req, res) => {
     const payment = req.headers['x-402-payment'] ?? req.headers['x-payment'];
     if (typeof payment === 'string') proxy.paymentsSeen.push(payment);
+    if (typeof req.headers.authorization === 'string')
+      proxy.authorizationsSeen.push(req.headers.authorization);
     const headers: Record<string, string> = {};
     const forwarded = proxy.dropPreferredHeader
       ? ['x-payment', 'authorization', 'accept']

@@ -3,7 +3,7 @@
  * another program is moved aside (never deleted) and a fresh database is started; the caller reports it.
  */
 import Database from 'better-sqlite3';
-import { existsSync, renameSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, renameSync } from 'node:fs';
 import { MIGRATIONS } from './migrations';
 
 export type DeskDb = Database.Database;
@@ -31,9 +31,20 @@ function problemWith(db: DeskDb): string | null {
   return null;
 }
 
+/**
+ * The library and purchase history are the owner's alone: the file exists 0600 before SQLite opens it, and
+ * SQLite gives its -wal and -shm files the database file's mode.
+ */
+function ownerOnly(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  if (process.platform === 'win32') return;
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600);
+}
+
 function openChecked(file: string): { db: DeskDb | null; reason: string | null } {
   let db: DeskDb | null = null;
   try {
+    ownerOnly(file);
     db = new Database(file);
     const reason = problemWith(db);
     if (reason) {
@@ -73,6 +84,7 @@ export function openDeskDb(file: string, now: () => Date = () => new Date()): Op
   for (const suffix of ['-wal', '-shm']) {
     if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
   }
+  ownerOnly(file);
   const db = new Database(file);
   migrate(db);
   return { db, movedAside: { path: aside, reason: first.reason ?? 'unknown' } };

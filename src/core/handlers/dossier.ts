@@ -6,17 +6,34 @@ import { bundleSchema, type Bundle } from '../../shared/wire';
 import type { DossierView, RpcOutputs } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
-import { normalizeHandle } from '../client/service-client';
+import { normalizeHandle, type ServiceClient } from '../client/service-client';
+import { serviceOrigin } from '../library-secret';
+import { withLibrarySecret } from './settings';
 
-function requireSecret(ctx: DeskContext): string {
-  const secret = ctx.librarySecret();
-  if (secret === null)
+/** The secret and the client of the one origin it is bound to; every request of a handler goes through both. */
+function requireAccess(ctx: DeskContext): { secret: string; client: ServiceClient } {
+  const access = ctx.libraryAccess();
+  if (access) return access;
+  const { origin, state } = ctx.librarySecrets.status();
+  const here = serviceOrigin(ctx.serviceUrl());
+  if (origin === here && state === 'refused')
     throw new DeskError(
-      'library_secret_required',
-      'Dossiers need the library secret: set it in Settings.',
+      'library_secret_refused',
+      'The service refused the library secret; enter it again in Settings if it changed.',
       'usage',
     );
-  return secret;
+  if (origin !== null && origin !== here)
+    throw new DeskError(
+      'library_secret_other_service',
+      `The library secret was entered for ${origin}, not ${here}; enter the secret for this service in Settings.`,
+      'usage',
+      { origin },
+    );
+  throw new DeskError(
+    'library_secret_required',
+    'Dossiers need the library secret: set it in Settings.',
+    'usage',
+  );
 }
 
 export function parseBundle(value: unknown, what: string): Bundle {
@@ -35,6 +52,26 @@ export function parseBundle(value: unknown, what: string): Bundle {
   return parsed.data;
 }
 
+/** The service's own comparison: case-insensitive, without a leading @. */
+const bare = (raw: string) => raw.trim().replace(/^@/, '');
+const handleKey = (raw: string) => bare(raw).toLowerCase();
+
+/**
+ * A dossier is written to the handle it names, so a file for one handle given as another would check for
+ * conflicts against the wrong dossier and then overwrite the one it names.
+ */
+function forHandle(handle: string, bundle: Bundle, what: string): Bundle {
+  if (handleKey(bundle.username) !== handleKey(handle)) {
+    throw new DeskError(
+      'bundle_handle_mismatch',
+      `This is @${bare(bundle.username)}'s ${what}, not @${bare(handle)}'s; nothing was saved.`,
+      'usage',
+      { handle, username: bundle.username },
+    );
+  }
+  return bundle;
+}
+
 interface DraftRow {
   base_json: string;
   draft_json: string;
@@ -50,8 +87,8 @@ function draftRow(ctx: DeskContext, handle: string): DraftRow | undefined {
 
 export async function dossierOpen(ctx: DeskContext, rawHandle: string): Promise<DossierView> {
   const handle = normalizeHandle(rawHandle);
-  const bundle = await ctx.client().bundleGet(handle, requireSecret(ctx));
-  ctx.librarySecretAccepted = true;
+  const access = requireAccess(ctx);
+  const bundle = await withLibrarySecret(ctx, access, () => access.client.bundleGet(handle, access.secret));
   const row = draftRow(ctx, handle);
   if (!row) return { bundle, base: bundle, draft: null };
   return {
@@ -67,9 +104,15 @@ export async function dossierSaveDraft(
   draft: unknown,
 ): Promise<{ savedAt: string }> {
   const handle = normalizeHandle(rawHandle);
-  const mine = parseBundle(draft, 'draft');
+  const mine = forHandle(handle, parseBundle(draft, 'draft'), 'draft');
   const row = draftRow(ctx, handle);
-  const base = row ? row.base_json : JSON.stringify(await ctx.client().bundleGet(handle, requireSecret(ctx)));
+  let base = row?.base_json;
+  if (base === undefined) {
+    const access = requireAccess(ctx);
+    base = JSON.stringify(
+      await withLibrarySecret(ctx, access, () => access.client.bundleGet(handle, access.secret)),
+    );
+  }
   const savedAt = new Date(ctx.now()).toISOString();
   ctx.db
     .prepare(
@@ -99,16 +142,16 @@ export async function dossierSave(
   baseGatheredAt: string,
 ): Promise<RpcOutputs['dossier.save']> {
   const handle = normalizeHandle(rawHandle);
-  const secret = requireSecret(ctx);
-  const mine = parseBundle(bundle, 'dossier');
-  const theirs = await ctx.client().bundleGet(handle, secret);
+  const access = requireAccess(ctx);
+  const mine = forHandle(handle, parseBundle(bundle, 'dossier'), 'dossier');
+  const theirs = await withLibrarySecret(ctx, access, () => access.client.bundleGet(handle, access.secret));
   if (theirs.gatheredAt !== baseGatheredAt) {
     const row = draftRow(ctx, handle);
     const base = row ? parseBundle(JSON.parse(row.base_json), 'saved base') : theirs;
     return { status: 'conflict', base, theirs, mine };
   }
   const outgoing = { ...mine, gatheredAt: nextGatheredAt(ctx.now(), theirs.gatheredAt) };
-  const answer = await ctx.client().bundlePut(outgoing, secret);
+  const answer = await withLibrarySecret(ctx, access, () => access.client.bundlePut(outgoing, access.secret));
   if (!answer.written || answer.bundle.gatheredAt !== outgoing.gatheredAt) {
     return {
       status: 'not_written',

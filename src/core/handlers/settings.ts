@@ -1,34 +1,76 @@
-/** Settings, including the write-only library secret: the UI learns only whether it is set and accepted. */
+/** Settings, including the write-only library secret: the UI learns only where it is set and how it fared. */
 import type { SettingsView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { settingsView } from '../settings';
 import { DeskError } from '../errors';
+import { serviceOrigin, type LibrarySecretStatus } from '../library-secret';
 
 export function settingsGet(ctx: DeskContext): SettingsView {
-  let set = false;
+  let status: LibrarySecretStatus = { origin: null, state: null };
   try {
-    set = ctx.librarySecret() !== null;
+    status = ctx.librarySecrets.status();
   } catch {
-    set = false;
+    // A secret that cannot be unsealed here is shown as not set; entering it again replaces it.
   }
-  return settingsView(ctx.settings.get(), { set, accepted: set ? ctx.librarySecretAccepted : null });
+  const set = status.origin !== null && status.origin === serviceOrigin(ctx.serviceUrl());
+  const accepted = status.state === 'accepted' ? true : status.state === 'refused' ? false : null;
+  return settingsView(
+    ctx.settings.get(),
+    { set, accepted: set ? accepted : null, origin: status.origin },
+    ctx.demo && Boolean(ctx.options.demoLibrarySecret),
+  );
 }
 
-/** Asks the bundle route whether the service accepts the secret; unknown (null) when it cannot be asked. */
-export async function checkLibrarySecret(ctx: DeskContext, secret: string): Promise<boolean | null> {
+const refusal = (error: unknown) =>
+  error instanceof DeskError &&
+  (error.code === 'invalid_library_secret' || error.code === 'library_secret_required');
+
+/**
+ * Runs one request that carries the library secret and records the service's answer to it: a refusal is
+ * kept, so the secret stops standing in for buying until it is entered again.
+ */
+export async function withLibrarySecret<T>(
+  ctx: DeskContext,
+  access: { secret: string },
+  request: () => Promise<T>,
+): Promise<T> {
   try {
-    const shelf = await ctx.client().list();
-    const first = shelf.entries[0];
-    if (!first) return null;
-    await ctx.client().bundleGet(first.username, secret);
-    return true;
+    const answer = await request();
+    ctx.librarySecrets.mark(access.secret, 'accepted');
+    return answer;
   } catch (error) {
-    if (
-      error instanceof DeskError &&
-      (error.code === 'invalid_library_secret' || error.code === 'library_secret_required')
-    )
-      return false;
-    if (error instanceof DeskError && error.code === 'unknown_handle') return true;
-    return null;
+    if (refusal(error)) ctx.librarySecrets.mark(access.secret, 'refused');
+    // The route checks the secret before it looks for the handle.
+    else if (error instanceof DeskError && error.code === 'unknown_handle')
+      ctx.librarySecrets.mark(access.secret, 'accepted');
+    throw error;
   }
+}
+
+/** Asks the bundle route whether the service accepts the stored secret; no answer leaves it unchecked. */
+async function checkLibrarySecret(ctx: DeskContext): Promise<void> {
+  const access = ctx.libraryAccess();
+  if (!access) return;
+  try {
+    const shelf = await access.client.list();
+    const first = shelf.entries[0];
+    if (!first) return;
+    await withLibrarySecret(ctx, access, () => access.client.bundleGet(first.username, access.secret));
+  } catch {
+    // Unreachable or not answering: the secret stays unchecked, and the next request that carries it tells.
+  }
+}
+
+export async function setLibrarySecret(ctx: DeskContext, secret: string): Promise<SettingsView> {
+  ctx.setLibrarySecret(secret);
+  await checkLibrarySecret(ctx);
+  return settingsGet(ctx);
+}
+
+/** The demo's own public secret, used by core on request; it never crosses to the renderer. */
+export async function useDemoLibrarySecret(ctx: DeskContext): Promise<SettingsView> {
+  const secret = ctx.options.demoLibrarySecret;
+  if (!ctx.demo || !secret)
+    throw new DeskError('no_demo_secret', 'Only the demo has a library secret to offer.', 'usage');
+  return setLibrarySecret(ctx, secret);
 }

@@ -55,7 +55,10 @@ export interface PurchaserDeps {
   client: () => ServiceClient;
   /** Re-prices the held quote's selection from a fresh challenge (validated like the first one). */
   requote: (held: HeldQuote) => Promise<HeldQuote>;
+  /** The secret for the service now selected, unless that service refused it. */
   librarySecret: () => string | null;
+  /** Records that the service refused the secret, so it stops standing in for buying. */
+  librarySecretRefused: (secret: string) => void;
   /** False when the desk's last exchange with the service failed to get an answer. */
   serviceReachable: () => boolean;
   /** The service's and the chain's clocks against the desk's, measured now, to date the authorization. */
@@ -141,6 +144,12 @@ export class Purchaser {
     const client = this.deps.client();
     const secret = this.deps.librarySecret();
     if (secret !== null) return this.readWithSecret(held, secret);
+    if (held.secretReadOnly) {
+      throw refused(
+        'quote_secret_only',
+        'This price was read for the library secret, which is no longer in use, and Intel Desk does not pay on its network; nothing was signed.',
+      );
+    }
     this.checkPolicy(held.quote, request, client.baseUrl);
     const kind = this.deps.wallet.kind();
     const payer = this.deps.wallet.address();
@@ -286,9 +295,23 @@ export class Purchaser {
     })();
   }
 
+  /** Signs nothing, so none of the payment checks apply; a refusal sets the secret aside for good. */
   private async readWithSecret(held: HeldQuote, secret: string): Promise<PurchaseOutcome> {
     const client = this.deps.client();
-    const text = await client.readWithSecretText(held.quote.resource, secret);
+    let text: Awaited<ReturnType<ServiceClient['readWithSecretText']>>;
+    try {
+      text = await client.readWithSecretText(held.quote.resource, secret);
+    } catch (error) {
+      if (error instanceof DeskError && error.code === 'invalid_library_secret') {
+        this.deps.librarySecretRefused(secret);
+        throw new DeskError(
+          'invalid_library_secret',
+          'The service refused the library secret, so it is no longer used in place of buying; nothing was paid. Ask for the price again to buy.',
+          'service',
+        );
+      }
+      throw error;
+    }
     const id = randomUUID();
     const createdAt = new Date(this.deps.now()).toISOString();
     const entries = snapshotsFromAnswer(text.body, text.text);

@@ -12,6 +12,11 @@ export interface HeldQuote {
   selection: Selection;
   quote: Quote;
   fetchedAt: number;
+  /**
+   * Priced for a read with the library secret on a network Intel Desk never pays on (a real service on the
+   * local chain): the read signs nothing, and the quote can never be paid.
+   */
+  secretReadOnly?: boolean;
 }
 
 export class QuoteBook {

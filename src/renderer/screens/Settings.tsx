@@ -282,6 +282,8 @@ function LibrarySecret(props: { settings: SettingsView }) {
   const [secret, setSecret] = useState('');
   const set = useRpcMutation('settings.setLibrarySecret', ['settings.get']);
   const clear = useRpcMutation('settings.clearLibrarySecret', ['settings.get']);
+  const demoSecret = useRpcMutation('settings.useDemoLibrarySecret', ['settings.get']);
+  const { librarySecretSet: isSet, librarySecretOrigin: origin } = props.settings;
   const accepted = props.settings.librarySecretAccepted;
   const messageId = useId();
   return (
@@ -295,9 +297,18 @@ function LibrarySecret(props: { settings: SettingsView }) {
     >
       <h2>Library secret</h2>
       <p data-testid="secret-state">
-        {props.settings.librarySecretSet ? 'Set' : 'Not set'}
-        {props.settings.librarySecretSet && accepted === true ? ' · accepted by the service' : ''}
-        {props.settings.librarySecretSet && accepted === false ? ' · refused by the service' : ''}
+        {isSet ? `Set for ${origin ?? ''}` : 'Not set'}
+        {isSet && accepted === true ? ' · accepted by the service' : ''}
+        {isSet && accepted === false
+          ? ' · refused by the service, so it is not used and you buy as usual; enter it again if it changed'
+          : ''}
+        {!isSet && origin
+          ? ` for this service (one is stored for ${origin} and is only ever sent there)`
+          : ''}
+      </p>
+      <p className="muted">
+        Sent only to the service it is entered for, over https or to this computer. Changing the service URL
+        never carries it along.
       </p>
       <label>
         Secret{' '}
@@ -314,13 +325,32 @@ function LibrarySecret(props: { settings: SettingsView }) {
         <button type="submit" disabled={!secret || set.isPending}>
           Save secret
         </button>
-        <button type="button" disabled={!props.settings.librarySecretSet} onClick={() => clear.mutate({})}>
+        <button type="button" disabled={origin === null} onClick={() => clear.mutate({})}>
           Forget secret
         </button>
+        {props.settings.demoLibrarySecretOffered ? (
+          <button type="button" disabled={demoSecret.isPending} onClick={() => demoSecret.mutate({})}>
+            Use the demo secret
+          </button>
+        ) : null}
       </div>
+      {props.settings.demoLibrarySecretOffered ? (
+        <p className="muted">
+          The demo service&apos;s secret is public (npm start prints it); Intel Desk uses it without showing
+          it here.
+        </p>
+      ) : null}
       <FormMessage
         id={messageId}
-        error={set.isError ? errorMessage(set.error) : clear.isError ? errorMessage(clear.error) : null}
+        error={
+          set.isError
+            ? errorMessage(set.error)
+            : clear.isError
+              ? errorMessage(clear.error)
+              : demoSecret.isError
+                ? errorMessage(demoSecret.error)
+                : null
+        }
       />
     </form>
   );

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createDeskCore } from '../../src/core';
+import { tempDir } from './helpers';
+
+/** A well-known anvil test key: nothing of value. */
+const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
+const mode = (file: string) => statSync(file).mode & 0o777;
+
+function modes(dir: string): Record<string, number> {
+  return Object.fromEntries(readdirSync(dir).map((name) => [name, mode(path.join(dir, name))]));
+}
+
+describe.skipIf(process.platform === 'win32')('files on disk', () => {
+  it('creates the data folder 0700 and every file in it 0600, WAL files included', async () => {
+    const temp = tempDir('desk-perms-');
+    try {
+      const dataDir = path.join(temp.dir, 'desk');
+      const desk = await createDeskCore({ dataDir, serviceUrl: 'https://reports.example.com' });
+      try {
+        await desk.wallet.importPrivateKey(KEY, 'a long enough passphrase');
+        desk.context.setLibrarySecret('first-party secret');
+        await desk.handlers['settings.update']({ theme: 'dark' });
+        expect(mode(dataDir)).toBe(0o700);
+        const files = modes(dataDir);
+        expect(Object.keys(files)).toEqual(
+          expect.arrayContaining([
+            'desk.db',
+            'desk.db-wal',
+            'desk.db-shm',
+            'wallet.json',
+            'local.key',
+            'library-secret.sealed',
+          ]),
+        );
+        for (const [name, bits] of Object.entries(files)) expect([name, bits]).toEqual([name, 0o600]);
+      } finally {
+        await desk.close();
+      }
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it('tightens a folder and files an earlier version left readable by others', async () => {
+    const temp = tempDir('desk-perms-');
+    try {
+      const dataDir = temp.dir;
+      const first = await createDeskCore({ dataDir });
+      await first.wallet.importPrivateKey(KEY, 'a long enough passphrase');
+      await first.close();
+      writeFileSync(path.join(dataDir, 'notes.txt'), 'left by hand');
+      chmodSync(dataDir, 0o755);
+      for (const name of readdirSync(dataDir)) chmodSync(path.join(dataDir, name), 0o644);
+      const desk = await createDeskCore({ dataDir });
+      try {
+        expect(mode(dataDir)).toBe(0o700);
+        for (const [name, bits] of Object.entries(modes(dataDir)))
+          expect([name, bits]).toEqual([name, 0o600]);
+      } finally {
+        await desk.close();
+      }
+    } finally {
+      temp.remove();
+    }
+  });
+});
