@@ -12,6 +12,7 @@ const envSchema = z.object({
   INTEL_DESK_DEMO: z.enum(['1', '0', 'true', 'false']).optional(),
   INTEL_DESK_DATA_DIR: z.string().min(1).optional(),
   INTEL_DESK_DEMO_KEY: hexKey.optional(),
+  INTEL_DESK_NATIVE_BINDING: z.string().min(1).optional(),
 });
 
 export interface ShellEnv {
@@ -20,6 +21,8 @@ export interface ShellEnv {
   demo: boolean;
   dataDir: string | undefined;
   demoKey: `0x${string}` | undefined;
+  /** better-sqlite3 built for Electron's ABI (scripts/native-abi.ts); unset in a package, which ships that build. */
+  nativeBinding: string | undefined;
 }
 
 export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
@@ -30,5 +33,6 @@ export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
     demo: parsed.INTEL_DESK_DEMO === '1' || parsed.INTEL_DESK_DEMO === 'true',
     dataDir: parsed.INTEL_DESK_DATA_DIR,
     demoKey: parsed.INTEL_DESK_DEMO_KEY,
+    nativeBinding: parsed.INTEL_DESK_NATIVE_BINDING,
   };
 }

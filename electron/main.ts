@@ -5,13 +5,12 @@
 import { app, BrowserWindow, ipcMain, protocol, session } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDeskCore, type DeskCore } from '../src/core';
-import { dispatch } from '../src/host/dispatch';
 import { SECURITY_HEADERS } from '../src/host/csp';
 import { readStatic } from '../src/host/static-files';
 import { prepareDemoWallet } from '../src/host/boot';
+import { startCoreThread, type CoreThread } from '../src/host/core-thread';
 import { APP_ORIGIN, APP_SCHEME, RPC_CHANNEL } from './channel';
-import { readShellEnv } from './env';
+import { readShellEnv, type ShellEnv } from './env';
 import { safeStorageVault } from './vault';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -22,7 +21,7 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
-let core: DeskCore | null = null;
+let core: CoreThread | null = null;
 
 function isAppUrl(url: string | undefined): boolean {
   if (!url) return false;
@@ -100,21 +99,35 @@ function createWindow(): void {
   void window.loadURL(`${APP_ORIGIN}/index.html`);
 }
 
+/**
+ * Core runs in a worker thread (src/host/core-thread.ts), so this thread never blocks on SQLite, scrypt or
+ * PDF rendering; it loads the better-sqlite3 build for Electron's ABI that `npm start` or the packager put
+ * beside the app (INTEL_DESK_NATIVE_BINDING), and keeps the keychain (safeStorage) on this thread.
+ */
+async function startCore(env: ShellEnv): Promise<CoreThread> {
+  const started = await startCoreThread({
+    core: {
+      dataDir: env.dataDir ?? path.join(app.getPath('userData'), 'desk'),
+      ...(env.serviceUrl ? { serviceUrl: env.serviceUrl } : {}),
+      ...(env.rpcUrl ? { rpcUrl: env.rpcUrl } : {}),
+      ...(env.nativeBinding ? { nativeBinding: env.nativeBinding } : {}),
+      demo: env.demo,
+    },
+    vault: safeStorageVault,
+    entry: path.join(here, 'core-worker.js'),
+  });
+  if (env.demo && env.demoKey) await prepareDemoWallet(started, env.demoKey);
+  return started;
+}
+
 async function start(): Promise<void> {
   const env = readShellEnv(process.env);
   await app.whenReady();
   lockDown();
   enforceCsp();
   serveRenderer();
-  core = await createDeskCore({
-    dataDir: env.dataDir ?? path.join(app.getPath('userData'), 'desk'),
-    ...(env.serviceUrl ? { serviceUrl: env.serviceUrl } : {}),
-    ...(env.rpcUrl ? { rpcUrl: env.rpcUrl } : {}),
-    demo: env.demo,
-    vault: safeStorageVault,
-  });
-  if (env.demo && env.demoKey) await prepareDemoWallet(core, env.demoKey);
-  const handlers = core.handlers;
+  core = await startCore(env);
+  const dispatchJson = core.dispatchJson;
   ipcMain.handle(RPC_CHANNEL, async (event, method: unknown, input: unknown) => {
     if (!isAppUrl(event.senderFrame?.url)) {
       return {
@@ -125,7 +138,8 @@ async function start(): Promise<void> {
     if (typeof method !== 'string') {
       return { ok: false, error: { code: 'invalid_input', message: 'That request was not valid.' } };
     }
-    return dispatch(handlers, method, input);
+    // Parsed here because IPC clones objects; validation, the call and error mapping ran in core's worker.
+    return JSON.parse(new TextDecoder().decode(await dispatchJson(method, input))) as unknown;
   });
   createWindow();
   app.on('activate', () => {

@@ -31,6 +31,8 @@ export interface DeskCoreOptions {
   timeoutMs?: number;
   /** Deadline of one chain RPC call during reconciliation (default 5 s), so a dead chain never blocks start. */
   chainTimeoutMs?: number;
+  /** A better-sqlite3 addon built for this runtime's ABI (Electron's), instead of the one built for Node. */
+  nativeBinding?: string;
 }
 
 /** What the desk last saw of the service: an answer (any status) or a failure to get one. */
@@ -66,7 +68,9 @@ export class DeskContext {
     mkdirSync(options.dataDir, { recursive: true });
     this.now = options.now ?? (() => Date.now());
     this.demo = options.demo ?? false;
-    const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()));
+    const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()), {
+      nativeBinding: options.nativeBinding,
+    });
     this.db = opened.db;
     this.recovered = opened.movedAside;
     this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()));

@@ -3,10 +3,15 @@
  * comes from the local demo chain (a well-known anvil key), never from a real wallet.
  */
 import type { DeskCore } from '../core';
+import type { CoreThread } from './core-thread';
 
 export const DEMO_PASSPHRASE = 'intel-desk-demo';
 
-export async function prepareDemoWallet(core: DeskCore, key: `0x${string}`, passphrase = DEMO_PASSPHRASE) {
+export async function prepareDemoWallet(
+  core: Pick<DeskCore | CoreThread, 'handlers' | 'wallet'>,
+  key: `0x${string}`,
+  passphrase = DEMO_PASSPHRASE,
+) {
   const status = await core.handlers['wallet.status']({});
   if (status.kind === 'keystore') {
     try {

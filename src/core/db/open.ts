@@ -31,10 +31,21 @@ function problemWith(db: DeskDb): string | null {
   return null;
 }
 
-function openChecked(file: string): { db: DeskDb | null; reason: string | null } {
+/**
+ * Where the compiled better-sqlite3 addon is when it is not the one beside the package: Electron loads a
+ * build for its own ABI (see scripts/native-abi.ts), plain Node keeps the default.
+ */
+export interface OpenDbOptions {
+  nativeBinding?: string | undefined;
+}
+
+const databaseOptions = (options: OpenDbOptions): Database.Options =>
+  options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+
+function openChecked(file: string, options: OpenDbOptions): { db: DeskDb | null; reason: string | null } {
   let db: DeskDb | null = null;
   try {
-    db = new Database(file);
+    db = new Database(file, databaseOptions(options));
     const reason = problemWith(db);
     if (reason) {
       db.close();
@@ -62,8 +73,12 @@ function migrate(db: DeskDb): void {
   }
 }
 
-export function openDeskDb(file: string, now: () => Date = () => new Date()): OpenedDb {
-  const first = openChecked(file);
+export function openDeskDb(
+  file: string,
+  now: () => Date = () => new Date(),
+  options: OpenDbOptions = {},
+): OpenedDb {
+  const first = openChecked(file, options);
   if (first.db) {
     migrate(first.db);
     return { db: first.db, movedAside: null };
@@ -73,7 +88,7 @@ export function openDeskDb(file: string, now: () => Date = () => new Date()): Op
   for (const suffix of ['-wal', '-shm']) {
     if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
   }
-  const db = new Database(file);
+  const db = new Database(file, databaseOptions(options));
   migrate(db);
   return { db, movedAside: { path: aside, reason: first.reason ?? 'unknown' } };
 }
