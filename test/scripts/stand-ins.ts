@@ -93,7 +93,7 @@ export function standInTool(dir: string, name: string, behaviour: ToolBehaviour,
   writeFileSync(
     file,
     `const fs = require('fs'); const path = require('path');
-fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ tool: ${JSON.stringify(name)}, args: process.argv.slice(2), cwd: process.cwd() }) + '\\n');
+fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ tool: ${JSON.stringify(name)}, args: process.argv.slice(2), cwd: process.cwd(), sources: fs.existsSync('binding.gyp') }) + '\\n');
 if (${JSON.stringify(behaviour)} === 'fails') { console.error(${JSON.stringify(failure)}); process.exit(1); }
 fs.mkdirSync(path.join(process.cwd(), 'build', 'Release'), { recursive: true });
 fs.writeFileSync(path.join(process.cwd(), 'build', 'Release', 'better_sqlite3.node'), ${JSON.stringify(`electron-abi-150 from ${name}`)});
@@ -102,13 +102,21 @@ fs.writeFileSync(path.join(process.cwd(), 'build', 'Release', 'better_sqlite3.no
   return file;
 }
 
-export function toolCalls(dir: string): { tool: string; args: string[]; cwd: string }[] {
+export interface ToolCall {
+  tool: string;
+  args: string[];
+  cwd: string;
+  /** Whether the package's build sources were in the working folder. */
+  sources: boolean;
+}
+
+export function toolCalls(dir: string): ToolCall[] {
   const log = path.join(dir, 'calls.log');
   if (!existsSync(log)) return [];
   return readFileSync(log, 'utf8')
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as { tool: string; args: string[]; cwd: string });
+    .map((line) => JSON.parse(line) as ToolCall);
 }
 
 /** Collects what a tool printed, as the person would have seen it. */

@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync, renameSync } from 'node:fs';
+import { DeskError } from '../errors';
 import { MIGRATIONS } from './migrations';
 
 export type DeskDb = Database.Database;
@@ -73,11 +74,31 @@ function migrate(db: DeskDb): void {
   }
 }
 
+/**
+ * Loads the addon before desk.db is touched: an addon built for another ABI ("compiled against a different
+ * Node.js version") or a missing one must stop the start with that reason, never pass for a damaged file
+ * that gets moved aside.
+ */
+function loadSqlite(options: OpenDbOptions): void {
+  try {
+    new Database(':memory:', databaseOptions(options)).close();
+  } catch (error) {
+    throw new DeskError(
+      'sqlite_unavailable',
+      `SQLite cannot be loaded in this runtime (${(error as Error).message}); reinstall Intel Desk, or run \`npm start\` again to rebuild it for Electron.`,
+      'storage',
+      options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+      { cause: error },
+    );
+  }
+}
+
 export function openDeskDb(
   file: string,
   now: () => Date = () => new Date(),
   options: OpenDbOptions = {},
 ): OpenedDb {
+  loadSqlite(options);
   const first = openChecked(file, options);
   if (first.db) {
     migrate(first.db);
