@@ -114,7 +114,8 @@ async function startCore(env: ShellEnv): Promise<CoreThread> {
       demo: env.demo,
     },
     vault: safeStorageVault,
-    entry: path.join(here, 'core-worker.js'),
+    // Built, the worker is its own electron-vite entry beside this file; from source, core-thread finds it.
+    ...(import.meta.url.endsWith('.ts') ? {} : { entry: path.join(here, 'core-worker.js') }),
   });
   if (env.demo && env.demoKey) await prepareDemoWallet(started, env.demoKey);
   return started;
