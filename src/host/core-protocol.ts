@@ -21,14 +21,13 @@ export type WireError =
   | { desk: true; code: string; message: string; kind: DeskErrorKind; details: Record<string, unknown> }
   | { desk: false; name: string; message: string; stack: string | undefined };
 
-export type WalletOp = 'importPrivateKey' | 'unlock';
-
 export type ToWorker =
   /** dispatch: validate and run as a host would, answer the DispatchResult as UTF-8 JSON bytes. */
   | { type: 'dispatch'; id: number; method: string; input: unknown }
   /** handler: a typed call from the host itself; the value comes back structured-cloned. */
   | { type: 'handler'; id: number; method: string; input: unknown }
-  | { type: 'wallet'; id: number; op: WalletOp; key: `0x${string}` | null; passphrase: string }
+  | { type: 'wallet'; id: number; op: 'importPrivateKey'; key: `0x${string}`; passphrase: string }
+  | { type: 'wallet'; id: number; op: 'unlock'; passphrase: string }
   | { type: 'close'; id: number };
 
 export type FromWorker =

@@ -16,7 +16,6 @@ import {
   type FromWorker,
   type ThreadCoreOptions,
   type ToWorker,
-  type WalletOp,
   type WorkerStart,
 } from './core-protocol';
 import { newVaultSignal, serveVault } from './vault-bridge';
@@ -155,15 +154,17 @@ export async function startCoreThread(options: CoreThreadOptions): Promise<CoreT
       (input: unknown) => ask({ type: 'handler', method, input }),
     ]),
   ) as unknown as RpcHandlers;
-  const wallet = (op: WalletOp, key: `0x${string}` | null, passphrase: string) =>
-    ask({ type: 'wallet', op, key, passphrase }).then(() => undefined);
 
   let closing: Promise<void> | null = null;
   return {
     handlers,
     wallet: {
-      importPrivateKey: (key, passphrase) => wallet('importPrivateKey', key, passphrase),
-      unlock: (passphrase) => wallet('unlock', null, passphrase),
+      importPrivateKey: async (key, passphrase) => {
+        await ask({ type: 'wallet', op: 'importPrivateKey', key, passphrase });
+      },
+      unlock: async (passphrase) => {
+        await ask({ type: 'wallet', op: 'unlock', passphrase });
+      },
     },
     dispatchJson: async (method, input) => (await ask({ type: 'dispatch', method, input })) as Uint8Array,
     close: () => {

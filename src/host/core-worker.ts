@@ -38,7 +38,7 @@ async function answer(core: DeskCore, message: Exclude<ToWorker, { type: 'close'
         input: unknown,
       ) => Promise<unknown>;
       value = await handler(message.input);
-    } else if (message.op === 'importPrivateKey' && message.key) {
+    } else if (message.op === 'importPrivateKey') {
       value = await core.wallet.importPrivateKey(message.key, message.passphrase);
     } else {
       value = await core.wallet.unlock(message.passphrase);
@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     });
   } catch (error) {
     send({ type: 'failed', error: toWireError(error) });
+    start.vault?.port.close();
     port.close();
     return;
   }
