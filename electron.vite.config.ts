@@ -8,7 +8,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main.ts') } },
+      // Core's worker thread is its own entry: main starts it as out/main/core-worker.js.
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main.ts'),
+          'core-worker': resolve(__dirname, 'src/host/core-worker.ts'),
+        },
+      },
     },
   },
   preload: {

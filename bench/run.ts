@@ -6,12 +6,19 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cacheSection } from './cache';
+import { coreThreadSection } from './core-thread';
 import { requestsSection } from './requests';
 import { rendererSection } from './renderer';
 import { serviceSection } from './service';
 import type { Section } from './measure';
 
-const SECTIONS: Section[] = [cacheSection, requestsSection, serviceSection, rendererSection];
+const SECTIONS: Section[] = [
+  cacheSection,
+  coreThreadSection,
+  requestsSection,
+  serviceSection,
+  rendererSection,
+];
 
 const only = process.argv.slice(2);
 const results: Record<string, Record<string, number | string>> = {};

@@ -1,13 +1,16 @@
 /**
  * Electron mode: the same journey as browser mode in the real Electron window (playwright-core's
- * _electron.launch). The Electron binary cannot be downloaded on machines without internet, so this file
- * skips, saying why, where node_modules/electron has no binary.
+ * _electron.launch), with core in its worker thread and better-sqlite3 built for Electron's ABI, as
+ * `npm start` runs it. The Electron binary cannot be downloaded on machines without internet, so this file
+ * skips, saying why, where node_modules/electron has no binary; with one (`npx install-electron`), run
+ * `npx vitest run e2e/electron-mode.test.ts`.
  */
 import { describe } from 'vitest';
 import path from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { buildIfStale } from '../scripts/build-if-stale';
-import { findElectronBinary } from '../scripts/electron-binary';
+import { findElectronBinary, findElectronPackage } from '../scripts/electron-binary';
+import { prepareElectronSqlite } from '../scripts/native-abi';
 import { newUserJourney, type DeskDriver } from './journey';
 
 const root = path.resolve(__dirname, '..');
@@ -18,6 +21,12 @@ const electronDriver = (executablePath: string): DeskDriver => ({
   downloads: false,
   async open({ dataDir, serviceUrl, rpcUrl }) {
     await buildIfStale(root, () => undefined);
+    const native = await prepareElectronSqlite({
+      root,
+      electron: findElectronPackage(root)!,
+      log: (line) => console.log(line),
+    });
+    if (!native.ok) throw new Error(`${native.reason}; ${native.retry}`);
     const app = await electron.launch({
       executablePath,
       args: [root],
@@ -27,6 +36,7 @@ const electronDriver = (executablePath: string): DeskDriver => ({
         INTEL_DESK_DEMO: '1',
         INTEL_DESK_SERVICE_URL: serviceUrl,
         INTEL_DESK_RPC_URL: rpcUrl,
+        INTEL_DESK_NATIVE_BINDING: native.binding,
       },
     });
     const page = await app.firstWindow();
@@ -40,6 +50,10 @@ const electronDriver = (executablePath: string): DeskDriver => ({
   },
 });
 
+// `npm run test:electron` (for a maintainer with the binary) must not pass by skipping.
+if (!binary.found && process.env['INTEL_DESK_REQUIRE_ELECTRON'] === '1') {
+  throw new Error(`Electron e2e required but ${binary.reason}; run \`npx install-electron\` first.`);
+}
 if (!binary.found) {
   console.warn(`Electron e2e skipped: ${binary.reason}. Browser mode covers the same journey.`);
 }

@@ -16,6 +16,7 @@ import { DEMO_SEED, seedStore } from '../src/service/store/seed';
 import type { IntelReportSnapshot } from '../src/shared/wire';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { buildIfStale } from '../scripts/build-if-stale';
+import { startFlakyProxy, type FlakyProxy } from '../test/core/flaky-proxy';
 import { launchChromium, shot } from './browser';
 
 const root = path.resolve(__dirname, '..');
@@ -33,6 +34,7 @@ interface Owned {
 
 let dataDir: string;
 let desk: DeskHost | undefined;
+let offline: FlakyProxy | undefined;
 let browser: Browser | undefined;
 let page: Page;
 let oldest: Owned;
@@ -78,7 +80,6 @@ function fillCache(owned: Owned[]): void {
   }
 }
 
-const offline: typeof fetch = () => Promise.reject(new TypeError('fetch failed: no service in this test'));
 const day = (iso: string) => iso.slice(0, 10);
 const dateTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 const rows = () => page.locator('[data-testid="library-items"] tbody tr');
@@ -115,8 +116,11 @@ beforeAll(async () => {
   expect(byAge[1]!.snapshot.createdAt).not.toBe(oldest.snapshot.createdAt);
   dataDir = mkdtempSync(path.join(tmpdir(), 'desk-e2e-library-large-'));
   fillCache(owned);
+  // A loopback port that refuses every connection: the service is down, as offline as it gets.
+  offline = await startFlakyProxy('http://127.0.0.1:1');
+  offline.down();
   desk = await startDeskHost({
-    core: { dataDir, fetch: offline, attempts: 1 },
+    core: { dataDir, serviceUrl: offline.url, attempts: 1 },
     rendererDir: path.join(root, 'out', 'renderer'),
   });
   browser = await launchChromium();
@@ -127,6 +131,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await desk?.close();
+  await offline?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 

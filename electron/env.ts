@@ -15,6 +15,7 @@ const envSchema = z.object({
   INTEL_DESK_DEMO_KEY: hexKey.optional(),
   /** The demo service's public library secret, offered in the demo's Settings (core uses it, never shows it). */
   INTEL_DESK_DEMO_LIBRARY_SECRET: z.string().min(1).max(4096).optional(),
+  INTEL_DESK_NATIVE_BINDING: z.string().min(1).optional(),
 });
 
 export interface ShellEnv {
@@ -24,6 +25,8 @@ export interface ShellEnv {
   dataDir: string | undefined;
   demoKey: `0x${string}` | undefined;
   demoLibrarySecret: string | undefined;
+  /** better-sqlite3 built for Electron's ABI (scripts/native-abi.ts); unset in a package, which ships that build. */
+  nativeBinding: string | undefined;
 }
 
 export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
@@ -41,5 +44,6 @@ export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
     dataDir: parsed.INTEL_DESK_DATA_DIR,
     demoKey: parsed.INTEL_DESK_DEMO_KEY,
     demoLibrarySecret: parsed.INTEL_DESK_DEMO_LIBRARY_SECRET,
+    nativeBinding: parsed.INTEL_DESK_NATIVE_BINDING,
   };
 }

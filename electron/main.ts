@@ -18,12 +18,13 @@ import {
 } from 'electron';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { description, version } from '../package.json';
-import { createDeskCore } from '../src/core';
-import { dispatch, type DispatchResult } from '../src/host/dispatch';
+import type { DispatchResult } from '../src/host/dispatch';
 import { SECURITY_HEADERS } from '../src/host/csp';
 import { readStatic } from '../src/host/static-files';
 import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
+import { startCoreThread } from '../src/host/core-thread';
 import { APP_ORIGIN, APP_SCHEME, RPC_CHANNEL } from './channel';
 import { readShellEnv, type ShellEnv } from './env';
 import { openRotatingLog } from './logs';
@@ -68,28 +69,44 @@ let coreClosed: Promise<void> | null = null;
 let quitReady = false;
 let failed = false;
 
-/** How core runs for this window. The one place that decides it, so moving core elsewhere is a local edit. */
+/**
+ * How core runs for this window, the one place that decides it. Core runs in a worker thread
+ * (src/host/core-thread.ts), so this thread never blocks on SQLite, scrypt or PDF rendering; it loads the
+ * better-sqlite3 build for Electron's ABI that `npm start` or the packager put beside the app
+ * (INTEL_DESK_NATIVE_BINDING), and the keychain (safeStorage) stays on this thread.
+ */
 async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
   const dataDir = shellEnv.dataDir ?? path.join(app.getPath('userData'), 'desk');
   // The demo never opens a folder holding someone's own wallet (it would replace it).
   if (shellEnv.demo && shellEnv.demoKey) checkDemoDataDir(dataDir, shellEnv.demoKey, safeStorageVault);
-  const desk = await createDeskCore({
-    dataDir,
-    ...(shellEnv.serviceUrl ? { serviceUrl: shellEnv.serviceUrl } : {}),
-    ...(shellEnv.rpcUrl ? { rpcUrl: shellEnv.rpcUrl } : {}),
-    demo: shellEnv.demo,
-    ...(shellEnv.demo && shellEnv.demoLibrarySecret ? { demoLibrarySecret: shellEnv.demoLibrarySecret } : {}),
+  const desk = await startCoreThread({
+    core: {
+      dataDir,
+      ...(shellEnv.serviceUrl ? { serviceUrl: shellEnv.serviceUrl } : {}),
+      ...(shellEnv.rpcUrl ? { rpcUrl: shellEnv.rpcUrl } : {}),
+      ...(shellEnv.nativeBinding ? { nativeBinding: shellEnv.nativeBinding } : {}),
+      demo: shellEnv.demo,
+      ...(shellEnv.demo && shellEnv.demoLibrarySecret
+        ? { demoLibrarySecret: shellEnv.demoLibrarySecret }
+        : {}),
+    },
     vault: safeStorageVault,
+    log: (error) => log.error('A request failed inside core', error),
+    // Built, the worker is its own electron-vite entry beside this file; from source, core-thread finds it.
+    ...(import.meta.url.endsWith('.ts')
+      ? {}
+      : { entry: path.join(path.dirname(fileURLToPath(import.meta.url)), 'core-worker.js') }),
   });
   try {
-    if (shellEnv.demo && shellEnv.demoKey) await prepareDemoWallet(desk, shellEnv.demoKey);
+    if (shellEnv.demo && shellEnv.demoKey) await prepareDemoWallet(desk, shellEnv.demoKey, dataDir);
   } catch (error) {
     await desk.close();
     throw error;
   }
   return {
-    call: (method, input) =>
-      dispatch(desk.handlers, method, input, (error) => log.error('A request failed inside core', error)),
+    // Parsed here because IPC clones objects; validation, the call and error mapping ran in core's worker.
+    call: async (method, input) =>
+      JSON.parse(new TextDecoder().decode(await desk.dispatchJson(method, input))) as DispatchResult,
     close: () => desk.close(),
   };
 }

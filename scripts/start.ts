@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { startStack, type Stack } from '../src/service/stack';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { buildIfStale } from './build-if-stale';
-import { findElectronBinary } from './electron-binary';
+import { prepareElectron, type PreparedElectron } from './electron-prepare';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line: string) => console.log(`[intel-desk] ${line}`);
@@ -69,12 +69,12 @@ async function main(): Promise<void> {
     log(`Demo library secret (for Dossiers; or Settings → Use the demo secret): ${demoLibrarySecret}`);
   }
 
-  const binary = values.browser
-    ? { found: false as const, reason: '--browser was given' }
-    : findElectronBinary(root);
-  if (binary.found) {
-    log(`Opening Electron (${binary.path})`);
-    electron = spawn(binary.path, [root], {
+  const prepared: PreparedElectron = values.browser
+    ? { ready: false, reason: '--browser was given', retry: 'leave out --browser' }
+    : await prepareElectron({ root, log });
+  if (prepared.ready) {
+    log(`Opening Electron (${prepared.binary})`);
+    electron = spawn(prepared.binary, [root], {
       stdio: 'inherit',
       env: {
         ...process.env,
@@ -84,6 +84,7 @@ async function main(): Promise<void> {
         ...(rpcUrl ? { INTEL_DESK_RPC_URL: rpcUrl } : {}),
         ...(demoKey ? { INTEL_DESK_DEMO_KEY: demoKey } : {}),
         ...(demoLibrarySecret ? { INTEL_DESK_DEMO_LIBRARY_SECRET: demoLibrarySecret } : {}),
+        INTEL_DESK_NATIVE_BINDING: prepared.nativeBinding,
       },
     });
     electron.once('exit', (code) => void stop(code ?? 0));
@@ -102,7 +103,8 @@ async function main(): Promise<void> {
     port,
     ...(demoKey ? { demoKey } : {}),
   });
-  log(`Not opening Electron: ${binary.reason}. Running in browser mode instead.`);
+  log(`Not opening Electron: ${prepared.reason}. Running in browser mode instead.`);
+  if (!values.browser) log(`To open the desktop window: ${prepared.retry}.`);
   log(`Data: ${dataDir}`);
   if (demo) log('The demo wallet (a funded local-chain key) is imported and unlocked.');
   log('Open this address in a browser (it carries this run’s access token):');

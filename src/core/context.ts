@@ -37,6 +37,8 @@ export interface DeskCoreOptions {
   chainTimeoutMs?: number;
   /** Wallet key-derivation cost; only test suites pass 'fast-insecure-for-tests'. */
   walletKdfCost?: KdfCost;
+  /** A better-sqlite3 addon built for this runtime's ABI (Electron's), instead of the one built for Node. */
+  nativeBinding?: string;
 }
 
 /** What the desk last saw of the service: an answer (any status) or a failure to get one. */
@@ -83,7 +85,9 @@ export class DeskContext {
     ownerOnlyDataDir(options.dataDir);
     this.now = options.now ?? (() => Date.now());
     this.demo = options.demo ?? false;
-    const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()));
+    const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()), {
+      nativeBinding: options.nativeBinding,
+    });
     this.db = opened.db;
     this.recovered = opened.movedAside;
     this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()));

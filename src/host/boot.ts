@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { DeskCore, SecretVault } from '../core';
+import type { CoreThread } from './core-thread';
 import { DeskError } from '../core/errors';
 import { DeskWallet } from '../core/wallet/wallet';
 
@@ -36,8 +37,12 @@ export function checkDemoDataDir(dataDir: string, demoKey: `0x${string}`, vault?
     throw foreignWallet(dataDir, `address ${address}`);
 }
 
-export async function prepareDemoWallet(core: DeskCore, key: `0x${string}`, passphrase = DEMO_PASSPHRASE) {
-  const { dataDir } = core.context.options;
+export async function prepareDemoWallet(
+  core: Pick<DeskCore | CoreThread, 'handlers' | 'wallet'>,
+  key: `0x${string}`,
+  dataDir: string,
+  passphrase = DEMO_PASSPHRASE,
+) {
   const status = await core.handlers['wallet.status']({});
   if (status.kind === null) {
     await core.wallet.importPrivateKey(key, passphrase);

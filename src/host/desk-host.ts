@@ -1,10 +1,14 @@
-/** Browser mode in one call: core on a data dir, the demo wallet when asked, and the web host in front. */
-import { createDeskCore, type DeskCore, type DeskCoreOptions } from '../core';
+/**
+ * Browser mode in one call: core in its worker thread on a data dir, the demo wallet when asked, and the web
+ * host in front.
+ */
+import type { ThreadCoreOptions } from './core-protocol';
 import { checkDemoDataDir, prepareDemoWallet } from './boot';
+import { startCoreThread, type CoreThread } from './core-thread';
 import { startWebHost, type WebHost } from './server';
 
 export interface DeskHostOptions {
-  core: DeskCoreOptions;
+  core: ThreadCoreOptions;
   rendererDir: string;
   /** Demo mode only: the local chain's buyer key, imported and unlocked as the demo wallet. */
   demoKey?: `0x${string}`;
@@ -13,19 +17,22 @@ export interface DeskHostOptions {
 }
 
 export interface DeskHost {
-  core: DeskCore;
+  core: CoreThread;
   host: WebHost;
   close(): Promise<void>;
 }
 
 export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost> {
-  if (options.core.demo && options.demoKey)
-    checkDemoDataDir(options.core.dataDir, options.demoKey, options.core.vault);
-  const core = await createDeskCore(options.core);
+  if (options.core.demo && options.demoKey) checkDemoDataDir(options.core.dataDir, options.demoKey);
+  const core = await startCoreThread({
+    core: options.core,
+    ...(options.log ? { log: options.log } : {}),
+  });
   try {
-    if (options.core.demo && options.demoKey) await prepareDemoWallet(core, options.demoKey);
+    if (options.core.demo && options.demoKey)
+      await prepareDemoWallet(core, options.demoKey, options.core.dataDir);
     const host = await startWebHost({
-      handlers: core.handlers,
+      dispatchJson: core.dispatchJson,
       rendererDir: options.rendererDir,
       ...(options.port !== undefined ? { port: options.port } : {}),
       ...(options.log ? { log: options.log } : {}),

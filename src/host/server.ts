@@ -16,14 +16,17 @@ import { readStatic } from './static-files';
 export const TOKEN_HEADER = 'x-intel-desk-token';
 const MAX_BODY_BYTES = 1_000_000;
 
-export interface WebHostOptions {
-  handlers: RpcHandlers;
+/** Core in this thread (its handlers), or core in a worker that validates and answers as JSON itself. */
+export type WebHostCore =
+  { handlers: RpcHandlers } | { dispatchJson(method: string, input: unknown): Promise<Uint8Array> };
+
+export type WebHostOptions = WebHostCore & {
   /** The built renderer (out/renderer). */
   rendererDir: string;
   port?: number;
   token?: string;
   log?: (error: unknown) => void;
-}
+};
 
 export interface WebHost {
   port: number;
@@ -68,10 +71,11 @@ function send(response: ServerResponse, status: number, body: string | Buffer, t
   response.end(body);
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
 function sendJson(response: ServerResponse, status: number, value: unknown) {
-  send(response, status, JSON.stringify(value), 'application/json; charset=utf-8', {
-    'Cache-Control': 'no-store',
-  });
+  send(response, status, JSON.stringify(value), JSON_TYPE, NO_STORE);
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
@@ -116,7 +120,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (error instanceof HttpRefusal) throw error;
       throw new HttpRefusal(400, 'bad_json', 'The request body is not JSON.');
     }
-    sendJson(response, 200, await dispatch(options.handlers, method, input, log));
+    if ('dispatchJson' in options) {
+      const bytes = await options.dispatchJson(method, input);
+      send(response, 200, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), JSON_TYPE, NO_STORE);
+    } else sendJson(response, 200, await dispatch(options.handlers, method, input, log));
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse) {

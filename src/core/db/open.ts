@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, openSync, renameSync } from 'node:fs';
+import { DeskError } from '../errors';
 import { MIGRATIONS } from './migrations';
 
 export type DeskDb = Database.Database;
@@ -41,11 +42,22 @@ function ownerOnly(file: string): void {
   for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600);
 }
 
-function openChecked(file: string): { db: DeskDb | null; reason: string | null } {
+/**
+ * Where the compiled better-sqlite3 addon is when it is not the one beside the package: Electron loads a
+ * build for its own ABI (see scripts/native-abi.ts), plain Node keeps the default.
+ */
+export interface OpenDbOptions {
+  nativeBinding?: string | undefined;
+}
+
+const databaseOptions = (options: OpenDbOptions): Database.Options =>
+  options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+
+function openChecked(file: string, options: OpenDbOptions): { db: DeskDb | null; reason: string | null } {
   let db: DeskDb | null = null;
   try {
     ownerOnly(file);
-    db = new Database(file);
+    db = new Database(file, databaseOptions(options));
     const reason = problemWith(db);
     if (reason) {
       db.close();
@@ -73,8 +85,32 @@ function migrate(db: DeskDb): void {
   }
 }
 
-export function openDeskDb(file: string, now: () => Date = () => new Date()): OpenedDb {
-  const first = openChecked(file);
+/**
+ * Loads the addon before desk.db is touched: an addon built for another ABI ("compiled against a different
+ * Node.js version") or a missing one must stop the start with that reason, never pass for a damaged file
+ * that gets moved aside.
+ */
+function loadSqlite(options: OpenDbOptions): void {
+  try {
+    new Database(':memory:', databaseOptions(options)).close();
+  } catch (error) {
+    throw new DeskError(
+      'sqlite_unavailable',
+      `SQLite cannot be loaded in this runtime (${(error as Error).message}); reinstall Intel Desk, or run \`npm start\` again to rebuild it for Electron.`,
+      'storage',
+      options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+      { cause: error },
+    );
+  }
+}
+
+export function openDeskDb(
+  file: string,
+  now: () => Date = () => new Date(),
+  options: OpenDbOptions = {},
+): OpenedDb {
+  loadSqlite(options);
+  const first = openChecked(file, options);
   if (first.db) {
     migrate(first.db);
     return { db: first.db, movedAside: null };
@@ -85,7 +121,7 @@ export function openDeskDb(file: string, now: () => Date = () => new Date()): Op
     if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
   }
   ownerOnly(file);
-  const db = new Database(file);
+  const db = new Database(file, databaseOptions(options));
   migrate(db);
   return { db, movedAside: { path: aside, reason: first.reason ?? 'unknown' } };
 }

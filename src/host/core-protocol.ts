@@ -1,0 +1,79 @@
+/**
+ * The messages between a host thread and core's worker (core-thread.ts ↔ core-worker.ts). Both ends are
+ * this codebase in one process, so the shapes are TypeScript types; what arrives from outside (RPC input)
+ * is still validated by dispatch inside the worker.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { DeskError, type DeskErrorKind } from '../core/errors';
+import type { DeskCoreOptions, PurchaseStep } from '../core';
+
+/** The options of core that can cross a thread: no functions (the vault and purchase steps go as messages). */
+export type ThreadCoreOptions = Omit<DeskCoreOptions, 'vault' | 'fetch' | 'onPurchaseStep' | 'now'>;
+
+export interface WorkerStart {
+  core: ThreadCoreOptions;
+  /** Present when the host holds a SecretVault (Electron's safeStorage lives on the main thread only). */
+  vault: { port: MessagePort; signal: Int32Array } | null;
+}
+
+/** An error as it crosses the thread: a DeskError keeps code, kind and details; anything else its stack. */
+export type WireError =
+  | { desk: true; code: string; message: string; kind: DeskErrorKind; details: Record<string, unknown> }
+  | { desk: false; name: string; message: string; stack: string | undefined };
+
+export type ToWorker =
+  /** dispatch: validate and run as a host would, answer the DispatchResult as UTF-8 JSON bytes. */
+  | { type: 'dispatch'; id: number; method: string; input: unknown }
+  /** handler: a typed call from the host itself; the value comes back structured-cloned. */
+  | { type: 'handler'; id: number; method: string; input: unknown }
+  | { type: 'wallet'; id: number; op: 'importPrivateKey'; key: `0x${string}`; passphrase: string }
+  | { type: 'wallet'; id: number; op: 'unlock'; passphrase: string }
+  | { type: 'close'; id: number };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; error: WireError }
+  | { type: 'answer'; id: number; ok: true; value: unknown }
+  | { type: 'answer'; id: number; ok: false; error: WireError }
+  | { type: 'step'; purchaseId: string; step: PurchaseStep }
+  | { type: 'log'; error: WireError };
+
+export type VaultRequest =
+  { op: 'isAvailable' } | { op: 'encrypt'; plain: string } | { op: 'decrypt'; data: Uint8Array };
+
+export type VaultReply = { ok: true; value: boolean | string | Uint8Array } | { ok: false; message: string };
+
+/** Details that cannot be structured-cloned (a function, a class instance with a socket) are dropped. */
+function cloneableDetails(details: Record<string, unknown>): Record<string, unknown> {
+  try {
+    structuredClone(details);
+    return details;
+  } catch {
+    return {};
+  }
+}
+
+export function toWireError(error: unknown): WireError {
+  if (error instanceof DeskError) {
+    return {
+      desk: true,
+      code: error.code,
+      message: error.message,
+      kind: error.kind,
+      details: cloneableDetails(error.details),
+    };
+  }
+  if (error instanceof Error) {
+    return { desk: false, name: error.name, message: error.message, stack: error.stack };
+  }
+  return { desk: false, name: 'Error', message: String(error), stack: undefined };
+}
+
+export function fromWireError(wire: WireError): Error {
+  if (wire.desk) return new DeskError(wire.code, wire.message, wire.kind, wire.details);
+  const error = new Error(wire.message);
+  error.name = wire.name;
+  // The worker's stack is the one that says where it happened; the log shows it.
+  if (wire.stack) error.stack = wire.stack;
+  return error;
+}

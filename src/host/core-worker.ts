@@ -1,0 +1,85 @@
+/**
+ * Core's thread: SQLite, key derivation, PDF rendering and the service client run here, so the thread
+ * that serves the window (Electron's main, or the web host) never waits on them. Started by core-thread.ts;
+ * under electron-vite it is its own entry (out/main/core-worker.js).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createDeskCore, type DeskCore } from '../core';
+import type { RpcHandlers } from '../shared/rpc';
+import { dispatch } from './dispatch';
+import { toWireError, type FromWorker, type ToWorker, type WorkerStart } from './core-protocol';
+import { vaultOverPort } from './vault-bridge';
+
+function parent(): NonNullable<typeof parentPort> {
+  if (!parentPort)
+    throw new Error('core-worker.ts runs only as a worker thread (see src/host/core-thread.ts)');
+  return parentPort;
+}
+const port = parent();
+
+const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+const start = workerData as WorkerStart;
+const encoder = new TextEncoder();
+
+async function answer(core: DeskCore, message: Exclude<ToWorker, { type: 'close' }>): Promise<void> {
+  try {
+    if (message.type === 'dispatch') {
+      const result = await dispatch(core.handlers, message.method, message.input, (error) =>
+        send({ type: 'log', error: toWireError(error) }),
+      );
+      // Bytes move to the host without a copy, and a host that forwards them never parses them.
+      const bytes = encoder.encode(JSON.stringify(result));
+      send({ type: 'answer', id: message.id, ok: true, value: bytes }, [bytes.buffer as ArrayBuffer]);
+      return;
+    }
+    let value: unknown;
+    if (message.type === 'handler') {
+      const handler = core.handlers[message.method as keyof RpcHandlers] as (
+        input: unknown,
+      ) => Promise<unknown>;
+      value = await handler(message.input);
+    } else if (message.op === 'importPrivateKey') {
+      value = await core.wallet.importPrivateKey(message.key, message.passphrase);
+    } else {
+      value = await core.wallet.unlock(message.passphrase);
+    }
+    send({ type: 'answer', id: message.id, ok: true, value });
+  } catch (error) {
+    send({ type: 'answer', id: message.id, ok: false, error: toWireError(error) });
+  }
+}
+
+async function main(): Promise<void> {
+  let core: DeskCore;
+  try {
+    core = await createDeskCore({
+      ...start.core,
+      ...(start.vault ? { vault: vaultOverPort(start.vault.port, start.vault.signal) } : {}),
+      onPurchaseStep: (purchaseId, step) => send({ type: 'step', purchaseId, step }),
+    });
+  } catch (error) {
+    send({ type: 'failed', error: toWireError(error) });
+    start.vault?.port.close();
+    port.close();
+    return;
+  }
+  port.on('message', (message: ToWorker) => {
+    if (message.type !== 'close') {
+      void answer(core, message);
+      return;
+    }
+    core
+      .close()
+      .then(() => send({ type: 'answer', id: message.id, ok: true, value: null }))
+      .catch((error: unknown) =>
+        send({ type: 'answer', id: message.id, ok: false, error: toWireError(error) }),
+      )
+      .finally(() => {
+        start.vault?.port.close();
+        port.close();
+      });
+  });
+  send({ type: 'ready' });
+}
+
+void main();

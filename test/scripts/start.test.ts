@@ -1,0 +1,68 @@
+/**
+ * `npm start` itself (scripts/start.ts) on a machine where Electron cannot be fetched: it says it tried,
+ * names why it fell back and how to retry, and serves browser mode. A stand-in electron package whose
+ * installer fails as it does offline stands in for the real one (INTEL_DESK_ELECTRON_PACKAGE); the rest is
+ * the real script against a service URL nobody answers (browsing is not part of this test).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { tempDir } from '../core/helpers';
+import { standInElectron } from './stand-ins';
+
+const root = path.resolve(__dirname, '../..');
+const dirs: ReturnType<typeof tempDir>[] = [];
+let child: ChildProcess | null = null;
+
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGINT');
+    await exited;
+  }
+  child = null;
+  for (const dir of dirs.splice(0)) dir.remove();
+});
+
+/** Runs npm start's script until it prints `until`, or exits; returns everything it printed. */
+function startUntil(args: string[], env: NodeJS.ProcessEnv, until: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child = spawn(
+      process.execPath,
+      [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/start.ts', ...args],
+      {
+        cwd: root,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const take = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes(until)) resolve(text);
+    };
+    child.stdout!.on('data', take);
+    child.stderr!.on('data', take);
+    child.once('error', reject);
+    child.once('exit', () => resolve(text));
+  });
+}
+
+describe('npm start without an Electron binary', () => {
+  it('tries Electron’s installer, says why it fell back and how to retry, and serves browser mode', async () => {
+    const dir = tempDir('desk-start-');
+    dirs.push(dir);
+    const electron = standInElectron(path.join(dir.dir, 'electron'), 'fails');
+    const text = await startUntil(
+      ['--service', 'http://127.0.0.1:9', '--data-dir', path.join(dir.dir, 'data')],
+      { INTEL_DESK_ELECTRON_PACKAGE: electron.dir },
+      'Ctrl-C stops everything.',
+    );
+    expect(text).toContain('[intel-desk] Fetching Electron 45.4.1 with its own installer');
+    expect(text).toContain(
+      '[intel-desk] Not opening Electron: fetching Electron 45.4.1 failed (exit 1): HTTPError: Response code 404 (Not Found)',
+    );
+    expect(text).toContain('[intel-desk] To open the desktop window: run `npx install-electron`');
+    expect(text).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#token=/);
+  }, 180_000);
+});
