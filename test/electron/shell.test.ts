@@ -10,8 +10,12 @@ import { version } from '../../package.json';
 import { RPC_CHANNEL } from '../../electron/channel';
 import type { MenuItem } from './fake-electron';
 import { cleanup, launch, makeFolders, type Folders } from './launch';
+import { DeskWallet } from '../../src/core/wallet/wallet';
 
 vi.mock('electron', () => import('./fake-electron'));
+
+// anvil's well-known first test key
+const DEMO_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
 let folders: Folders;
 beforeEach(() => {
@@ -137,13 +141,18 @@ describe('the window’s place', () => {
 
 describe('when something fails', () => {
   it('a core that cannot start shows a dialog naming the log file, which holds the error', async () => {
-    // A folder where the wallet file belongs: preparing the demo wallet fails after core opened desk.db.
-    mkdirSync(path.join(folders.dataDir, 'wallet.json'), { recursive: true });
+    // The demo's key sealed under a passphrase of the person's own: the address matches, so core opens
+    // desk.db, and preparing the demo wallet then refuses to take the wallet over.
+    mkdirSync(folders.dataDir, { recursive: true });
+    await new DeskWallet(
+      path.join(folders.dataDir, 'wallet.json'),
+      undefined,
+      'fast-insecure-for-tests',
+    ).importPrivateKey(DEMO_KEY, 'a passphrase of the person alone, not the demo one');
     const electron = await launch(folders, {
       env: {
         INTEL_DESK_DEMO: '1',
-        // anvil's well-known first test key
-        INTEL_DESK_DEMO_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+        INTEL_DESK_DEMO_KEY: DEMO_KEY,
       },
     });
     const box = await electron.fake.errorBoxShown;
