@@ -88,6 +88,7 @@ export class DeskContext {
       quotes: this.quotes,
       client: () => this.client(),
       requote: (held) => requote(this, held),
+      chain: (network) => this.chain(network),
       librarySecret: () => this.librarySecret(),
       serviceReachable: () => this.online,
       now: this.now,

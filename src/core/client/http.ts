@@ -247,8 +247,11 @@ export function serviceError(answer: RawAnswer): DeskError {
   const known = KNOWN_ERRORS[body.error];
   const message =
     known ?? `The service refused the request: ${body.message ?? body.error} (HTTP ${answer.status}).`;
+  // A service whose settlement was broadcast but not confirmed names the transaction; keep it as evidence.
+  const transaction = typeof body['transaction'] === 'string' ? body['transaction'] : undefined;
   return new DeskError(body.error, message, 'service', {
     status: answer.status,
     serviceMessage: body.message,
+    ...(transaction ? { transaction } : {}),
   });
 }

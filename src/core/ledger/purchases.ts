@@ -58,6 +58,7 @@ export interface PurchaseRow {
   error: string | null;
   response_json: string | null;
   report_ids: string;
+  quote_json: string;
   created_at: string;
   updated_at: string;
   waiting_json: string | null;

@@ -3,7 +3,7 @@
  * and records every step in the ledger before the next one can lose anything.
  */
 import { randomUUID } from 'node:crypto';
-import type { Hex } from 'viem';
+import type { Hex, PublicClient } from 'viem';
 import type { PurchaseOutcome, PurchaseView } from '../../shared/rpc';
 import type { PaidSuccess } from '../../shared/wire';
 import { DeskError, refused } from '../errors';
@@ -24,6 +24,8 @@ import {
 import { quoteDifference, type Quote } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
 import { snapshotsFromAnswer } from './delivery';
+import { judgeAfterSend } from './after-send';
+import { blockingPurchase, samePurchaseTarget, type GuardedSelection } from './selection-guard';
 
 export type PurchaseStep =
   | 'quoted'
@@ -55,6 +57,8 @@ export interface PurchaserDeps {
   /** Re-prices the held quote's selection from a fresh challenge (validated like the first one). */
   requote: (held: HeldQuote) => Promise<HeldQuote>;
   librarySecret: () => string | null;
+  /** A read-only client for the network's chain, when an RPC URL is known (to confirm a refusal). */
+  chain: (network: string) => PublicClient | null;
   /** False when the desk's last exchange with the service failed to get an answer. */
   serviceReachable: () => boolean;
   now: () => number;
@@ -64,6 +68,11 @@ export interface PurchaserDeps {
 interface PendingExternal {
   held: HeldQuote;
   authorization: Authorization;
+}
+
+/** A payment this desk is signing or sending, not yet in the ledger; `until` ends a signature never given. */
+interface InFlight extends GuardedSelection {
+  until: number;
 }
 
 function startOfLocalDay(now: number): Date {
@@ -76,6 +85,8 @@ const usd = (amount: bigint) => `$${(Number(amount) / 1e6).toFixed(2)}`;
 
 export class Purchaser {
   private readonly pendingExternal = new Map<string, PendingExternal>();
+  private readonly submitted = new Set<string>();
+  private readonly inFlight = new Map<string, InFlight>();
 
   constructor(private readonly deps: PurchaserDeps) {}
 
@@ -133,65 +144,114 @@ export class Purchaser {
     }
   }
 
-  async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    const { held, contacted } = await this.currentQuote(request);
-    const client = this.deps.client();
-    const secret = this.deps.librarySecret();
-    if (secret !== null) return this.readWithSecret(held, secret);
-    this.checkPolicy(held.quote, request, client.baseUrl);
-    const kind = this.deps.wallet.kind();
-    const payer = this.deps.wallet.address();
-    if (kind === null || payer === null)
-      throw new DeskError('no_wallet', 'Connect a wallet before buying.', 'wallet');
-    if (kind === 'keystore' && !this.deps.wallet.unlockedAccount())
-      throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase before buying.', 'wallet');
-    // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
-    if (!contacted) await unreachableBeforeSigning(() => client.probe());
-    const authorization = newAuthorization(held.quote, payer, this.deps.now());
-    if (kind === 'external') {
-      const purchaseId = randomUUID();
-      this.pendingExternal.set(purchaseId, { held, authorization });
-      const data = typedData(held.quote, authorization);
-      return {
-        status: 'needs_signature',
-        request: {
-          purchaseId,
-          typedData: {
-            domain: data.domain,
-            types: { TransferWithAuthorization: [...data.types.TransferWithAuthorization] },
-            primaryType: 'TransferWithAuthorization',
-            message: {
-              from: authorization.from,
-              to: authorization.to,
-              value: authorization.value.toString(),
-              validAfter: authorization.validAfter.toString(),
-              validBefore: authorization.validBefore.toString(),
-              nonce: authorization.nonce,
-            },
-          },
-        },
-      };
+  /** Takes the quote for this purchase, or refuses: a quote pays once (safety rule 6). */
+  private claimQuote(quoteId: string): void {
+    const use = this.deps.quotes.claim(quoteId);
+    if (use === 'spent') {
+      throw refused(
+        'quote_spent',
+        'This price quote was already used for a purchase; nothing more was signed. Ask for a new price to buy again.',
+      );
     }
-    const account = this.deps.wallet.unlockedAccount();
-    if (!account)
-      throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase before buying.', 'wallet');
-    const purchaseId = randomUUID();
-    this.deps.onStep(purchaseId, 'signing');
-    const signature = await account.signTypedData(typedData(held.quote, authorization));
-    return this.pay(purchaseId, held, authorization, signature);
+    if (use === 'in_use') {
+      throw refused(
+        'quote_in_use',
+        'This price quote is already being paid (another click or window); nothing more was signed.',
+      );
+    }
+  }
+
+  /** Refuses while an earlier payment for an overlapping selection is unresolved (safety rule 5). */
+  private assertNoUnresolvedPayment(wanted: GuardedSelection): void {
+    const now = this.deps.now();
+    for (const [id, other] of this.inFlight) {
+      if (other.until <= now) this.inFlight.delete(id);
+      else if (samePurchaseTarget(other, wanted)) {
+        throw refused(
+          'purchase_in_progress',
+          'A payment for these reports is already under way (another click or window); nothing was signed for this one.',
+          { purchaseId: id },
+        );
+      }
+    }
+    const blocking = blockingPurchase(this.deps.ledger, wanted);
+    if (blocking) throw blocking;
+  }
+
+  async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
+    this.claimQuote(request.quoteId);
+    let spent = false;
+    try {
+      const { held, contacted } = await this.currentQuote(request);
+      const client = this.deps.client();
+      const secret = this.deps.librarySecret();
+      if (secret !== null) return await this.readWithSecret(held, secret);
+      const wanted = { serviceUrl: client.baseUrl, handle: held.handle, selection: held.selection };
+      this.assertNoUnresolvedPayment(wanted);
+      this.checkPolicy(held.quote, request, client.baseUrl);
+      const kind = this.deps.wallet.kind();
+      const payer = this.deps.wallet.address();
+      if (kind === null || payer === null)
+        throw new DeskError('no_wallet', 'Connect a wallet before buying.', 'wallet');
+      const account = kind === 'keystore' ? this.deps.wallet.unlockedAccount() : null;
+      if (kind === 'keystore' && !account)
+        throw new DeskError(
+          'wallet_locked',
+          'Unlock the wallet with its passphrase before buying.',
+          'wallet',
+        );
+      // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
+      if (!contacted) await unreachableBeforeSigning(() => client.probe());
+      // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
+      // concurrent starts for the same reports the second sees the first.
+      this.assertNoUnresolvedPayment(wanted);
+      const authorization = newAuthorization(held.quote, payer, this.deps.now());
+      const purchaseId = randomUUID();
+      this.deps.quotes.spend(request.quoteId);
+      this.deps.quotes.spend(held.id);
+      spent = true;
+      if (kind === 'external' || !account) {
+        this.inFlight.set(purchaseId, { ...wanted, until: Number(authorization.validBefore) * 1000 });
+        this.pendingExternal.set(purchaseId, { held, authorization });
+        return { status: 'needs_signature', request: externalRequest(purchaseId, held, authorization) };
+      }
+      this.inFlight.set(purchaseId, { ...wanted, until: Number.POSITIVE_INFINITY });
+      try {
+        this.deps.onStep(purchaseId, 'signing');
+        const signature = await account.signTypedData(typedData(held.quote, authorization));
+        return await this.pay(purchaseId, held, authorization, signature);
+      } finally {
+        this.inFlight.delete(purchaseId);
+      }
+    } finally {
+      if (!spent) this.deps.quotes.release(request.quoteId);
+    }
   }
 
   async submitSignature(purchaseId: string, signature: Hex): Promise<PurchaseOutcome> {
     const pending = this.pendingExternal.get(purchaseId);
-    if (!pending) throw refused('purchase_unknown', 'This purchase is not waiting for a signature any more.');
-    this.pendingExternal.delete(purchaseId);
-    if (Number(pending.authorization.validBefore) * 1000 < this.deps.now() + 10_000) {
-      throw refused(
-        'authorization_expired',
-        'The signature came too late: the payment window closed. Nothing was sent.',
-      );
+    if (!pending) {
+      if (this.submitted.has(purchaseId)) {
+        throw refused(
+          'signature_already_submitted',
+          'This purchase already received its signature and its payment was sent once; nothing more was sent.',
+        );
+      }
+      throw refused('purchase_unknown', 'This purchase is not waiting for a signature any more.');
     }
-    return this.pay(purchaseId, pending.held, pending.authorization, signature);
+    this.pendingExternal.delete(purchaseId);
+    this.submitted.add(purchaseId);
+    try {
+      if (Number(pending.authorization.validBefore) * 1000 < this.deps.now() + 10_000) {
+        throw refused(
+          'authorization_expired',
+          'The signature came too late: the payment window closed. Nothing was sent.',
+        );
+      }
+      return await this.pay(purchaseId, pending.held, pending.authorization, signature);
+    } finally {
+      this.inFlight.delete(purchaseId);
+    }
   }
 
   private async pay(
@@ -241,24 +301,34 @@ export class Purchaser {
         onStep(purchaseId, 'failed');
         return { status: 'failed', purchase: this.view(purchaseId), code: 'service_unreachable', message };
       }
-      if (
-        !desk ||
-        desk.kind === 'network' ||
-        desk.code === 'service_malformed' ||
-        desk.code === 'service_oversize'
-      ) {
-        const message = `The answer was lost (${desk?.message ?? 'unknown error'}). The payment may or may not have settled; it is held as in doubt and will be checked, never paid again automatically.`;
+      const verdict = await judgeAfterSend(
+        error,
+        {
+          ...held.quote,
+          payer: authorization.from,
+          nonce: authorization.nonce,
+          validBefore: authorization.validBefore,
+        },
+        this.deps.chain(held.quote.network),
+      );
+      if (verdict.state === 'in_doubt') {
         const until = new Date(Number(authorization.validBefore) * 1000).toISOString();
         ledger.setState(purchaseId, 'in_doubt', {
-          error: message,
+          error: verdict.message,
+          txHash: verdict.txHash,
           waiting: { kind: 'expiry', until, summary: `Waiting until ${until}.` },
         });
         onStep(purchaseId, 'in_doubt');
-        return { status: 'in_doubt', purchase: this.view(purchaseId), message };
+        return { status: 'in_doubt', purchase: this.view(purchaseId), message: verdict.message };
       }
-      ledger.setState(purchaseId, 'failed', { error: desk.message });
+      ledger.setState(purchaseId, 'failed', { error: verdict.message });
       onStep(purchaseId, 'failed');
-      return { status: 'failed', purchase: this.view(purchaseId), code: desk.code, message: desk.message };
+      return {
+        status: 'failed',
+        purchase: this.view(purchaseId),
+        code: verdict.code,
+        message: verdict.message,
+      };
     }
     ledger.saveResponse(purchaseId, answer.text, answer.settlement?.transaction ?? null);
     onStep(purchaseId, 'response_received');
@@ -315,6 +385,27 @@ export class Purchaser {
     if (!row) throw new DeskError('internal', 'A purchase vanished from the ledger.');
     return purchaseView(row);
   }
+}
+
+/** What an external wallet is asked to sign: the EIP-712 data, with numbers as decimal strings. */
+function externalRequest(purchaseId: string, held: HeldQuote, authorization: Authorization) {
+  const data = typedData(held.quote, authorization);
+  return {
+    purchaseId,
+    typedData: {
+      domain: data.domain,
+      types: { TransferWithAuthorization: [...data.types.TransferWithAuthorization] },
+      primaryType: 'TransferWithAuthorization' as const,
+      message: {
+        from: authorization.from,
+        to: authorization.to,
+        value: authorization.value.toString(),
+        validAfter: authorization.validAfter.toString(),
+        validBefore: authorization.validBefore.toString(),
+        nonce: authorization.nonce,
+      },
+    },
+  };
 }
 
 /** Runs a pre-signing contact with the service; a network failure becomes a clear service_unreachable. */
