@@ -109,6 +109,8 @@ describe('the service settled, then the answer that reached the desk was not the
       const { purchases, spentTodayUsd } = await desk.handlers['purchases.list']({});
       const row = purchases.find((p) => p.id === outcome.purchase.id)!;
       expect(row.state).toBe('in_doubt');
+      // What moved is not known yet: the view says so rather than showing the price as charged.
+      expect(row.movedUsd).toBeNull();
       expect(spentTodayUsd).toBeCloseTo(spentBefore + quote.totalUsd, 6);
       // The daily cap counts it: with the cap just above what is spent, one more report goes over.
       await desk.handlers['settings.update']({ dailyCapUsd: spentTodayUsd + 0.005 });
@@ -153,6 +155,7 @@ describe('the service settled, then the answer that reached the desk was not the
         waitingFor: { kind: 'redelivery' },
       });
       expect(reconciled.error).toMatch(/Paid on chain/);
+      expect(reconciled.movedUsd).toBeCloseTo(quote.totalUsd, 6);
     });
   });
 });

@@ -180,6 +180,9 @@ describe('rule 3: the payee is pinned on first purchase', () => {
     });
     expect(signatures).toBe(before + 1);
     expect(accepted).toMatchObject({ status: 'failed', code: 'payee_mismatch' });
+    // Refused, it charged nothing: the ledger shows what moved, not the price.
+    if (accepted.status === 'failed')
+      expect(accepted.purchase).toMatchObject({ movedUsd: 0, amountUsd: 0.01 });
     const sent = JSON.parse(Buffer.from(proxy.paymentsSeen.at(-1)!, 'base64').toString('utf8'));
     expect(sent.payload.authorization.to).toBe('0x2222222222222222222222222222222222222222');
     proxy.mutate = null;
