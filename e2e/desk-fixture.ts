@@ -66,6 +66,7 @@ async function assemble(
         serviceUrl,
         rpcUrl: stack.rpcUrl,
         demo: true,
+        demoAsset: stack.asset,
         attempts: 1,
       },
       rendererDir: path.join(root, 'out', 'renderer'),

@@ -16,7 +16,7 @@ const binary = findElectronBinary(root);
 const electronDriver = (executablePath: string): DeskDriver => ({
   name: 'electron',
   downloads: false,
-  async open({ dataDir, serviceUrl, rpcUrl }) {
+  async open({ dataDir, serviceUrl, rpcUrl, demoAsset }) {
     await buildIfStale(root, () => undefined);
     const app = await electron.launch({
       executablePath,
@@ -25,6 +25,7 @@ const electronDriver = (executablePath: string): DeskDriver => ({
         ...process.env,
         INTEL_DESK_DATA_DIR: dataDir,
         INTEL_DESK_DEMO: '1',
+        INTEL_DESK_DEMO_ASSET: demoAsset,
         INTEL_DESK_SERVICE_URL: serviceUrl,
         INTEL_DESK_RPC_URL: rpcUrl,
       },

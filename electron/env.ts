@@ -12,6 +12,11 @@ const envSchema = z.object({
   INTEL_DESK_DEMO: z.enum(['1', '0', 'true', 'false']).optional(),
   INTEL_DESK_DATA_DIR: z.string().min(1).optional(),
   INTEL_DESK_DEMO_KEY: hexKey.optional(),
+  INTEL_DESK_DEMO_ASSET: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/)
+    .transform((a) => a as `0x${string}`)
+    .optional(),
 });
 
 export interface ShellEnv {
@@ -20,6 +25,8 @@ export interface ShellEnv {
   demo: boolean;
   dataDir: string | undefined;
   demoKey: `0x${string}` | undefined;
+  /** The local demo token, the only one signed for on the demo chain. */
+  demoAsset: `0x${string}` | undefined;
 }
 
 export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
@@ -30,5 +37,6 @@ export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
     demo: parsed.INTEL_DESK_DEMO === '1' || parsed.INTEL_DESK_DEMO === 'true',
     dataDir: parsed.INTEL_DESK_DATA_DIR,
     demoKey: parsed.INTEL_DESK_DEMO_KEY,
+    demoAsset: parsed.INTEL_DESK_DEMO_ASSET,
   };
 }

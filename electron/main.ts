@@ -111,6 +111,7 @@ async function start(): Promise<void> {
     ...(env.serviceUrl ? { serviceUrl: env.serviceUrl } : {}),
     ...(env.rpcUrl ? { rpcUrl: env.rpcUrl } : {}),
     demo: env.demo,
+    ...(env.demoAsset ? { demoAsset: env.demoAsset } : {}),
     vault: safeStorageVault,
   });
   if (env.demo && env.demoKey) await prepareDemoWallet(core, env.demoKey);

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   await buildIfStale(root, log);
   let rpcUrl: string | undefined;
   let demoKey: `0x${string}` | undefined;
+  let demoAsset: `0x${string}` | undefined;
   let service = serviceUrl;
   if (demo) {
     log('Starting the demo: a local chain (anvil) and the reference service…');
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
     service = stack.baseUrl;
     rpcUrl = stack.rpcUrl;
     demoKey = stack.buyerKeys[0];
+    demoAsset = stack.asset;
     log(`Demo service ${stack.baseUrl}, chain ${stack.network} at ${stack.rpcUrl}`);
   }
 
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
         ...(service ? { INTEL_DESK_SERVICE_URL: service } : {}),
         ...(rpcUrl ? { INTEL_DESK_RPC_URL: rpcUrl } : {}),
         ...(demoKey ? { INTEL_DESK_DEMO_KEY: demoKey } : {}),
+        ...(demoAsset ? { INTEL_DESK_DEMO_ASSET: demoAsset } : {}),
       },
     });
     electron.once('exit', (code) => void stop(code ?? 0));
@@ -85,7 +88,13 @@ async function main(): Promise<void> {
   }
 
   desk = await startDeskHost({
-    core: { dataDir, demo, ...(service ? { serviceUrl: service } : {}), ...(rpcUrl ? { rpcUrl } : {}) },
+    core: {
+      dataDir,
+      demo,
+      ...(demoAsset ? { demoAsset } : {}),
+      ...(service ? { serviceUrl: service } : {}),
+      ...(rpcUrl ? { rpcUrl } : {}),
+    },
     rendererDir: path.join(root, 'out', 'renderer'),
     port,
     ...(demoKey ? { demoKey } : {}),

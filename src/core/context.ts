@@ -19,6 +19,8 @@ export interface DeskCoreOptions {
   dataDir: string;
   serviceUrl?: string;
   demo?: boolean;
+  /** In demo mode, the test USDC the local service deployed: the only token signed for on the demo chain. */
+  demoAsset?: `0x${string}`;
   rpcUrl?: string;
   vault?: SecretVault;
   fetch?: typeof fetch;
@@ -54,6 +56,7 @@ export class DeskContext {
   readonly purchaser: Purchaser;
   readonly now: () => number;
   readonly demo: boolean;
+  readonly demoAsset: `0x${string}` | null;
   private readonly sealer: LocalSealer;
   private readonly secretFile: string;
   private clientCache: ServiceClient | null = null;
@@ -66,6 +69,7 @@ export class DeskContext {
     mkdirSync(options.dataDir, { recursive: true });
     this.now = options.now ?? (() => Date.now());
     this.demo = options.demo ?? false;
+    this.demoAsset = options.demoAsset ?? null;
     const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()));
     this.db = opened.db;
     this.recovered = opened.movedAside;

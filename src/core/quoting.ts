@@ -24,6 +24,7 @@ async function priceSelection(ctx: DeskContext, handle: string, selection: Selec
   ]);
   const quote = quoteFromChallenge(challenge, {
     demo: ctx.demo,
+    demoAsset: ctx.demoAsset,
     resourcePath: path,
     expectedReportCount: expected,
   });

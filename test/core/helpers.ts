@@ -26,6 +26,7 @@ export async function deskFor(
     dataDir,
     serviceUrl: stack.baseUrl,
     demo: true,
+    demoAsset: stack.asset,
     rpcUrl: stack.rpcUrl,
     attempts: 1,
     ...options,

@@ -77,15 +77,14 @@ export async function judgeAfterSend(
   chain: PublicClient | null,
 ): Promise<Verdict> {
   const desk = error instanceof DeskError ? error : null;
-  const what = desk ? `${desk.message}` : 'The answer was lost.';
+  const what = desk?.message ?? 'unknown error';
   if (!desk || !refusedBeforeSettlement(desk)) {
     const status = desk?.details['status'];
-    const answered = typeof status === 'number' ? ` (HTTP ${status})` : '';
-    return inDoubt(
-      desk,
-      `The service's answer does not prove the payment failed${answered}: ${what}`,
-      payment,
-    );
+    const reason =
+      !desk || desk.kind === 'network'
+        ? `The answer was lost (${what}).`
+        : `The answer does not prove the payment failed${typeof status === 'number' ? ` (HTTP ${status})` : ''}: ${what}`;
+    return inDoubt(desk, reason, payment);
   }
   if (chain) {
     let used: boolean;
