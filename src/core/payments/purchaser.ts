@@ -25,7 +25,7 @@ import { quoteDifference, type Quote } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
 import { snapshotsFromAnswer } from './delivery';
 import { judgeAfterSend } from './after-send';
-import { blockingPurchase, samePurchaseTarget, type GuardedSelection } from './selection-guard';
+import { claimQuote, PaymentsInFlight } from './selection-guard';
 
 export type PurchaseStep =
   | 'quoted'
@@ -70,11 +70,6 @@ interface PendingExternal {
   authorization: Authorization;
 }
 
-/** A payment this desk is signing or sending, not yet in the ledger; `until` ends a signature never given. */
-interface InFlight extends GuardedSelection {
-  until: number;
-}
-
 function startOfLocalDay(now: number): Date {
   const day = new Date(now);
   day.setHours(0, 0, 0, 0);
@@ -86,7 +81,7 @@ const usd = (amount: bigint) => `$${(Number(amount) / 1e6).toFixed(2)}`;
 export class Purchaser {
   private readonly pendingExternal = new Map<string, PendingExternal>();
   private readonly submitted = new Set<string>();
-  private readonly inFlight = new Map<string, InFlight>();
+  private readonly inFlight = new PaymentsInFlight();
 
   constructor(private readonly deps: PurchaserDeps) {}
 
@@ -144,42 +139,8 @@ export class Purchaser {
     }
   }
 
-  /** Takes the quote for this purchase, or refuses: a quote pays once (safety rule 6). */
-  private claimQuote(quoteId: string): void {
-    const use = this.deps.quotes.claim(quoteId);
-    if (use === 'spent') {
-      throw refused(
-        'quote_spent',
-        'This price quote was already used for a purchase; nothing more was signed. Ask for a new price to buy again.',
-      );
-    }
-    if (use === 'in_use') {
-      throw refused(
-        'quote_in_use',
-        'This price quote is already being paid (another click or window); nothing more was signed.',
-      );
-    }
-  }
-
-  /** Refuses while an earlier payment for an overlapping selection is unresolved (safety rule 5). */
-  private assertNoUnresolvedPayment(wanted: GuardedSelection): void {
-    const now = this.deps.now();
-    for (const [id, other] of this.inFlight) {
-      if (other.until <= now) this.inFlight.delete(id);
-      else if (samePurchaseTarget(other, wanted)) {
-        throw refused(
-          'purchase_in_progress',
-          'A payment for these reports is already under way (another click or window); nothing was signed for this one.',
-          { purchaseId: id },
-        );
-      }
-    }
-    const blocking = blockingPurchase(this.deps.ledger, wanted);
-    if (blocking) throw blocking;
-  }
-
   async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    this.claimQuote(request.quoteId);
+    claimQuote(this.deps.quotes, request.quoteId);
     let spent = false;
     try {
       const { held, contacted } = await this.currentQuote(request);
@@ -187,7 +148,7 @@ export class Purchaser {
       const secret = this.deps.librarySecret();
       if (secret !== null) return await this.readWithSecret(held, secret);
       const wanted = { serviceUrl: client.baseUrl, handle: held.handle, selection: held.selection };
-      this.assertNoUnresolvedPayment(wanted);
+      this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
       this.checkPolicy(held.quote, request, client.baseUrl);
       const kind = this.deps.wallet.kind();
       const payer = this.deps.wallet.address();
@@ -204,24 +165,24 @@ export class Purchaser {
       if (!contacted) await unreachableBeforeSigning(() => client.probe());
       // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
       // concurrent starts for the same reports the second sees the first.
-      this.assertNoUnresolvedPayment(wanted);
+      this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
       const authorization = newAuthorization(held.quote, payer, this.deps.now());
       const purchaseId = randomUUID();
       this.deps.quotes.spend(request.quoteId);
       this.deps.quotes.spend(held.id);
       spent = true;
       if (kind === 'external' || !account) {
-        this.inFlight.set(purchaseId, { ...wanted, until: Number(authorization.validBefore) * 1000 });
+        this.inFlight.add(purchaseId, wanted, Number(authorization.validBefore) * 1000);
         this.pendingExternal.set(purchaseId, { held, authorization });
         return { status: 'needs_signature', request: externalRequest(purchaseId, held, authorization) };
       }
-      this.inFlight.set(purchaseId, { ...wanted, until: Number.POSITIVE_INFINITY });
+      this.inFlight.add(purchaseId, wanted, Number.POSITIVE_INFINITY);
       try {
         this.deps.onStep(purchaseId, 'signing');
         const signature = await account.signTypedData(typedData(held.quote, authorization));
         return await this.pay(purchaseId, held, authorization, signature);
       } finally {
-        this.inFlight.delete(purchaseId);
+        this.inFlight.remove(purchaseId);
       }
     } finally {
       if (!spent) this.deps.quotes.release(request.quoteId);
@@ -250,7 +211,7 @@ export class Purchaser {
       }
       return await this.pay(purchaseId, pending.held, pending.authorization, signature);
     } finally {
-      this.inFlight.delete(purchaseId);
+      this.inFlight.remove(purchaseId);
     }
   }
 

@@ -1,12 +1,14 @@
 /**
- * Safety rule 5's last clause: while a payment for a selection is unresolved (on its way, or in doubt), no
- * second payment for an overlapping selection of the same handle on the same service is signed. Two
- * selections overlap unless they provably cannot share a report (disjoint ids, or disjoint date ranges).
+ * What keeps one selection from being paid twice. Safety rule 5's last clause: while a payment for a
+ * selection is unresolved (signing, on its way, or in doubt), no second payment for an overlapping selection
+ * of the same handle on the same service is signed; two selections overlap unless they provably cannot share
+ * a report (disjoint ids, or disjoint date ranges). Rule 6's: a quote pays once.
  */
 import { z } from 'zod';
 import { selectionSchema, type Selection } from '../../shared/rpc';
 import { refused, type DeskError } from '../errors';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
+import type { QuoteBook } from './quote-book';
 
 export interface GuardedSelection {
   serviceUrl: string;
@@ -78,4 +80,53 @@ export function blockingPurchase(ledger: PurchaseLedger, wanted: GuardedSelectio
     );
   }
   return null;
+}
+
+/** Takes the quote for one purchase, or refuses: a quote pays once (safety rule 6). */
+export function claimQuote(quotes: QuoteBook, quoteId: string): void {
+  const use = quotes.claim(quoteId);
+  if (use === 'spent') {
+    throw refused(
+      'quote_spent',
+      'This price quote was already used for a purchase; nothing more was signed. Ask for a new price to buy again.',
+    );
+  }
+  if (use === 'in_use') {
+    throw refused(
+      'quote_in_use',
+      'This price quote is already being paid (another click or window); nothing more was signed.',
+    );
+  }
+}
+
+/**
+ * Payments this desk is signing or sending that are not in the ledger yet (or wait for an external
+ * signature until their window closes), so two concurrent purchases of the same reports cannot both sign.
+ */
+export class PaymentsInFlight {
+  private readonly entries = new Map<string, GuardedSelection & { until: number }>();
+
+  add(purchaseId: string, target: GuardedSelection, until: number): void {
+    this.entries.set(purchaseId, { ...target, until });
+  }
+
+  remove(purchaseId: string): void {
+    this.entries.delete(purchaseId);
+  }
+
+  /** Refuses while a payment for an overlapping selection is in flight here or unresolved in the ledger. */
+  assertNone(wanted: GuardedSelection, ledger: PurchaseLedger, now: number): void {
+    for (const [id, other] of this.entries) {
+      if (other.until <= now) this.entries.delete(id);
+      else if (samePurchaseTarget(other, wanted)) {
+        throw refused(
+          'purchase_in_progress',
+          'A payment for these reports is already under way (another click or window); nothing was signed for this one.',
+          { purchaseId: id },
+        );
+      }
+    }
+    const blocking = blockingPurchase(ledger, wanted);
+    if (blocking) throw blocking;
+  }
 }
