@@ -8,6 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
 import { reportMenuSchema } from '../../src/shared/wire';
+import type { ExternalSignRequest } from '../../src/shared/rpc';
 import { balanceOf, deskFor, deskWithWallet, failure, tempDir } from './helpers';
 
 let stack: Stack;
@@ -123,12 +124,12 @@ describe('a quote pays once', () => {
         confirmedAmount: quote.amount,
       });
       if (started.status !== 'needs_signature') throw new Error('expected a signature request');
-      // The quote is spent once the signature is asked for: a second start cannot ask for another.
+      // While its signature is asked for, the quote is in use: a second start cannot ask for another.
       expect(
         await failure(
           desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount }),
         ),
-      ).toMatchObject({ code: 'quote_spent' });
+      ).toMatchObject({ code: 'quote_in_use' });
       const { typedData, purchaseId } = started.request;
       const signature = await account.signTypedData({
         ...typedData,
@@ -147,6 +148,54 @@ describe('a quote pays once', () => {
       );
       expect(outcomes.sort()).toEqual(['completed', 'signature_already_submitted']);
       expect(await balanceOf(stack, account.address)).toBe(before - BigInt(quote.amount));
+      // Paid, the quote is spent.
+      expect(
+        await failure(
+          desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount }),
+        ),
+      ).toMatchObject({ code: 'quote_spent' });
     }
+  });
+  it('a signature request left unanswered is replaced by a new one for the same reports, and only that one pays', async () => {
+    const account = privateKeyToAccount(stack.buyerKeys[1]!);
+    const data = tempDir('desk-quote-once-abandoned-');
+    const desk = await deskFor(stack, data.dir);
+    cleanups.push(data.remove, () => desk.close());
+    await desk.handlers['wallet.useExternal']({ address: account.address });
+    const selection = { kind: 'ids' as const, ids: [ids[7]!] };
+    const requests: ExternalSignRequest[] = [];
+    for (let i = 0; i < 2; i++) {
+      const quote = await desk.handlers['quote.get']({ handle, selection });
+      const started = await desk.handlers['purchase.start']({
+        quoteId: quote.quoteId,
+        confirmedAmount: quote.amount,
+      });
+      if (started.status !== 'needs_signature') throw new Error('expected a signature request');
+      requests.push(started.request);
+    }
+    const before = await balanceOf(stack, account.address);
+    const sign = (request: ExternalSignRequest) =>
+      account.signTypedData({
+        ...request.typedData,
+        domain: {
+          ...request.typedData.domain,
+          verifyingContract: request.typedData.domain.verifyingContract as `0x${string}`,
+        },
+      });
+    const [first, second] = requests as [ExternalSignRequest, ExternalSignRequest];
+    expect(
+      await failure(
+        desk.handlers['purchase.submitSignature']({
+          purchaseId: first.purchaseId,
+          signature: await sign(first),
+        }),
+      ),
+    ).toMatchObject({ code: 'purchase_unknown' });
+    const paid = await desk.handlers['purchase.submitSignature']({
+      purchaseId: second.purchaseId,
+      signature: await sign(second),
+    });
+    expect(paid.status).toBe('completed');
+    expect(await balanceOf(stack, account.address)).toBe(before - 10_000n);
   });
 });

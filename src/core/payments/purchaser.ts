@@ -25,7 +25,7 @@ import { quoteDifference, type Quote } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
 import { snapshotsFromAnswer } from './delivery';
 import { judgeAfterSend } from './after-send';
-import { claimQuote, PaymentsInFlight } from './selection-guard';
+import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
 
 export type PurchaseStep =
   | 'quoted'
@@ -68,6 +68,9 @@ export interface PurchaserDeps {
 interface PendingExternal {
   held: HeldQuote;
   authorization: Authorization;
+  /** The quotes it holds (in use, not spent: only a valid signature, submitted, spends them). */
+  quoteIds: string[];
+  target: GuardedSelection;
 }
 
 function startOfLocalDay(now: number): Date {
@@ -141,7 +144,7 @@ export class Purchaser {
 
   async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
     claimQuote(this.deps.quotes, request.quoteId);
-    let spent = false;
+    let kept = false;
     try {
       const { held, contacted } = await this.currentQuote(request);
       const client = this.deps.client();
@@ -168,14 +171,19 @@ export class Purchaser {
       this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
       const authorization = newAuthorization(held.quote, payer, this.deps.now());
       const purchaseId = randomUUID();
-      this.deps.quotes.spend(request.quoteId);
-      this.deps.quotes.spend(held.id);
-      spent = true;
       if (kind === 'external' || !account) {
-        this.inFlight.add(purchaseId, wanted, Number(authorization.validBefore) * 1000);
-        this.pendingExternal.set(purchaseId, { held, authorization });
+        // A signature request nobody answered (the wallet was closed, the person said no) can never pay, as
+        // only this desk sends it: a new one for the same reports replaces it.
+        this.dropPendingFor(wanted);
+        if (held.id !== request.quoteId) this.deps.quotes.claim(held.id);
+        const quoteIds = [request.quoteId, held.id];
+        this.pendingExternal.set(purchaseId, { held, authorization, quoteIds, target: wanted });
+        kept = true;
         return { status: 'needs_signature', request: externalRequest(purchaseId, held, authorization) };
       }
+      this.deps.quotes.spend(request.quoteId);
+      this.deps.quotes.spend(held.id);
+      kept = true;
       this.inFlight.add(purchaseId, wanted, Number.POSITIVE_INFINITY);
       try {
         this.deps.onStep(purchaseId, 'signing');
@@ -185,7 +193,15 @@ export class Purchaser {
         this.inFlight.remove(purchaseId);
       }
     } finally {
-      if (!spent) this.deps.quotes.release(request.quoteId);
+      if (!kept) this.deps.quotes.release(request.quoteId);
+    }
+  }
+
+  private dropPendingFor(target: GuardedSelection): void {
+    for (const [id, pending] of this.pendingExternal) {
+      if (!samePurchaseTarget(pending.target, target)) continue;
+      this.pendingExternal.delete(id);
+      for (const quoteId of pending.quoteIds) this.deps.quotes.release(quoteId);
     }
   }
 
@@ -200,18 +216,31 @@ export class Purchaser {
       }
       throw refused('purchase_unknown', 'This purchase is not waiting for a signature any more.');
     }
+    // Taken before any await, so of two submissions at once only the first goes on.
     this.pendingExternal.delete(purchaseId);
     this.submitted.add(purchaseId);
+    const { held, authorization, quoteIds, target } = pending;
+    let paying = false;
     try {
-      if (Number(pending.authorization.validBefore) * 1000 < this.deps.now() + 10_000) {
+      if (Number(authorization.validBefore) * 1000 < this.deps.now() + 10_000) {
         throw refused(
           'authorization_expired',
           'The signature came too late: the payment window closed. Nothing was sent.',
         );
       }
-      return await this.pay(purchaseId, pending.held, pending.authorization, signature);
+      await assertSignedBy(held.quote, authorization, signature);
+      this.inFlight.assertNone(target, this.deps.ledger, this.deps.now());
+      for (const quoteId of quoteIds) this.deps.quotes.spend(quoteId);
+      this.inFlight.add(purchaseId, target, Number.POSITIVE_INFINITY);
+      paying = true;
+      return await this.pay(purchaseId, held, authorization, signature);
     } finally {
-      this.inFlight.remove(purchaseId);
+      if (paying) this.inFlight.remove(purchaseId);
+      else {
+        // Nothing was sent: the quote may be used again, and this purchase is over.
+        this.submitted.delete(purchaseId);
+        for (const quoteId of quoteIds) this.deps.quotes.release(quoteId);
+      }
     }
   }
 
