@@ -9,6 +9,7 @@ export interface DeskProcessOptions {
   dataDir: string;
   serviceUrl: string;
   rpcUrl: string;
+  demoAsset: `0x${string}`;
   rendererDir: string;
 }
 

@@ -7,7 +7,13 @@ const send = (message: FromDesk) => process.send?.(message);
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? '{}') as DeskProcessOptions;
   const desk = await startDeskHost({
-    core: { dataDir: options.dataDir, serviceUrl: options.serviceUrl, rpcUrl: options.rpcUrl, demo: true },
+    core: {
+      dataDir: options.dataDir,
+      serviceUrl: options.serviceUrl,
+      rpcUrl: options.rpcUrl,
+      demo: true,
+      demoAsset: options.demoAsset,
+    },
     rendererDir: options.rendererDir,
   });
   let closing = false;

@@ -54,6 +54,7 @@ class Running {
       dataDir,
       serviceUrl: stack.baseUrl,
       rpcUrl: stack.rpcUrl,
+      demoAsset: stack.asset,
       rendererDir,
     });
     this.desks.push(desk);

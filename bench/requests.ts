@@ -42,6 +42,7 @@ export const requestsSection: Section = {
         serviceUrl: stack.baseUrl,
         rpcUrl: stack.rpcUrl,
         demo: true,
+        demoAsset: stack.asset,
         fetch: counter.fetch,
       });
       await desk.wallet.importPrivateKey(stack.buyerKeys[0]!, 'bench passphrase');

@@ -16,13 +16,13 @@ let browser: Browser | null = null;
 const browserDriver: DeskDriver = {
   name: 'browser',
   downloads: true,
-  async open({ dataDir, serviceUrl, rpcUrl }) {
+  async open({ dataDir, serviceUrl, rpcUrl, demoAsset }) {
     if (!browser) {
       await buildIfStale(root, () => undefined);
       browser = await launchChromium();
     }
     const desk = await startDeskHost({
-      core: { dataDir, serviceUrl, rpcUrl, demo: true, attempts: 1 },
+      core: { dataDir, serviceUrl, rpcUrl, demo: true, demoAsset, attempts: 1 },
       rendererDir: path.join(root, 'out', 'renderer'),
     });
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });

@@ -68,6 +68,7 @@ async function assemble(
         serviceUrl,
         rpcUrl: stack.rpcUrl,
         demo: true,
+        demoAsset: stack.asset,
         attempts: 1,
         ...(options.demoLibrarySecret ? { demoLibrarySecret: stack.librarySecret } : {}),
       },

@@ -19,7 +19,7 @@ const binary = findElectronBinary(root);
 const electronDriver = (executablePath: string): DeskDriver => ({
   name: 'electron',
   downloads: false,
-  async open({ dataDir, serviceUrl, rpcUrl }) {
+  async open({ dataDir, serviceUrl, rpcUrl, demoAsset }) {
     await buildIfStale(root, () => undefined);
     const native = await prepareElectronSqlite({
       root,
@@ -34,6 +34,7 @@ const electronDriver = (executablePath: string): DeskDriver => ({
         ...process.env,
         INTEL_DESK_DATA_DIR: dataDir,
         INTEL_DESK_DEMO: '1',
+        INTEL_DESK_DEMO_ASSET: demoAsset,
         INTEL_DESK_SERVICE_URL: serviceUrl,
         INTEL_DESK_RPC_URL: rpcUrl,
         INTEL_DESK_NATIVE_BINDING: native.binding,

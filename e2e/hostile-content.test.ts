@@ -72,7 +72,14 @@ beforeAll(async () => {
   });
   dataDir = mkdtempSync(path.join(tmpdir(), 'desk-e2e-hostile-'));
   desk = await startDeskHost({
-    core: { dataDir, serviceUrl: hostile.origin, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
+    core: {
+      dataDir,
+      serviceUrl: hostile.origin,
+      rpcUrl: stack.rpcUrl,
+      demo: true,
+      demoAsset: stack.asset,
+      attempts: 1,
+    },
     rendererDir: path.join(root, 'out', 'renderer'),
   });
   browser = await launchLoopbackOnlyChromium();

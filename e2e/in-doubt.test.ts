@@ -85,12 +85,16 @@ describe('a paid answer lost on the way back', () => {
   it('lists it in Purchases with what it waits for once the chain has been checked', async () => {
     await page.getByRole('button', { name: 'Purchases', exact: true }).click();
     await page.locator('.pill-in_doubt').waitFor();
+    // Until the chain is checked nobody knows what moved: the price is shown as a ceiling, not a charge.
+    const charged = page.locator('[data-testid="charged"]');
+    expect(await charged.textContent()).toMatch(/^unknown · up to \$0\.0\d$/);
     await page.getByRole('button', { name: 'Reconcile' }).click();
     // Before the chain is checked the purchase waits for its authorization to expire; after, for redelivery.
     const waiting = page.locator('[data-testid="waiting-for"]', {
       hasText: 'Waiting for the service to deliver what was paid for.',
     });
     await waiting.waitFor({ timeout: 30_000 });
+    expect(await charged.textContent()).toMatch(/^\$0\.0\d$/);
     expect(await page.locator('[data-testid="daily-spend"]').textContent()).toContain('not settled yet');
     await shot(page, 'in-doubt-purchases');
     const ledger = await fx.desk.core.handlers['purchases.list']({});

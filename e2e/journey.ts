@@ -30,7 +30,12 @@ export interface DeskDriver {
   name: string;
   /** Whether a download reaches the test (browser); Electron asks the person where to save instead. */
   downloads: boolean;
-  open(options: { dataDir: string; serviceUrl: string; rpcUrl: string }): Promise<DeskUnderTest>;
+  open(options: {
+    dataDir: string;
+    serviceUrl: string;
+    rpcUrl: string;
+    demoAsset: `0x${string}`;
+  }): Promise<DeskUnderTest>;
   /** Releases what open() shared between runs (a browser). */
   dispose?(): Promise<void>;
 }
@@ -47,6 +52,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
   let dataDir = '';
   let serviceUrl = '';
   let rpcUrl = '';
+  let demoAsset: `0x${string}` = '0x';
   let handle = '';
   let shelf: ShelfList;
   let menu: ReportMenu;
@@ -71,13 +77,14 @@ export function newUserJourney(driver: () => DeskDriver): void {
     buyerKey = stack.buyerKeys[0]!;
     serviceUrl = stack.baseUrl;
     rpcUrl = stack.rpcUrl;
+    demoAsset = stack.asset;
     dataDir = mkdtempSync(path.join(tmpdir(), 'desk-e2e-'));
     shelf = shelfListSchema.parse(await getJson(`${serviceUrl}/api/intel/list`));
     handle = shelf.entries.find((e) => (e.reportCount ?? 0) >= 4)!.username;
     menu = reportMenuSchema.parse(
       await getJson(`${serviceUrl}/api/intel/reports?username=${encodeURIComponent(handle)}`),
     );
-    desk = await driver().open({ dataDir, serviceUrl, rpcUrl });
+    desk = await driver().open({ dataDir, serviceUrl, rpcUrl, demoAsset });
   });
 
   afterAll(async () => {
@@ -229,7 +236,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
 
   it('finds everything again after a restart on the same data dir', async () => {
     await closeDesk();
-    desk = await driver().open({ dataDir, serviceUrl, rpcUrl });
+    desk = await driver().open({ dataDir, serviceUrl, rpcUrl, demoAsset });
     await page().getByRole('button', { name: 'Library', exact: true }).click();
     await page()
       .locator('[data-testid="library-items"] tbody tr')

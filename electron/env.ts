@@ -16,6 +16,11 @@ const envSchema = z.object({
   /** The demo service's public library secret, offered in the demo's Settings (core uses it, never shows it). */
   INTEL_DESK_DEMO_LIBRARY_SECRET: z.string().min(1).max(4096).optional(),
   INTEL_DESK_NATIVE_BINDING: z.string().min(1).optional(),
+  INTEL_DESK_DEMO_ASSET: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/)
+    .transform((a) => a as `0x${string}`)
+    .optional(),
 });
 
 export interface ShellEnv {
@@ -27,6 +32,8 @@ export interface ShellEnv {
   demoLibrarySecret: string | undefined;
   /** better-sqlite3 built for Electron's ABI (scripts/native-abi.ts); unset in a package, which ships that build. */
   nativeBinding: string | undefined;
+  /** The local demo token, the only one signed for on the demo chain. */
+  demoAsset: `0x${string}` | undefined;
 }
 
 export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
@@ -45,5 +52,6 @@ export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
     demoKey: parsed.INTEL_DESK_DEMO_KEY,
     demoLibrarySecret: parsed.INTEL_DESK_DEMO_LIBRARY_SECRET,
     nativeBinding: parsed.INTEL_DESK_NATIVE_BINDING,
+    demoAsset: parsed.INTEL_DESK_DEMO_ASSET,
   };
 }

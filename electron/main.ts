@@ -86,6 +86,7 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
       ...(shellEnv.rpcUrl ? { rpcUrl: shellEnv.rpcUrl } : {}),
       ...(shellEnv.nativeBinding ? { nativeBinding: shellEnv.nativeBinding } : {}),
       demo: shellEnv.demo,
+      ...(shellEnv.demoAsset ? { demoAsset: shellEnv.demoAsset } : {}),
       ...(shellEnv.demo && shellEnv.demoLibrarySecret
         ? { demoLibrarySecret: shellEnv.demoLibrarySecret }
         : {}),

@@ -55,6 +55,7 @@ async function main(): Promise<void> {
   let rpcUrl: string | undefined;
   let demoKey: `0x${string}` | undefined;
   let demoLibrarySecret: string | undefined;
+  let demoAsset: `0x${string}` | undefined;
   let service = serviceUrl;
   if (demo) {
     log('Starting the demo: a local chain (anvil) and the reference service…');
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
     // The demo service's own secret, public by design: printed, and offered in Settings without crossing
     // to the renderer.
     demoLibrarySecret = stack.librarySecret;
+    demoAsset = stack.asset;
     log(`Demo service ${stack.baseUrl}, chain ${stack.network} at ${stack.rpcUrl}`);
     log(`Demo library secret (for Dossiers; or Settings → Use the demo secret): ${demoLibrarySecret}`);
   }
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
         ...(demoKey ? { INTEL_DESK_DEMO_KEY: demoKey } : {}),
         ...(demoLibrarySecret ? { INTEL_DESK_DEMO_LIBRARY_SECRET: demoLibrarySecret } : {}),
         INTEL_DESK_NATIVE_BINDING: prepared.nativeBinding,
+        ...(demoAsset ? { INTEL_DESK_DEMO_ASSET: demoAsset } : {}),
       },
     });
     electron.once('exit', (code) => void stop(code ?? 0));
@@ -98,6 +101,9 @@ async function main(): Promise<void> {
       ...(service ? { serviceUrl: service } : {}),
       ...(rpcUrl ? { rpcUrl } : {}),
       ...(demoLibrarySecret ? { demoLibrarySecret } : {}),
+      ...(demoAsset ? { demoAsset } : {}),
+      ...(service ? { serviceUrl: service } : {}),
+      ...(rpcUrl ? { rpcUrl } : {}),
     },
     rendererDir: path.join(root, 'out', 'renderer'),
     port,

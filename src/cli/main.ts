@@ -40,7 +40,8 @@ Options: --json, --service URL, --data-dir DIR, --rpc URL, --demo, --timeout S (
 Signer:  --key-file F (a key for this run only), else the stored keystore, unlocked with the passphrase in
          $INTEL_DESK_PASSPHRASE (or the variable named by --passphrase-env VAR)
 Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY, INTEL_DESK_RPC_URL,
-             INTEL_DESK_DEMO=1, INTEL_DESK_PASSPHRASE, INTEL_DESK_TIMEOUT,
+             INTEL_DESK_DEMO=1, INTEL_DESK_DEMO_ASSET (the demo token: the only one paid on the demo chain),
+             INTEL_DESK_PASSPHRASE, INTEL_DESK_TIMEOUT,
              INTEL_DESK_LIBRARY_SECRET (used for that command only; \`secret set\` stores one)
 Exit codes: 0 ok, 2 usage, 3 payment refused (safety rule, cap, wallet), 4 service error or failed
 purchase, 5 network error or a purchase left in doubt, 1 other.`;
@@ -80,13 +81,26 @@ function timeoutMs(values: Values): number | null {
   return Math.round(seconds * 1000);
 }
 
+/** The demo token's address from the environment; anything but an address is a usage error. */
+function demoAsset(): `0x${string}` | null {
+  const raw = process.env['INTEL_DESK_DEMO_ASSET'];
+  if (raw === undefined || raw === '') return null;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(raw))
+    throw new UsageError(
+      `INTEL_DESK_DEMO_ASSET must be a token address (0x and 40 hex digits), not "${raw.slice(0, 60)}"`,
+    );
+  return raw as `0x${string}`;
+}
+
 async function openDesk(values: Values, command: string | undefined): Promise<DeskCore> {
   const rpcUrl = values.rpc ?? process.env['INTEL_DESK_RPC_URL'];
   const timeout = timeoutMs(values);
   const serviceUrl = values.service ?? process.env['INTEL_DESK_SERVICE_URL'];
+  const asset = demoAsset();
   const desk = await createDeskCore({
     dataDir: values['data-dir'] ?? process.env['INTEL_DESK_DATA_DIR'] ?? path.join(homedir(), '.intel-desk'),
     demo: values.demo ?? process.env['INTEL_DESK_DEMO'] === '1',
+    ...(asset ? { demoAsset: asset } : {}),
     ...(serviceUrl ? { serviceUrl } : {}),
     ...(rpcUrl ? { rpcUrl } : {}),
     ...(timeout ? { timeoutMs: timeout } : {}),

@@ -21,6 +21,8 @@ export interface DeskCoreOptions {
   dataDir: string;
   serviceUrl?: string;
   demo?: boolean;
+  /** In demo mode, the test USDC the local service deployed: the only token signed for on the demo chain. */
+  demoAsset?: `0x${string}`;
   rpcUrl?: string;
   vault?: SecretVault;
   /** Demo mode only: the demo service's library secret, which core can use when asked without showing it. */
@@ -76,6 +78,7 @@ export class DeskContext {
   readonly now: () => number;
   readonly demo: boolean;
   readonly librarySecrets: LibrarySecretStore;
+  readonly demoAsset: `0x${string}` | null;
   private clientCache: ServiceClient | null = null;
   private chainClient: { chainId: number; client: PublicClient } | null = null;
   lastAsset: { network: string; asset: `0x${string}` } | null = null;
@@ -85,6 +88,7 @@ export class DeskContext {
     ownerOnlyDataDir(options.dataDir);
     this.now = options.now ?? (() => Date.now());
     this.demo = options.demo ?? false;
+    this.demoAsset = options.demoAsset ?? null;
     const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()), {
       nativeBinding: options.nativeBinding,
     });
@@ -115,6 +119,7 @@ export class DeskContext {
       quotes: this.quotes,
       client: () => this.client(),
       requote: (held) => requote(this, held),
+      chain: (network) => this.chain(network),
       librarySecret: () => this.librarySecret(),
       librarySecretRefused: (secret) => this.librarySecrets.mark(secret, 'refused'),
       serviceReachable: () => this.online,

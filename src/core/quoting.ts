@@ -25,7 +25,12 @@ async function priceSelection(ctx: DeskContext, handle: string, selection: Selec
     client.challenge(path),
     expectedReportCount(ctx, handle, selection),
   ]);
-  const expect = { demo: ctx.demo, resourcePath: path, expectedReportCount: expected };
+  const expect = {
+    demo: ctx.demo,
+    demoAsset: ctx.demoAsset,
+    resourcePath: path,
+    expectedReportCount: expected,
+  };
   let quote: Quote;
   let secretReadOnly = false;
   try {
@@ -34,7 +39,8 @@ async function priceSelection(ctx: DeskContext, handle: string, selection: Selec
     // A read with the library secret signs nothing, so the networks Intel Desk pays on do not limit it.
     const allowlist = error instanceof DeskError && ALLOWLIST_CODES.has(error.code);
     if (!allowlist || ctx.librarySecret() === null) throw error;
-    quote = quoteFromChallenge(challenge, { ...expect, demo: true });
+    const asset = challenge.accepts[0]?.asset ?? null;
+    quote = quoteFromChallenge(challenge, { ...expect, demo: true, demoAsset: asset });
     secretReadOnly = true;
   }
   ctx.lastAsset = { network: quote.network, asset: quote.asset };

@@ -114,6 +114,11 @@ export interface PurchaseView {
   reportCount: number;
   amount: string;
   amountUsd: number;
+  /**
+   * What actually left the wallet, in USD: the amount once settled (completed, or paid on chain and not yet
+   * delivered), 0 when failed or read with the library secret, null while unknown (in doubt: up to amountUsd).
+   */
+  movedUsd: number | null;
   payer: string;
   payTo: string;
   network: string;

@@ -27,6 +27,7 @@ function cli(args: string[], env: Record<string, string | undefined> = {}): Prom
     INTEL_DESK_DATA_DIR: data.dir,
     INTEL_DESK_RPC_URL: stack.rpcUrl,
     INTEL_DESK_DEMO: '1',
+    INTEL_DESK_DEMO_ASSET: stack.asset,
     INTEL_DESK_PASSPHRASE: undefined,
     INTEL_DESK_PRIVATE_KEY: undefined,
     ...env,

@@ -19,6 +19,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
     INTEL_DESK_DATA_DIR: data.dir,
     INTEL_DESK_RPC_URL: stack.rpcUrl,
     INTEL_DESK_DEMO: '1',
+    INTEL_DESK_DEMO_ASSET: stack.asset,
     ...env,
   });
 }

@@ -59,6 +59,7 @@ async function purchaseKilledAt(step: PurchaseStep, reportId: string): Promise<v
       DATA_DIR: data.dir,
       SERVICE_URL: stack.baseUrl,
       RPC_URL: stack.rpcUrl,
+      DEMO_ASSET: stack.asset,
       BUYER_KEY: stack.buyerKeys[0]!,
       HANDLE: handle,
       REPORT_IDS: reportId,

@@ -41,6 +41,7 @@ function purchaseProcess(step: PurchaseStep | 'outside', dataDir: string, ids: s
       DATA_DIR: dataDir,
       SERVICE_URL: serviceUrl,
       RPC_URL: stack.rpcUrl,
+      DEMO_ASSET: stack.asset,
       BUYER_KEY: stack.buyerKeys[0]!,
       HANDLE: handle,
       REPORT_IDS: ids.join(','),

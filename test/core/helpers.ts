@@ -26,6 +26,7 @@ export async function deskFor(
     dataDir,
     serviceUrl: stack.baseUrl,
     demo: true,
+    demoAsset: stack.asset,
     rpcUrl: stack.rpcUrl,
     attempts: 1,
     // Wallet imports dominate test time at the real cost; wallet-sealing.test.ts covers the default.

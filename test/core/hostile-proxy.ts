@@ -17,6 +17,10 @@ export interface HostileProxy {
   authorizationsSeen: string[];
   /** Awaited after the service settled and answered a payment, before that answer is passed on. */
   beforePaidAnswer: (() => Promise<void>) | null;
+  /** A gateway's own answer given instead of the service's, once the service has answered a payment. */
+  paidAnswer: { status: number; body: string } | null;
+  /** A gateway that retries a paid request once on its own, passing on the service's second answer. */
+  retryPaid: boolean;
   close(): Promise<void>;
 }
 
@@ -28,6 +32,8 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     paymentsSeen: [],
     authorizationsSeen: [],
     beforePaidAnswer: null,
+    paidAnswer: null,
+    retryPaid: false,
     close: async () => undefined,
   };
   const server: Server = createServer((req, res) => {
@@ -43,7 +49,9 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    fetch(`${target}${req.url ?? '/'}`, { headers })
+    const forward = () => fetch(`${target}${req.url ?? '/'}`, { headers });
+    const paid = typeof payment === 'string';
+    (paid && proxy.retryPaid ? forward().then((first) => first.text().then(forward)) : forward())
       .then(async (upstream) => {
         let body = await upstream.text();
         const parsed = upstream.status === 402 ? (JSON.parse(body) as Record<string, unknown>) : null;
@@ -54,7 +62,12 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
         const out: Record<string, string> = { 'Content-Type': 'application/json' };
         const receipt = upstream.headers.get('x-payment-response');
         if (receipt) out['X-Payment-Response'] = receipt;
-        if (typeof payment === 'string' && upstream.status === 200) await proxy.beforePaidAnswer?.();
+        if (paid && upstream.status === 200) await proxy.beforePaidAnswer?.();
+        if (paid && proxy.paidAnswer) {
+          res.writeHead(proxy.paidAnswer.status, { 'Content-Type': 'text/html' });
+          res.end(proxy.paidAnswer.body);
+          return;
+        }
         res.writeHead(upstream.status, out);
         res.end(body);
       })

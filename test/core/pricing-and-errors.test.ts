@@ -32,6 +32,7 @@ afterAll(async () => {
 async function quoteFor(path: string): Promise<Quote> {
   return quoteFromChallenge(await client.challenge(path), {
     demo: true,
+    demoAsset: stack.asset,
     resourcePath: path,
     expectedReportCount: null,
   });

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { DeskError } from '../../src/core/errors';
-import type { PrivateKeyAccount } from 'viem/accounts';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { deployDemoToken, mintTestUsdc } from '../../src/service/chain/token';
 import { deskWithWallet, tempDir } from './helpers';
 import { editChallenge, startHostileProxy, type HostileProxy } from './hostile-proxy';
 
@@ -96,6 +97,37 @@ describe('rule 1: only allowlisted networks and assets', () => {
   });
 });
 
+describe('rule 1 on the demo chain: only the demo token the local service deployed', () => {
+  it('refuses another token deployed on the same local chain, funded and named like USDC, before signing', async () => {
+    const other = await deployDemoToken(stack.chain.clients);
+    await mintTestUsdc(stack.chain.clients, other, [privateKeyToAccount(stack.buyerKeys[0]!).address], '100');
+    expect(other.address).not.toBe(stack.asset);
+    expect(await quoteRefusal([{ asset: other.address }])).toBe('asset_not_allowed');
+    proxy.mutate = null;
+    // The real demo token is still paid, through the same proxy.
+    const quote = await desk.handlers['quote.get']({
+      handle,
+      selection: { kind: 'ids', ids: ids.slice(0, 1) },
+    });
+    expect(quote.asset).toBe(stack.asset);
+
+    // A demo desk that was not told the demo token pays no token on the demo chain.
+    const untold = tempDir('desk-untold-');
+    const blind = await deskWithWallet(stack, untold.dir, 0, { demoAsset: undefined });
+    try {
+      const error = await blind.desk.handlers['quote.get']({ handle, selection: { kind: 'all' } }).then(
+        () => null,
+        (e: unknown) => e as DeskError,
+      );
+      expect(error).toMatchObject({ code: 'asset_not_allowed' });
+      expect(error?.message).toMatch(/INTEL_DESK_DEMO_ASSET/);
+    } finally {
+      await blind.desk.close();
+      untold.remove();
+    }
+  });
+});
+
 describe('rule 2: amount equals unit price times the chosen report count', () => {
   it('refuses an amount that does not match, a report count that is not the selection, and bad numbers', async () => {
     expect(await quoteRefusal([{ amount: '40000' }])).toBe('amount_mismatch');
@@ -180,6 +212,9 @@ describe('rule 3: the payee is pinned on first purchase', () => {
     });
     expect(signatures).toBe(before + 1);
     expect(accepted).toMatchObject({ status: 'failed', code: 'payee_mismatch' });
+    // Refused, it charged nothing: the ledger shows what moved, not the price.
+    if (accepted.status === 'failed')
+      expect(accepted.purchase).toMatchObject({ movedUsd: 0, amountUsd: 0.01 });
     const sent = JSON.parse(Buffer.from(proxy.paymentsSeen.at(-1)!, 'base64').toString('utf8'));
     expect(sent.payload.authorization.to).toBe('0x2222222222222222222222222222222222222222');
     proxy.mutate = null;
@@ -228,9 +263,10 @@ describe('rule 2 and 5 between quote and payment', () => {
       },
       { mutation: editChallenge({ amount: '30000' }, { reportCount: 3 }), code: 'report_count_mismatch' },
       { mutation: editChallenge({ network: 'eip155:8453' }, { chainId: 8453 }), code: 'asset_not_allowed' },
+      // Another token on the demo chain is not the demo token: refused before it could count as a change.
       {
         mutation: editChallenge({ asset: '0x4444444444444444444444444444444444444444' }),
-        code: 'quote_changed',
+        code: 'asset_not_allowed',
       },
       { mutation: editChallenge({ amount: '40000' }, { unitPriceUsd: 0.02 }), code: 'quote_changed' },
       { mutation: editChallenge({ amount: '40000' }), code: 'amount_mismatch' },

@@ -216,6 +216,28 @@ describe('typed errors', () => {
       message: expect.stringMatching(/more than 4096/),
     });
   });
+  it('a 4 MB challenge, in its header or its body, is said to be too large, not a failed connection', async () => {
+    const padded = JSON.stringify({ ...CHALLENGE, padding: 'x'.repeat(4 * 1024 * 1024) });
+    const server = await scripted((_req, res, index) => {
+      // As the reference service does: the challenge in the body and, base64, in PAYMENT-REQUIRED.
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      if (index === 0) headers['PAYMENT-REQUIRED'] = Buffer.from(padded).toString('base64');
+      res.writeHead(402, headers);
+      res.end(padded);
+    });
+    const contacts: boolean[] = [];
+    const { client } = clientFor(server.url, {
+      attempts: 1,
+      onContact: (contact) => contacts.push(contact.reachable),
+    });
+    for (let i = 0; i < 2; i++) {
+      const error = await failure(client.challenge(PAID_PATH));
+      expect(error).toMatchObject({ code: 'service_oversize', kind: 'service' });
+      expect(error.message).toMatch(/too large/);
+      expect(error.message).not.toMatch(/connection/);
+    }
+    expect(contacts).not.toContain(false);
+  });
 });
 
 describe('retries', () => {

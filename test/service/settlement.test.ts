@@ -1,7 +1,8 @@
 /**
  * Settlement transactions all come from one facilitator account. If one send fails after its account nonce was
  * taken while other settlements already hold the next nonces, those wait behind the gap and their buyers hang.
- * Here the chain transport drops the first transaction sent, as a lost RPC connection would.
+ * Here the chain transport drops a transaction sent, as a lost RPC connection would; or, once a transaction
+ * is broadcast, loses the answers about its receipt, so the service cannot tell whether it confirmed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,14 +19,16 @@ let service: ServiceOnChain;
 let dataDir: string;
 let stack: Stack;
 let dropped = 0;
-let sends = 0;
+let dropNextSend = false;
+let loseReceipts = false;
 
 beforeAll(async () => {
   chain = await startDemoChain({ buyerCount: 4 });
   const rpc = http(chain.rpcUrl, { retryCount: 0 })({ chain: localChain(chain.chainId, chain.rpcUrl) });
   const flaky = custom({
     async request({ method, params }: { method: string; params?: unknown }) {
-      if (method === 'eth_sendRawTransaction' && sends++ === 0) {
+      if (method === 'eth_sendRawTransaction' && dropNextSend) {
+        dropNextSend = false;
         dropped++;
         throw new Error('injected fault: the connection to the chain was reset');
       }
@@ -39,7 +42,14 @@ beforeAll(async () => {
       chain: viemChain,
       publicClient: createPublicClient({
         chain: viemChain,
-        transport: http(chain.rpcUrl, { retryCount: 0 }),
+        transport: custom({
+          async request({ method, params }: { method: string; params?: unknown }) {
+            if (method === 'eth_getTransactionReceipt' && loseReceipts) {
+              throw new Error('injected fault: the connection to the chain was reset');
+            }
+            return rpc.request({ method, params } as Parameters<typeof rpc.request>[0]);
+          },
+        }),
       }),
       walletClient: createWalletClient({
         chain: viemChain,
@@ -85,6 +95,7 @@ describe('a settlement whose transaction is lost', () => {
     );
     const before = await Promise.all([0, 1, 2, 3].map((i) => tokenBalance(stack, buyer(stack, i).address)));
 
+    dropNextSend = true;
     const answers = await Promise.all(
       signed.map((s) =>
         getJson(url, { 'X-402-Payment': v2Payment(stack, s, amount) }).catch((error: unknown) => ({
@@ -109,5 +120,47 @@ describe('a settlement whose transaction is lost', () => {
     for (const i of [0, 1, 2, 3]) {
       expect(await tokenBalance(stack, buyer(stack, i).address)).toBe(before[i]! - 2n * amount);
     }
+  }, 40_000);
+});
+
+describe('a settlement broadcast but not confirmed', () => {
+  it('keeps its nonce taken, names its transaction, and answers a resend with 409, never a second settlement', async () => {
+    const shelf = await getJson(`${stack.baseUrl}/api/intel/list`);
+    const handle = (shelf.body['entries'] as { username: string }[])[1]!.username;
+    const url = `${stack.baseUrl}/api/intel/reports?username=${handle}&select=all`;
+    const challenge = await getJson(url);
+    const amount = BigInt((challenge.body['accepts'] as { amount: string }[])[0]!.amount);
+    const signed = await signAuthorization(stack, 3, amount);
+    const payer = buyer(stack, 3).address;
+    const before = await tokenBalance(stack, payer);
+
+    loseReceipts = true;
+    let lost;
+    try {
+      lost = await getJson(url, { 'X-402-Payment': v2Payment(stack, signed, amount) });
+    } finally {
+      loseReceipts = false;
+    }
+    expect(lost.status).toBe(402);
+    expect(lost.body).toMatchObject({
+      error: 'settlement_failed',
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    expect(String(lost.body['message'])).toMatch(/broadcast .* may still settle/);
+
+    const resent = await getJson(url, { 'X-402-Payment': v2Payment(stack, signed, amount) });
+    expect([resent.status, resent.body['error']]).toEqual([409, 'payment_already_used']);
+    const receipt = await chain.clients.publicClient.waitForTransactionReceipt({
+      hash: lost.body['transaction'] as `0x${string}`,
+    });
+    expect(receipt.status).toBe('success');
+    expect(await tokenBalance(stack, payer)).toBe(before - amount);
+    const used = await chain.clients.publicClient.readContract({
+      address: stack.asset,
+      abi: chain.token.contract.abi,
+      functionName: 'authorizationState',
+      args: [payer, signed.authorization.nonce],
+    });
+    expect(used).toBe(true);
   }, 40_000);
 });

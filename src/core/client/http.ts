@@ -53,6 +53,9 @@ function causeMessages(error: unknown, depth = 0): string[] {
   return [error.message, ...causeMessages(error.cause, depth + 1)];
 }
 
+/** Error codes (anywhere in the cause chain) that mean the service answered with headers too large to read. */
+const HEADER_OVERFLOWS = new Set(['UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW']);
+
 /** True when the failure happened before a connection existed: the request provably never left. */
 export function neverConnected(error: unknown): boolean {
   const codes = causeCodes(error);
@@ -73,7 +76,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
     await response.body?.cancel();
     throw new DeskError(
       'service_oversize',
-      `The service sent ${declared} bytes, over the ${maxBytes}-byte limit.`,
+      `The service's answer is too large (${declared} bytes, over the ${maxBytes}-byte limit); it was dropped.`,
       'service',
     );
   }
@@ -89,7 +92,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
       await reader.cancel();
       throw new DeskError(
         'service_oversize',
-        `The service sent more than ${maxBytes} bytes; the answer was dropped.`,
+        `The service's answer is too large (more than ${maxBytes} bytes); it was dropped.`,
         'service',
       );
     }
@@ -122,6 +125,7 @@ export async function exchange(url: string, init: RequestInit, options: HttpOpti
     if (error instanceof DeskError) throw error;
     const failure = networkError(url, error, options, timeout, answered);
     if (failure.kind === 'network') options.onContact?.({ reachable: false, reason: failure.message });
+    else if (failure.kind === 'service') options.onContact?.({ reachable: true, reason: null });
     throw failure;
   }
 }
@@ -149,6 +153,16 @@ function networkError(
     return new DeskError(
       'service_unexpected_status',
       `The service at ${host} answered with a redirect, which Intel Desk does not follow.`,
+      'service',
+      {},
+      { cause: error },
+    );
+  }
+  // The service did answer, with headers (a challenge, say) too large to read: that is its fault, not the network's.
+  if (causeCodes(error).some((code) => HEADER_OVERFLOWS.has(code))) {
+    return new DeskError(
+      'service_oversize',
+      `The service at ${host} sent an answer too large to read (its headers alone are over the limit); it was dropped.`,
       'service',
       {},
       { cause: error },
@@ -242,8 +256,11 @@ export function serviceError(answer: RawAnswer): DeskError {
   const known = KNOWN_ERRORS[body.error];
   const message =
     known ?? `The service refused the request: ${body.message ?? body.error} (HTTP ${answer.status}).`;
+  // A service whose settlement was broadcast but not confirmed names the transaction; keep it as evidence.
+  const transaction = typeof body['transaction'] === 'string' ? body['transaction'] : undefined;
   return new DeskError(body.error, message, 'service', {
     status: answer.status,
     serviceMessage: body.message,
+    ...(transaction ? { transaction } : {}),
   });
 }

@@ -89,6 +89,9 @@ export function probeConnection(baseUrl: string, timeoutMs: number): Promise<voi
   });
 }
 
+/** A challenge is a few hundred bytes; one of megabytes is refused before it is parsed. */
+export const CHALLENGE_MAX_BYTES = 64 * 1024;
+
 export interface PaidAnswer {
   body: PaidSuccess;
   /** The answer's exact text, kept so snapshots are stored byte-for-byte. */
@@ -192,7 +195,7 @@ export class ServiceClient {
     }
   }
 
-  private async free(path: string, signal?: AbortSignal): Promise<RawAnswer> {
+  private async free(path: string, signal?: AbortSignal, maxBytes = this.http.maxBytes): Promise<RawAnswer> {
     let lastError: unknown;
     for (let attempt = 0; attempt < this.attempts; attempt++) {
       if (attempt > 0) await this.sleep(this.backoffMs * 2 ** (attempt - 1), signal);
@@ -200,7 +203,7 @@ export class ServiceClient {
         const answer = await exchange(
           `${this.baseUrl}${path}`,
           { method: 'GET' },
-          { ...this.http, ...(signal ? { signal } : {}) },
+          { ...this.http, maxBytes, ...(signal ? { signal } : {}) },
         );
         if (answer.status < 500 && answer.status !== 429) return answer;
         lastError = serviceError(answer);
@@ -234,7 +237,7 @@ export class ServiceClient {
 
   /** Asks the paid route without paying: the 402 challenge is the live price of exactly this selection. */
   async challenge(path: string, signal?: AbortSignal): Promise<PaymentChallenge> {
-    const answer = await this.free(path, signal);
+    const answer = await this.free(path, signal, Math.min(this.http.maxBytes, CHALLENGE_MAX_BYTES));
     if (answer.status === 200) {
       throw new DeskError(
         'service_unexpected_status',

@@ -58,6 +58,7 @@ export interface PurchaseRow {
   error: string | null;
   response_json: string | null;
   report_ids: string;
+  quote_json: string;
   created_at: string;
   updated_at: string;
   waiting_json: string | null;
@@ -67,7 +68,16 @@ export interface PurchaseRow {
 /** The ledger's network column for reads made with the library secret, where nothing was paid. */
 export const LIBRARY_SECRET_NETWORK = 'library secret';
 
+/** What actually moved for a purchase (see PurchaseView.movedUsd). */
+function movedUsd(row: PurchaseRow, waitingFor: PurchaseWait | null): number | null {
+  if (row.network === LIBRARY_SECRET_NETWORK || row.state === 'failed') return 0;
+  const amountUsd = Number(row.amount) / 1e6;
+  if (row.state === 'completed' || waitingFor?.kind === 'redelivery') return amountUsd;
+  return null;
+}
+
 export function purchaseView(row: PurchaseRow): PurchaseView {
+  const waitingFor = row.state === 'in_doubt' ? parseWait(row.waiting_json) : null;
   return {
     id: row.id,
     paidWith: row.network === LIBRARY_SECRET_NETWORK ? 'library_secret' : 'payment',
@@ -76,6 +86,7 @@ export function purchaseView(row: PurchaseRow): PurchaseView {
     reportCount: row.report_count,
     amount: row.amount,
     amountUsd: Number(row.amount) / 1e6,
+    movedUsd: movedUsd(row, waitingFor),
     payer: row.payer,
     payTo: row.pay_to,
     network: row.network,
@@ -85,7 +96,7 @@ export function purchaseView(row: PurchaseRow): PurchaseView {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     reportIds: z.array(z.string()).catch([]).parse(safeJson(row.report_ids)),
-    waitingFor: row.state === 'in_doubt' ? parseWait(row.waiting_json) : null,
+    waitingFor,
     checkedAt: row.checked_at,
   };
 }

@@ -4,8 +4,7 @@ import { getAddress, isAddress } from 'viem';
 export interface AllowedAsset {
   network: `eip155:${number}`;
   chainId: number;
-  /** null: any token the service announces (the local demo chain only). */
-  asset: `0x${string}` | null;
+  asset: `0x${string}`;
   label: string;
   domainName: string;
   domainVersion: string;
@@ -29,31 +28,48 @@ export const BASE_SEPOLIA_USDC: AllowedAsset = {
   domainVersion: '2',
 };
 
-export const DEMO_CHAIN_USDC: AllowedAsset = {
-  network: 'eip155:31337',
-  chainId: 31337,
-  asset: null,
-  label: 'test USDC on the local demo chain',
-  domainName: 'USD Coin',
-  domainVersion: '2',
-};
+export const DEMO_CHAIN_NETWORK = 'eip155:31337';
 
-export function allowedAssets(demo: boolean): AllowedAsset[] {
-  return demo
-    ? [BASE_MAINNET_USDC, BASE_SEPOLIA_USDC, DEMO_CHAIN_USDC]
-    : [BASE_MAINNET_USDC, BASE_SEPOLIA_USDC];
+/**
+ * The local demo chain allows one token: the test USDC the local service deployed, whose address the desk
+ * is told when it starts (INTEL_DESK_DEMO_ASSET), as Base allows only USDC. Any other contract on that chain
+ * is refused, whatever a service announces.
+ */
+export function demoChainUsdc(asset: `0x${string}`): AllowedAsset {
+  return {
+    network: DEMO_CHAIN_NETWORK,
+    chainId: 31337,
+    asset: getAddress(asset),
+    label: 'the test USDC of the local demo chain',
+    domainName: 'USD Coin',
+    domainVersion: '2',
+  };
+}
+
+/** What demo mode allows beyond Base: nothing outside demo mode, and on the demo chain only its token. */
+export interface DemoAllowance {
+  demo: boolean;
+  /** The demo token's address; null when the desk was not told it, and then the demo chain is refused. */
+  demoAsset?: string | null | undefined;
+}
+
+export function allowedAssets({ demo, demoAsset }: DemoAllowance): AllowedAsset[] {
+  const base = [BASE_MAINNET_USDC, BASE_SEPOLIA_USDC];
+  if (!demo || !demoAsset || !isAddress(demoAsset, { strict: false })) return base;
+  return [...base, demoChainUsdc(demoAsset)];
 }
 
 export function findAllowed(
   network: string,
   asset: string,
-  demo: boolean,
+  allowance: DemoAllowance,
 ): AllowedAsset | 'network' | 'asset' {
-  const forNetwork = allowedAssets(demo).filter((entry) => entry.network === network);
-  if (forNetwork.length === 0) return 'network';
+  const forNetwork = allowedAssets(allowance).filter((entry) => entry.network === network);
+  if (forNetwork.length === 0) {
+    // In demo mode the demo chain is known; only its token was not given, so every contract on it is refused.
+    return allowance.demo && network === DEMO_CHAIN_NETWORK ? 'asset' : 'network';
+  }
   if (!isAddress(asset, { strict: false })) return 'asset';
-  const match = forNetwork.find(
-    (entry) => entry.asset === null || getAddress(entry.asset) === getAddress(asset),
-  );
+  const match = forNetwork.find((entry) => getAddress(entry.asset) === getAddress(asset));
   return match ?? 'asset';
 }

@@ -3,7 +3,7 @@
  * and records every step in the ledger before the next one can lose anything.
  */
 import { randomUUID } from 'node:crypto';
-import type { Hex } from 'viem';
+import type { Hex, PublicClient } from 'viem';
 import type { PurchaseOutcome, PurchaseView } from '../../shared/rpc';
 import type { PaidSuccess } from '../../shared/wire';
 import { DeskError, refused } from '../errors';
@@ -25,6 +25,8 @@ import { quoteDifference, type Quote } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
 import { snapshotsFromAnswer } from './delivery';
 import type { ClockSample } from './chain-clock';
+import { judgeAfterSend } from './after-send';
+import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
 
 export type PurchaseStep =
   | 'quoted'
@@ -59,6 +61,8 @@ export interface PurchaserDeps {
   librarySecret: () => string | null;
   /** Records that the service refused the secret, so it stops standing in for buying. */
   librarySecretRefused: (secret: string) => void;
+  /** A read-only client for the network's chain, when an RPC URL is known (to confirm a refusal). */
+  chain: (network: string) => PublicClient | null;
   /** False when the desk's last exchange with the service failed to get an answer. */
   serviceReachable: () => boolean;
   /** The service's and the chain's clocks against the desk's, measured now, to date the authorization. */
@@ -70,6 +74,9 @@ export interface PurchaserDeps {
 interface PendingExternal {
   held: HeldQuote;
   authorization: Authorization;
+  /** The quotes it holds (in use, not spent: only a valid signature, submitted, spends them). */
+  quoteIds: string[];
+  target: GuardedSelection;
 }
 
 function startOfLocalDay(now: number): Date {
@@ -82,6 +89,8 @@ const usd = (amount: bigint) => `$${(Number(amount) / 1e6).toFixed(2)}`;
 
 export class Purchaser {
   private readonly pendingExternal = new Map<string, PendingExternal>();
+  private readonly submitted = new Set<string>();
+  private readonly inFlight = new PaymentsInFlight();
 
   constructor(private readonly deps: PurchaserDeps) {}
 
@@ -140,71 +149,112 @@ export class Purchaser {
   }
 
   async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    const { held, contacted } = await this.currentQuote(request);
-    const client = this.deps.client();
-    const secret = this.deps.librarySecret();
-    if (secret !== null) return this.readWithSecret(held, secret);
-    if (held.secretReadOnly) {
-      throw refused(
-        'quote_secret_only',
-        'This price was read for the library secret, which is no longer in use, and Intel Desk does not pay on its network; nothing was signed.',
-      );
-    }
-    this.checkPolicy(held.quote, request, client.baseUrl);
-    const kind = this.deps.wallet.kind();
-    const payer = this.deps.wallet.address();
-    if (kind === null || payer === null)
-      throw new DeskError('no_wallet', 'Connect a wallet before buying.', 'wallet');
-    if (kind === 'keystore' && !this.deps.wallet.unlockedAccount())
-      throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase before buying.', 'wallet');
-    // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
-    if (!contacted) await unreachableBeforeSigning(() => client.probe());
-    const clock = await this.deps.clock(held.quote.network);
-    const authorization = newAuthorization(held.quote, payer, this.deps.now(), clock);
-    if (kind === 'external') {
+    claimQuote(this.deps.quotes, request.quoteId);
+    let kept = false;
+    try {
+      const { held, contacted } = await this.currentQuote(request);
+      const client = this.deps.client();
+      const secret = this.deps.librarySecret();
+      if (secret !== null) return await this.readWithSecret(held, secret);
+      if (held.secretReadOnly) {
+        throw refused(
+          'quote_secret_only',
+          'This price was read for the library secret, which is no longer in use, and Intel Desk does not pay on its network; nothing was signed.',
+        );
+      }
+      const wanted = { serviceUrl: client.baseUrl, handle: held.handle, selection: held.selection };
+      this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
+      this.checkPolicy(held.quote, request, client.baseUrl);
+      const kind = this.deps.wallet.kind();
+      const payer = this.deps.wallet.address();
+      if (kind === null || payer === null)
+        throw new DeskError('no_wallet', 'Connect a wallet before buying.', 'wallet');
+      const account = kind === 'keystore' ? this.deps.wallet.unlockedAccount() : null;
+      if (kind === 'keystore' && !account)
+        throw new DeskError(
+          'wallet_locked',
+          'Unlock the wallet with its passphrase before buying.',
+          'wallet',
+        );
+      // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
+      if (!contacted) await unreachableBeforeSigning(() => client.probe());
+      const clock = await this.deps.clock(held.quote.network);
+      // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
+      // concurrent starts for the same reports the second sees the first.
+      this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
+      const authorization = newAuthorization(held.quote, payer, this.deps.now(), clock);
       const purchaseId = randomUUID();
-      this.pendingExternal.set(purchaseId, { held, authorization });
-      const data = typedData(held.quote, authorization);
-      return {
-        status: 'needs_signature',
-        request: {
-          purchaseId,
-          typedData: {
-            domain: data.domain,
-            types: { TransferWithAuthorization: [...data.types.TransferWithAuthorization] },
-            primaryType: 'TransferWithAuthorization',
-            message: {
-              from: authorization.from,
-              to: authorization.to,
-              value: authorization.value.toString(),
-              validAfter: authorization.validAfter.toString(),
-              validBefore: authorization.validBefore.toString(),
-              nonce: authorization.nonce,
-            },
-          },
-        },
-      };
+      if (kind === 'external' || !account) {
+        // A signature request nobody answered (the wallet was closed, the person said no) can never pay, as
+        // only this desk sends it: a new one for the same reports replaces it.
+        this.dropPendingFor(wanted);
+        if (held.id !== request.quoteId) this.deps.quotes.claim(held.id);
+        const quoteIds = [request.quoteId, held.id];
+        this.pendingExternal.set(purchaseId, { held, authorization, quoteIds, target: wanted });
+        kept = true;
+        return { status: 'needs_signature', request: externalRequest(purchaseId, held, authorization) };
+      }
+      this.deps.quotes.spend(request.quoteId);
+      this.deps.quotes.spend(held.id);
+      kept = true;
+      this.inFlight.add(purchaseId, wanted, Number.POSITIVE_INFINITY);
+      try {
+        this.deps.onStep(purchaseId, 'signing');
+        const signature = await account.signTypedData(typedData(held.quote, authorization));
+        return await this.pay(purchaseId, held, authorization, signature);
+      } finally {
+        this.inFlight.remove(purchaseId);
+      }
+    } finally {
+      if (!kept) this.deps.quotes.release(request.quoteId);
     }
-    const account = this.deps.wallet.unlockedAccount();
-    if (!account)
-      throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase before buying.', 'wallet');
-    const purchaseId = randomUUID();
-    this.deps.onStep(purchaseId, 'signing');
-    const signature = await account.signTypedData(typedData(held.quote, authorization));
-    return this.pay(purchaseId, held, authorization, signature);
+  }
+
+  private dropPendingFor(target: GuardedSelection): void {
+    for (const [id, pending] of this.pendingExternal) {
+      if (!samePurchaseTarget(pending.target, target)) continue;
+      this.pendingExternal.delete(id);
+      for (const quoteId of pending.quoteIds) this.deps.quotes.release(quoteId);
+    }
   }
 
   async submitSignature(purchaseId: string, signature: Hex): Promise<PurchaseOutcome> {
     const pending = this.pendingExternal.get(purchaseId);
-    if (!pending) throw refused('purchase_unknown', 'This purchase is not waiting for a signature any more.');
-    this.pendingExternal.delete(purchaseId);
-    if (Number(pending.authorization.validBefore) * 1000 < this.deps.now() + 10_000) {
-      throw refused(
-        'authorization_expired',
-        'The signature came too late: the payment window closed. Nothing was sent.',
-      );
+    if (!pending) {
+      if (this.submitted.has(purchaseId)) {
+        throw refused(
+          'signature_already_submitted',
+          'This purchase already received its signature and its payment was sent once; nothing more was sent.',
+        );
+      }
+      throw refused('purchase_unknown', 'This purchase is not waiting for a signature any more.');
     }
-    return this.pay(purchaseId, pending.held, pending.authorization, signature);
+    // Taken before any await, so of two submissions at once only the first goes on.
+    this.pendingExternal.delete(purchaseId);
+    this.submitted.add(purchaseId);
+    const { held, authorization, quoteIds, target } = pending;
+    let paying = false;
+    try {
+      if (Number(authorization.validBefore) * 1000 < this.deps.now() + 10_000) {
+        throw refused(
+          'authorization_expired',
+          'The signature came too late: the payment window closed. Nothing was sent.',
+        );
+      }
+      await assertSignedBy(held.quote, authorization, signature);
+      this.inFlight.assertNone(target, this.deps.ledger, this.deps.now());
+      for (const quoteId of quoteIds) this.deps.quotes.spend(quoteId);
+      this.inFlight.add(purchaseId, target, Number.POSITIVE_INFINITY);
+      paying = true;
+      return await this.pay(purchaseId, held, authorization, signature);
+    } finally {
+      if (paying) this.inFlight.remove(purchaseId);
+      else {
+        // Nothing was sent: the quote may be used again, and this purchase is over.
+        this.submitted.delete(purchaseId);
+        for (const quoteId of quoteIds) this.deps.quotes.release(quoteId);
+      }
+    }
   }
 
   private async pay(
@@ -254,24 +304,34 @@ export class Purchaser {
         onStep(purchaseId, 'failed');
         return { status: 'failed', purchase: this.view(purchaseId), code: 'service_unreachable', message };
       }
-      if (
-        !desk ||
-        desk.kind === 'network' ||
-        desk.code === 'service_malformed' ||
-        desk.code === 'service_oversize'
-      ) {
-        const message = `The answer was lost (${desk?.message ?? 'unknown error'}). The payment may or may not have settled; it is held as in doubt and will be checked, never paid again automatically.`;
+      const verdict = await judgeAfterSend(
+        error,
+        {
+          ...held.quote,
+          payer: authorization.from,
+          nonce: authorization.nonce,
+          validBefore: authorization.validBefore,
+        },
+        this.deps.chain(held.quote.network),
+      );
+      if (verdict.state === 'in_doubt') {
         const until = new Date(Number(authorization.validBefore) * 1000).toISOString();
         ledger.setState(purchaseId, 'in_doubt', {
-          error: message,
+          error: verdict.message,
+          txHash: verdict.txHash,
           waiting: { kind: 'expiry', until, summary: `Waiting until ${until}.` },
         });
         onStep(purchaseId, 'in_doubt');
-        return { status: 'in_doubt', purchase: this.view(purchaseId), message };
+        return { status: 'in_doubt', purchase: this.view(purchaseId), message: verdict.message };
       }
-      ledger.setState(purchaseId, 'failed', { error: desk.message });
+      ledger.setState(purchaseId, 'failed', { error: verdict.message });
       onStep(purchaseId, 'failed');
-      return { status: 'failed', purchase: this.view(purchaseId), code: desk.code, message: desk.message };
+      return {
+        status: 'failed',
+        purchase: this.view(purchaseId),
+        code: verdict.code,
+        message: verdict.message,
+      };
     }
     ledger.saveResponse(purchaseId, answer.text, answer.settlement?.transaction ?? null);
     onStep(purchaseId, 'response_received');
@@ -342,6 +402,27 @@ export class Purchaser {
     if (!row) throw new DeskError('internal', 'A purchase vanished from the ledger.');
     return purchaseView(row);
   }
+}
+
+/** What an external wallet is asked to sign: the EIP-712 data, with numbers as decimal strings. */
+function externalRequest(purchaseId: string, held: HeldQuote, authorization: Authorization) {
+  const data = typedData(held.quote, authorization);
+  return {
+    purchaseId,
+    typedData: {
+      domain: data.domain,
+      types: { TransferWithAuthorization: [...data.types.TransferWithAuthorization] },
+      primaryType: 'TransferWithAuthorization' as const,
+      message: {
+        from: authorization.from,
+        to: authorization.to,
+        value: authorization.value.toString(),
+        validAfter: authorization.validAfter.toString(),
+        validBefore: authorization.validBefore.toString(),
+        nonce: authorization.nonce,
+      },
+    },
+  };
 }
 
 /** Runs a pre-signing contact with the service; a network failure becomes a clear service_unreachable. */

@@ -19,8 +19,13 @@ export interface HeldQuote {
   secretReadOnly?: boolean;
 }
 
+/** Where a held quote stands: free to use, being used by a purchase that has not signed yet, or spent. */
+export type QuoteUse = 'free' | 'in_use' | 'spent';
+
 export class QuoteBook {
   private readonly quotes = new Map<string, HeldQuote>();
+  /** Quotes a purchase holds or has spent; kept longer than the quotes, so a spent id never reads as unknown. */
+  private readonly uses = new Map<string, { use: 'in_use' | 'spent'; at: number }>();
 
   constructor(private readonly now: () => number) {}
 
@@ -35,6 +40,26 @@ export class QuoteBook {
     return this.quotes.get(id);
   }
 
+  /**
+   * Takes the quote for one purchase. Synchronous, so of two calls at once (a double click, two windows) only
+   * the first gets it; the other sees it in use or spent.
+   */
+  claim(id: string): QuoteUse {
+    const current = this.uses.get(id)?.use ?? 'free';
+    if (current === 'free') this.uses.set(id, { use: 'in_use', at: this.now() });
+    return current;
+  }
+
+  /** Gives a claimed quote back: the purchase stopped before anything was signed. */
+  release(id: string): void {
+    if (this.uses.get(id)?.use === 'in_use') this.uses.delete(id);
+  }
+
+  /** The purchase signs with this quote: it can never be used again. */
+  spend(id: string): void {
+    this.uses.set(id, { use: 'spent', at: this.now() });
+  }
+
   isFresh(held: HeldQuote): boolean {
     return this.now() - held.fetchedAt < QUOTE_FRESH_MS;
   }
@@ -42,5 +67,7 @@ export class QuoteBook {
   private prune(): void {
     const cutoff = this.now() - 10 * QUOTE_FRESH_MS;
     for (const [id, held] of this.quotes) if (held.fetchedAt < cutoff) this.quotes.delete(id);
+    const useCutoff = this.now() - 60 * QUOTE_FRESH_MS;
+    for (const [id, use] of this.uses) if (use.at < useCutoff) this.uses.delete(id);
   }
 }

@@ -30,6 +30,8 @@ export interface Quote {
 
 export interface QuoteExpectations {
   demo: boolean;
+  /** The local demo token, the only asset allowed on the demo chain (see allowlist.ts). */
+  demoAsset?: string | null | undefined;
   /** The paid route's path and query as the desk requested it. */
   resourcePath: string;
   /** How many reports the user's selection means, when the desk can know (all: menu size; ids: ids asked). */
@@ -79,7 +81,7 @@ export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExp
       `The service asked for the "${requirement.scheme}" scheme; Intel Desk pays "exact" only.`,
     );
   }
-  const allowed = findAllowed(requirement.network, requirement.asset, expect.demo);
+  const allowed = findAllowed(requirement.network, requirement.asset, expect);
   if (allowed === 'network') {
     throw refused(
       'network_not_allowed',
@@ -89,7 +91,7 @@ export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExp
   if (allowed === 'asset') {
     throw refused(
       'asset_not_allowed',
-      `The service asked for payment in ${requirement.asset}, which is not USDC on ${requirement.network}.`,
+      `The service asked for payment in ${requirement.asset}, which is not USDC on ${requirement.network}${expect.demo && !expect.demoAsset ? ' (demo mode pays only the demo token, and was not told its address: set INTEL_DESK_DEMO_ASSET)' : ''}.`,
     );
   }
   const ext = challenge.extensions;

@@ -40,20 +40,28 @@ function deliverKept(row: PurchaseRow, deps: ReconcileDeps): boolean {
   return true;
 }
 
+/** Whether the token has used the payer's authorization nonce: true once the payment settled on chain. */
+export async function authorizationUsed(
+  payment: { network: string; asset: string; payer: string; nonce: string },
+  client: PublicClient,
+): Promise<boolean> {
+  const chainId = await client.getChainId();
+  if (`eip155:${chainId}` !== payment.network) {
+    throw new Error(`the RPC serves chain ${chainId}, not ${payment.network}`);
+  }
+  return client.readContract({
+    address: payment.asset as `0x${string}`,
+    abi: TOKEN_ABI,
+    functionName: 'authorizationState',
+    args: [payment.payer as `0x${string}`, payment.nonce as `0x${string}`],
+  });
+}
+
 async function settledOnChain(
   row: PurchaseRow,
   client: PublicClient,
 ): Promise<{ used: boolean; txHash: string | null }> {
-  const chainId = await client.getChainId();
-  if (`eip155:${chainId}` !== row.network) {
-    throw new Error(`the RPC serves chain ${chainId}, not ${row.network}`);
-  }
-  const used = await client.readContract({
-    address: row.asset as `0x${string}`,
-    abi: TOKEN_ABI,
-    functionName: 'authorizationState',
-    args: [row.payer as `0x${string}`, row.nonce as `0x${string}`],
-  });
+  const used = await authorizationUsed(row, client);
   if (!used) return { used: false, txHash: null };
   const logs = await client
     .getLogs({

@@ -1,4 +1,6 @@
 /** Every purchase with its amount, state and receipt; today's spend against the cap; reconcile. */
+import type { ReactNode } from 'react';
+import type { PurchaseView } from '../../shared/rpc';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { Empty, ErrorMessage, Loading } from '../components/States';
@@ -11,6 +13,22 @@ const STATE_TEXT: Record<string, string> = {
   failed: 'failed',
   in_doubt: 'in doubt',
 };
+
+/** What moved, not what was quoted: a failed purchase charged nothing; one in doubt, up to its price. */
+function charged(p: PurchaseView): ReactNode {
+  if (p.paidWith === 'library_secret') return 'library secret';
+  if (p.movedUsd === null) {
+    return (
+      <span className="warn-text" title={`Quoted ${usd(p.amountUsd)}; not yet known whether it was charged.`}>
+        unknown · up to {usd(p.amountUsd)}
+      </span>
+    );
+  }
+  if (p.movedUsd === 0 && p.amountUsd > 0) {
+    return <span title={`Quoted ${usd(p.amountUsd)}; nothing was charged.`}>{usd(0)}</span>;
+  }
+  return usd(p.movedUsd);
+}
 
 export function PurchasesScreen() {
   const purchases = useRpcQuery('purchases.list', {});
@@ -62,7 +80,7 @@ export function PurchasesScreen() {
               <th scope="col">When</th>
               <th scope="col">Handle</th>
               <th scope="col">Reports</th>
-              <th scope="col">Amount</th>
+              <th scope="col">Charged</th>
               <th scope="col">State</th>
               <th scope="col">Receipt</th>
             </tr>
@@ -73,7 +91,7 @@ export function PurchasesScreen() {
                 <td>{dateTime(p.createdAt)}</td>
                 <td>@{p.handle}</td>
                 <td>{p.reportCount}</td>
-                <td>{p.paidWith === 'library_secret' ? 'library secret' : usd(p.amountUsd)}</td>
+                <td data-testid="charged">{charged(p)}</td>
                 <td>
                   <span className={`pill pill-${p.state}`}>{STATE_TEXT[p.state] ?? p.state}</span>
                   {p.error ? <div className="small muted">{p.error}</div> : null}

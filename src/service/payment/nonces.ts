@@ -22,6 +22,15 @@ export class NonceBook {
       .run(authorizer.toLowerCase(), nonce.toLowerCase());
   }
 
+  /** A settlement broadcast but not confirmed: the nonce stays reserved, with the transaction recorded. */
+  markBroadcast(authorizer: string, nonce: string, txHash: string): void {
+    this.db
+      .prepare(
+        `UPDATE payment_nonces SET tx_hash = ? WHERE authorizer = ? AND nonce = ? AND state = 'reserved'`,
+      )
+      .run(txHash, authorizer.toLowerCase(), nonce.toLowerCase());
+  }
+
   markSettled(authorizer: string, nonce: string, txHash: string): void {
     this.db
       .prepare(`UPDATE payment_nonces SET state = 'settled', tx_hash = ? WHERE authorizer = ? AND nonce = ?`)

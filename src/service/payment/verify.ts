@@ -14,7 +14,15 @@ import { baseUnitsToUsd, type PaymentTerms } from './challenge';
 import type { NonceBook } from './nonces';
 
 export type PaymentFailure =
-  | { status: 402; error: string; message: string; requiredUsd?: number; paidUsd?: number }
+  | {
+      status: 402;
+      error: string;
+      message: string;
+      requiredUsd?: number;
+      paidUsd?: number;
+      /** The settlement transaction, when one was broadcast: the payer's evidence to check on chain. */
+      transaction?: string;
+    }
   | { status: 409; error: 'payment_already_used'; message: string };
 
 export type PaymentOutcome =
@@ -23,6 +31,9 @@ export type PaymentOutcome =
 
 /** Seconds an authorization must still be valid for, so it cannot expire while settling. */
 const SETTLEMENT_MARGIN_SECONDS = 5;
+
+/** The x402 facilitator's reason for a transaction sent whose receipt could not be had. */
+const SETTLEMENT_PENDING = 'settlement_pending';
 
 const TOKEN_ABI = parseAbi([
   'function balanceOf(address owner) view returns (uint256)',
@@ -227,12 +238,27 @@ export class PaymentVerifier {
         return fail(reason.error, reason.message);
       }
       const settled = await this.scheme.settle(x402Payload, requirement as PaymentRequirements);
-      if (!settled.success || !settled.transaction) {
-        this.nonces.release(from, auth.nonce);
-        return fail('settlement_failed', `settlement failed (${settled.errorReason ?? 'unknown reason'})`);
+      if (settled.success && settled.transaction) {
+        this.nonces.markSettled(from, auth.nonce, settled.transaction);
+        return { ok: true, transaction: settled.transaction as `0x${string}`, payer: from, amount: value };
       }
-      this.nonces.markSettled(from, auth.nonce, settled.transaction);
-      return { ok: true, transaction: settled.transaction as `0x${string}`, payer: from, amount: value };
+      const reason = settled.errorReason ?? 'unknown reason';
+      if (settled.transaction && reason === SETTLEMENT_PENDING) {
+        // Broadcast but not confirmed: it may still settle, so the nonce stays taken and a resend gets 409.
+        this.nonces.markBroadcast(from, auth.nonce, settled.transaction);
+        return fail(
+          'settlement_failed',
+          `the settlement was broadcast in transaction ${settled.transaction} but not confirmed; it may still settle, so this payment cannot be used again`,
+          { transaction: settled.transaction },
+        );
+      }
+      // Nothing was broadcast, or the transaction reverted: the authorization is unused and the payer may retry.
+      this.nonces.release(from, auth.nonce);
+      return fail(
+        'settlement_failed',
+        `settlement failed (${reason})`,
+        settled.transaction ? { transaction: settled.transaction } : {},
+      );
     } catch (error) {
       this.nonces.release(from, auth.nonce);
       throw error;

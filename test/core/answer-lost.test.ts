@@ -1,0 +1,161 @@
+/**
+ * A gateway in front of the service lets the service settle a payment, then answers the desk with its own
+ * 502, 504 or 429, or retries the paid request itself and passes on the service's 409. Money moved each time:
+ * the purchase must be in doubt (never "failed"), count toward the daily cap, be reconciled on chain, and
+ * block a second payment for the same reports until it is resolved.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../src/service/stack';
+import type { DeskCore, PurchaseStep } from '../../src/core';
+import { reportMenuSchema } from '../../src/shared/wire';
+import { balanceOf, deskWithWallet, failure, tempDir } from './helpers';
+import { startHostileProxy, type HostileProxy } from './hostile-proxy';
+
+let stack: Stack;
+let proxy: HostileProxy;
+let data: ReturnType<typeof tempDir>;
+let desk: DeskCore;
+let payer: `0x${string}`;
+let handle: string;
+let ids: string[];
+const signings: string[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({
+    seed: { handles: 2, minReportsPerHandle: 12, maxReportsPerHandle: 12 },
+    buyerCount: 1,
+  });
+  proxy = await startHostileProxy(stack.baseUrl);
+  data = tempDir('desk-answer-lost-');
+  ({ desk, address: payer } = await deskWithWallet(
+    {
+      ...stack,
+      baseUrl: proxy.url,
+    },
+    data.dir,
+    0,
+    {
+      onPurchaseStep: (id: string, step: PurchaseStep) => {
+        if (step === 'signing') signings.push(id);
+      },
+    },
+  ));
+  await desk.handlers['settings.update']({ perPurchaseCapUsd: 1, dailyCapUsd: 5 });
+  const shelf = await desk.handlers['shelf.list']({});
+  handle = shelf.entries[0]!.username;
+  const menu = reportMenuSchema.parse(
+    await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json(),
+  );
+  ids = menu.reports.map((r) => r.id);
+});
+afterAll(async () => {
+  await desk?.close();
+  await proxy?.close();
+  await stack?.stop();
+  data?.remove();
+});
+
+function sentNonce(): `0x${string}` {
+  const sent = JSON.parse(Buffer.from(proxy.paymentsSeen.at(-1)!, 'base64').toString('utf8')) as {
+    payload: { authorization: { nonce: `0x${string}` } };
+  };
+  return sent.payload.authorization.nonce;
+}
+
+async function authorizationUsed(nonce: `0x${string}`): Promise<boolean> {
+  return (await stack.chain.clients.publicClient.readContract({
+    address: stack.asset,
+    abi: stack.chain.token.contract.abi,
+    functionName: 'authorizationState',
+    args: [payer, nonce],
+  })) as boolean;
+}
+
+const gateways: { name: string; arrange: () => void }[] = [
+  { name: '502 Bad Gateway', arrange: () => (proxy.paidAnswer = { status: 502, body: '<h1>502</h1>' }) },
+  { name: '504 Gateway Timeout', arrange: () => (proxy.paidAnswer = { status: 504, body: '<h1>504</h1>' }) },
+  {
+    name: '429 Too Many Requests',
+    arrange: () => (proxy.paidAnswer = { status: 429, body: '{"error":"rate_limited"}' }),
+  },
+  { name: '409 after the gateway resent it', arrange: () => (proxy.retryPaid = true) },
+];
+
+describe('the service settled, then the answer that reached the desk was not the reports', () => {
+  gateways.forEach(({ name, arrange }, index) => {
+    it(`${name}: in doubt, counted, reconciled on chain, and no second payment for the same reports`, async () => {
+      const selection = { kind: 'ids' as const, ids: ids.slice(index * 2, index * 2 + 2) };
+      const quote = await desk.handlers['quote.get']({ handle, selection });
+      const before = await balanceOf(stack, payer);
+      const spentBefore = (await desk.handlers['purchases.list']({})).spentTodayUsd;
+      arrange();
+      let outcome;
+      try {
+        outcome = await desk.handlers['purchase.start']({
+          quoteId: quote.quoteId,
+          confirmedAmount: quote.amount,
+        });
+      } finally {
+        proxy.paidAnswer = null;
+        proxy.retryPaid = false;
+      }
+
+      // Exactly one quoted amount moved, and the chain has used this payment's nonce.
+      expect(await balanceOf(stack, payer)).toBe(before - BigInt(quote.amount));
+      expect(await authorizationUsed(sentNonce())).toBe(true);
+      expect(outcome.status).toBe('in_doubt');
+      if (outcome.status !== 'in_doubt') return;
+      expect(outcome.message).toMatch(/may have settled/);
+      const { purchases, spentTodayUsd } = await desk.handlers['purchases.list']({});
+      const row = purchases.find((p) => p.id === outcome.purchase.id)!;
+      expect(row.state).toBe('in_doubt');
+      // What moved is not known yet: the view says so rather than showing the price as charged.
+      expect(row.movedUsd).toBeNull();
+      expect(spentTodayUsd).toBeCloseTo(spentBefore + quote.totalUsd, 6);
+      // The daily cap counts it: with the cap just above what is spent, one more report goes over.
+      await desk.handlers['settings.update']({ dailyCapUsd: spentTodayUsd + 0.005 });
+      const next = await desk.handlers['quote.get']({ handle, selection: { kind: 'ids', ids: [ids[11]!] } });
+      expect(next.overDailyCap).toBe(true);
+      await desk.handlers['settings.update']({ dailyCapUsd: 5 });
+
+      // Buying the same reports again is refused before anything is signed or sent.
+      const paymentsBefore = proxy.paymentsSeen.length;
+      const signingsBefore = signings.length;
+      const again = await desk.handlers['quote.get']({ handle, selection });
+      const refusal = await failure(
+        desk.handlers['purchase.start']({ quoteId: again.quoteId, confirmedAmount: again.amount }),
+      );
+      expect(refusal).toMatchObject({ code: 'purchase_in_doubt', kind: 'refused' });
+      expect(refusal.message).toContain(outcome.purchase.id);
+      // One report in common is enough to refuse.
+      const overlapping = await desk.handlers['quote.get']({
+        handle,
+        selection: { kind: 'ids', ids: [selection.ids[1]!, ids[11]!] },
+      });
+      expect(
+        await failure(
+          desk.handlers['purchase.start']({
+            quoteId: overlapping.quoteId,
+            confirmedAmount: overlapping.amount,
+            acceptOverCap: true,
+          }),
+        ),
+      ).toMatchObject({ code: 'purchase_in_doubt' });
+      expect(proxy.paymentsSeen.length).toBe(paymentsBefore);
+      expect(signings.length).toBe(signingsBefore);
+      expect(await balanceOf(stack, payer)).toBe(before - BigInt(quote.amount));
+
+      // Reconciled on chain: paid, not delivered, with the settlement's transaction.
+      const reconciled = (await desk.handlers['purchases.reconcile']({})).purchases.find(
+        (p) => p.id === outcome.purchase.id,
+      )!;
+      expect(reconciled).toMatchObject({
+        state: 'in_doubt',
+        txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        waitingFor: { kind: 'redelivery' },
+      });
+      expect(reconciled.error).toMatch(/Paid on chain/);
+      expect(reconciled.movedUsd).toBeCloseTo(quote.totalUsd, 6);
+    });
+  });
+});
