@@ -74,7 +74,7 @@ describe('intel-desk CLI', () => {
     expect(json(all)).toMatchObject({ status: 'completed' });
     const missing = await cli(['buy', handle, '--missing', '--yes', '--key-file', keyFile]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/already own/);
+    expect(missing.stderr).toMatch(/You own all 5 reports of @\w+/);
   });
 
   it('reads, searches and exports the library, and shows purchases', async () => {

@@ -11,6 +11,8 @@ import { createDeskCore } from '../../src/core';
 import { tempDir } from './helpers';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 
+const SERVICE = 'http://127.0.0.1:8402';
+
 function snapshot(id: string, summary: string, createdAt = '2026-01-01T00:00:00.000Z'): IntelReportSnapshot {
   return {
     id,
@@ -97,7 +99,7 @@ describe('snapshots', () => {
       const deep = { ...snapshot('deep1', 'Top summary'), changeSummary: { text: 'shallow', nested } };
       const store = new SnapshotStore(db);
       db.transaction(() =>
-        store.put('someone', [{ snapshot: deep, raw: '{}' }], null, '2026-01-01T00:00:00.000Z'),
+        store.put(SERVICE, 'someone', [{ snapshot: deep, raw: '{}' }], null, '2026-01-01T00:00:00.000Z'),
       )();
       expect(store.search('bottomword').map((hit) => hit.id)).toEqual(['deep1']);
       expect(store.search('shallow').map((hit) => hit.id)).toEqual(['deep1']);
@@ -115,6 +117,7 @@ describe('snapshots', () => {
       const put = (summary: string) =>
         db.transaction(() =>
           store.put(
+            SERVICE,
             'someone',
             [{ snapshot: snapshot('r1', summary), raw: '{}' }],
             null,
@@ -160,6 +163,7 @@ describe('snapshots', () => {
       expect(store.search('battery').map((hit) => hit.id)).toEqual(['r1']);
       db.transaction(() =>
         store.put(
+          SERVICE,
           'someone',
           [{ snapshot: snapshot('r1', 'Solar tariffs'), raw: '{}' }],
           null,
@@ -181,6 +185,7 @@ describe('snapshots', () => {
       const store = new SnapshotStore(db);
       db.transaction(() =>
         store.put(
+          SERVICE,
           'someone',
           [{ snapshot: snapshot('r1', 'Battery supply chains in Kraków'), raw: '{}' }],
           null,

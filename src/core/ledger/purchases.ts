@@ -53,6 +53,7 @@ export interface PurchaseRow {
   pay_to: string;
   nonce: string;
   valid_before: number;
+  quote_json: string;
   state: PurchaseState;
   tx_hash: string | null;
   error: string | null;
