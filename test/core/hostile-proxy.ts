@@ -5,6 +5,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export interface PaidBody {
+  username: string;
+  reportCount: number;
+  reports: ({ id: string } & Record<string, unknown>)[];
+  [key: string]: unknown;
+}
+
 export type ChallengeMutation = (challenge: Record<string, unknown>) => unknown;
 
 export interface HostileProxy {
@@ -15,6 +22,8 @@ export interface HostileProxy {
   paymentsSeen: string[];
   /** Awaited after the service settled and answered a payment, before that answer is passed on. */
   beforePaidAnswer: (() => Promise<void>) | null;
+  /** Rewrites the body of a paid answer (200 to a request with a payment header) after the service settled. */
+  rewritePaid: ((body: PaidBody) => Promise<unknown>) | null;
   close(): Promise<void>;
 }
 
@@ -25,6 +34,7 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     dropPreferredHeader: false,
     paymentsSeen: [],
     beforePaidAnswer: null,
+    rewritePaid: null,
     close: async () => undefined,
   };
   const server: Server = createServer((req, res) => {
@@ -49,7 +59,10 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
         const out: Record<string, string> = { 'Content-Type': 'application/json' };
         const receipt = upstream.headers.get('x-payment-response');
         if (receipt) out['X-Payment-Response'] = receipt;
-        if (typeof payment === 'string' && upstream.status === 200) await proxy.beforePaidAnswer?.();
+        if (typeof payment === 'string' && upstream.status === 200) {
+          await proxy.beforePaidAnswer?.();
+          if (proxy.rewritePaid) body = JSON.stringify(await proxy.rewritePaid(JSON.parse(body) as PaidBody));
+        }
         res.writeHead(upstream.status, out);
         res.end(body);
       })
