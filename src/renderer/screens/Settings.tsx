@@ -218,8 +218,9 @@ function ImportWallet() {
 
 function LibrarySecret(props: { settings: SettingsView }) {
   const [secret, setSecret] = useState('');
-  const set = useRpcMutation('settings.setLibrarySecret', ['settings.get']);
-  const clear = useRpcMutation('settings.clearLibrarySecret', ['settings.get']);
+  // A quote says whether it is paid or read with the secret: one priced before the change is out of date.
+  const set = useRpcMutation('settings.setLibrarySecret', ['settings.get', 'quote.get']);
+  const clear = useRpcMutation('settings.clearLibrarySecret', ['settings.get', 'quote.get']);
   const accepted = props.settings.librarySecretAccepted;
   return (
     <form
