@@ -97,7 +97,8 @@ describe('intel-desk CLI', () => {
     expect((await cli(['quote', handle])).code).toBe(2);
     expect((await cli(['menu', 'no such handle!'])).code).toBe(2);
     expect((await cli(['menu', 'nobody_here'])).code).toBe(4);
-    const refused = await cli(['buy', handle, '--all', '--yes', '--key-file', keyFile], {
+    // Every report of the handle is owned by now: --include-owned makes it ask for a price at all.
+    const refused = await cli(['buy', handle, '--all', '--include-owned', '--yes', '--key-file', keyFile], {
       INTEL_DESK_DEMO: '0',
     });
     expect(refused.code).toBe(3);
