@@ -22,7 +22,7 @@ function insertOurs(store: SnapshotStore, db: Database.Database, corpus: CorpusE
     for (let i = 0; i < corpus.length; i += BATCH) {
       db.transaction(() => {
         for (const { handle, snapshot, raw } of corpus.slice(i, i + BATCH)) {
-          store.put(handle, [{ snapshot, raw }], null, '2026-11-22T00:00:00.000Z');
+          store.put('http://bench.invalid', handle, [{ snapshot, raw }], null, '2026-11-22T00:00:00.000Z');
         }
       })();
     }

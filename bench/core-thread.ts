@@ -57,6 +57,9 @@ async function fortyPageReport(): Promise<IntelReportSnapshot> {
   return longReport(paragraphs);
 }
 
+/** The service the filled library's reports are filed under. */
+const BENCH_SERVICE = 'http://127.0.0.1:8402';
+
 async function fill(dataDir: string): Promise<number> {
   const { db } = openDeskDb(path.join(dataDir, 'desk.db'));
   const store = new SnapshotStore(db);
@@ -64,11 +67,11 @@ async function fill(dataDir: string): Promise<number> {
   for (let i = 0; i < corpus.length; i += 1000) {
     db.transaction(() => {
       for (const { handle, snapshot, raw } of corpus.slice(i, i + 1000))
-        store.put(handle, [{ snapshot, raw }], null, STORED_AT);
+        store.put(BENCH_SERVICE, handle, [{ snapshot, raw }], null, STORED_AT);
     })();
   }
   const big = await fortyPageReport();
-  store.put('benchlong', [{ snapshot: big, raw: JSON.stringify(big) }], null, STORED_AT);
+  store.put(BENCH_SERVICE, 'benchlong', [{ snapshot: big, raw: JSON.stringify(big) }], null, STORED_AT);
   db.close();
   const core = await createDeskCore({ dataDir });
   await core.wallet.importPrivateKey(KEY, PASSPHRASE);

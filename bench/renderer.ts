@@ -104,7 +104,7 @@ function fillCache(dataDir: string, count: number): void {
     for (let i = 0; i < corpus.length; i += 500) {
       db.transaction(() => {
         for (const { handle, snapshot, raw } of corpus.slice(i, i + 500))
-          store.put(handle, [{ snapshot, raw }], null, '2026-11-22T00:00:00.000Z');
+          store.put('http://bench.invalid', handle, [{ snapshot, raw }], null, '2026-11-22T00:00:00.000Z');
       })();
     }
   } finally {

@@ -174,11 +174,9 @@ function rewriteReport(report: Json, index: number, plan: HostilePlan): Json {
 
 export function rewritePaid(body: Json, plan: HostilePlan): Json {
   const reports = (Array.isArray(body['reports']) ? body['reports'] : []).filter(isJson);
-  return {
-    ...body,
-    username: pick(plan.corpus, 3).text,
-    reports: reports.map((report, i) => rewriteReport(report, i, plan)),
-  };
+  // The username stays: an answer for another handle is refused and stored nowhere (what arrives must be
+  // what was bought), so a hostile username would only test that refusal, not the rendering of the reports.
+  return { ...body, reports: reports.map((report, i) => rewriteReport(report, i, plan)) };
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);

@@ -154,6 +154,11 @@ export function newUserJourney(driver: () => DeskDriver): void {
     expect(await outcome.textContent()).toMatch(/Receipt: 0x[0-9a-f]{64}/);
     await page().getByRole('button', { name: 'owned · read' }).nth(1).waitFor();
     await snap('04-purchase');
+    // The result belongs to the range it bought: another choice does not show it, and going back does.
+    await page().getByLabel('All reports').check();
+    await outcome.waitFor({ state: 'detached' });
+    await page().getByLabel('A date range').check();
+    await outcome.waitFor();
   });
 
   it('reads the report: narrative, change summary, charts, and navigation over time', async () => {
@@ -190,6 +195,59 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await snap('07-purchases');
   });
 
+  it('after the range, quotes only the missing reports for All, says how many are owned, and rebuys only when asked', async () => {
+    const rest = menu.reportCount - 2;
+    await openShelf(page());
+    await filterAndOpen(page(), handle);
+    await waitForPrice(page(), `$${(rest * 0.01).toFixed(2)}`);
+    const owned = page().locator('.purchase-panel [data-testid="owned-note"]');
+    expect(await owned.textContent()).toBe(
+      'You already own 2 reports of this choice; they are left out (buying them again would cost $0.02).',
+    );
+    await page()
+      .getByRole('button', { name: `Buy ${rest} reports for $${(rest * 0.01).toFixed(2)}` })
+      .waitFor();
+    await snap('04b-missing-only');
+
+    // Buying the owned ones again is a choice on the menu, and confirmed again in the dialog.
+    await page().getByLabel('Buy the 2 I own again').check();
+    const all = `$${(menu.reportCount * 0.01).toFixed(2)}`;
+    await waitForPrice(page(), all);
+    expect(await owned.textContent()).toBe('Includes 2 reports you already own, bought again for $0.02.');
+    await page()
+      .getByRole('button', { name: `Buy ${menu.reportCount} reports for ${all}` })
+      .click();
+    const dialog = page().getByRole('dialog');
+    await dialog
+      .locator('[data-testid="owned-note"]', { hasText: 'Includes 2 reports you already own' })
+      .waitFor();
+    const pay = dialog.getByRole('button', { name: `Pay ${all}` });
+    expect(await pay.isDisabled()).toBe(true);
+    await dialog.getByLabel('I want to pay again for the 2 reports I already own').check();
+    expect(await pay.isDisabled()).toBe(false);
+    await snap('04c-rebuy-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page().getByLabel('Buy the 2 I own again').uncheck();
+    await waitForPrice(page(), `$${(rest * 0.01).toFixed(2)}`);
+
+    // A range says why it prices nothing.
+    await page().getByLabel('A date range').check();
+    await page().getByLabel('From date').fill('2030-01-02');
+    await page().getByLabel('To date').fill('2030-01-01');
+    await page().locator('[data-testid="nothing-to-price"]', { hasText: 'From is after To.' }).waitFor();
+    await page().getByLabel('To date').fill('2030-01-03');
+    await page()
+      .locator('[data-testid="nothing-to-price"]', { hasText: 'No reports in this range.' })
+      .waitFor();
+    await page().getByLabel('From date').fill(menu.reports[1]!.createdAt.slice(0, 10));
+    await page().getByLabel('To date').fill('');
+    await page()
+      .locator('[data-testid="nothing-to-price"]', { hasText: 'You own all 2 reports in this range.' })
+      .waitFor();
+    await snap('04d-range-owned');
+    await page().getByLabel('All reports').check();
+  });
+
   it('with the library secret set, reads the rest without paying and says so', async () => {
     await page().getByRole('button', { name: 'Settings', exact: true }).click();
     await page().getByLabel('Library secret').fill(LIBRARY_SECRET);
@@ -199,9 +257,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
     pageStates.push(await pageState(page()));
     await openShelf(page());
     await filterAndOpen(page(), handle);
-    await page()
-      .getByLabel(/Missing only/)
-      .check();
+    // All reports, as the menu opens: the two owned ones are left out by default.
     const rest = menu.reportCount - 2;
     await page()
       .locator('[data-testid="secret-read"]', { hasText: `these ${rest} reports are read` })

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { openDeskDb } from '../src/core/db/open';
 import { SnapshotStore } from '../src/core/cache/snapshots';
+import { DEFAULT_SERVICE_URL } from '../src/core/context';
 import { openServiceDb } from '../src/service/store/db';
 import { DEMO_SEED, seedStore } from '../src/service/store/seed';
 import type { IntelReportSnapshot } from '../src/shared/wire';
@@ -73,7 +74,8 @@ function fillCache(owned: Owned[]): void {
   try {
     const store = new SnapshotStore(db);
     db.transaction(() => {
-      for (const { handle, snapshot, raw } of owned) store.put(handle, [{ snapshot, raw }], null, STORED_AT);
+      for (const { handle, snapshot, raw } of owned)
+        store.put(DEFAULT_SERVICE_URL, handle, [{ snapshot, raw }], null, STORED_AT);
     })();
   } finally {
     db.close();

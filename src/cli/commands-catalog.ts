@@ -1,6 +1,7 @@
 /** list, menu, quote, buy: browsing and paying. */
-import type { Selection } from '../shared/rpc';
-import type { DeskCore } from '../core';
+import type { QuoteView, Selection } from '../shared/rpc';
+import { DeskError, type DeskCore } from '../core';
+import { dateRange } from './dates';
 import { table, UsageError, type Output } from './output';
 
 export interface Flags {
@@ -9,6 +10,8 @@ export interface Flags {
   to?: string | undefined;
   ids?: string | undefined;
   missing?: boolean | undefined;
+  'include-owned'?: boolean | undefined;
+  rebuy?: boolean | undefined;
   yes?: boolean | undefined;
   'over-cap'?: boolean | undefined;
   'accept-payee'?: boolean | undefined;
@@ -52,45 +55,68 @@ export async function menu(desk: DeskCore, out: Output, handle: string): Promise
   );
 }
 
-export async function selectionFrom(desk: DeskCore, handle: string, flags: Flags): Promise<Selection> {
-  const chosen = [
-    flags.all,
-    flags.from !== undefined || flags.to !== undefined,
-    flags.ids !== undefined,
-    flags.missing,
-  ].filter(Boolean);
+/**
+ * The selection as the person chose it; owned reports in it are left out by core unless --include-owned
+ * (or --rebuy) says to buy them again. --missing is --all that can never include owned reports.
+ */
+export function selectionFrom(flags: Flags): { selection: Selection; includeOwned: boolean } {
+  const dates = flags.from !== undefined || flags.to !== undefined;
+  const includeOwned = Boolean(flags['include-owned'] || flags.rebuy);
+  if (flags.missing && dates) {
+    throw new UsageError(
+      '--missing cannot be combined with --from/--to: owned reports in a date range are left out by default',
+    );
+  }
+  if (flags.missing && includeOwned) {
+    throw new UsageError('--missing cannot be combined with --include-owned/--rebuy');
+  }
+  const chosen = [flags.all, dates, flags.ids !== undefined, flags.missing].filter(Boolean);
   if (chosen.length !== 1) throw new UsageError('choose exactly one of --all, --from/--to, --ids, --missing');
-  if (flags.all) return { kind: 'all' };
+  if (flags.all || flags.missing) return { selection: { kind: 'all' }, includeOwned };
   if (flags.ids !== undefined) {
     const ids = flags.ids
       .split(',')
       .map((id) => id.trim())
       .filter(Boolean);
     if (ids.length === 0) throw new UsageError('--ids needs at least one report id');
-    return { kind: 'ids', ids };
+    return { selection: { kind: 'ids', ids }, includeOwned };
   }
-  if (flags.missing) {
-    const view = await desk.handlers['menu.get']({ handle });
-    const ids = view.reports.filter((r) => !r.owned).map((r) => r.id);
-    if (ids.length === 0) throw new UsageError(`you already own every report of ${handle}`);
-    return { kind: 'ids', ids };
+  return { selection: { kind: 'dates', ...dateRange(flags.from, flags.to) }, includeOwned };
+}
+
+/** The live quote of the flags' selection; when everything chosen is owned, says how to buy it again. */
+async function quoteFor(desk: DeskCore, handle: string, flags: Flags): Promise<QuoteView> {
+  const { selection, includeOwned } = selectionFrom(flags);
+  try {
+    return await desk.handlers['quote.get']({ handle, selection, includeOwned });
+  } catch (error) {
+    if (error instanceof DeskError && error.code === 'all_owned' && !flags.missing) {
+      throw new DeskError(
+        'all_owned',
+        `${error.message.replace(/ Buying them again needs an explicit choice\.$/, '')} Add --include-owned to buy them again.`,
+        'usage',
+      );
+    }
+    throw error;
   }
-  return {
-    kind: 'dates',
-    ...(flags.from ? { from: flags.from } : {}),
-    ...(flags.to ? { to: flags.to } : {}),
-  };
+}
+
+/** The owned reports of the choice: left out (and what they would cost), or bought again. */
+function ownedLine(view: QuoteView): string {
+  if (view.ownedCount === 0) return '';
+  const cost = `$${view.ownedCostUsd.toFixed(2)}`;
+  return view.includesOwned
+    ? `includes ${view.ownedCount} report(s) you already own, bought again for ${cost}`
+    : `${view.ownedCount} report(s) you already own are left out (buying them again: ${cost}, add --include-owned)`;
 }
 
 export async function quote(desk: DeskCore, out: Output, handle: string, flags: Flags) {
   out.progress('asking the service for the live price…');
-  const view = await desk.handlers['quote.get']({
-    handle,
-    selection: await selectionFrom(desk, handle, flags),
-  });
+  const view = await quoteFor(desk, handle, flags);
   out.result(view, () =>
     [
       `${view.reportCount} report(s) of @${view.handle} at $${view.unitPriceUsd} each: $${view.totalUsd.toFixed(2)} (${view.amount} USDC base units)`,
+      ownedLine(view),
       `pay to ${view.payTo} (${view.payToStatus}) on ${view.network}, token ${view.asset}`,
       view.overPurchaseCap || view.overDailyCap ? 'over your spend cap: add --over-cap to buy anyway' : '',
     ]
@@ -104,11 +130,10 @@ export async function buy(desk: DeskCore, out: Output, handle: string, flags: Fl
   if (!flags.yes)
     throw new UsageError('buy spends money: check the price with `quote` first, then add --yes');
   out.progress('asking the service for the live price…');
-  const view = await desk.handlers['quote.get']({
-    handle,
-    selection: await selectionFrom(desk, handle, flags),
-  });
+  const view = await quoteFor(desk, handle, flags);
   const withSecret = view.paidWith === 'library_secret';
+  const owned = ownedLine(view);
+  if (owned) out.progress(owned);
   out.progress(
     withSecret
       ? `reading ${view.reportCount} report(s) with the library secret (nothing is paid)…`

@@ -19,7 +19,9 @@ const HELP = `intel-desk <command> [options]
   list                                   the free shelf of handles
   menu <handle>                          a handle's free report menu (owned reports marked)
   quote <handle> --all | --from D --to D | --ids a,b | --missing
-                                         the live price from the service's 402 challenge
+                                         the live price from the service's 402 challenge; reports you
+                                         own are left out unless --include-owned (or --rebuy); dates are
+                                         ISO: 2026-10-01 (whole day) or 2026-10-01T08:30:00Z
   buy <handle> (same selection) --yes    pay and store the reports (--over-cap, --accept-payee)
   library [--handle h]                   everything you own
   search <text>                          full-text search of your library
@@ -63,6 +65,8 @@ const OPTIONS = {
   to: { type: 'string' },
   ids: { type: 'string' },
   missing: { type: 'boolean' },
+  'include-owned': { type: 'boolean' },
+  rebuy: { type: 'boolean' },
   yes: { type: 'boolean' },
   'over-cap': { type: 'boolean' },
   'accept-payee': { type: 'boolean' },

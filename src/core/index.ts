@@ -68,7 +68,8 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
     }),
     'shelf.list': () => shelfList(ctx),
     'menu.get': ({ handle }) => menuGet(ctx, handle),
-    'quote.get': ({ handle, selection }) => getQuote(ctx, handle, selection),
+    'quote.get': ({ handle, selection, includeOwned }) =>
+      getQuote(ctx, handle, selection, includeOwned ?? false),
     'purchase.start': (input) => ctx.purchaser.start(input),
     'purchase.submitSignature': ({ purchaseId, signature }) =>
       ctx.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
@@ -79,8 +80,8 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
     },
     'library.list': async ({ handle }) => ({ items: ctx.snapshots.list(handle) }),
     'library.search': async ({ text }) => ({ hits: ctx.snapshots.search(text) }),
-    'report.get': async ({ id }) => reportGet(ctx, id),
-    'report.export': async ({ id, format }) => reportExport(ctx, id, format),
+    'report.get': async ({ id, serviceUrl }) => reportGet(ctx, id, serviceUrl ?? null),
+    'report.export': async ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
     'wallet.status': () => walletStatus(ctx),
     'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase }) => {
       if (keystoreJson) await ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase);

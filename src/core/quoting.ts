@@ -1,35 +1,103 @@
 /** Live pricing: the 402 challenge for exactly the user's selection, validated into a held quote. */
-import type { QuoteView, Selection } from '../shared/rpc';
+import type { MenuItemView, QuoteView, Selection } from '../shared/rpc';
 import type { DeskContext } from './context';
-import { normalizeHandle, resourcePath } from './client/service-client';
-import { quoteFromChallenge, type Quote } from './payments/quote';
 import { DeskError } from './errors';
-
-const ALLOWLIST_CODES = new Set(['network_not_allowed', 'asset_not_allowed']);
+import { normalizeHandle, resourcePath } from './client/service-client';
+import { menuGet } from './handlers/catalog';
+import { quoteFromChallenge, type Quote } from './payments/quote';
 import { QUOTE_FRESH_MS, type HeldQuote } from './payments/quote-book';
 
-async function expectedReportCount(
+const ALLOWLIST_CODES = new Set(['network_not_allowed', 'asset_not_allowed']);
+
+/** The service compares createdAt strings with inclusive bounds (spec 4.4; the reference service does). */
+function inRange(item: MenuItemView, from: string | undefined, to: string | undefined): boolean {
+  return (from === undefined || item.createdAt >= from) && (to === undefined || item.createdAt <= to);
+}
+
+interface Resolved {
+  /** What will be asked for and paid. */
+  selection: Selection;
+  /** The ids that selection must deliver. */
+  expectedIds: string[];
+  /** Why that many, for a refusal when the challenge says otherwise. */
+  countSource: string;
+  ownedCount: number;
+  missingCount: number;
+  includesOwned: boolean;
+}
+
+const plural = (n: number) => `${n} report${n === 1 ? '' : 's'}`;
+
+/**
+ * The person's choice as ids from the menu (all, dates) or as given (ids), split into owned and missing.
+ * Owned reports are left out unless buying them again was chosen: then the choice goes to the service as made.
+ */
+async function resolveSelection(
   ctx: DeskContext,
   handle: string,
   selection: Selection,
-): Promise<number | null> {
-  if (selection.kind === 'ids') return new Set(selection.ids).size;
-  if (selection.kind === 'all') return (await ctx.client().menu(handle)).reportCount;
-  return null;
+  includeOwned: boolean,
+): Promise<Resolved> {
+  let covered: string[];
+  let owned: Set<string>;
+  let countSource: (n: number) => string;
+  if (selection.kind === 'ids') {
+    covered = [...new Set(selection.ids)];
+    owned = ctx.snapshots.ownedIds(ctx.client().baseUrl, handle);
+    countSource = (n) => `your selection is ${n}`;
+  } else {
+    const menu = await menuGet(ctx, handle);
+    const items =
+      selection.kind === 'all'
+        ? menu.reports
+        : menu.reports.filter((item) => inRange(item, selection.from, selection.to));
+    covered = items.map((item) => item.id);
+    owned = new Set(items.filter((item) => item.owned).map((item) => item.id));
+    countSource =
+      selection.kind === 'all'
+        ? (n) => `the menu lists ${n}`
+        : (n) =>
+            `the menu lists ${n} in this date range; refresh the menu and choose again. Nothing was signed`;
+  }
+  const ownedIds = covered.filter((id) => owned.has(id));
+  const missing = covered.filter((id) => !owned.has(id));
+  const counts = { ownedCount: ownedIds.length, missingCount: missing.length };
+  if (includeOwned || ownedIds.length === 0) {
+    return {
+      selection,
+      expectedIds: covered,
+      countSource: countSource(covered.length),
+      ...counts,
+      includesOwned: ownedIds.length > 0,
+    };
+  }
+  if (missing.length === 0) {
+    throw new DeskError(
+      'all_owned',
+      `You own all ${plural(ownedIds.length)} of @${handle} you chose; nothing is missing. Buying them again needs an explicit choice.`,
+      'usage',
+      { ownedCount: ownedIds.length },
+    );
+  }
+  return {
+    selection: { kind: 'ids', ids: missing },
+    expectedIds: missing,
+    countSource: `${missing.length} of your choice are missing`,
+    ...counts,
+    includesOwned: false,
+  };
 }
 
-async function priceSelection(ctx: DeskContext, handle: string, selection: Selection): Promise<HeldQuote> {
+async function priceResolved(ctx: DeskContext, handle: string, resolved: Resolved): Promise<HeldQuote> {
   const client = ctx.client();
-  const path = resourcePath(handle, selection);
-  const [challenge, expected] = await Promise.all([
-    client.challenge(path),
-    expectedReportCount(ctx, handle, selection),
-  ]);
+  const path = resourcePath(handle, resolved.selection);
+  const challenge = await client.challenge(path);
   const expect = {
     demo: ctx.demo,
     demoAsset: ctx.demoAsset,
     resourcePath: path,
-    expectedReportCount: expected,
+    expectedReportCount: resolved.expectedIds.length,
+    expectedCountSource: resolved.countSource,
   };
   let quote: Quote;
   let secretReadOnly = false;
@@ -47,18 +115,34 @@ async function priceSelection(ctx: DeskContext, handle: string, selection: Selec
   return ctx.quotes.hold({
     serviceUrl: client.baseUrl,
     handle: normalizeHandle(handle),
-    selection,
+    selection: resolved.selection,
     quote,
+    expectedIds: resolved.expectedIds,
     ...(secretReadOnly ? { secretReadOnly } : {}),
   });
 }
 
-export function requote(ctx: DeskContext, held: HeldQuote): Promise<HeldQuote> {
-  return priceSelection(ctx, held.handle, held.selection);
+/** A fresh challenge for the same request: what it must deliver stays what the first quote said. */
+export async function requote(ctx: DeskContext, held: HeldQuote): Promise<HeldQuote> {
+  return priceResolved(ctx, held.handle, {
+    selection: held.selection,
+    expectedIds: held.expectedIds,
+    countSource: `the first quote was for ${held.expectedIds.length}`,
+    ownedCount: 0,
+    missingCount: held.expectedIds.length,
+    includesOwned: false,
+  });
 }
 
-export async function getQuote(ctx: DeskContext, handle: string, selection: Selection): Promise<QuoteView> {
-  const held = await priceSelection(ctx, handle, selection);
+export async function getQuote(
+  ctx: DeskContext,
+  rawHandle: string,
+  selection: Selection,
+  includeOwned: boolean,
+): Promise<QuoteView> {
+  const handle = normalizeHandle(rawHandle);
+  const resolved = await resolveSelection(ctx, handle, selection, includeOwned);
+  const held = await priceResolved(ctx, handle, resolved);
   const { quote } = held;
   const settings = ctx.settings.get();
   const pinned = ctx.settings.pinnedPayTo(held.serviceUrl);
@@ -69,8 +153,12 @@ export async function getQuote(ctx: DeskContext, handle: string, selection: Sele
     quoteId: held.id,
     paidWith: ctx.librarySecret() === null ? 'payment' : 'library_secret',
     handle: held.handle,
-    selection,
+    selection: held.selection,
     reportCount: quote.reportCount,
+    ownedCount: resolved.ownedCount,
+    missingCount: resolved.missingCount,
+    includesOwned: resolved.includesOwned,
+    ownedCostUsd: (Math.round(quote.unitPriceUsd * 1e6) * resolved.ownedCount) / 1e6,
     unitPriceUsd: quote.unitPriceUsd,
     totalUsd: Number(quote.amount) / 1e6,
     amount: quote.amount.toString(),

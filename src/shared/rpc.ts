@@ -73,8 +73,18 @@ export interface QuoteView {
   /** 'library_secret' when the secret is set: core reads the reports with it and signs nothing. */
   paidWith: PaidWith;
   handle: string;
+  /** What is priced and would be paid for: the missing ids of the choice unless owned ones are included. */
   selection: Selection;
+  /** How many reports are paid for. */
   reportCount: number;
+  /** Reports of the choice already in the library (from this service). */
+  ownedCount: number;
+  /** Reports of the choice not in the library yet. */
+  missingCount: number;
+  /** True when the owned reports are bought again (an explicit choice); false when they are left out. */
+  includesOwned: boolean;
+  /** What buying the owned reports again costs (ownedCount × the unit price); part of the total only if included. */
+  ownedCostUsd: number;
   unitPriceUsd: number;
   totalUsd: number;
   /** Integer amount in token base units, as a decimal string. */
@@ -143,6 +153,8 @@ export interface PurchasesView {
 
 export interface LibraryItem {
   id: string;
+  /** The service the report was bought from: report ids are unique only within one service. */
+  serviceUrl: string;
   handle: string;
   createdAt: string;
   model: string;
@@ -158,6 +170,8 @@ export interface SearchHit extends LibraryItem {
 
 export interface ReportView {
   snapshot: IntelReportSnapshot;
+  /** The service this copy was bought from; the timeline and `previous` are from the same service. */
+  serviceUrl: string;
   /** Ids of this handle's cached reports, oldest first, for navigation over time. */
   timeline: { id: string; createdAt: string }[];
   previous: IntelReportSnapshot | null;
@@ -233,7 +247,12 @@ export const rpcInputs = {
   'app.info': z.object({}),
   'shelf.list': z.object({ refresh: z.boolean().optional() }),
   'menu.get': z.object({ handle: handleInput, refresh: z.boolean().optional() }),
-  'quote.get': z.object({ handle: handleInput, selection: selectionSchema }),
+  'quote.get': z.object({
+    handle: handleInput,
+    selection: selectionSchema,
+    /** Buy reports of the choice that are already owned again; by default only the missing ones are priced. */
+    includeOwned: z.boolean().optional(),
+  }),
   'purchase.start': z.object({
     quoteId: z.string().min(1),
     confirmedAmount: z.string().regex(/^\d+$/),
@@ -248,8 +267,12 @@ export const rpcInputs = {
   'purchases.reconcile': z.object({}),
   'library.list': z.object({ handle: handleInput.optional() }),
   'library.search': z.object({ text: z.string().min(1).max(500) }),
-  'report.get': z.object({ id: z.string().min(1) }),
-  'report.export': z.object({ id: z.string().min(1), format: exportFormatSchema }),
+  'report.get': z.object({ id: z.string().min(1), serviceUrl: z.string().min(1).optional() }),
+  'report.export': z.object({
+    id: z.string().min(1),
+    serviceUrl: z.string().min(1).optional(),
+    format: exportFormatSchema,
+  }),
   'wallet.status': z.object({}),
   'wallet.import': z.object({
     privateKey: z.string().optional(),

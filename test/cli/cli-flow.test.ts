@@ -108,7 +108,8 @@ describe('intel-desk from keystore to offline reading', () => {
     expect(read.stdout).toContain('## Summary');
     const search = parsed<unknown[]>(await cli(['search', 'posted', '--json']));
     expect(search.length).toBeGreaterThan(0);
-    const buy = await cli(['buy', handles[0]!, '--all', '--yes'], UNLOCK);
+    // A handle with nothing owned yet: for one owned in full the answer is "You own all 5 reports" (exit 2).
+    const buy = await cli(['buy', handles[2]!, '--all', '--yes'], UNLOCK);
     expect(buy.code).toBe(5);
     expect(buy.stderr).toMatch(/Cannot reach the service/);
   });

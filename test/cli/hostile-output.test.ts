@@ -59,7 +59,13 @@ beforeAll(async () => {
   data = tempDir('desk-hostile-output-');
   desk = await createDeskCore({ dataDir: data.dir, serviceUrl: 'http://127.0.0.1:9' });
   const snapshot = hostileSnapshot();
-  desk.context.snapshots.put(HANDLE, [{ snapshot, raw: JSON.stringify(snapshot) }], null, snapshot.createdAt);
+  desk.context.snapshots.put(
+    'http://127.0.0.1:9',
+    HANDLE,
+    [{ snapshot, raw: JSON.stringify(snapshot) }],
+    null,
+    snapshot.createdAt,
+  );
   await desk.close();
   desk = await createDeskCore({ dataDir: data.dir, serviceUrl: 'http://127.0.0.1:9' });
 });

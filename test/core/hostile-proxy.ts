@@ -5,6 +5,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export interface PaidBody {
+  username: string;
+  reportCount: number;
+  reports: ({ id: string } & Record<string, unknown>)[];
+  [key: string]: unknown;
+}
+
 export type ChallengeMutation = (challenge: Record<string, unknown>) => unknown;
 
 export interface HostileProxy {
@@ -21,6 +28,8 @@ export interface HostileProxy {
   paidAnswer: { status: number; body: string } | null;
   /** A gateway that retries a paid request once on its own, passing on the service's second answer. */
   retryPaid: boolean;
+  /** Rewrites the body of a paid answer (200 to a request with a payment header) after the service settled. */
+  rewritePaid: ((body: PaidBody) => Promise<unknown>) | null;
   close(): Promise<void>;
 }
 
@@ -34,6 +43,7 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     beforePaidAnswer: null,
     paidAnswer: null,
     retryPaid: false,
+    rewritePaid: null,
     close: async () => undefined,
   };
   const server: Server = createServer((req, res) => {
@@ -62,7 +72,10 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
         const out: Record<string, string> = { 'Content-Type': 'application/json' };
         const receipt = upstream.headers.get('x-payment-response');
         if (receipt) out['X-Payment-Response'] = receipt;
-        if (paid && upstream.status === 200) await proxy.beforePaidAnswer?.();
+        if (paid && upstream.status === 200) {
+          await proxy.beforePaidAnswer?.();
+          if (proxy.rewritePaid) body = JSON.stringify(await proxy.rewritePaid(JSON.parse(body) as PaidBody));
+        }
         if (paid && proxy.paidAnswer) {
           res.writeHead(proxy.paidAnswer.status, { 'Content-Type': 'text/html' });
           res.end(proxy.paidAnswer.body);

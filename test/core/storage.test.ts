@@ -11,6 +11,8 @@ import { createDeskCore } from '../../src/core';
 import { tempDir } from './helpers';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 
+const SERVICE = 'http://127.0.0.1:8402';
+
 function snapshot(id: string, summary: string, createdAt = '2026-01-01T00:00:00.000Z'): IntelReportSnapshot {
   return {
     id,
@@ -97,7 +99,7 @@ describe('snapshots', () => {
       const deep = { ...snapshot('deep1', 'Top summary'), changeSummary: { text: 'shallow', nested } };
       const store = new SnapshotStore(db);
       db.transaction(() =>
-        store.put('someone', [{ snapshot: deep, raw: '{}' }], null, '2026-01-01T00:00:00.000Z'),
+        store.put(SERVICE, 'someone', [{ snapshot: deep, raw: '{}' }], null, '2026-01-01T00:00:00.000Z'),
       )();
       expect(store.search('bottomword').map((hit) => hit.id)).toEqual(['deep1']);
       expect(store.search('shallow').map((hit) => hit.id)).toEqual(['deep1']);
@@ -115,6 +117,7 @@ describe('snapshots', () => {
       const put = (summary: string) =>
         db.transaction(() =>
           store.put(
+            SERVICE,
             'someone',
             [{ snapshot: snapshot('r1', summary), raw: '{}' }],
             null,
@@ -160,6 +163,7 @@ describe('snapshots', () => {
       expect(store.search('battery').map((hit) => hit.id)).toEqual(['r1']);
       db.transaction(() =>
         store.put(
+          SERVICE,
           'someone',
           [{ snapshot: snapshot('r1', 'Solar tariffs'), raw: '{}' }],
           null,
@@ -174,6 +178,66 @@ describe('snapshots', () => {
     }
   });
 
+  it('keys a version-3 library by service: rows go to the service of the purchase that stored them', () => {
+    const data = tempDir('desk-v3-');
+    const file = path.join(data.dir, 'desk.db');
+    const old = new Database(file);
+    for (const migration of MIGRATIONS.slice(0, 3)) old.exec(migration);
+    old.pragma(`application_id = ${APPLICATION_ID}`);
+    old.pragma('user_version = 3');
+    old.prepare("INSERT INTO settings (key, value) VALUES ('serviceUrl', ?)").run('"http://b.example/"');
+    old
+      .prepare(
+        `INSERT INTO purchases (id, service_url, handle, resource, report_count, amount, network, asset, payer,
+           pay_to, nonce, valid_before, quote_json, state, report_ids, created_at, updated_at)
+         VALUES ('p1', 'http://a.example', 'someone', '/r', 1, '10000', 'eip155:8453', '0xa', '0xb', '0xc',
+           '0x1', 0, '{}', 'completed', '["r1"]', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+      )
+      .run();
+    const insert = old.prepare(
+      `INSERT INTO snapshots (id, handle, created_at, model, raw_json, purchase_id, stored_at, text_id)
+       VALUES (?, 'someone', '2026-01-01T00:00:00.000Z', 'm', ?, ?, '2026-01-01T00:00:00.000Z', ?)`,
+    );
+    const text = old.prepare('INSERT INTO snapshot_fts (rowid, body) VALUES (?, ?)');
+    insert.run('r1', '{"from":"a"}', 'p1', 1);
+    text.run(1, 'Battery supply chains');
+    insert.run('r2', '{"from":"unknown"}', null, 2);
+    text.run(2, 'Wind turbine permits');
+    old.close();
+
+    const { db } = openDeskDb(file);
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(4);
+      const store = new SnapshotStore(db);
+      expect(store.ownedIds('http://a.example', 'someone')).toEqual(new Set(['r1']));
+      // No purchase to go by: the service configured when the library was migrated.
+      expect(store.ownedIds('http://b.example', 'someone')).toEqual(new Set(['r2']));
+      expect(store.search('battery').map((hit) => [hit.id, hit.serviceUrl])).toEqual([
+        ['r1', 'http://a.example'],
+      ]);
+      expect(store.search('turbine').map((hit) => hit.id)).toEqual(['r2']);
+      // The same id from another service is another report, kept beside the first.
+      db.transaction(() =>
+        store.put(
+          'http://c.example',
+          'someone',
+          [{ snapshot: snapshot('r1', 'Solar tariffs'), raw: '{"from":"c"}' }],
+          null,
+          '2026-01-02T00:00:00.000Z',
+        ),
+      )();
+      expect(store.raw('r1', 'http://a.example', '')?.raw).toBe('{"from":"a"}');
+      expect(store.raw('r1', 'http://c.example', '')?.raw).toBe('{"from":"c"}');
+      expect(store.raw('r1', null, 'http://c.example')?.serviceUrl).toBe('http://c.example');
+      expect(store.search('battery').map((hit) => hit.serviceUrl)).toEqual(['http://a.example']);
+      expect(store.search('solar').map((hit) => hit.serviceUrl)).toEqual(['http://c.example']);
+      expect(store.list('someone')).toHaveLength(3);
+    } finally {
+      db.close();
+      data.remove();
+    }
+  });
+
   it('turns any user text into a safe full-text query (property)', () => {
     const data = tempDir('desk-fts-');
     const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
@@ -181,6 +245,7 @@ describe('snapshots', () => {
       const store = new SnapshotStore(db);
       db.transaction(() =>
         store.put(
+          SERVICE,
           'someone',
           [{ snapshot: snapshot('r1', 'Battery supply chains in Kraków'), raw: '{}' }],
           null,

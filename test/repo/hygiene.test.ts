@@ -17,6 +17,7 @@ const SHIPPED_MIGRATIONS = [
   'e5541b84e727e895bbc37ed8d426e5b0fa03b02b8027667ccc43ee8ba452dac7',
   'dbac9f1f3dec2174503261eee728e7c41e2a156844fd3eb43bcafad29d9afae4',
   'cdcff3eb690cd81da248557e109b23514f7da3bb741dbaa36dd6c32e9b609a42',
+  '22321238cba360582017d9d84af883996e98dcaf53926a5cf8d2eaf178e29ec8',
 ];
 
 const MODULE_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;

@@ -4,6 +4,7 @@ import type { LibraryItem, SearchHit } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 
 interface SnapshotRow {
+  service_url: string;
   id: string;
   handle: string;
   created_at: string;
@@ -51,6 +52,7 @@ function toItem(row: SnapshotRow): LibraryItem {
     row.range_from !== null && row.range_to !== null ? { from: row.range_from, to: row.range_to } : null;
   return {
     id: row.id,
+    serviceUrl: row.service_url,
     handle: row.handle,
     createdAt: row.created_at,
     model: row.model,
@@ -60,29 +62,41 @@ function toItem(row: SnapshotRow): LibraryItem {
   };
 }
 
-const ITEM_COLUMNS = 'id, handle, created_at, model, post_count, range_from, range_to, stored_at';
+const ITEM_COLUMNS =
+  'service_url, id, handle, created_at, model, post_count, range_from, range_to, stored_at';
 
 export class SnapshotStore {
   constructor(private readonly db: DeskDb) {}
 
-  /** Call inside the caller's transaction: a purchase's snapshots land together with its completion. */
-  put(handle: string, entries: StoredSnapshot[], purchaseId: string | null, storedAt: string): void {
+  /**
+   * Call inside the caller's transaction: a purchase's snapshots land together with its completion. A report
+   * is the service's: the same id from another service is another report and is kept beside it.
+   */
+  put(
+    serviceUrl: string,
+    handle: string,
+    entries: StoredSnapshot[],
+    purchaseId: string | null,
+    storedAt: string,
+  ): void {
     const upsert = this.db.prepare(
-      `INSERT INTO snapshots (id, handle, created_at, model, post_count, range_from, range_to, raw_json, purchase_id, stored_at)
-       VALUES (@id, @handle, @createdAt, @model, @postCount, @from, @to, @raw, @purchaseId, @storedAt)
-       ON CONFLICT(id) DO UPDATE SET raw_json = excluded.raw_json, model = excluded.model, created_at = excluded.created_at,
-         post_count = excluded.post_count, range_from = excluded.range_from, range_to = excluded.range_to`,
+      `INSERT INTO snapshots (service_url, id, handle, created_at, model, post_count, range_from, range_to, raw_json, purchase_id, stored_at)
+       VALUES (@serviceUrl, @id, @handle, @createdAt, @model, @postCount, @from, @to, @raw, @purchaseId, @storedAt)
+       ON CONFLICT(service_url, id) DO UPDATE SET raw_json = excluded.raw_json, model = excluded.model,
+         created_at = excluded.created_at, post_count = excluded.post_count, range_from = excluded.range_from,
+         range_to = excluded.range_to`,
     );
-    const textIdOf = this.db.prepare<[string], { text_id: number | null }>(
-      'SELECT text_id FROM snapshots WHERE id = ?',
+    const textIdOf = this.db.prepare<[string, string], { text_id: number | null }>(
+      'SELECT text_id FROM snapshots WHERE service_url = ? AND id = ?',
     );
     const removeText = this.db.prepare('DELETE FROM snapshot_fts WHERE rowid = ?');
     const addText = this.db.prepare('INSERT INTO snapshot_fts (rowid, body) VALUES (?, ?)');
     const newText = this.db.prepare('INSERT INTO snapshot_fts (body) VALUES (?)');
-    const linkText = this.db.prepare('UPDATE snapshots SET text_id = ? WHERE id = ?');
+    const linkText = this.db.prepare('UPDATE snapshots SET text_id = ? WHERE service_url = ? AND id = ?');
     for (const { snapshot, raw } of entries) {
       const range = snapshot.meta.dateRange ?? null;
       upsert.run({
+        serviceUrl,
         id: snapshot.id,
         handle: handle.toLowerCase(),
         createdAt: snapshot.createdAt,
@@ -95,9 +109,9 @@ export class SnapshotStore {
         storedAt,
       });
       const body = searchableText(snapshot);
-      const textId = textIdOf.get(snapshot.id)?.text_id ?? null;
+      const textId = textIdOf.get(serviceUrl, snapshot.id)?.text_id ?? null;
       if (textId === null) {
-        linkText.run(newText.run(body).lastInsertRowid, snapshot.id);
+        linkText.run(newText.run(body).lastInsertRowid, serviceUrl, snapshot.id);
       } else {
         removeText.run(textId);
         addText.run(textId, body);
@@ -105,10 +119,13 @@ export class SnapshotStore {
     }
   }
 
-  ownedIds(handle: string): Set<string> {
+  /** Ids of the handle's reports owned from this service; another service's reports are not these. */
+  ownedIds(serviceUrl: string, handle: string): Set<string> {
     const rows = this.db
-      .prepare<[string], { id: string }>('SELECT id FROM snapshots WHERE handle = ?')
-      .all(handle.toLowerCase());
+      .prepare<[string, string], { id: string }>(
+        'SELECT id FROM snapshots WHERE service_url = ? AND handle = ?',
+      )
+      .all(serviceUrl, handle.toLowerCase());
     return new Set(rows.map((row) => row.id));
   }
 
@@ -130,7 +147,7 @@ export class SnapshotStore {
     if (!query) return [];
     const rows = this.db
       .prepare<[string, number], SnapshotRow & { snippet: string }>(
-        `SELECT s.id, s.handle, s.created_at, s.model, s.post_count, s.range_from, s.range_to, s.stored_at,
+        `SELECT s.service_url, s.id, s.handle, s.created_at, s.model, s.post_count, s.range_from, s.range_to, s.stored_at,
                 snippet(snapshot_fts, 0, char(1), char(2), '…', 16) AS snippet
          FROM snapshot_fts JOIN snapshots s ON s.text_id = snapshot_fts.rowid
          WHERE snapshot_fts MATCH ? ORDER BY rank LIMIT ?`,
@@ -139,19 +156,36 @@ export class SnapshotStore {
     return rows.map((row) => ({ ...toItem(row), snippet: row.snippet }));
   }
 
-  raw(id: string): { raw: string; handle: string } | undefined {
+  /**
+   * One stored report. Without a service, the id is looked up across services, preferring `preferred` (the
+   * service now selected) and then the most recently stored copy.
+   */
+  raw(
+    id: string,
+    serviceUrl: string | null,
+    preferred: string,
+  ): { raw: string; handle: string; serviceUrl: string } | undefined {
+    if (serviceUrl !== null) {
+      return this.db
+        .prepare<[string, string], { raw: string; handle: string; serviceUrl: string }>(
+          'SELECT raw_json AS raw, handle, service_url AS serviceUrl FROM snapshots WHERE service_url = ? AND id = ?',
+        )
+        .get(serviceUrl, id);
+    }
     return this.db
-      .prepare<[string], { raw: string; handle: string }>(
-        'SELECT raw_json AS raw, handle FROM snapshots WHERE id = ?',
+      .prepare<[string, string], { raw: string; handle: string; serviceUrl: string }>(
+        `SELECT raw_json AS raw, handle, service_url AS serviceUrl FROM snapshots WHERE id = ?
+         ORDER BY service_url = ? DESC, stored_at DESC LIMIT 1`,
       )
-      .get(id);
+      .get(id, preferred);
   }
 
-  timeline(handle: string): { id: string; createdAt: string }[] {
+  timeline(serviceUrl: string, handle: string): { id: string; createdAt: string }[] {
     return this.db
-      .prepare<[string], { id: string; createdAt: string }>(
-        'SELECT id, created_at AS createdAt FROM snapshots WHERE handle = ? ORDER BY created_at ASC',
+      .prepare<[string, string], { id: string; createdAt: string }>(
+        `SELECT id, created_at AS createdAt FROM snapshots WHERE service_url = ? AND handle = ?
+         ORDER BY created_at ASC`,
       )
-      .all(handle.toLowerCase());
+      .all(serviceUrl, handle.toLowerCase());
   }
 }

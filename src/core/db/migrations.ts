@@ -78,4 +78,37 @@ export const MIGRATIONS: readonly string[] = [
      SELECT s.text_id, t.body FROM snapshot_text t JOIN snapshots s ON s.id = t.id;
    DROP TABLE snapshot_text;
    CREATE UNIQUE INDEX snapshots_by_text ON snapshots(text_id);`,
+  // 4: the library is keyed by service and report id: two services may use the same id for different reports,
+  // and one must never overwrite the other. Existing rows belong to the service of the purchase that stored
+  // them; a row without one to the service configured at the time of migration (the default one if none).
+  `CREATE TABLE snapshots_v4 (
+     service_url TEXT NOT NULL,
+     id TEXT NOT NULL,
+     handle TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     model TEXT NOT NULL,
+     post_count INTEGER,
+     range_from TEXT,
+     range_to TEXT,
+     raw_json TEXT NOT NULL,
+     purchase_id TEXT REFERENCES purchases(id),
+     stored_at TEXT NOT NULL,
+     text_id INTEGER,
+     PRIMARY KEY (service_url, id)
+   );
+   INSERT INTO snapshots_v4 (service_url, id, handle, created_at, model, post_count, range_from, range_to,
+       raw_json, purchase_id, stored_at, text_id)
+     SELECT COALESCE(p.service_url,
+              (SELECT NULLIF(rtrim(json_extract(value, '$'), '/'), '') FROM settings
+                WHERE key = 'serviceUrl' AND json_valid(value)),
+              'http://127.0.0.1:8402'),
+            s.id, s.handle, s.created_at, s.model, s.post_count, s.range_from, s.range_to, s.raw_json,
+            s.purchase_id, s.stored_at, s.text_id
+     FROM snapshots s LEFT JOIN purchases p ON p.id = s.purchase_id;
+   DROP TABLE snapshots;
+   ALTER TABLE snapshots_v4 RENAME TO snapshots;
+   CREATE INDEX snapshots_by_handle ON snapshots(service_url, handle, created_at);
+   CREATE INDEX snapshots_by_stored ON snapshots(stored_at);
+   CREATE INDEX snapshots_by_id ON snapshots(id);
+   CREATE UNIQUE INDEX snapshots_by_text ON snapshots(text_id);`,
 ];

@@ -50,7 +50,7 @@ export async function shelfList(ctx: DeskContext): Promise<ShelfView> {
 export async function menuGet(ctx: DeskContext, rawHandle: string): Promise<MenuView> {
   const handle = normalizeHandle(rawHandle);
   const url = ctx.serviceUrl();
-  const owned = ctx.snapshots.ownedIds(handle);
+  const owned = ctx.snapshots.ownedIds(ctx.client().baseUrl, handle);
   const view = (menu: { username: string; reportCount: number; reports: MenuView['reports'] }) =>
     menu.reports.map((item) => ({ ...item, owned: owned.has(item.id) }));
   try {

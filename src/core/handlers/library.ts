@@ -6,33 +6,43 @@ import { DeskError } from '../errors';
 import { snapshotMarkdown } from '../export';
 import { snapshotPdf } from '../export-pdf';
 
-function loadSnapshot(
-  ctx: DeskContext,
-  id: string,
-): { snapshot: IntelReportSnapshot; raw: string; handle: string } | null {
-  const stored = ctx.snapshots.raw(id);
+interface Loaded {
+  snapshot: IntelReportSnapshot;
+  raw: string;
+  handle: string;
+  serviceUrl: string;
+}
+
+function loadSnapshot(ctx: DeskContext, id: string, serviceUrl: string | null): Loaded | null {
+  const stored = ctx.snapshots.raw(id, serviceUrl, ctx.client().baseUrl);
   if (!stored) return null;
   const parsed = intelReportSnapshotSchema.safeParse(JSON.parse(stored.raw));
   if (!parsed.success) {
     throw new DeskError('snapshot_damaged', `The stored copy of report ${id} is damaged.`, 'storage');
   }
-  return { snapshot: parsed.data, raw: stored.raw, handle: stored.handle };
+  return { snapshot: parsed.data, raw: stored.raw, handle: stored.handle, serviceUrl: stored.serviceUrl };
 }
 
-export function reportGet(ctx: DeskContext, id: string): ReportView {
-  const found = loadSnapshot(ctx, id);
+export function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): ReportView {
+  const found = loadSnapshot(ctx, id, serviceUrl);
   if (!found) throw new DeskError('report_not_owned', `Report ${id} is not in your library.`, 'usage');
   const previousId = found.snapshot.previousReportId;
-  const previous = previousId ? (loadSnapshot(ctx, previousId)?.snapshot ?? null) : null;
-  return { snapshot: found.snapshot, timeline: ctx.snapshots.timeline(found.handle), previous };
+  const previous = previousId ? (loadSnapshot(ctx, previousId, found.serviceUrl)?.snapshot ?? null) : null;
+  return {
+    snapshot: found.snapshot,
+    serviceUrl: found.serviceUrl,
+    timeline: ctx.snapshots.timeline(found.serviceUrl, found.handle),
+    previous,
+  };
 }
 
 export async function reportExport(
   ctx: DeskContext,
   id: string,
+  serviceUrl: string | null,
   format: ExportFormat,
 ): Promise<ExportedFile> {
-  const found = loadSnapshot(ctx, id);
+  const found = loadSnapshot(ctx, id, serviceUrl);
   if (!found) throw new DeskError('report_not_owned', `Report ${id} is not in your library.`, 'usage');
   const base = `${found.handle}-${found.snapshot.createdAt.slice(0, 10)}-${id}`.replace(
     /[^A-Za-z0-9_.-]/g,

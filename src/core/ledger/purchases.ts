@@ -53,12 +53,12 @@ export interface PurchaseRow {
   pay_to: string;
   nonce: string;
   valid_before: number;
+  quote_json: string;
   state: PurchaseState;
   tx_hash: string | null;
   error: string | null;
   response_json: string | null;
   report_ids: string;
-  quote_json: string;
   created_at: string;
   updated_at: string;
   waiting_json: string | null;

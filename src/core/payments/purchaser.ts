@@ -23,7 +23,12 @@ import {
 } from './authorization';
 import { quoteDifference, type Quote } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
-import { snapshotsFromAnswer } from './delivery';
+import {
+  deliveryMismatch,
+  expectationFromLedger,
+  snapshotsFromAnswer,
+  type DeliveryExpectation,
+} from './delivery';
 import type { ClockSample } from './chain-clock';
 import { judgeAfterSend } from './after-send';
 import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
@@ -281,7 +286,11 @@ export class Purchaser {
       payTo: held.quote.payTo,
       nonce: authorization.nonce,
       validBefore: authorization.validBefore,
-      quoteJson: JSON.stringify({ requirement: held.quote.requirement, selection: held.selection }),
+      quoteJson: JSON.stringify({
+        requirement: held.quote.requirement,
+        selection: held.selection,
+        expectedIds: held.expectedIds,
+      }),
       createdAt,
     });
     onStep(purchaseId, 'ledger_written');
@@ -335,24 +344,53 @@ export class Purchaser {
     }
     ledger.saveResponse(purchaseId, answer.text, answer.settlement?.transaction ?? null);
     onStep(purchaseId, 'response_received');
-    this.deliver(purchaseId, held.handle, answer.body, answer.text);
+    const delivered = this.deliver(purchaseId, answer.body, answer.text);
+    if (!delivered.ok) {
+      onStep(purchaseId, 'in_doubt');
+      return { status: 'in_doubt', purchase: this.view(purchaseId), message: delivered.message };
+    }
     this.deps.settings.pinPayTo(client.baseUrl, held.quote.payTo, createdAt);
     onStep(purchaseId, 'completed');
     return { status: 'completed', purchase: this.view(purchaseId) };
   }
 
-  /** Stores the snapshots and completes the ledger row in one transaction (safety rule 5). */
-  deliver(purchaseId: string, handle: string, body: PaidSuccess, text: string): void {
+  /**
+   * Stores the snapshots and completes the ledger row in one transaction (safety rule 5), but only when the
+   * answer is what the purchase bought: another handle's reports, ids that were not bought or a wrong count
+   * store nothing and hold the purchase in doubt, since the service took the money.
+   */
+  deliver(
+    purchaseId: string,
+    body: PaidSuccess,
+    text: string,
+  ): { ok: true } | { ok: false; message: string } {
+    const row = this.deps.ledger.get(purchaseId);
+    if (!row) throw new DeskError('internal', 'A purchase vanished from the ledger.');
+    const mismatch = deliveryMismatch(expectationFromLedger(row), body);
+    if (mismatch !== null) {
+      const receipt = row.tx_hash ? ` (receipt ${row.tx_hash})` : '';
+      const message = `The service was paid but answered with ${mismatch}. Nothing was stored. The purchase is held in doubt: ask the service to deliver what was paid for${receipt}; Intel Desk will not pay again for it.`;
+      this.deps.ledger.setState(purchaseId, 'in_doubt', {
+        error: message,
+        waiting: {
+          kind: 'redelivery',
+          txHash: row.tx_hash,
+          summary: 'Waiting for the service to deliver what was paid for.',
+        },
+      });
+      return { ok: false, message };
+    }
     const entries = snapshotsFromAnswer(body, text);
     const storedAt = new Date(this.deps.now()).toISOString();
     this.deps.db.transaction(() => {
-      this.deps.snapshots.put(handle, entries, purchaseId, storedAt);
+      this.deps.snapshots.put(row.service_url, row.handle, entries, purchaseId, storedAt);
       this.deps.ledger.complete(
         purchaseId,
         entries.map((entry) => entry.snapshot.id),
       );
       this.deps.onStep(purchaseId, 'stored');
     })();
+    return { ok: true };
   }
 
   /** Signs nothing, so none of the payment checks apply; a refusal sets the secret aside for good. */
@@ -371,6 +409,19 @@ export class Purchaser {
         );
       }
       throw error;
+    }
+    const expected: DeliveryExpectation = {
+      handle: held.handle,
+      reportCount: held.quote.reportCount,
+      ids: held.expectedIds,
+    };
+    const mismatch = deliveryMismatch(expected, text.body);
+    if (mismatch !== null) {
+      throw new DeskError(
+        'delivery_mismatch',
+        `The service answered with ${mismatch}. Nothing was stored and nothing was paid.`,
+        'service',
+      );
     }
     const id = randomUUID();
     const createdAt = new Date(this.deps.now()).toISOString();
@@ -392,7 +443,7 @@ export class Purchaser {
         },
         entries.map((entry) => entry.snapshot.id),
       );
-      this.deps.snapshots.put(held.handle, entries, id, createdAt);
+      this.deps.snapshots.put(client.baseUrl, held.handle, entries, id, createdAt);
     })();
     return { status: 'completed', purchase: this.view(id) };
   }

@@ -11,6 +11,11 @@ export interface HeldQuote {
   handle: string;
   selection: Selection;
   quote: Quote;
+  /**
+   * The report ids this purchase must deliver, as the menu (all, dates) or the request (ids) says; the paid
+   * answer is checked against them before anything is stored.
+   */
+  expectedIds: string[];
   fetchedAt: number;
   /**
    * Priced for a read with the library secret on a network Intel Desk never pays on (a real service on the

@@ -34,8 +34,10 @@ export interface QuoteExpectations {
   demoAsset?: string | null | undefined;
   /** The paid route's path and query as the desk requested it. */
   resourcePath: string;
-  /** How many reports the user's selection means, when the desk can know (all: menu size; ids: ids asked). */
+  /** How many reports the user's selection means, when the desk can know (all, dates: the menu; ids: ids asked). */
   expectedReportCount: number | null;
+  /** Where that count comes from, in words, for the refusal ("the menu lists 3 in this date range"). */
+  expectedCountSource?: string;
 }
 
 const isWholeNumber = (value: number) => Number.isSafeInteger(value) && value >= 0;
@@ -151,7 +153,7 @@ export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExp
   if (expect.expectedReportCount !== null && ext.reportCount !== expect.expectedReportCount) {
     throw refused(
       'report_count_mismatch',
-      `The service would charge for ${ext.reportCount} report(s), but your selection is ${expect.expectedReportCount}.`,
+      `The service would charge for ${ext.reportCount} report(s), but ${expect.expectedCountSource ?? `your selection is ${expect.expectedReportCount}`}.`,
     );
   }
   if (!sameResource(ext.resource, expect.resourcePath)) {

@@ -36,7 +36,8 @@ function deliverKept(row: PurchaseRow, deps: ReconcileDeps): boolean {
   }
   const parsed = paidSuccessSchema.safeParse(json);
   if (!parsed.success) return false;
-  deps.purchaser.deliver(row.id, row.handle, parsed.data, row.response_json);
+  // Delivered, or refused as not what was bought (then held in doubt by deliver): either way decided here.
+  deps.purchaser.deliver(row.id, parsed.data, row.response_json);
   return true;
 }
 

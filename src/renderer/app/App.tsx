@@ -29,7 +29,7 @@ function Screen(props: { route: Route }) {
     case 'library':
       return <LibraryScreen handle={route.handle} />;
     case 'report':
-      return <ReportScreen id={route.id} />;
+      return <ReportScreen id={route.id} serviceUrl={route.serviceUrl} />;
     case 'purchases':
       return <PurchasesScreen />;
     case 'settings':

@@ -5,7 +5,7 @@ export type Route =
   | { screen: 'shelf' }
   | { screen: 'menu'; handle: string }
   | { screen: 'library'; handle?: string }
-  | { screen: 'report'; id: string }
+  | { screen: 'report'; id: string; serviceUrl?: string }
   | { screen: 'purchases' }
   | { screen: 'dossier'; handle?: string }
   | { screen: 'settings' };

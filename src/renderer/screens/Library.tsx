@@ -85,11 +85,11 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
           {hits.length > 0 ? (
             <ul className="hits" aria-label="Search results" data-testid="search-hits">
               {hits.map((hit) => (
-                <li key={hit.id}>
+                <li key={`${hit.serviceUrl} ${hit.id}`}>
                   <button
                     type="button"
                     className="hit"
-                    onClick={() => navigate({ screen: 'report', id: hit.id })}
+                    onClick={() => navigate({ screen: 'report', id: hit.id, serviceUrl: hit.serviceUrl })}
                   >
                     <span className="hit-head">
                       @{hit.handle} · {day(hit.createdAt)} · {hit.model}
@@ -111,7 +111,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
             key={handle}
             items={items}
             tableRef={tableRef}
-            onOpen={(id) => navigate({ screen: 'report', id })}
+            onOpen={(item) => navigate({ screen: 'report', id: item.id, serviceUrl: item.serviceUrl })}
           />
         </>
       ) : total > 0 ? (

@@ -13,7 +13,7 @@ const HEAD_HEIGHT = 36;
 
 interface Props {
   items: LibraryItem[];
-  onOpen(id: string): void;
+  onOpen(item: LibraryItem): void;
   /** The table is also the scrolling element and the one tab stop; the screen focuses it from the search. */
   tableRef: RefObject<HTMLTableElement | null>;
 }
@@ -58,7 +58,7 @@ export function LibraryTable({ items, onOpen, tableRef }: Props) {
       move(target);
     } else if (event.key === 'Enter' && items[current]) {
       event.preventDefault();
-      onOpen(items[current].id);
+      onOpen(items[current]);
     }
   };
 
@@ -101,7 +101,7 @@ export function LibraryTable({ items, onOpen, tableRef }: Props) {
           if (!item) return null;
           return (
             <tr
-              key={item.id}
+              key={`${item.serviceUrl} ${item.id}`}
               id={`library-row-${row.index}`}
               role="row"
               aria-rowindex={row.index + 2}
@@ -114,7 +114,7 @@ export function LibraryTable({ items, onOpen, tableRef }: Props) {
                 @<bdi>{item.handle}</bdi>
               </td>
               <td role="gridcell">
-                <button type="button" className="link" tabIndex={-1} onClick={() => onOpen(item.id)}>
+                <button type="button" className="link" tabIndex={-1} onClick={() => onOpen(item)}>
                   {day(item.createdAt)}
                 </button>
               </td>

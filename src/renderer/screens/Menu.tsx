@@ -6,7 +6,7 @@ import { useNavigate } from '../app/route';
 import { useDebounced } from '../app/debounce';
 import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import { day } from '../format';
-import { chosenItems, initialChoice, toSelection, type Choice } from './selection';
+import { chosenItems, coveredItems, emptyReason, initialChoice, toSelection, type Choice } from './selection';
 import { PurchasePanel } from './Purchase';
 
 export function MenuScreen(props: { handle: string }) {
@@ -19,13 +19,16 @@ export function MenuScreen(props: { handle: string }) {
   const entry = shelf.data?.entries.find((e) => e.username.toLowerCase() === handle.toLowerCase());
   const [choice, setChoice] = useState<Choice>(initialChoice);
   const reports = useMemo(() => menu.data?.reports ?? [], [menu.data]);
+  const covered = useMemo(() => coveredItems(reports, choice), [reports, choice]);
+  const coveredIds = useMemo(() => new Set(covered.map((r) => r.id)), [covered]);
   const chosen = useMemo(() => new Set(chosenItems(reports, choice).map((r) => r.id)), [reports, choice]);
   const selection = useMemo(() => toSelection(reports, choice), [reports, choice]);
   const settledSelection = useDebounced(selection, 350);
   const ownedCount = reports.filter((r) => r.owned).length;
+  const ownedInChoice = covered.filter((r) => r.owned).length;
 
   const toggle = (id: string) => {
-    const next = new Set(chosen);
+    const next = new Set(coveredIds);
     if (next.has(id)) next.delete(id);
     else next.add(id);
     setChoice({ ...choice, mode: 'pick', picked: [...next] });
@@ -115,18 +118,20 @@ export function MenuScreen(props: { handle: string }) {
                   type="radio"
                   name="mode"
                   checked={choice.mode === 'pick'}
-                  onChange={() => setChoice({ ...choice, mode: 'pick', picked: [...chosen] })}
+                  onChange={() => setChoice({ ...choice, mode: 'pick', picked: [...coveredIds] })}
                 />{' '}
                 Individual reports
               </label>
-              <label>
-                <input
-                  type="checkbox"
-                  checked={choice.missingOnly}
-                  onChange={(e) => setChoice({ ...choice, missingOnly: e.target.checked })}
-                />{' '}
-                Missing only (skip the {ownedCount} I own)
-              </label>
+              {ownedInChoice > 0 ? (
+                <label className={choice.includeOwned ? 'warn-text' : ''}>
+                  <input
+                    type="checkbox"
+                    checked={choice.includeOwned}
+                    onChange={(e) => setChoice({ ...choice, includeOwned: e.target.checked })}
+                  />{' '}
+                  Buy the {ownedInChoice} I own again
+                </label>
+              ) : null}
             </fieldset>
             <table className="menu-table" aria-label="Reports">
               <thead>
@@ -148,7 +153,7 @@ export function MenuScreen(props: { handle: string }) {
                       <input
                         type="checkbox"
                         aria-label={`Choose report of ${day(report.createdAt)}`}
-                        checked={chosen.has(report.id)}
+                        checked={coveredIds.has(report.id)}
                         onChange={() => toggle(report.id)}
                       />
                     </td>
@@ -179,7 +184,9 @@ export function MenuScreen(props: { handle: string }) {
           <PurchasePanel
             handle={menu.data?.username ?? handle}
             selection={settledSelection}
-            chosenCount={chosen.size}
+            includeOwned={choice.includeOwned}
+            emptyReason={emptyReason(reports, choice)}
+            choiceKey={JSON.stringify(choice)}
             settling={settledSelection !== selection}
           />
         </div>

@@ -73,8 +73,20 @@ function Outcome(props: { outcome: PurchaseOutcome; onRead: (id: string) => void
   return null;
 }
 
+const reportsText = (n: number) => `${n} report${n === 1 ? '' : 's'}`;
+
+/** The reports of the choice already owned: left out (and what they would cost), or bought again. */
+function ownedText(quote: QuoteView): string | null {
+  if (quote.ownedCount === 0) return null;
+  const them = quote.ownedCount === 1 ? 'it' : 'them';
+  return quote.includesOwned
+    ? `Includes ${reportsText(quote.ownedCount)} you already own, bought again for ${usd(quote.ownedCostUsd)}.`
+    : `You already own ${reportsText(quote.ownedCount)} of this choice; ${quote.ownedCount === 1 ? 'it is' : 'they are'} left out (buying ${them} again would cost ${usd(quote.ownedCostUsd)}).`;
+}
+
 function PriceLines(props: { quote: QuoteView }) {
   const { quote } = props;
+  const owned = ownedText(quote);
   return (
     <dl className="kv price">
       <div>
@@ -83,6 +95,14 @@ function PriceLines(props: { quote: QuoteView }) {
           {quote.reportCount} × {usd(quote.unitPriceUsd)}
         </dd>
       </div>
+      {owned ? (
+        <div>
+          <dt>Owned</dt>
+          <dd className={quote.includesOwned ? 'warn-text' : ''} data-testid="owned-note">
+            {owned}
+          </dd>
+        </div>
+      ) : null}
       <div>
         <dt>Total</dt>
         <dd data-testid="price">
@@ -111,14 +131,23 @@ function PriceLines(props: { quote: QuoteView }) {
 export function PurchasePanel(props: {
   handle: string;
   selection: Selection | null;
-  chosenCount: number;
+  /** Buy owned reports of the choice again (the person ticked it); core leaves them out otherwise. */
+  includeOwned: boolean;
+  /** Why nothing can be priced ("From is after To.", "You own all 5 reports."), when so. */
+  emptyReason: string | null;
+  /** Identifies the person's choice (not the derived selection, which a purchase itself changes). */
+  choiceKey: string;
   settling: boolean;
 }) {
   const { client } = useRpc();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const wallet = useRpcQuery('wallet.status', {});
-  const input = { handle: props.handle, selection: props.selection ?? { kind: 'all' as const } };
+  const input = {
+    handle: props.handle,
+    selection: props.selection ?? { kind: 'all' as const },
+    ...(props.includeOwned ? { includeOwned: true } : {}),
+  };
   const quote = useRpcQuery('quote.get', input, {
     enabled: props.selection !== null,
     staleTime: 20_000,
@@ -127,6 +156,7 @@ export function PurchasePanel(props: {
   const [confirming, setConfirming] = useState(false);
   const [acceptPayee, setAcceptPayee] = useState(false);
   const [acceptCap, setAcceptCap] = useState(false);
+  const [acceptRebuy, setAcceptRebuy] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<PurchaseOutcome | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -151,6 +181,12 @@ export function PurchasePanel(props: {
   }, [quotedAsset, queryClient]);
   const needsPayee = q?.payToStatus === 'changed';
   const needsCap = Boolean(q?.overPurchaseCap || q?.overDailyCap);
+  const needsRebuy = Boolean(q?.includesOwned);
+  // The last purchase's result belongs to the choice it was made for: it is not shown for another choice.
+  const choiceKey = `${props.handle} ${props.choiceKey}`;
+  const [resultKey, setResultKey] = useState<string | null>(null);
+  const shownOutcome = resultKey === choiceKey ? outcome : null;
+  const shownFailure = resultKey === choiceKey ? failure : null;
   const walletReady = Boolean(wallet.data?.address && wallet.data.unlocked);
   const withSecret = q?.paidWith === 'library_secret';
 
@@ -170,6 +206,7 @@ export function PurchasePanel(props: {
     setBusy(true);
     setOutcome(null);
     setFailure(null);
+    setResultKey(choiceKey);
     try {
       await finish(
         await client.call('purchase.start', {
@@ -185,6 +222,7 @@ export function PurchasePanel(props: {
       setBusy(false);
       setAcceptPayee(false);
       setAcceptCap(false);
+      setAcceptRebuy(false);
       await Promise.all(
         ['menu.get', 'library.list', 'purchases.list', 'wallet.status', 'quote.get'].map((key) =>
           queryClient.invalidateQueries({ queryKey: [key] }),
@@ -197,7 +235,9 @@ export function PurchasePanel(props: {
     <aside className="purchase-panel" aria-label="Purchase">
       <h2>Price</h2>
       {props.selection === null ? (
-        <p className="muted">Nothing chosen{props.chosenCount === 0 ? '' : ' to buy'}.</p>
+        <p className="muted" data-testid="nothing-to-price">
+          {props.emptyReason ?? 'Nothing chosen.'}
+        </p>
       ) : null}
       {props.selection !== null && (quote.isPending || props.settling) && !q ? (
         <p className="muted" role="status">
@@ -255,12 +295,14 @@ export function PurchasePanel(props: {
             ? latest && STATE_LABEL[latest.state]
               ? STATE_LABEL[latest.state]
               : 'Signing the payment…'
-            : (failure ?? (outcome ? headline(outcome) : ''))}
+            : (shownFailure ?? (shownOutcome ? headline(shownOutcome) : ''))}
         </p>
-        {outcome ? <Outcome outcome={outcome} onRead={(id) => navigate({ screen: 'report', id })} /> : null}
-        {failure ? (
+        {shownOutcome ? (
+          <Outcome outcome={shownOutcome} onRead={(id) => navigate({ screen: 'report', id })} />
+        ) : null}
+        {shownFailure ? (
           <p className="outcome error" data-testid="purchase-outcome">
-            {failure}
+            {shownFailure}
           </p>
         ) : null}
       </div>
@@ -283,6 +325,16 @@ export function PurchasePanel(props: {
               {q.reportCount} report{q.reportCount === 1 ? '' : 's'} of @{q.handle}?
             </p>
             <PriceLines quote={q} />
+            {needsRebuy ? (
+              <label className="warn-text">
+                <input
+                  type="checkbox"
+                  checked={acceptRebuy}
+                  onChange={(e) => setAcceptRebuy(e.target.checked)}
+                />{' '}
+                I want to pay again for the {reportsText(q.ownedCount)} I already own
+              </label>
+            ) : null}
             {needsPayee ? (
               <label className="warn-text">
                 <input
@@ -306,7 +358,9 @@ export function PurchasePanel(props: {
               <button
                 type="submit"
                 className="primary"
-                disabled={(needsPayee && !acceptPayee) || (needsCap && !acceptCap)}
+                disabled={
+                  (needsPayee && !acceptPayee) || (needsCap && !acceptCap) || (needsRebuy && !acceptRebuy)
+                }
               >
                 Pay {usd(q.totalUsd)}
               </button>

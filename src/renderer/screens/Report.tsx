@@ -35,14 +35,17 @@ function Sections(props: { value: Record<string, unknown> }) {
   );
 }
 
-export function ReportScreen(props: { id: string }) {
+export function ReportScreen(props: { id: string; serviceUrl?: string | undefined }) {
   const navigate = useNavigate();
   const { client } = useRpc();
-  const report = useRpcQuery('report.get', { id: props.id });
+  const report = useRpcQuery('report.get', {
+    id: props.id,
+    ...(props.serviceUrl ? { serviceUrl: props.serviceUrl } : {}),
+  });
   const [exportError, setExportError] = useState<string | null>(null);
   if (report.isPending) return <Loading label="Opening the report…" />;
   if (report.isError) return <ErrorMessage error={report.error} onRetry={() => void report.refetch()} />;
-  const { snapshot, timeline, previous } = report.data;
+  const { snapshot, serviceUrl, timeline, previous } = report.data;
   const position = timeline.findIndex((t) => t.id === snapshot.id);
   const older = position > 0 ? timeline[position - 1] : undefined;
   const newer = position >= 0 ? timeline[position + 1] : undefined;
@@ -51,7 +54,7 @@ export function ReportScreen(props: { id: string }) {
   const exportAs = async (format: ExportFormat) => {
     setExportError(null);
     try {
-      const file = await client.call('report.export', { id: snapshot.id, format });
+      const file = await client.call('report.export', { id: snapshot.id, serviceUrl, format });
       download(file);
     } catch (error) {
       setExportError(errorMessage(error));
@@ -68,14 +71,14 @@ export function ReportScreen(props: { id: string }) {
           <button
             type="button"
             disabled={!older}
-            onClick={() => older && navigate({ screen: 'report', id: older.id })}
+            onClick={() => older && navigate({ screen: 'report', id: older.id, serviceUrl })}
           >
             ← Older
           </button>
           <select
             aria-label="Report over time"
             value={snapshot.id}
-            onChange={(e) => navigate({ screen: 'report', id: e.target.value })}
+            onChange={(e) => navigate({ screen: 'report', id: e.target.value, serviceUrl })}
           >
             {timeline.map((t) => (
               <option key={t.id} value={t.id}>
@@ -86,7 +89,7 @@ export function ReportScreen(props: { id: string }) {
           <button
             type="button"
             disabled={!newer}
-            onClick={() => newer && navigate({ screen: 'report', id: newer.id })}
+            onClick={() => newer && navigate({ screen: 'report', id: newer.id, serviceUrl })}
           >
             Newer →
           </button>

@@ -280,9 +280,10 @@ function ImportWallet() {
 
 function LibrarySecret(props: { settings: SettingsView }) {
   const [secret, setSecret] = useState('');
-  const set = useRpcMutation('settings.setLibrarySecret', ['settings.get']);
-  const clear = useRpcMutation('settings.clearLibrarySecret', ['settings.get']);
-  const demoSecret = useRpcMutation('settings.useDemoLibrarySecret', ['settings.get']);
+  // A quote says whether it is paid or read with the secret: one priced before the change is out of date.
+  const set = useRpcMutation('settings.setLibrarySecret', ['settings.get', 'quote.get']);
+  const clear = useRpcMutation('settings.clearLibrarySecret', ['settings.get', 'quote.get']);
+  const demoSecret = useRpcMutation('settings.useDemoLibrarySecret', ['settings.get', 'quote.get']);
   const { librarySecretSet: isSet, librarySecretOrigin: origin } = props.settings;
   const accepted = props.settings.librarySecretAccepted;
   const messageId = useId();

@@ -1,4 +1,4 @@
-/** What the person chose on a menu, and the exact RPC selection that buys it. */
+/** What the person chose on a menu, the exact RPC selection that prices it, and why nothing can be priced. */
 import type { MenuItemView, Selection } from '../../shared/rpc';
 
 export interface Choice {
@@ -6,10 +6,11 @@ export interface Choice {
   from: string;
   to: string;
   picked: string[];
-  missingOnly: boolean;
+  /** Buy reports of the choice that are already owned again: an explicit choice, off by default. */
+  includeOwned: boolean;
 }
 
-export const initialChoice: Choice = { mode: 'all', from: '', to: '', picked: [], missingOnly: false };
+export const initialChoice: Choice = { mode: 'all', from: '', to: '', picked: [], includeOwned: false };
 
 /** Date inputs give days; the service compares createdAt strings, so bounds cover whole days. */
 export function bounds(choice: Choice): { from?: string; to?: string } {
@@ -23,24 +24,45 @@ function inRange(item: MenuItemView, range: { from?: string; to?: string }): boo
   return (!range.from || item.createdAt >= range.from) && (!range.to || item.createdAt <= range.to);
 }
 
-/** The menu items the choice covers, newest first like the menu. */
-export function chosenItems(reports: MenuItemView[], choice: Choice): MenuItemView[] {
+const rangeBackwards = (choice: Choice) =>
+  choice.mode === 'dates' && choice.from !== '' && choice.to !== '' && choice.from > choice.to;
+
+/** The menu items the choice covers, owned or not, newest first like the menu. */
+export function coveredItems(reports: MenuItemView[], choice: Choice): MenuItemView[] {
+  if (rangeBackwards(choice)) return [];
   const range = bounds(choice);
   const picked = new Set(choice.picked);
-  const covered = reports.filter((item) => {
+  return reports.filter((item) => {
     if (choice.mode === 'dates') return inRange(item, range);
     if (choice.mode === 'pick') return picked.has(item.id);
     return true;
   });
-  return choice.missingOnly ? covered.filter((item) => !item.owned) : covered;
 }
 
-export function toSelection(reports: MenuItemView[], choice: Choice): Selection | null {
-  const items = chosenItems(reports, choice);
-  if (items.length === 0) return null;
-  if (choice.mode === 'all' && !choice.missingOnly) return { kind: 'all' };
-  if (choice.mode === 'dates' && !choice.missingOnly && (choice.from || choice.to)) {
-    return { kind: 'dates', ...bounds(choice) };
+/** The items a purchase of the choice would buy: owned ones only when buying them again was chosen. */
+export function chosenItems(reports: MenuItemView[], choice: Choice): MenuItemView[] {
+  const covered = coveredItems(reports, choice);
+  return choice.includeOwned ? covered : covered.filter((item) => !item.owned);
+}
+
+const plural = (n: number) => `${n} report${n === 1 ? '' : 's'}`;
+
+/** Why the choice cannot be priced, in words; null when it can. */
+export function emptyReason(reports: MenuItemView[], choice: Choice): string | null {
+  if (rangeBackwards(choice)) return 'From is after To.';
+  const covered = coveredItems(reports, choice);
+  if (covered.length === 0) return choice.mode === 'dates' ? 'No reports in this range.' : 'Nothing chosen.';
+  if (chosenItems(reports, choice).length === 0) {
+    const where = choice.mode === 'all' ? '' : choice.mode === 'dates' ? ' in this range' : ' you chose';
+    return `You own all ${plural(covered.length)}${where}.`;
   }
-  return { kind: 'ids', ids: items.map((item) => item.id) };
+  return null;
+}
+
+/** The choice as asked of core; core leaves owned reports out unless the quote asks to include them. */
+export function toSelection(reports: MenuItemView[], choice: Choice): Selection | null {
+  if (emptyReason(reports, choice) !== null) return null;
+  if (choice.mode === 'all') return { kind: 'all' };
+  if (choice.mode === 'dates' && (choice.from || choice.to)) return { kind: 'dates', ...bounds(choice) };
+  return { kind: 'ids', ids: coveredItems(reports, choice).map((item) => item.id) };
 }
