@@ -79,7 +79,7 @@ describe('random kill points, repeated', () => {
     for (const [round, step] of steps.entries()) {
       await purchaseKilledAt(step, reportIds[round]!);
     }
-    const desk = await deskFor(stack, data.dir, { now: () => Date.now() + 400_000 });
+    const desk = await deskFor(stack, data.dir, { now: () => Date.now() + 700_000 });
     try {
       const { purchases } = await desk.handlers['purchases.list']({});
       const paid = (start - (await balanceOf(stack, payer))) / 10_000n;

@@ -94,7 +94,7 @@ describe('kill -9 during a purchase', () => {
 
         if (state === 'in_doubt') {
           // Once the authorization can no longer settle, the chain's answer closes the case.
-          const later = await deskFor(stack, data.dir, { now: () => Date.now() + 400_000 });
+          const later = await deskFor(stack, data.dir, { now: () => Date.now() + 700_000 });
           try {
             const { purchases } = await later.handlers['purchases.list']({});
             expect(purchases[0]?.state).toBe('failed');

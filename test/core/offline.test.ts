@@ -240,7 +240,7 @@ describe('in-doubt purchases while the chain is unreachable', () => {
     const laterNoChain = await deskFor(
       stack,
       dir.dir,
-      options({ rpcUrl: undefined, now: () => Date.now() + 400_000 }),
+      options({ rpcUrl: undefined, now: () => Date.now() + 700_000 }),
     );
     desks.push(laterNoChain);
     const closed = (await laterNoChain.handlers['purchases.list']({})).purchases[0]!;
@@ -249,7 +249,7 @@ describe('in-doubt purchases while the chain is unreachable', () => {
     desks.pop();
 
     // The next start with the chain back settles it: the stalled request never reached the service.
-    const later = await deskFor(stack, dir.dir, options({ now: () => Date.now() + 400_000 }));
+    const later = await deskFor(stack, dir.dir, options({ now: () => Date.now() + 700_000 }));
     desks.push(later);
     const settled = (await later.handlers['purchases.list']({})).purchases[0]!;
     expect(settled).toMatchObject({ state: 'failed', waitingFor: null });

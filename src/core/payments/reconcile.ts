@@ -45,6 +45,7 @@ function deliverKept(row: PurchaseRow, deps: ReconcileDeps): boolean {
 export async function authorizationUsed(
   payment: { network: string; asset: string; payer: string; nonce: string },
   client: PublicClient,
+  blockNumber?: bigint,
 ): Promise<boolean> {
   const chainId = await client.getChainId();
   if (`eip155:${chainId}` !== payment.network) {
@@ -55,15 +56,27 @@ export async function authorizationUsed(
     abi: TOKEN_ABI,
     functionName: 'authorizationState',
     args: [payment.payer as `0x${string}`, payment.nonce as `0x${string}`],
+    ...(blockNumber === undefined ? {} : { blockNumber }),
   });
 }
+
+/**
+ * How long past validBefore the desk's own clock must be before it alone may call an unused authorization
+ * dead: a desk may run up to a whole payment window ahead of the chain it signed for (chain-clock.ts absorbs
+ * that much), and the chain decides (block.timestamp < validBefore), not the desk.
+ */
+const DESK_CLOCK_EXPIRY_MARGIN_MS = 300_000;
 
 async function settledOnChain(
   row: PurchaseRow,
   client: PublicClient,
-): Promise<{ used: boolean; txHash: string | null }> {
-  const used = await authorizationUsed(row, client);
-  if (!used) return { used: false, txHash: null };
+): Promise<{ used: boolean; txHash: string | null; chainSeconds: number }> {
+  // The state is read at the very block whose time is compared with validBefore: once a block at or past
+  // validBefore shows it unused, no later block can settle it.
+  const block = await client.getBlock({ blockTag: 'latest' });
+  const chainSeconds = Number(block.timestamp);
+  const used = await authorizationUsed(row, client, block.number);
+  if (!used) return { used: false, txHash: null, chainSeconds };
   const logs = await client
     .getLogs({
       address: row.asset as `0x${string}`,
@@ -72,7 +85,7 @@ async function settledOnChain(
       fromBlock: 0n,
     })
     .catch(() => []);
-  return { used: true, txHash: logs[0]?.transactionHash ?? null };
+  return { used: true, txHash: logs[0]?.transactionHash ?? null, chainSeconds };
 }
 
 function shortReason(error: unknown): string {
@@ -94,7 +107,7 @@ async function checkOnChain(
 ) {
   const closes = new Date(row.valid_before * 1000).toISOString();
   const chainKey = `${rpcUrl} ${row.network}`;
-  let answer: { used: boolean; txHash: string | null };
+  let answer: Awaited<ReturnType<typeof settledOnChain>>;
   try {
     if (unreachable.has(chainKey)) throw unreachable.get(chainKey);
     answer = await settledOnChain(row, client);
@@ -121,7 +134,10 @@ async function checkOnChain(
         summary: 'Waiting for the service to deliver what was paid for.',
       },
     });
-  } else if (deps.now() > row.valid_before * 1000) {
+  } else if (
+    answer.chainSeconds >= row.valid_before ||
+    deps.now() > row.valid_before * 1000 + DESK_CLOCK_EXPIRY_MARGIN_MS
+  ) {
     deps.ledger.setState(row.id, 'failed', {
       error: `The payment authorization expired unused at ${closes}. No money moved.`,
     });
