@@ -47,6 +47,7 @@ function cliIn(dataDir: string) {
         INTEL_DESK_SERVICE_URL: stack.baseUrl,
         INTEL_DESK_DATA_DIR: dataDir,
         INTEL_DESK_DEMO: '1',
+        INTEL_DESK_DEMO_ASSET: stack.asset,
         INTEL_DESK_LIBRARY_SECRET: stack.librarySecret,
         ...env,
       },

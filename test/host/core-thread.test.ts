@@ -45,7 +45,14 @@ function dataDir(): string {
 
 async function coreThread(dir: string, extra: Partial<CoreThreadOptions> = {}): Promise<CoreThread> {
   const core = await startCoreThread({
-    core: { dataDir: dir, serviceUrl: stack.baseUrl, rpcUrl: stack.rpcUrl, demo: true, attempts: 1 },
+    core: {
+      dataDir: dir,
+      serviceUrl: stack.baseUrl,
+      rpcUrl: stack.rpcUrl,
+      demo: true,
+      demoAsset: stack.asset,
+      attempts: 1,
+    },
     ...extra,
   });
   cores.push(core);
