@@ -45,6 +45,7 @@ describe('intel-desk buy after an idle chain', () => {
       INTEL_DESK_DATA_DIR: data.dir,
       INTEL_DESK_RPC_URL: stack.rpcUrl,
       INTEL_DESK_DEMO: '1',
+      INTEL_DESK_DEMO_ASSET: stack.asset,
     });
     expect(run.code, run.stderr).toBe(0);
     const outcome = parsed<PurchaseOutcome>(run);

@@ -23,6 +23,7 @@ function cli(args: string[]): Promise<Run> {
     INTEL_DESK_DATA_DIR: data.dir,
     INTEL_DESK_RPC_URL: stack.rpcUrl,
     INTEL_DESK_DEMO: '1',
+    INTEL_DESK_DEMO_ASSET: stack.asset,
     INTEL_DESK_PASSPHRASE: undefined,
     INTEL_DESK_PRIVATE_KEY: undefined,
   });

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useSignTypedData } from 'wagmi';
 import type { PurchaseOutcome, QuoteView, Selection } from '../../shared/rpc';
 import { useRpc, useRpcQuery } from '../rpc/context';
-import { errorMessage } from '../rpc/client';
+import { errorCode, errorMessage } from '../rpc/client';
 import { useNavigate } from '../app/route';
 import { Dialog } from '../components/Dialog';
 import { WalletPanel } from '../wallet/WalletPanel';
@@ -244,7 +244,12 @@ export function PurchasePanel(props: {
           Asking the service for the price…
         </p>
       ) : null}
-      {quote.isError ? (
+      {quote.isError && errorCode(quote.error) === 'all_owned' ? (
+        // Not a failure: after a purchase the same choice is simply complete, so no alert interrupts.
+        <p className="muted" data-testid="nothing-to-price">
+          {errorMessage(quote.error)}
+        </p>
+      ) : quote.isError ? (
         <p className="error-text" role="alert">
           {errorMessage(quote.error)}
         </p>
