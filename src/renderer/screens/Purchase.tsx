@@ -244,16 +244,16 @@ export function PurchasePanel(props: {
           Asking the service for the price…
         </p>
       ) : null}
-      {quote.isError && errorCode(quote.error) === 'all_owned' ? (
+      {props.selection === null || !quote.isError ? null : errorCode(quote.error) === 'all_owned' ? (
         // Not a failure: after a purchase the same choice is simply complete, so no alert interrupts.
         <p className="muted" data-testid="nothing-to-price">
           {errorMessage(quote.error)}
         </p>
-      ) : quote.isError ? (
+      ) : (
         <p className="error-text" role="alert">
           {errorMessage(quote.error)}
         </p>
-      ) : null}
+      )}
       {q && props.selection !== null && withSecret ? (
         <>
           <p className="notice" data-testid="secret-read">
