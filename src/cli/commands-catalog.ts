@@ -85,8 +85,10 @@ export function selectionFrom(flags: Flags): { selection: Selection; includeOwne
 }
 
 /** The live quote of the flags' selection; when everything chosen is owned, says how to buy it again. */
-async function quoteFor(desk: DeskCore, handle: string, flags: Flags): Promise<QuoteView> {
+async function quoteFor(desk: DeskCore, out: Output, handle: string, flags: Flags): Promise<QuoteView> {
+  // The flags are checked before anything is said to be under way.
   const { selection, includeOwned } = selectionFrom(flags);
+  out.progress('asking the service for the live price…');
   try {
     return await desk.handlers['quote.get']({ handle, selection, includeOwned });
   } catch (error) {
@@ -111,8 +113,7 @@ function ownedLine(view: QuoteView): string {
 }
 
 export async function quote(desk: DeskCore, out: Output, handle: string, flags: Flags) {
-  out.progress('asking the service for the live price…');
-  const view = await quoteFor(desk, handle, flags);
+  const view = await quoteFor(desk, out, handle, flags);
   out.result(view, () =>
     [
       `${view.reportCount} report(s) of @${view.handle} at $${view.unitPriceUsd} each: $${view.totalUsd.toFixed(2)} (${view.amount} USDC base units)`,
@@ -129,8 +130,7 @@ export async function quote(desk: DeskCore, out: Output, handle: string, flags: 
 export async function buy(desk: DeskCore, out: Output, handle: string, flags: Flags): Promise<void> {
   if (!flags.yes)
     throw new UsageError('buy spends money: check the price with `quote` first, then add --yes');
-  out.progress('asking the service for the live price…');
-  const view = await quoteFor(desk, handle, flags);
+  const view = await quoteFor(desk, out, handle, flags);
   const withSecret = view.paidWith === 'library_secret';
   const owned = ownedLine(view);
   if (owned) out.progress(owned);
