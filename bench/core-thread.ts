@@ -148,7 +148,7 @@ export const coreThreadSection: Section = {
         `unlock ${round(run.unlock.stallMs, 1)} · PDF ${round(run.pdf.stallMs, 1)} · list ${round(run.list.stallMs, 1)}`;
 
       return {
-        'work (unlock, PDF export, list)': `scrypt N=2^15 · ${pages}-page PDF · ${REPORTS + 1} reports`,
+        'work (unlock, PDF export, list)': `scrypt N=2^17 · ${pages}-page PDF · ${REPORTS + 1} reports`,
         'longest stall, core in a worker (ms)': round(inWorker.stallMs, 1),
         'longest stall, core in this thread (ms)': round(inThread.stallMs, 1),
         'stall ratio (worker / this thread)': round(inWorker.stallMs / inThread.stallMs, 3),
