@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, DeskCoreOptions } from '../../src/core';
-import { balanceOf, deskWithWallet, failure, tempDir } from './helpers';
+import { balanceOf, deskWithWallet, failure, tempDir, buyAll } from './helpers';
 import { shiftChainClock } from '../service/chain-time';
 
 let stack: Stack;
@@ -32,15 +32,6 @@ async function deskFor(buyer: number, options: Partial<DeskCoreOptions> = {}) {
   const opened = await deskWithWallet(stack, data.dir, buyer, options);
   cleanups.push(() => opened.desk.close(), data.remove);
   return opened;
-}
-
-async function buyAll(desk: DeskCore, handle: string) {
-  const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'all' } });
-  const outcome = await desk.handlers['purchase.start']({
-    quoteId: quote.quoteId,
-    confirmedAmount: quote.amount,
-  });
-  return { quote, outcome };
 }
 
 async function expectBought(desk: DeskCore, address: `0x${string}`, handle: string) {

@@ -98,15 +98,20 @@ export function paymentHeader(
     accepted: quote.requirement,
     payload: {
       signature,
-      authorization: {
-        from: authorization.from,
-        to: authorization.to,
-        value: authorization.value.toString(),
-        validAfter: authorization.validAfter.toString(),
-        validBefore: authorization.validBefore.toString(),
-        nonce: authorization.nonce,
-      },
+      authorization: authorizationMessage(authorization),
     },
   };
   return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
+
+/** The authorization as JSON carries it: the numbers as decimal strings (payment payload, wallet request). */
+export function authorizationMessage(authorization: Authorization) {
+  return {
+    from: authorization.from,
+    to: authorization.to,
+    value: authorization.value.toString(),
+    validAfter: authorization.validAfter.toString(),
+    validBefore: authorization.validBefore.toString(),
+    nonce: authorization.nonce,
+  };
 }

@@ -16,6 +16,7 @@ import type { SettingsStore } from '../settings';
 import type { DeskWallet } from '../wallet/wallet';
 import {
   assertSignedBy,
+  authorizationMessage,
   newAuthorization,
   paymentHeader,
   typedData,
@@ -464,14 +465,7 @@ function externalRequest(purchaseId: string, held: HeldQuote, authorization: Aut
       domain: data.domain,
       types: { TransferWithAuthorization: [...data.types.TransferWithAuthorization] },
       primaryType: 'TransferWithAuthorization' as const,
-      message: {
-        from: authorization.from,
-        to: authorization.to,
-        value: authorization.value.toString(),
-        validAfter: authorization.validAfter.toString(),
-        validBefore: authorization.validBefore.toString(),
-        nonce: authorization.nonce,
-      },
+      message: authorizationMessage(authorization),
     },
   };
 }
