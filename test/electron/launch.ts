@@ -86,3 +86,13 @@ export async function cleanup(folders: Folders): Promise<void> {
   vi.unstubAllEnvs();
   rmSync(folders.root, { recursive: true, force: true });
 }
+
+/** Launches main and waits for its window; a start that ends in the error dialog fails with its text. */
+export async function launchOpened(folders: Folders, options: LaunchOptions = {}) {
+  const electron = await launch(folders, options);
+  const window = await Promise.race([
+    electron.fake.windowOpened,
+    electron.fake.errorBoxShown.then(({ content }) => Promise.reject(new Error(`main failed: ${content}`))),
+  ]);
+  return { electron, window };
+}

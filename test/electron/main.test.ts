@@ -10,7 +10,14 @@ import Database from 'better-sqlite3';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../src/host/csp';
 import { APP_ORIGIN, RPC_CHANNEL } from '../../electron/channel';
 import { fakeEvent, type InvokeEvent } from './fake-electron';
-import { cleanup, launch, makeFolders, type FakeElectron, type Folders } from './launch';
+import {
+  cleanup,
+  launchOpened,
+  makeFolders,
+  type FakeElectron,
+  type Folders,
+  type LaunchOptions,
+} from './launch';
 
 vi.mock('electron', () => import('./fake-electron'));
 
@@ -20,14 +27,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup(folders));
 
-async function opened(options: Parameters<typeof launch>[1] = {}) {
-  const electron = await launch(folders, options);
-  const window = await Promise.race([
-    electron.fake.windowOpened,
-    electron.fake.errorBoxShown.then(({ content }) => Promise.reject(new Error(`main failed: ${content}`))),
-  ]);
-  return { electron, window };
-}
+const opened = (options: LaunchOptions = {}) => launchOpened(folders, options);
 
 describe('the window', () => {
   it('is sandboxed, context-isolated, without Node, and loads only the app origin', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { version } from '../../package.json';
 import { RPC_CHANNEL } from '../../electron/channel';
 import type { MenuItem } from './fake-electron';
-import { cleanup, launch, makeFolders, type Folders } from './launch';
+import { cleanup, launch, launchOpened, makeFolders, type Folders, type LaunchOptions } from './launch';
 import { DeskWallet } from '../../src/core/wallet/wallet';
 
 vi.mock('electron', () => import('./fake-electron'));
@@ -23,14 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup(folders));
 
-async function opened(options: Parameters<typeof launch>[1] = {}) {
-  const electron = await launch(folders, options);
-  const window = await Promise.race([
-    electron.fake.windowOpened,
-    electron.fake.errorBoxShown.then(({ content }) => Promise.reject(new Error(`main failed: ${content}`))),
-  ]);
-  return { electron, window };
-}
+const opened = (options: LaunchOptions = {}) => launchOpened(folders, options);
 
 const roles = (items: MenuItem[] | undefined) => (items ?? []).filter((i) => i.role).map((i) => i.role);
 
