@@ -11,6 +11,7 @@ import { buy, list, menu, quote } from './commands-catalog';
 import { exportReport, library, purchases, read, search } from './commands-library';
 import { exportFormatSchema } from '../shared/rpc';
 import { bundleGet, bundlePut } from './commands-bundle';
+import { diff } from './commands-diff';
 import { prepareSigner, sessionKey, wallet } from './commands-wallet';
 import { SECRET_ENV, secret } from './commands-secret';
 
@@ -27,6 +28,8 @@ const HELP = `intel-desk <command> [options]
   search <text>                          full-text search of your library
   read <reportId>                        a report as text
   export <reportId> --format json|md|pdf a report to stdout (pdf: redirect it to a file)
+  diff <reportA> <reportB>               how the subject changed: analytics, topics, sentiment and a
+                                         word diff of the narrative (either order; --json for data)
   purchases                              purchase history (in-doubt purchases are checked first)
   wallet status                          the signer's address (and USDC balance when the chain is known)
   wallet import --key-file F | --keystore F.json
@@ -141,6 +144,8 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       return search(desk, out, args.join(' ') || need(args, 0, 'search text'));
     case 'read':
       return read(desk, out, need(args, 0, 'report id'));
+    case 'diff':
+      return diff(desk, out, need(args, 0, 'first report id'), need(args, 1, 'second report id'));
     case 'export': {
       const format = exportFormatSchema.safeParse(values.format ?? 'json');
       if (!format.success) throw new UsageError('--format is json, md or pdf');

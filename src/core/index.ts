@@ -9,7 +9,7 @@ import { purchaseView } from './ledger/purchases';
 import { reconcilePurchases } from './payments/reconcile';
 import { getQuote } from './quoting';
 import { menuGet, shelfList } from './handlers/catalog';
-import { reportExport, reportGet } from './handlers/library';
+import { reportDiff, reportExport, reportGet } from './handlers/library';
 import { walletStatus } from './handlers/wallet';
 import { setLibrarySecret, settingsGet, useDemoLibrarySecret } from './handlers/settings';
 import { dossierDiscardDraft, dossierOpen, dossierSave, dossierSaveDraft } from './handlers/dossier';
@@ -82,6 +82,7 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
     'library.search': async ({ text }) => ({ hits: ctx.snapshots.search(text) }),
     'report.get': async ({ id, serviceUrl }) => reportGet(ctx, id, serviceUrl ?? null),
     'report.export': async ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
+    'report.diff': async ({ a, b }) => reportDiff(ctx, a, b),
     'wallet.status': () => walletStatus(ctx),
     'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase }) => {
       if (keystoreJson) await ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase);

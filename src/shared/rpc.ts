@@ -4,6 +4,7 @@
  * Secrets (library secret, private keys, passphrases after use) only ever travel renderer -> core, never back.
  */
 import { z } from 'zod';
+import type { ReportDiff } from './report-diff';
 import type { Bundle, DateRange, IntelReportSnapshot, ReportMenuItem, ShelfEntry } from './wire';
 
 export const handleInput = z.string().trim().min(1).max(100);
@@ -273,6 +274,10 @@ export const rpcInputs = {
     serviceUrl: z.string().min(1).optional(),
     format: exportFormatSchema,
   }),
+  'report.diff': z.object({
+    a: z.object({ id: z.string().min(1), serviceUrl: z.string().min(1).optional() }),
+    b: z.object({ id: z.string().min(1), serviceUrl: z.string().min(1).optional() }),
+  }),
   'wallet.status': z.object({}),
   'wallet.import': z.object({
     privateKey: z.string().optional(),
@@ -310,6 +315,7 @@ export interface RpcOutputs {
   'library.search': { hits: SearchHit[] };
   'report.get': ReportView;
   'report.export': ExportedFile;
+  'report.diff': ReportDiff;
   'wallet.status': WalletView;
   'wallet.import': WalletView;
   'wallet.unlock': WalletView;

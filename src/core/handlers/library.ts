@@ -5,6 +5,8 @@ import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
 import { snapshotMarkdown } from '../export';
 import { snapshotPdf } from '../export-pdf';
+import { diffReports } from '../report-diff';
+import type { ReportDiff } from '../../shared/report-diff';
 
 interface Loaded {
   snapshot: IntelReportSnapshot;
@@ -23,9 +25,44 @@ function loadSnapshot(ctx: DeskContext, id: string, serviceUrl: string | null): 
   return { snapshot: parsed.data, raw: stored.raw, handle: stored.handle, serviceUrl: stored.serviceUrl };
 }
 
-export function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): ReportView {
+function ownedSnapshot(ctx: DeskContext, id: string, serviceUrl: string | null): Loaded {
   const found = loadSnapshot(ctx, id, serviceUrl);
   if (!found) throw new DeskError('report_not_owned', `Report ${id} is not in your library.`, 'usage');
+  return found;
+}
+
+interface ReportRef {
+  id: string;
+  serviceUrl?: string | undefined;
+}
+
+export function reportDiff(ctx: DeskContext, a: ReportRef, b: ReportRef): ReportDiff {
+  const first = ownedSnapshot(ctx, a.id, a.serviceUrl ?? null);
+  const second = ownedSnapshot(ctx, b.id, b.serviceUrl ?? first.serviceUrl);
+  if (first.snapshot.id === second.snapshot.id && first.serviceUrl === second.serviceUrl) {
+    throw new DeskError(
+      'same_report',
+      `Both sides are report ${a.id}; choose two different reports.`,
+      'usage',
+    );
+  }
+  const sameTimeline =
+    first.serviceUrl === second.serviceUrl && first.handle.toLowerCase() === second.handle.toLowerCase();
+  const between = sameTimeline ? reportsBetween(ctx, first, second) : null;
+  return diffReports(first, second, between);
+}
+
+function reportsBetween(ctx: DeskContext, first: Loaded, second: Loaded): number {
+  const [from, to] = [first.snapshot.createdAt, second.snapshot.createdAt].sort();
+  return ctx.snapshots
+    .timeline(first.serviceUrl, first.handle)
+    .filter(
+      (entry) => from !== undefined && to !== undefined && entry.createdAt > from && entry.createdAt < to,
+    ).length;
+}
+
+export function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): ReportView {
+  const found = ownedSnapshot(ctx, id, serviceUrl);
   const previousId = found.snapshot.previousReportId;
   const previous = previousId ? (loadSnapshot(ctx, previousId, found.serviceUrl)?.snapshot ?? null) : null;
   return {
@@ -42,8 +79,7 @@ export async function reportExport(
   serviceUrl: string | null,
   format: ExportFormat,
 ): Promise<ExportedFile> {
-  const found = loadSnapshot(ctx, id, serviceUrl);
-  if (!found) throw new DeskError('report_not_owned', `Report ${id} is not in your library.`, 'usage');
+  const found = ownedSnapshot(ctx, id, serviceUrl);
   const base = `${found.handle}-${found.snapshot.createdAt.slice(0, 10)}-${id}`.replace(
     /[^A-Za-z0-9_.-]/g,
     '_',
