@@ -9,6 +9,7 @@ import { ErrorMessage, Loading } from '../components/States';
 import { RichText, ValueView } from '../components/RichText';
 import { Chart } from '../components/Charts';
 import { chartable } from '../components/chart-data';
+import { ReportCompare } from './ReportCompare';
 import { dateTime, day, humanize } from '../format';
 
 function download(file: ExportedFile) {
@@ -137,6 +138,7 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
           </>
         )}
       </section>
+      <ReportCompare id={snapshot.id} serviceUrl={serviceUrl} timeline={timeline} />
       <section aria-label="Narrative">
         <h2>Narrative</h2>
         <Sections value={snapshot.narrative} />
