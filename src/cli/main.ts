@@ -12,6 +12,7 @@ import { exportReport, library, purchases, read, search } from './commands-libra
 import { exportFormatSchema } from '../shared/rpc';
 import { bundleGet, bundlePut } from './commands-bundle';
 import { diff } from './commands-diff';
+import { purchasesCsv, receipt } from './commands-receipt';
 import { prepareSigner, sessionKey, wallet } from './commands-wallet';
 import { SECRET_ENV, secret } from './commands-secret';
 
@@ -30,7 +31,12 @@ const HELP = `intel-desk <command> [options]
   export <reportId> --format json|md|pdf a report to stdout (pdf: redirect it to a file)
   diff <reportA> <reportB>               how the subject changed: analytics, topics, sentiment and a
                                          word diff of the narrative (either order; --json for data)
-  purchases                              purchase history (in-doubt purchases are checked first)
+  purchases [--csv [--from D] [--to D]]  purchase history (in-doubt purchases are checked first); --csv
+                                         writes it as CSV for an expense report
+  receipt <purchaseId> [--verify] [--format json|pdf]
+                                         a purchase's evidence: challenge, authorization, transaction,
+                                         payer, payee, amount and a SHA-256 of each delivered report;
+                                         --verify checks it against the token's events on chain
   wallet status                          the signer's address (and USDC balance when the chain is known)
   wallet import --key-file F | --keystore F.json
                                          store a key, sealed with the passphrase in $INTEL_DESK_PASSPHRASE
@@ -75,6 +81,8 @@ const OPTIONS = {
   'accept-payee': { type: 'boolean' },
   handle: { type: 'string' },
   format: { type: 'string' },
+  csv: { type: 'boolean' },
+  verify: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -152,7 +160,13 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       return exportReport(desk, out, need(args, 0, 'report id'), format.data);
     }
     case 'purchases':
+      if (values.csv) return purchasesCsv(desk, { from: values.from, to: values.to });
       return purchases(desk, out);
+    case 'receipt':
+      return receipt(desk, out, need(args, 0, 'purchase id'), {
+        verify: values.verify ?? false,
+        format: values.format,
+      });
     case 'wallet':
       return wallet(desk, out, values, need(args, 0, 'wallet action'));
     case 'bundle': {

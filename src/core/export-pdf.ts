@@ -36,7 +36,7 @@ export function winAnsi(text: string): string {
     .join('');
 }
 
-type Doc = InstanceType<typeof PDFDocument>;
+export type Doc = InstanceType<typeof PDFDocument>;
 
 function heading(doc: Doc, text: string): void {
   doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).text(winAnsi(text)).moveDown(0.3);
@@ -62,14 +62,12 @@ function writeValue(doc: Doc, value: unknown, depth: number, label: string | nul
   doc.text(`${label === null && depth > 0 ? '• ' : ''}${prefix}${text}`, { indent, paragraphGap: 2 });
 }
 
-export function snapshotPdf(handle: string, snapshot: IntelReportSnapshot): Promise<Buffer> {
+/** An A4 document in the desk's house style and the bytes it will have once ended. */
+export function pdfDocument(title: string): { doc: Doc; done: Promise<Buffer> } {
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,
-    info: {
-      Title: winAnsi(`@${handle}: report of ${snapshot.createdAt.slice(0, 10)}`),
-      Creator: 'Intel Desk',
-    },
+    info: { Title: winAnsi(title), Creator: 'Intel Desk' },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -77,6 +75,11 @@ export function snapshotPdf(handle: string, snapshot: IntelReportSnapshot): Prom
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  return { doc, done };
+}
+
+export function snapshotPdf(handle: string, snapshot: IntelReportSnapshot): Promise<Buffer> {
+  const { doc, done } = pdfDocument(`@${handle}: report of ${snapshot.createdAt.slice(0, 10)}`);
   doc
     .font('Helvetica-Bold')
     .fontSize(18)

@@ -11,6 +11,7 @@ import { getQuote } from './quoting';
 import { menuGet, shelfList } from './handlers/catalog';
 import { reportDiff, reportExport, reportGet } from './handlers/library';
 import { walletStatus } from './handlers/wallet';
+import { receiptGet, receiptsExport } from './handlers/receipts';
 import { setLibrarySecret, settingsGet, useDemoLibrarySecret } from './handlers/settings';
 import { dossierDiscardDraft, dossierOpen, dossierSave, dossierSaveDraft } from './handlers/dossier';
 import { DeskError } from './errors';
@@ -83,6 +84,8 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
     'report.get': async ({ id, serviceUrl }) => reportGet(ctx, id, serviceUrl ?? null),
     'report.export': async ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
     'report.diff': async ({ a, b }) => reportDiff(ctx, a, b),
+    'receipt.get': ({ purchaseId, verify }) => receiptGet(ctx, purchaseId, verify ?? false),
+    'receipts.export': (query) => receiptsExport(ctx, query),
     'wallet.status': () => walletStatus(ctx),
     'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase }) => {
       if (keystoreJson) await ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ReportDiff } from './report-diff';
+import type { Receipt } from './receipt';
 import type { Bundle, DateRange, IntelReportSnapshot, ReportMenuItem, ShelfEntry } from './wire';
 
 export const handleInput = z.string().trim().min(1).max(100);
@@ -19,6 +20,11 @@ export const selectionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ids'), ids: z.array(z.string().min(1)).min(1).max(1000) }),
 ]);
 export type Selection = z.infer<typeof selectionSchema>;
+
+/** A day (2026-10-01) or an ISO timestamp, as the ledger's createdAt is compared with it. */
+const isoDayOrTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/, 'a day (2026-10-01) or an ISO time');
 
 export const exportFormatSchema = z.enum(['json', 'md', 'pdf']);
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
@@ -278,6 +284,14 @@ export const rpcInputs = {
     a: z.object({ id: z.string().min(1), serviceUrl: z.string().min(1).optional() }),
     b: z.object({ id: z.string().min(1), serviceUrl: z.string().min(1).optional() }),
   }),
+  'receipt.get': z.object({ purchaseId: z.string().min(1).max(200), verify: z.boolean().optional() }),
+  'receipts.export': z.object({
+    purchaseIds: z.array(z.string().min(1).max(200)).min(1).max(10_000).optional(),
+    from: isoDayOrTime.optional(),
+    to: isoDayOrTime.optional(),
+    format: z.enum(['json', 'pdf', 'csv']),
+    verify: z.boolean().optional(),
+  }),
   'wallet.status': z.object({}),
   'wallet.import': z.object({
     privateKey: z.string().optional(),
@@ -316,6 +330,8 @@ export interface RpcOutputs {
   'report.get': ReportView;
   'report.export': ExportedFile;
   'report.diff': ReportDiff;
+  'receipt.get': Receipt;
+  'receipts.export': ExportedFile;
   'wallet.status': WalletView;
   'wallet.import': WalletView;
   'wallet.unlock': WalletView;

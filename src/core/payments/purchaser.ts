@@ -291,6 +291,8 @@ export class Purchaser {
         requirement: held.quote.requirement,
         selection: held.selection,
         expectedIds: held.expectedIds,
+        challenge: held.quote.challenge,
+        validAfter: authorization.validAfter.toString(),
       }),
       createdAt,
     });

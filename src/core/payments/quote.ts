@@ -25,6 +25,8 @@ export interface Quote {
   domain: { name: string; version: string };
   allowed: AllowedAsset;
   requirement: PaymentRequirement;
+  /** The challenge the price came from, kept for the purchase's receipt. */
+  challenge: PaymentChallenge;
   resource: string;
 }
 
@@ -189,6 +191,7 @@ export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExp
     domain: { name: extraName ?? allowed.domainName, version: extraVersion ?? allowed.domainVersion },
     allowed,
     requirement,
+    challenge,
     resource: expect.resourcePath,
   };
 }

@@ -1,0 +1,83 @@
+/** receipt and purchases --csv: a purchase's evidence, checked on chain on request, and the ledger as CSV. */
+import type { DeskCore } from '../core';
+import type { Receipt } from '../shared/receipt';
+import { terminalText, UsageError, type Output } from './output';
+
+function verificationText(receipt: Receipt): string {
+  const v = receipt.verification;
+  if (!receipt.paid) return 'nothing paid (read with the library secret)';
+  if (v === null) return 'not checked (add --verify to check on chain)';
+  if (v.status === 'verified') return `VERIFIED on chain: block ${v.blockNumber} at ${v.blockTime}`;
+  if (v.status === 'mismatch') {
+    const differs = v.checks
+      .filter((c) => !c.ok)
+      .map((c) => `${c.name}: expected ${c.expected}, chain has ${c.found ?? 'nothing'}`);
+    return `DOES NOT MATCH the chain (${differs.join('; ')})`;
+  }
+  return v.message;
+}
+
+export function receiptText(receipt: Receipt): string {
+  const rows: [string, string][] = [
+    ['purchase', receipt.purchaseId],
+    ['date', receipt.createdAt],
+    ['state', receipt.state],
+    ['service', receipt.serviceUrl],
+    ['handle', `@${receipt.handle}`],
+    ['amount', receipt.paid ? `$${receipt.amountUsd.toFixed(2)} (${receipt.amount} units)` : 'nothing paid'],
+    ['network', receipt.network || '—'],
+    ['token', receipt.asset || '—'],
+    ['payer', receipt.payer || '—'],
+    ['payee', receipt.payee || '—'],
+    ['nonce', receipt.authorization?.nonce ?? '—'],
+    ['transaction', receipt.txHash ?? 'none recorded'],
+    ...(receipt.explorerUrl ? ([['explorer', receipt.explorerUrl]] as [string, string][]) : []),
+    ['on chain', verificationText(receipt)],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return [
+    ...rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`),
+    `reports (${receipt.reports.length}, SHA-256 as delivered):`,
+    ...receipt.reports.map(
+      (r) => `  ${r.id}  ${r.sha256 ?? 'answer not kept'}${r.inLibrary ? '' : '  (not in library)'}`,
+    ),
+  ].join('\n');
+}
+
+export async function receipt(
+  desk: DeskCore,
+  out: Output,
+  purchaseId: string,
+  options: { verify: boolean; format: string | undefined },
+): Promise<void> {
+  if (options.verify) out.progress('checking the payment on chain…');
+  if (options.format === undefined) {
+    const result = await desk.handlers['receipt.get']({ purchaseId, verify: options.verify });
+    out.result(result, () => receiptText(result));
+    if (result.verification && result.verification.status !== 'verified') process.exitCode = 4;
+    return;
+  }
+  if (options.format !== 'json' && options.format !== 'pdf')
+    throw new UsageError('receipt --format is json or pdf');
+  if (options.format === 'pdf' && !out.json && process.stdout.isTTY) {
+    throw new UsageError(
+      `refusing to write PDF bytes to a terminal; redirect to a file: intel-desk receipt ${terminalText(purchaseId)} --format pdf > receipt.pdf`,
+    );
+  }
+  const file = await desk.handlers['receipts.export']({
+    purchaseIds: [purchaseId],
+    format: options.format,
+    verify: options.verify,
+  });
+  if (out.json) out.result(file, () => '');
+  else if (file.encoding === 'base64') process.stdout.write(Buffer.from(file.content, 'base64'));
+  else process.stdout.write(file.content);
+}
+
+export async function purchasesCsv(
+  desk: DeskCore,
+  period: { from?: string | undefined; to?: string | undefined },
+): Promise<void> {
+  const file = await desk.handlers['receipts.export']({ ...period, format: 'csv' });
+  process.stdout.write(file.content);
+}

@@ -1,0 +1,81 @@
+/** Receipts: one purchase's evidence, checked on chain on request, and receipts or purchases as files. */
+import type { ExportedFile } from '../../shared/rpc';
+import type { Receipt } from '../../shared/receipt';
+import type { DeskContext } from '../context';
+import { DeskError } from '../errors';
+import { purchaseView, LIBRARY_SECRET_NETWORK, type PurchaseRow } from '../ledger/purchases';
+import { buildReceipt } from '../receipts/receipt';
+import { purchasesCsv, receiptsJson, receiptsPdf } from '../receipts/receipt-files';
+import { verifyOnChain } from '../receipts/verify';
+
+async function receiptOf(ctx: DeskContext, row: PurchaseRow, verify: boolean): Promise<Receipt> {
+  const paid = row.network !== LIBRARY_SECRET_NETWORK;
+  const verification =
+    verify && paid
+      ? await verifyOnChain(
+          {
+            network: row.network,
+            asset: row.asset,
+            payer: row.payer,
+            payTo: row.pay_to,
+            amount: row.amount,
+            nonce: row.nonce,
+            txHash: row.tx_hash,
+          },
+          ctx.chain(row.network),
+        )
+      : null;
+  return buildReceipt({
+    row,
+    storedRaw: (serviceUrl, id) => ctx.snapshots.raw(id, serviceUrl, serviceUrl)?.raw ?? null,
+    verification,
+  });
+}
+
+export async function receiptGet(ctx: DeskContext, purchaseId: string, verify: boolean): Promise<Receipt> {
+  const row = ctx.ledger.get(purchaseId);
+  if (!row) {
+    throw new DeskError(
+      'purchase_unknown',
+      `There is no purchase ${purchaseId} in this desk's ledger; \`intel-desk purchases\` lists them.`,
+      'usage',
+    );
+  }
+  return receiptOf(ctx, row, verify);
+}
+
+export interface ReceiptsQuery {
+  purchaseIds?: string[] | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  format: 'json' | 'pdf' | 'csv';
+  verify?: boolean | undefined;
+}
+
+/** Day strings compare as the start (from) or the whole day (to); full timestamps compare as given. */
+function inPeriod(createdAt: string, from: string | undefined, to: string | undefined): boolean {
+  if (from !== undefined && createdAt < from) return false;
+  if (to !== undefined && (to.length === 10 ? createdAt.slice(0, 10) > to : createdAt > to)) return false;
+  return true;
+}
+
+export async function receiptsExport(ctx: DeskContext, query: ReceiptsQuery): Promise<ExportedFile> {
+  const wanted = query.purchaseIds ? new Set(query.purchaseIds) : null;
+  const rows = ctx.ledger
+    .list()
+    .filter((row) => (wanted ? wanted.has(row.id) : true))
+    .filter((row) => inPeriod(row.created_at, query.from, query.to));
+  const missing = wanted ? [...wanted].filter((id) => !rows.some((row) => row.id === id)) : [];
+  if (missing.length > 0) {
+    throw new DeskError(
+      'purchase_unknown',
+      `There is no purchase ${missing.join(', ')} in this period of the ledger.`,
+      'usage',
+    );
+  }
+  const receipts: Receipt[] = [];
+  for (const row of rows) receipts.push(await receiptOf(ctx, row, query.verify ?? false));
+  if (query.format === 'json') return receiptsJson(receipts);
+  if (query.format === 'pdf') return receiptsPdf(receipts);
+  return purchasesCsv(rows.map(purchaseView), new Map(receipts.map((r) => [r.purchaseId, r])));
+}

@@ -1,0 +1,153 @@
+/**
+ * Checks a receipt against the chain itself: the token's AuthorizationUsed and Transfer events of the
+ * settlement transaction must name the payer, payee, amount and nonce the ledger recorded. Read-only.
+ */
+import { getAddress, parseAbi, parseEventLogs, type Hex, type PublicClient } from 'viem';
+import type { ReceiptCheck, ReceiptVerification } from '../../shared/receipt';
+import { authorizationUsed } from '../payments/reconcile';
+
+const TOKEN_EVENTS = parseAbi([
+  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+]);
+
+export interface PaidRecord {
+  network: string;
+  asset: string;
+  payer: string;
+  payTo: string;
+  amount: string;
+  nonce: string;
+  txHash: string | null;
+}
+
+const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+function check(
+  name: ReceiptCheck['name'],
+  expected: string,
+  found: string | null,
+  ok: boolean,
+): ReceiptCheck {
+  return { name, expected, found, ok };
+}
+
+async function findSettlement(record: PaidRecord, client: PublicClient): Promise<Hex | null> {
+  if (record.txHash && /^0x[0-9a-fA-F]{64}$/.test(record.txHash)) return record.txHash as Hex;
+  const logs = await client.getLogs({
+    address: record.asset as Hex,
+    event: TOKEN_EVENTS[0],
+    args: { authorizer: record.payer as Hex, nonce: record.nonce as Hex },
+    fromBlock: 0n,
+  });
+  return logs[0]?.transactionHash ?? null;
+}
+
+/** What the chain says about one paid purchase; never throws for what the chain answers, only explains. */
+export async function verifyOnChain(
+  record: PaidRecord,
+  client: PublicClient | null,
+): Promise<ReceiptVerification> {
+  if (!client) {
+    return {
+      status: 'unavailable',
+      message: `No chain RPC is set for ${record.network}, so the payment cannot be checked on chain. Set one in Settings (or --rpc) and verify again.`,
+      checks: [],
+    };
+  }
+  try {
+    const chainId = await client.getChainId();
+    const chainCheck = check(
+      'chain',
+      record.network,
+      `eip155:${chainId}`,
+      record.network === `eip155:${chainId}`,
+    );
+    if (!chainCheck.ok) {
+      return {
+        status: 'unavailable',
+        message: `The RPC serves chain ${chainId}, not ${record.network}: point it at the network the payment was made on.`,
+        checks: [chainCheck],
+      };
+    }
+    const used = await authorizationUsed(record, client);
+    if (!used) {
+      return {
+        status: 'not_settled',
+        message: 'The token has not used this authorization: no money moved for this purchase.',
+        checks: [chainCheck, check('nonce', record.nonce, null, false)],
+      };
+    }
+    const txHash = await findSettlement(record, client);
+    if (!txHash) {
+      return {
+        status: 'mismatch',
+        blockNumber: null,
+        blockTime: null,
+        checks: [
+          chainCheck,
+          check('nonce', record.nonce, 'used, but no AuthorizationUsed event found', false),
+        ],
+      };
+    }
+    const receipt = await client.getTransactionReceipt({ hash: txHash });
+    const tokenLogs = receipt.logs.filter((log) => sameAddress(log.address, record.asset));
+    const events = parseEventLogs({ abi: TOKEN_EVENTS, logs: tokenLogs });
+    const authorizationEvent = events.find(
+      (e) => e.eventName === 'AuthorizationUsed' && sameAddress(e.args.authorizer, record.payer),
+    );
+    const transfer = events.find((e) => e.eventName === 'Transfer' && sameAddress(e.args.from, record.payer));
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    const nonceFound =
+      authorizationEvent?.eventName === 'AuthorizationUsed' ? authorizationEvent.args.nonce : null;
+    const to = transfer?.eventName === 'Transfer' ? transfer.args.to : null;
+    const value = transfer?.eventName === 'Transfer' ? transfer.args.value.toString() : null;
+    const checks = [
+      chainCheck,
+      check(
+        'token',
+        getAddress(record.asset),
+        tokenLogs.length > 0 ? getAddress(record.asset) : null,
+        tokenLogs.length > 0,
+      ),
+      check(
+        'payer',
+        getAddress(record.payer),
+        transfer ? getAddress(record.payer) : null,
+        transfer !== undefined,
+      ),
+      check(
+        'payee',
+        getAddress(record.payTo),
+        to ? getAddress(to) : null,
+        to !== null && sameAddress(to, record.payTo),
+      ),
+      check('amount', record.amount, value, value === record.amount),
+      check(
+        'nonce',
+        record.nonce,
+        nonceFound,
+        nonceFound !== null && nonceFound.toLowerCase() === record.nonce.toLowerCase(),
+      ),
+    ];
+    const blockNumber = receipt.blockNumber.toString();
+    const blockTime = new Date(Number(block.timestamp) * 1000).toISOString();
+    if (receipt.status === 'success' && checks.every((c) => c.ok)) {
+      return { status: 'verified', blockNumber, blockTime, checks };
+    }
+    return { status: 'mismatch', blockNumber, blockTime, checks };
+  } catch (error) {
+    return {
+      status: 'unavailable',
+      message: `The chain RPC did not answer: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      checks: [],
+    };
+  }
+}
+
+export function explorerUrl(network: string, txHash: string | null): string | null {
+  if (!txHash) return null;
+  if (network === 'eip155:8453') return `https://basescan.org/tx/${txHash}`;
+  if (network === 'eip155:84532') return `https://sepolia.basescan.org/tx/${txHash}`;
+  return null;
+}

@@ -1,0 +1,49 @@
+/** A purchase's evidence: what was asked, what was signed, what settled, and what was delivered. */
+
+export interface ReceiptReport {
+  id: string;
+  /** SHA-256 (hex) of the report exactly as the service delivered it; null when no answer was kept. */
+  sha256: string | null;
+  /** Whether the library holds this report from this purchase, byte for byte as delivered. */
+  inLibrary: boolean;
+}
+
+export interface ReceiptCheck {
+  name: 'chain' | 'token' | 'payer' | 'payee' | 'amount' | 'nonce';
+  expected: string;
+  found: string | null;
+  ok: boolean;
+}
+
+export type ReceiptVerification =
+  | { status: 'verified'; blockNumber: string; blockTime: string; checks: ReceiptCheck[] }
+  | { status: 'mismatch'; blockNumber: string | null; blockTime: string | null; checks: ReceiptCheck[] }
+  | { status: 'not_settled' | 'unavailable'; message: string; checks: ReceiptCheck[] };
+
+export interface Receipt {
+  purchaseId: string;
+  serviceUrl: string;
+  handle: string;
+  state: 'signed' | 'sent' | 'completed' | 'failed' | 'in_doubt';
+  createdAt: string;
+  /** False for reads with the library secret: nothing was paid, so there is nothing on chain. */
+  paid: boolean;
+  network: string;
+  asset: string;
+  payer: string;
+  payee: string;
+  /** Token units (6 decimals for USDC) and the same in dollars. */
+  amount: string;
+  amountUsd: number;
+  resource: string;
+  authorization: { nonce: string; validAfter: string | null; validBefore: string } | null;
+  /** The 402 challenge the price came from, as the desk parsed it; null for purchases made before it was kept. */
+  challenge: unknown;
+  txHash: string | null;
+  /** A block explorer page for the transaction on a public network; null on the demo chain. */
+  explorerUrl: string | null;
+  /** SHA-256 of the whole paid answer as received. */
+  answerSha256: string | null;
+  reports: ReceiptReport[];
+  verification: ReceiptVerification | null;
+}
