@@ -1,10 +1,13 @@
 /** Every purchase with its amount, state and receipt; today's spend against the cap; reconcile. */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { PurchaseView } from '../../shared/rpc';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { dateTime, networkName, usd } from '../format';
+import { useRpc } from '../rpc/context';
+import { download } from '../download';
+import { ReceiptDialog } from './ReceiptDialog';
 
 const STATE_TEXT: Record<string, string> = {
   signed: 'signed, not sent',
@@ -36,6 +39,17 @@ export function PurchasesScreen() {
   const view = reconcile.data ?? purchases.data;
   const inDoubt = view?.purchases.filter((p) => p.state === 'in_doubt' || p.state === 'sent').length ?? 0;
   const spentShare = view && view.dailyCapUsd > 0 ? Math.min(1, view.spentTodayUsd / view.dailyCapUsd) : 0;
+  const { client } = useRpc();
+  const [receiptOf, setReceiptOf] = useState<string | null>(null);
+  const [csvError, setCsvError] = useState<string | null>(null);
+  const exportCsv = async () => {
+    setCsvError(null);
+    try {
+      download(await client.call('receipts.export', { format: 'csv' }));
+    } catch (error) {
+      setCsvError(errorMessage(error));
+    }
+  };
   return (
     <section aria-labelledby="purchases-title">
       <div className="screen-head">
@@ -44,8 +58,21 @@ export function PurchasesScreen() {
           <button type="button" onClick={() => reconcile.mutate({})} disabled={reconcile.isPending}>
             {reconcile.isPending ? 'Reconciling…' : 'Reconcile'}
           </button>
+          <button
+            type="button"
+            onClick={() => void exportCsv()}
+            disabled={!view || view.purchases.length === 0}
+          >
+            Export CSV
+          </button>
         </div>
       </div>
+      {csvError ? (
+        <p className="error-text" role="alert">
+          {csvError}
+        </p>
+      ) : null}
+      {receiptOf ? <ReceiptDialog purchaseId={receiptOf} onClose={() => setReceiptOf(null)} /> : null}
       {reconcile.isError ? (
         <p className="error-text" role="alert">
           {errorMessage(reconcile.error)}
@@ -106,6 +133,16 @@ export function PurchasesScreen() {
                 </td>
                 <td className="mono small" title={`${networkName(p.network)} · paid to ${p.payTo}`}>
                   {p.txHash ?? '—'}
+                  <div>
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={`Receipt of the purchase of ${dateTime(p.createdAt)}`}
+                      onClick={() => setReceiptOf(p.id)}
+                    >
+                      Receipt
+                    </button>
+                  </div>
                 </td>
               </tr>
             ))}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import type { ExportedFile, ExportFormat } from '../../shared/rpc';
+import type { ExportFormat } from '../../shared/rpc';
+import { download } from '../download';
 
 /** One owned report: narrative, change summary, analytics charts, navigation over time, export. */
 import { useRpc, useRpcQuery } from '../rpc/context';
@@ -11,17 +12,6 @@ import { Chart } from '../components/Charts';
 import { chartable } from '../components/chart-data';
 import { ReportCompare } from './ReportCompare';
 import { dateTime, day, humanize } from '../format';
-
-function download(file: ExportedFile) {
-  const body =
-    file.encoding === 'base64' ? Uint8Array.from(atob(file.content), (c) => c.charCodeAt(0)) : file.content;
-  const url = URL.createObjectURL(new Blob([body], { type: file.mimeType }));
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = file.filename;
-  anchor.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function Sections(props: { value: Record<string, unknown> }) {
   return (

@@ -1,0 +1,61 @@
+/**
+ * Receipts on the Purchases screen: a real purchase over the reference service and anvil, its receipt
+ * verified against the chain from the dialog, and the ledger exported as CSV through the browser download.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { privateKeyToAccount } from 'viem/accounts';
+import { openDeskFixture, type DeskFixture } from './desk-fixture';
+
+let fx: DeskFixture;
+let txHash: string;
+
+beforeAll(async () => {
+  fx = await openDeskFixture({
+    stack: { seed: { handles: 1, minReportsPerHandle: 2, maxReportsPerHandle: 2 } },
+    demoKey: (stack) => stack.buyerKeys[0]!,
+  });
+  const core = fx.desk.core;
+  const handle = (await core.handlers['shelf.list']({})).entries[0]!.username;
+  const quote = await core.handlers['quote.get']({ handle, selection: { kind: 'all' } });
+  const outcome = await core.handlers['purchase.start']({
+    quoteId: quote.quoteId,
+    confirmedAmount: quote.amount,
+  });
+  expect(outcome.status).toBe('completed');
+  txHash = (await core.handlers['purchases.list']({})).purchases[0]!.txHash!;
+});
+
+afterAll(() => fx?.close());
+
+describe('receipts on the Purchases screen', () => {
+  it('shows the evidence and verifies it on chain', async () => {
+    const { page } = fx;
+    await page.getByRole('button', { name: 'Purchases', exact: true }).first().click();
+    await page.getByRole('button', { name: /^Receipt of the purchase/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Receipt' });
+    await expect.poll(() => dialog.textContent()).toContain(txHash);
+    const payer = privateKeyToAccount(fx.stack.buyerKeys[0]!).address;
+    expect(await dialog.textContent()).toContain(payer);
+    await dialog.getByRole('button', { name: 'Verify on chain' }).click();
+    await expect
+      .poll(() => dialog.getByTestId('verification').textContent())
+      .toMatch(/^Verified on chain: block \d+/);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+  });
+
+  it('exports the purchases as CSV', async () => {
+    const { page } = fx;
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(file.suggestedFilename()).toMatch(/^purchases-\d{4}-\d{2}-\d{2}_to_\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await file.path())!, 'utf8');
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`,completed,eip155:31337,`);
+    expect(lines[1]!.endsWith(txHash)).toBe(true);
+  });
+});

@@ -1,0 +1,146 @@
+/** One purchase's receipt: the evidence the desk kept, checked on chain on request, exported as JSON or PDF. */
+import { useState } from 'react';
+import type { Receipt, ReceiptVerification } from '../../shared/receipt';
+import { useRpc, useRpcQuery } from '../rpc/context';
+import { errorMessage } from '../rpc/client';
+import { Dialog } from '../components/Dialog';
+import { ErrorMessage, Loading } from '../components/States';
+import { download } from '../download';
+import { dateTime, networkName, usd } from '../format';
+
+function Verification(props: { receipt: Receipt; verification: ReceiptVerification | null }) {
+  const v = props.verification;
+  if (!props.receipt.paid)
+    return <p>Read with the library secret: nothing was paid, so there is nothing on chain.</p>;
+  if (v === null) return null;
+  if (v.status === 'verified') {
+    return (
+      <p className="ok-text" data-testid="verification">
+        Verified on chain: block {v.blockNumber}, {dateTime(v.blockTime)}. Payer, payee, amount and nonce
+        match the token&apos;s own events.
+      </p>
+    );
+  }
+  if (v.status === 'mismatch') {
+    return (
+      <div className="error-text" data-testid="verification">
+        <p>Does not match the chain:</p>
+        <ul>
+          {v.checks
+            .filter((c) => !c.ok)
+            .map((c) => (
+              <li key={c.name}>
+                {c.name}: expected <span className="mono">{c.expected}</span>, the chain has{' '}
+                <span className="mono">{c.found ?? 'nothing'}</span>
+              </li>
+            ))}
+        </ul>
+      </div>
+    );
+  }
+  return (
+    <p className="warn-text" data-testid="verification">
+      {v.message}
+    </p>
+  );
+}
+
+function Fields(props: { receipt: Receipt }) {
+  const r = props.receipt;
+  const rows: [string, string][] = [
+    ['Date', dateTime(r.createdAt)],
+    ['Service', r.serviceUrl],
+    ['Amount', r.paid ? `${usd(r.amountUsd)} (${r.amount} token units)` : 'nothing paid'],
+    ['Network', r.paid ? networkName(r.network) : '—'],
+    ['Payer', r.payer || '—'],
+    ['Payee', r.payee || '—'],
+    ['Nonce', r.authorization?.nonce ?? '—'],
+    ['Transaction', r.txHash ?? 'none recorded'],
+  ];
+  return (
+    <dl className="receipt-fields">
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd className={label === 'Date' || label === 'Amount' || label === 'Network' ? undefined : 'mono'}>
+            {value}
+          </dd>
+        </div>
+      ))}
+      {r.explorerUrl ? (
+        <div>
+          <dt>Explorer</dt>
+          <dd>
+            <a href={r.explorerUrl} target="_blank" rel="noreferrer noopener">
+              View the transaction
+            </a>
+          </dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+export function ReceiptDialog(props: { purchaseId: string; onClose: () => void }) {
+  const { client } = useRpc();
+  const [verify, setVerify] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const receipt = useRpcQuery('receipt.get', { purchaseId: props.purchaseId, verify });
+  const exportAs = async (format: 'json' | 'pdf') => {
+    setExportError(null);
+    try {
+      download(await client.call('receipts.export', { purchaseIds: [props.purchaseId], format, verify }));
+    } catch (error) {
+      setExportError(errorMessage(error));
+    }
+  };
+  return (
+    <Dialog title="Receipt" open onClose={props.onClose}>
+      {receipt.isPending ? <Loading label={verify ? 'Checking the chain…' : 'Reading the ledger…'} /> : null}
+      {receipt.isError ? <ErrorMessage error={receipt.error} onRetry={() => void receipt.refetch()} /> : null}
+      {receipt.data ? (
+        <>
+          <Fields receipt={receipt.data} />
+          <Verification receipt={receipt.data} verification={receipt.data.verification} />
+          <details>
+            <summary>Reports delivered ({receipt.data.reports.length}), SHA-256 as received</summary>
+            <ul className="mono small">
+              {receipt.data.reports.map((report) => (
+                <li key={report.id}>
+                  {report.id} {report.sha256 ?? '(answer not kept)'}
+                  {report.inLibrary ? '' : ' (not in the library)'}
+                </li>
+              ))}
+            </ul>
+          </details>
+        </>
+      ) : null}
+      {exportError ? (
+        <p className="error-text" role="alert">
+          {exportError}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" onClick={props.onClose}>
+          Close
+        </button>
+        <button type="button" onClick={() => void exportAs('json')}>
+          Export JSON
+        </button>
+        <button type="button" onClick={() => void exportAs('pdf')}>
+          Export PDF
+        </button>
+        {receipt.data?.paid ? (
+          <button
+            type="button"
+            className="primary"
+            disabled={verify && receipt.isFetching}
+            onClick={() => (verify ? void receipt.refetch() : setVerify(true))}
+          >
+            {verify ? 'Check again' : 'Verify on chain'}
+          </button>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}
