@@ -5,7 +5,8 @@
  */
 import PDFDocument from 'pdfkit';
 import type { IntelReportSnapshot } from '../shared/wire';
-import { humanize, MAX_EXPORT_DEPTH, TOO_DEEP } from './export';
+import { humanize, MAX_EXPORT_DEPTH, provenanceLine, TOO_DEEP, type Provenance } from './export';
+import { analyticsFigures, figureText, readableDate, type AnalyticsFigure } from './analytics-shape';
 
 const MAX_TEXT = 20_000;
 const TYPOGRAPHY = '–—‘’‚“”„•…€™†‡‰‹›ŒœŠšŽžŸƒˆ˜';
@@ -78,21 +79,84 @@ export function pdfDocument(title: string): { doc: Doc; done: Promise<Buffer> } 
   return { doc, done };
 }
 
-export function snapshotPdf(handle: string, snapshot: IntelReportSnapshot): Promise<Buffer> {
+const CHART = { labelWidth: 150, barWidth: 250, rowHeight: 15, fill: '#2457c5', track: '#e6e9ef' };
+
+/** Horizontal bars with their values written beside them: the PDF reads without colour or a legend. */
+function drawBars(doc: Doc, rows: { label: string; value: number; text: string }[]): void {
+  const max = Math.max(0, ...rows.map((r) => r.value));
+  doc.fontSize(9.5);
+  for (const row of rows) {
+    if (doc.y + CHART.rowHeight > doc.page.height - doc.page.margins.bottom) doc.addPage();
+    const top = doc.y;
+    const left = doc.page.margins.left;
+    doc.fillColor('#000000').text(winAnsi(row.label), left, top + 2, {
+      width: CHART.labelWidth - 8,
+      lineBreak: false,
+      ellipsis: true,
+    });
+    const length = max > 0 && row.value > 0 ? (row.value / max) * CHART.barWidth : 0;
+    doc.rect(left + CHART.labelWidth, top + 1, CHART.barWidth, CHART.rowHeight - 4).fill(CHART.track);
+    if (length > 0) doc.rect(left + CHART.labelWidth, top + 1, length, CHART.rowHeight - 4).fill(CHART.fill);
+    doc
+      .fillColor('#000000')
+      .text(winAnsi(row.text), left + CHART.labelWidth + CHART.barWidth + 8, top + 2, { lineBreak: false });
+    doc.x = left;
+    doc.y = top + CHART.rowHeight;
+  }
+  doc.fontSize(10.5).moveDown(0.5);
+}
+
+function drawFigure(doc: Doc, figure: AnalyticsFigure): void {
+  doc
+    .moveDown(0.4)
+    .font('Helvetica-Bold')
+    .fontSize(11)
+    .text(winAnsi(humanize(figure.name)))
+    .font('Helvetica')
+    .fontSize(10.5);
+  if (figure.kind === 'value') doc.text(figureText(figure.value, false));
+  else if (figure.kind === 'other') writeValue(doc, figure.value, 0, null);
+  else if (figure.kind === 'bars') {
+    drawBars(
+      doc,
+      figure.points.map((p) => ({
+        label: figure.origin === 'record' ? humanize(p.label) : p.label,
+        value: p.value,
+        text: figureText(p.value, figure.percent),
+      })),
+    );
+  } else {
+    drawBars(
+      doc,
+      figure.points.map((p) => ({
+        label: `${humanize(figure.xLabel)} ${p.x}`,
+        value: p.y,
+        text: figureText(p.y, false),
+      })),
+    );
+  }
+}
+
+export function snapshotPdf(
+  handle: string,
+  snapshot: IntelReportSnapshot,
+  provenance: Provenance | null = null,
+): Promise<Buffer> {
   const { doc, done } = pdfDocument(`@${handle}: report of ${snapshot.createdAt.slice(0, 10)}`);
   doc
     .font('Helvetica-Bold')
     .fontSize(18)
-    .text(winAnsi(`@${handle}: report of ${snapshot.createdAt.slice(0, 10)}`));
+    .text(winAnsi(`@${handle}: report of ${readableDate(snapshot.createdAt)}`));
   doc.font('Helvetica').fontSize(10).fillColor('#555555');
   const period = snapshot.meta.dateRange
-    ? `${snapshot.meta.dateRange.from} to ${snapshot.meta.dateRange.to}`
+    ? `${readableDate(snapshot.meta.dateRange.from)} to ${readableDate(snapshot.meta.dateRange.to)}`
     : 'unknown period';
   doc.text(
     winAnsi(
-      `Report ${snapshot.id} · ${snapshot.createdAt} · ${snapshot.model} · ${snapshot.meta.postCount ?? '?'} posts · ${period}`,
+      `Report ${snapshot.id} · ${snapshot.model} · ${snapshot.meta.postCount ?? '?'} posts · ${period}`,
     ),
   );
+  if (provenance) doc.text(winAnsi(provenanceLine(provenance)));
   doc.fillColor('#000000').fontSize(10.5);
   for (const [section, text] of Object.entries(snapshot.narrative)) {
     heading(doc, humanize(section));
@@ -102,7 +166,7 @@ export function snapshotPdf(handle: string, snapshot: IntelReportSnapshot): Prom
   if (snapshot.changeSummary === null) doc.text('This is the first (baseline) report.');
   else writeValue(doc, snapshot.changeSummary, 0, null);
   heading(doc, 'Analytics');
-  writeValue(doc, snapshot.analytics, 0, null);
+  for (const figure of analyticsFigures(snapshot.analytics)) drawFigure(doc, figure);
   doc.end();
   return done;
 }

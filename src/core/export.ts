@@ -1,6 +1,7 @@
 /** A snapshot as Markdown for sharing: sections in order, model text kept as text. */
 import type { IntelReportSnapshot } from '../shared/wire';
 import { oneLine, stripControls } from './plain-text';
+import { analyticsFigures, figureText, readableDate, type AnalyticsFigure } from './analytics-shape';
 
 export function humanize(key: string): string {
   return key
@@ -96,16 +97,78 @@ function renderValue(value: unknown, depth: number): string {
     .join('\n');
 }
 
-export function snapshotMarkdown(handle: string, snapshot: IntelReportSnapshot): string {
+/** Where an exported copy came from: the purchase that delivered it, as its receipt line. */
+export interface Provenance {
+  serviceUrl: string;
+  purchasedAt: string;
+  txHash: string | null;
+  paidWithSecret: boolean;
+}
+
+export function provenanceLine(p: Provenance): string {
+  const how = p.paidWithSecret
+    ? 'read with the library secret'
+    : p.txHash
+      ? `paid in transaction ${p.txHash}`
+      : 'paid (no transaction recorded)';
+  return `Bought from ${p.serviceUrl} on ${readableDate(p.purchasedAt)}, ${how}.`;
+}
+
+const BAR_WIDTH = 20;
+
+/** A bar of block characters, eighths included, so a chart reads in any Markdown viewer or terminal. */
+function textBar(value: number, max: number): string {
+  if (max <= 0 || value <= 0) return '';
+  const eighths = Math.round((value / max) * BAR_WIDTH * 8);
+  return '█'.repeat(Math.floor(eighths / 8)) + (['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8] ?? '');
+}
+
+function figureMarkdown(figure: AnalyticsFigure): string[] {
+  const title = `### ${field(humanize(figure.name))}`;
+  if (figure.kind === 'value') return [title, '', figureText(figure.value, false), ''];
+  if (figure.kind === 'other') return [title, '', renderValue(figure.value, 0), ''];
+  const rows =
+    figure.kind === 'bars'
+      ? figure.points.map((p) => ({
+          label: field(figure.origin === 'record' ? humanize(p.label) : p.label),
+          value: p.value,
+          text: figureText(p.value, figure.percent),
+        }))
+      : figure.points.map((p) => ({
+          label: `${field(humanize(figure.xLabel))} ${p.x}`,
+          value: p.y,
+          text: figureText(p.y, false),
+        }));
+  const max = Math.max(0, ...rows.map((r) => r.value));
+  const valueHeading =
+    figure.kind === 'bars' ? (figure.percent ? 'Share' : 'Value') : field(humanize(figure.yLabel));
+  return [
+    title,
+    '',
+    `| ${figure.kind === 'bars' ? 'Label' : field(humanize(figure.xLabel))} | ${valueHeading} | |`,
+    '| --- | ---: | --- |',
+    ...rows.map((r) => `| ${r.label.replaceAll('|', '\\|')} | ${r.text} | ${textBar(r.value, max)} |`),
+    '',
+  ];
+}
+
+export function snapshotMarkdown(
+  handle: string,
+  snapshot: IntelReportSnapshot,
+  provenance: Provenance | null = null,
+): string {
   const range = snapshot.meta.dateRange;
   const lines = [
-    `# @${field(handle)}: report of ${field(snapshot.createdAt.slice(0, 10))}`,
+    `# @${field(handle)}: report of ${field(readableDate(snapshot.createdAt))}`,
     '',
+    ...(provenance ? [`_${field(provenanceLine(provenance))}_`, ''] : []),
     `- Report id: ${field(snapshot.id)}`,
-    `- Created: ${field(snapshot.createdAt)}`,
+    `- Created: ${field(readableDate(snapshot.createdAt))}`,
     `- Model: ${field(snapshot.model)}`,
     `- Posts analysed: ${field(snapshot.meta.postCount ?? 'unknown')}`,
-    range ? `- Period: ${field(range.from)} to ${field(range.to)}` : '- Period: unknown',
+    range
+      ? `- Period: ${field(readableDate(range.from))} to ${field(readableDate(range.to))}`
+      : '- Period: unknown',
     '',
   ];
   for (const [section, text] of Object.entries(snapshot.narrative)) {
@@ -124,6 +187,6 @@ export function snapshotMarkdown(handle: string, snapshot: IntelReportSnapshot):
       : renderValue(snapshot.changeSummary, 0),
     '',
   );
-  lines.push('## Analytics', '', renderValue(snapshot.analytics, 0), '');
+  lines.push('## Analytics', '', ...analyticsFigures(snapshot.analytics).flatMap(figureMarkdown));
   return lines.join('\n');
 }

@@ -6,6 +6,7 @@
  */
 import { diffWords } from 'diff';
 import type { IntelReportSnapshot } from '../shared/wire';
+import { analyticsFigures, isNumber } from './analytics-shape';
 import type {
   DiffSide,
   MetricChange,
@@ -15,18 +16,10 @@ import type {
   SentimentChange,
 } from '../shared/report-diff';
 
-type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
-function mean(values: number[]): number | null {
-  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+interface Reading {
+  metrics: Map<string, number>;
+  shares: Map<string, Map<string, number>>;
+  series: Map<string, number>;
 }
 
 /** Rounded for display and for stable JSON: analytics are two-decimal figures at most. */
@@ -34,44 +27,18 @@ function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
-interface Reading {
-  metrics: Map<string, number>;
-  shares: Map<string, Map<string, number>>;
-  series: Map<string, number>;
-}
-
-/** One analytics array: labelled numbers (shares) or a numeric series (mean of its last numeric column). */
-function readArray(name: string, rows: unknown[], into: Reading): void {
-  if (rows.length === 0 || !rows.every(isRecord)) return;
-  const first = rows[0] as Json;
-  const labelKey = Object.keys(first).find((key) => typeof first[key] === 'string');
-  const numberKeys = Object.keys(first).filter((key) => isNumber(first[key]));
-  const valueKey = labelKey ? numberKeys[0] : numberKeys[numberKeys.length - 1];
-  if (!valueKey) return;
-  if (labelKey) {
-    const shares = new Map<string, number>();
-    for (const row of rows) {
-      const label = row[labelKey];
-      const value = row[valueKey];
-      if (typeof label === 'string' && isNumber(value)) shares.set(label, value);
-    }
-    into.shares.set(name, shares);
-    return;
-  }
-  const average = mean(rows.map((row) => row[valueKey]).filter(isNumber));
-  if (average !== null) into.series.set(`${name}.${valueKey}`, round(average));
-}
-
 function readAnalytics(snapshot: IntelReportSnapshot): Reading {
   const reading: Reading = { metrics: new Map(), shares: new Map(), series: new Map() };
   if (isNumber(snapshot.meta.postCount)) reading.metrics.set('postCount', snapshot.meta.postCount);
-  for (const [name, value] of Object.entries(snapshot.analytics)) {
-    if (isNumber(value)) reading.metrics.set(name, value);
-    else if (Array.isArray(value)) readArray(name, value, reading);
-    else if (isRecord(value)) {
-      for (const [key, inner] of Object.entries(value)) {
-        if (isNumber(inner)) reading.metrics.set(`${name}.${key}`, inner);
-      }
+  for (const figure of analyticsFigures(snapshot.analytics)) {
+    if (figure.kind === 'value') reading.metrics.set(figure.name, figure.value);
+    else if (figure.kind === 'bars' && figure.origin === 'record') {
+      for (const point of figure.points) reading.metrics.set(`${figure.name}.${point.label}`, point.value);
+    } else if (figure.kind === 'bars') {
+      reading.shares.set(figure.name, new Map(figure.points.map((p) => [p.label, p.value])));
+    } else if (figure.kind === 'series' && figure.points.length > 0) {
+      const mean = figure.points.reduce((sum, p) => sum + p.y, 0) / figure.points.length;
+      reading.series.set(`${figure.name}.${figure.yLabel}`, round(mean));
     }
   }
   return reading;

@@ -120,6 +120,19 @@ describe('intel-desk receipt', () => {
     expect(unknown.stderr).toContain('There is no purchase pur_nope');
   });
 
+  it('exports a report with its receipt line and its charts drawn, shares in percent', async () => {
+    const [latest] = await purchaseIds();
+    const receipt = parsed<Receipt>(await cli(['receipt', latest!, '--json']));
+    const md = await cli(['export', receipt.reports[0]!.id, '--format', 'md']);
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toContain(`Bought from ${stack.baseUrl} on `);
+    expect(md.stdout).toContain(`paid in transaction ${receipt.txHash}`);
+    expect(md.stdout).toMatch(
+      /### Topic Share\n\n\| Label \| Share \| \|\n\| --- \| ---: \| --- \|\n\| [a-z ]+ \| \d+(\.\d)?% \| █+/,
+    );
+    expect(md.stdout).toMatch(/- Created: \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/);
+  });
+
   it('lists purchases as CSV for an expense report, in a period', async () => {
     const ids = await purchaseIds();
     const run = await cli(['purchases', '--csv']);

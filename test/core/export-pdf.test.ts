@@ -52,8 +52,11 @@ describe('PDF export', () => {
       'Change since the previous report',
       'More posts about suppliers',
       'Analytics',
-      'Positive: 0.61',
+      'Positive',
+      '61%',
+      '12%',
       'batteries',
+      '20 Nov 2026, 10:00 UTC',
     ]) {
       expect(text).toContain(expected);
     }

@@ -188,4 +188,15 @@ export class SnapshotStore {
       )
       .all(serviceUrl, handle.toLowerCase());
   }
+
+  /** The purchase that stored this copy, when one did (a copy from before the ledger kept it has none). */
+  purchaseOf(serviceUrl: string, id: string): string | null {
+    return (
+      this.db
+        .prepare<[string, string], { purchaseId: string | null }>(
+          'SELECT purchase_id AS purchaseId FROM snapshots WHERE service_url = ? AND id = ?',
+        )
+        .get(serviceUrl, id)?.purchaseId ?? null
+    );
+  }
 }

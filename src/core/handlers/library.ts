@@ -3,7 +3,8 @@ import type { ExportFormat, ExportedFile, ReportView } from '../../shared/rpc';
 import { intelReportSnapshotSchema, type IntelReportSnapshot } from '../../shared/wire';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
-import { snapshotMarkdown } from '../export';
+import { snapshotMarkdown, type Provenance } from '../export';
+import { LIBRARY_SECRET_NETWORK } from '../ledger/purchases';
 import { snapshotPdf } from '../export-pdf';
 import { diffReports } from '../report-diff';
 import type { ReportDiff } from '../../shared/report-diff';
@@ -73,6 +74,18 @@ export function reportGet(ctx: DeskContext, id: string, serviceUrl: string | nul
   };
 }
 
+function provenanceOf(ctx: DeskContext, found: Loaded): Provenance | null {
+  const purchaseId = ctx.snapshots.purchaseOf(found.serviceUrl, found.snapshot.id);
+  const row = purchaseId ? ctx.ledger.get(purchaseId) : undefined;
+  if (!row) return null;
+  return {
+    serviceUrl: row.service_url,
+    purchasedAt: row.created_at,
+    txHash: row.tx_hash,
+    paidWithSecret: row.network === LIBRARY_SECRET_NETWORK,
+  };
+}
+
 export async function reportExport(
   ctx: DeskContext,
   id: string,
@@ -86,11 +99,12 @@ export async function reportExport(
   );
   if (format === 'json')
     return { filename: `${base}.json`, mimeType: 'application/json', content: found.raw, encoding: 'utf8' };
+  const provenance = provenanceOf(ctx, found);
   if (format === 'md') {
-    const content = snapshotMarkdown(found.handle, found.snapshot);
+    const content = snapshotMarkdown(found.handle, found.snapshot, provenance);
     return { filename: `${base}.md`, mimeType: 'text/markdown', content, encoding: 'utf8' };
   }
-  const pdf = await snapshotPdf(found.handle, found.snapshot);
+  const pdf = await snapshotPdf(found.handle, found.snapshot, provenance);
   return {
     filename: `${base}.pdf`,
     mimeType: 'application/pdf',
