@@ -63,7 +63,7 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
       version: APP_VERSION,
       serviceUrl: ctx.serviceUrl(),
       demo: ctx.demo,
-      online: ctx.online,
+      online: ctx.connection.online,
       ...(ctx.recovered ? { databaseRecovered: ctx.recovered } : {}),
     }),
     'shelf.list': () => shelfList(ctx),
@@ -82,25 +82,25 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
     'library.search': async ({ text }) => ({ hits: ctx.snapshots.search(text) }),
     'report.get': async ({ id, serviceUrl }) => reportGet(ctx, id, serviceUrl ?? null),
     'report.export': async ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
-    'wallet.status': () => walletStatus(ctx),
+    'wallet.status': ({ token }) => walletStatus(ctx, token ?? null),
     'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase }) => {
       if (keystoreJson) await ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase);
       else if (privateKey) await ctx.wallet.importPrivateKey(privateKey, passphrase);
       else
         throw new DeskError('nothing_to_import', 'Paste a private key or choose a keystore file.', 'usage');
-      return walletStatus(ctx);
+      return walletStatus(ctx, null);
     },
     'wallet.unlock': async ({ passphrase }) => {
       await ctx.wallet.unlock(passphrase);
-      return walletStatus(ctx);
+      return walletStatus(ctx, null);
     },
     'wallet.lock': async () => {
       ctx.wallet.lock();
-      return walletStatus(ctx);
+      return walletStatus(ctx, null);
     },
     'wallet.useExternal': async ({ address }) => {
       ctx.wallet.useExternal(address);
-      return walletStatus(ctx);
+      return walletStatus(ctx, null);
     },
     'settings.get': async () => settingsGet(ctx),
     'settings.update': async (patch) => {

@@ -111,7 +111,7 @@ async function priceResolved(ctx: DeskContext, handle: string, resolved: Resolve
     quote = quoteFromChallenge(challenge, { ...expect, demo: true, demoAsset: asset });
     secretReadOnly = true;
   }
-  ctx.lastAsset = { network: quote.network, asset: quote.asset };
+  ctx.tokens.learn(client.baseUrl, { network: quote.network, asset: quote.asset });
   return ctx.quotes.hold({
     serviceUrl: client.baseUrl,
     handle: normalizeHandle(handle),

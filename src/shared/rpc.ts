@@ -273,7 +273,15 @@ export const rpcInputs = {
     serviceUrl: z.string().min(1).optional(),
     format: exportFormatSchema,
   }),
-  'wallet.status': z.object({}),
+  /**
+   * The balance is of `token` (one a quote asked for) or, without it, of the token the service now selected
+   * asked for in its last quote; null until a quote named one.
+   */
+  'wallet.status': z.object({
+    token: z
+      .object({ network: z.string().min(1), asset: z.string().regex(/^0x[0-9a-fA-F]{40}$/) })
+      .optional(),
+  }),
   'wallet.import': z.object({
     privateKey: z.string().optional(),
     keystoreJson: z.string().max(100_000).optional(),
