@@ -2,35 +2,39 @@
  * Intel Desk's core: plain Node, run inside Electron's main process, the web host, or the CLI. Hosts talk
  * to it only through `handlers`, the RPC contract of src/shared/rpc.ts.
  */
-import packageJson from '../../package.json';
-import type { RpcHandlers } from '../shared/rpc';
-import { DeskContext, type DeskCoreOptions } from './context';
-import { purchaseView } from './ledger/purchases';
-import { reconcilePurchases } from './payments/reconcile';
-import { getQuote } from './quoting';
-import { menuGet, shelfList } from './handlers/catalog';
-import { reportExport, reportGet } from './handlers/library';
-import { walletStatus } from './handlers/wallet';
-import { setLibrarySecret, settingsGet, useDemoLibrarySecret } from './handlers/settings';
-import { dossierDiscardDraft, dossierOpen, dossierSave, dossierSaveDraft } from './handlers/dossier';
-import { DeskError } from './errors';
-import type { SecretVault } from './wallet/sealing';
-import type { PurchaseStep } from './payments/purchaser';
+import packageJson from "../../package.json";
+import type { RpcHandlers } from "../shared/rpc";
+import { DeskContext, type DeskCoreOptions } from "./context";
+import { purchaseView } from "./ledger/purchases";
+import { reconcilePurchases } from "./payments/reconcile";
+import { getQuote } from "./quoting";
+import { menuGet, shelfList } from "./handlers/catalog";
+import { reportExport, reportGet } from "./handlers/library";
+import { walletStatus } from "./handlers/wallet";
+import {
+  setLibrarySecret,
+  settingsGet,
+  useDemoLibrarySecret,
+} from "./handlers/settings";
+import {
+  dossierDiscardDraft,
+  dossierOpen,
+  dossierSave,
+  dossierSaveDraft,
+} from "./handlers/dossier";
+import { DeskError } from "./errors";
+import type { SecretVault } from "./wallet/sealing";
+import type { PurchaseStep } from "./payments/purchaser";
 
 export type { DeskCoreOptions, SecretVault, PurchaseStep };
-export { DeskError } from './errors';
+export { DeskError } from "./errors";
 
 /** The one version number: package.json's, so a release bump cannot leave the About box behind. */
 export const APP_VERSION: string = packageJson.version;
 
+/** Core's one way in: the RPC contract. Hosts, the CLI and tests hold nothing else of core. */
 export interface DeskCore {
   handlers: RpcHandlers;
-  wallet: {
-    importPrivateKey(key: `0x${string}`, passphrase: string): Promise<void>;
-    unlock(passphrase: string): Promise<void>;
-  };
-  /** For the CLI and tests: the same context the handlers use. */
-  context: DeskContext;
   close(): Promise<void>;
 }
 
@@ -59,79 +63,108 @@ function reconcile(ctx: DeskContext): Promise<void> {
 
 function buildHandlers(ctx: DeskContext): RpcHandlers {
   return {
-    'app.info': async () => ({
+    "app.info": async () => ({
       version: APP_VERSION,
       serviceUrl: ctx.serviceUrl(),
       demo: ctx.demo,
       online: ctx.connection.online,
       ...(ctx.recovered ? { databaseRecovered: ctx.recovered } : {}),
     }),
-    'shelf.list': () => shelfList(ctx),
-    'menu.get': ({ handle }) => menuGet(ctx, handle),
-    'quote.get': ({ handle, selection, includeOwned }) =>
+    "shelf.list": () => shelfList(ctx),
+    "menu.get": ({ handle }) => menuGet(ctx, handle),
+    "quote.get": ({ handle, selection, includeOwned }) =>
       getQuote(ctx, handle, selection, includeOwned ?? false),
-    'purchase.start': (input) => ctx.purchaser.start(input),
-    'purchase.submitSignature': ({ purchaseId, signature }) =>
+    "purchase.start": (input) => ctx.purchaser.start(input),
+    "purchase.submitSignature": ({ purchaseId, signature }) =>
       ctx.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
-    'purchases.list': async () => purchasesView(ctx),
-    'purchases.reconcile': async () => {
+    "purchases.list": async () => purchasesView(ctx),
+    "purchases.reconcile": async () => {
       await reconcile(ctx);
       return purchasesView(ctx);
     },
-    'library.list': async ({ handle }) => ({ items: ctx.snapshots.list(handle) }),
-    'library.search': async ({ text }) => ({ hits: ctx.snapshots.search(text) }),
-    'report.get': async ({ id, serviceUrl }) => reportGet(ctx, id, serviceUrl ?? null),
-    'report.export': async ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
-    'wallet.status': ({ token }) => walletStatus(ctx, token ?? null),
-    'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase }) => {
-      if (keystoreJson) await ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase);
-      else if (privateKey) await ctx.wallet.importPrivateKey(privateKey, passphrase);
+    "library.list": async ({ handle }) => ({
+      items: ctx.snapshots.list(handle),
+    }),
+    "library.search": async ({ text }) => ({
+      hits: ctx.snapshots.search(text),
+    }),
+    "report.get": async ({ id, serviceUrl }) =>
+      reportGet(ctx, id, serviceUrl ?? null),
+    "report.export": async ({ id, serviceUrl, format }) =>
+      reportExport(ctx, id, serviceUrl ?? null, format),
+    "wallet.status": ({ token }) => walletStatus(ctx, token ?? null),
+    "wallet.import": async ({
+      privateKey,
+      keystoreJson,
+      keystorePassword,
+      passphrase,
+    }) => {
+      if (keystoreJson)
+        await ctx.wallet.importKeystore(
+          keystoreJson,
+          keystorePassword ?? "",
+          passphrase,
+        );
+      else if (privateKey)
+        await ctx.wallet.importPrivateKey(privateKey, passphrase);
       else
-        throw new DeskError('nothing_to_import', 'Paste a private key or choose a keystore file.', 'usage');
+        throw new DeskError(
+          "nothing_to_import",
+          "Paste a private key or choose a keystore file.",
+          "usage",
+        );
       return walletStatus(ctx, null);
     },
-    'wallet.unlock': async ({ passphrase }) => {
+    "wallet.unlock": async ({ passphrase }) => {
       await ctx.wallet.unlock(passphrase);
       return walletStatus(ctx, null);
     },
-    'wallet.lock': async () => {
+    "wallet.useSessionKey": async ({ privateKey }) => {
+      ctx.wallet.useKeyForSession(privateKey);
+      return walletStatus(ctx, null);
+    },
+    "wallet.lock": async () => {
       ctx.wallet.lock();
       return walletStatus(ctx, null);
     },
-    'wallet.useExternal': async ({ address }) => {
+    "wallet.useExternal": async ({ address }) => {
       ctx.wallet.useExternal(address);
       return walletStatus(ctx, null);
     },
-    'settings.get': async () => settingsGet(ctx),
-    'settings.update': async (patch) => {
+    "settings.get": async () => settingsGet(ctx),
+    "settings.update": async (patch) => {
       ctx.settings.update(patch);
       return settingsGet(ctx);
     },
-    'settings.setLibrarySecret': ({ secret }) => setLibrarySecret(ctx, secret),
-    'settings.useDemoLibrarySecret': () => useDemoLibrarySecret(ctx),
-    'settings.clearLibrarySecret': async () => {
+    "settings.setLibrarySecret": ({ secret }) => setLibrarySecret(ctx, secret),
+    "settings.useDemoLibrarySecret": () => useDemoLibrarySecret(ctx),
+    "settings.useSessionLibrarySecret": async ({ secret }) => {
+      ctx.useLibrarySecretForSession(secret);
+      return settingsGet(ctx);
+    },
+    "settings.clearLibrarySecret": async () => {
       ctx.setLibrarySecret(null);
       return settingsGet(ctx);
     },
-    'dossier.open': ({ handle }) => dossierOpen(ctx, handle),
-    'dossier.saveDraft': ({ handle, draft }) => dossierSaveDraft(ctx, handle, draft),
-    'dossier.discardDraft': async ({ handle }) => dossierDiscardDraft(ctx, handle),
-    'dossier.save': ({ handle, bundle, baseGatheredAt }) => dossierSave(ctx, handle, bundle, baseGatheredAt),
+    "dossier.open": ({ handle }) => dossierOpen(ctx, handle),
+    "dossier.saveDraft": ({ handle, draft }) =>
+      dossierSaveDraft(ctx, handle, draft),
+    "dossier.discardDraft": async ({ handle }) =>
+      dossierDiscardDraft(ctx, handle),
+    "dossier.save": ({ handle, bundle, baseGatheredAt }) =>
+      dossierSave(ctx, handle, bundle, baseGatheredAt),
   };
 }
 
-export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore> {
+export async function createDeskCore(
+  options: DeskCoreOptions,
+): Promise<DeskCore> {
   const ctx = new DeskContext(options);
   const handlers = buildHandlers(ctx);
   // Purchases a crash or a lost answer left open are explained before anything else happens.
   await reconcile(ctx);
   return {
     handlers,
-    context: ctx,
-    wallet: {
-      importPrivateKey: (key, passphrase) => ctx.wallet.importPrivateKey(key, passphrase),
-      unlock: (passphrase) => ctx.wallet.unlock(passphrase),
-    },
     close: async () => ctx.close(),
   };
 }

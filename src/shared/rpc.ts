@@ -289,6 +289,8 @@ export const rpcInputs = {
     passphrase: z.string().min(1),
   }),
   'wallet.unlock': z.object({ passphrase: z.string().min(1) }),
+  /** A key for this run only (the CLI's --key-file): used to sign, never written anywhere. */
+  'wallet.useSessionKey': z.object({ privateKey: z.string().min(1) }),
   'wallet.lock': z.object({}),
   'wallet.useExternal': z.object({ address: z.string().regex(/^0x[0-9a-fA-F]{40}$/) }),
   'settings.get': z.object({}),
@@ -296,6 +298,8 @@ export const rpcInputs = {
   'settings.setLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
   'settings.clearLibrarySecret': z.object({}),
   'settings.useDemoLibrarySecret': z.object({}),
+  /** A library secret for this run only (the CLI's environment): bound to the selected service, never stored. */
+  'settings.useSessionLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
   'dossier.open': z.object({ handle: handleInput }),
   'dossier.saveDraft': z.object({ handle: handleInput, draft: z.unknown() }),
   'dossier.discardDraft': z.object({ handle: handleInput }),
@@ -321,6 +325,7 @@ export interface RpcOutputs {
   'wallet.status': WalletView;
   'wallet.import': WalletView;
   'wallet.unlock': WalletView;
+  'wallet.useSessionKey': WalletView;
   'wallet.lock': WalletView;
   'wallet.useExternal': WalletView;
   'settings.get': SettingsView;
@@ -328,6 +333,7 @@ export interface RpcOutputs {
   'settings.setLibrarySecret': SettingsView;
   'settings.clearLibrarySecret': SettingsView;
   'settings.useDemoLibrarySecret': SettingsView;
+  'settings.useSessionLibrarySecret': SettingsView;
   'dossier.open': DossierView;
   'dossier.saveDraft': { savedAt: string };
   'dossier.discardDraft': { discarded: boolean };

@@ -237,9 +237,10 @@ describe('the OS keychain adapter', () => {
         unlocked: true,
       });
       // Unsealed through the keychain; the service refused this secret, so that is kept too.
-      expect(same.context.librarySecrets.status()).toEqual({
-        origin: new URL(stack.baseUrl).origin,
-        state: 'refused',
+      expect(await same.handlers['settings.get']({})).toMatchObject({
+        librarySecretOrigin: new URL(stack.baseUrl).origin,
+        librarySecretSet: true,
+        librarySecretAccepted: false,
       });
       await same.close();
 
