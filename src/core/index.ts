@@ -1,36 +1,24 @@
 /**
- * Intel Desk's core: plain Node, run inside Electron's main process, the web host, or the CLI. Hosts talk
- * to it only through `handlers`, the RPC contract of src/shared/rpc.ts.
+ * Intel Desk's core: plain Node, run inside Electron's main process, the web host, or the CLI. Its one way
+ * in is `handlers`, the RPC contract of src/shared/rpc.ts; each domain's methods live in src/core/handlers/
+ * and are only put together here.
  */
-import packageJson from "../../package.json";
-import type { RpcHandlers } from "../shared/rpc";
-import { DeskContext, type DeskCoreOptions } from "./context";
-import { purchaseView } from "./ledger/purchases";
-import { reconcilePurchases } from "./payments/reconcile";
-import { getQuote } from "./quoting";
-import { menuGet, shelfList } from "./handlers/catalog";
-import { reportExport, reportGet } from "./handlers/library";
-import { walletStatus } from "./handlers/wallet";
-import {
-  setLibrarySecret,
-  settingsGet,
-  useDemoLibrarySecret,
-} from "./handlers/settings";
-import {
-  dossierDiscardDraft,
-  dossierOpen,
-  dossierSave,
-  dossierSaveDraft,
-} from "./handlers/dossier";
-import { DeskError } from "./errors";
-import type { SecretVault } from "./wallet/sealing";
-import type { PurchaseStep } from "./payments/purchaser";
+import type { RpcHandlers } from '../shared/rpc';
+import { DeskContext, type DeskCoreOptions } from './context';
+import { appHandlers } from './handlers/app';
+import { catalogHandlers } from './handlers/catalog';
+import { quoteHandlers } from './handlers/quote';
+import { purchaseHandlers, reconcile } from './handlers/purchases';
+import { libraryHandlers } from './handlers/library';
+import { walletHandlers } from './handlers/wallet';
+import { settingsHandlers } from './handlers/settings';
+import { dossierHandlers } from './handlers/dossier';
+import type { SecretVault } from './wallet/sealing';
+import type { PurchaseStep } from './payments/purchaser';
 
 export type { DeskCoreOptions, SecretVault, PurchaseStep };
-export { DeskError } from "./errors";
-
-/** The one version number: package.json's, so a release bump cannot leave the About box behind. */
-export const APP_VERSION: string = packageJson.version;
+export { DeskError } from './errors';
+export { APP_VERSION } from './handlers/app';
 
 /** Core's one way in: the RPC contract. Hosts, the CLI and tests hold nothing else of core. */
 export interface DeskCore {
@@ -38,133 +26,19 @@ export interface DeskCore {
   close(): Promise<void>;
 }
 
-function purchasesView(ctx: DeskContext) {
-  const settings = ctx.settings.get();
-  const day = new Date(ctx.now());
-  day.setHours(0, 0, 0, 0);
-  return {
-    purchases: ctx.ledger.list().map(purchaseView),
-    spentTodayUsd: Number(ctx.ledger.spentSince(day)) / 1e6,
-    dailyCapUsd: settings.dailyCapUsd,
-    perPurchaseCapUsd: settings.perPurchaseCapUsd,
-  };
-}
-
-/** Settles what can be settled of unfinished purchases; the rest records what it waits for. */
-function reconcile(ctx: DeskContext): Promise<void> {
-  return reconcilePurchases({
-    ledger: ctx.ledger,
-    purchaser: ctx.purchaser,
-    chain: (network) => ctx.chain(network),
-    rpcUrlFor: (network) => ctx.rpcUrlFor(network),
-    now: ctx.now,
-  });
-}
-
-function buildHandlers(ctx: DeskContext): RpcHandlers {
-  return {
-    "app.info": async () => ({
-      version: APP_VERSION,
-      serviceUrl: ctx.serviceUrl(),
-      demo: ctx.demo,
-      online: ctx.connection.online,
-      ...(ctx.recovered ? { databaseRecovered: ctx.recovered } : {}),
-    }),
-    "shelf.list": () => shelfList(ctx),
-    "menu.get": ({ handle }) => menuGet(ctx, handle),
-    "quote.get": ({ handle, selection, includeOwned }) =>
-      getQuote(ctx, handle, selection, includeOwned ?? false),
-    "purchase.start": (input) => ctx.purchaser.start(input),
-    "purchase.submitSignature": ({ purchaseId, signature }) =>
-      ctx.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
-    "purchases.list": async () => purchasesView(ctx),
-    "purchases.reconcile": async () => {
-      await reconcile(ctx);
-      return purchasesView(ctx);
-    },
-    "library.list": async ({ handle }) => ({
-      items: ctx.snapshots.list(handle),
-    }),
-    "library.search": async ({ text }) => ({
-      hits: ctx.snapshots.search(text),
-    }),
-    "report.get": async ({ id, serviceUrl }) =>
-      reportGet(ctx, id, serviceUrl ?? null),
-    "report.export": async ({ id, serviceUrl, format }) =>
-      reportExport(ctx, id, serviceUrl ?? null, format),
-    "wallet.status": ({ token }) => walletStatus(ctx, token ?? null),
-    "wallet.import": async ({
-      privateKey,
-      keystoreJson,
-      keystorePassword,
-      passphrase,
-    }) => {
-      if (keystoreJson)
-        await ctx.wallet.importKeystore(
-          keystoreJson,
-          keystorePassword ?? "",
-          passphrase,
-        );
-      else if (privateKey)
-        await ctx.wallet.importPrivateKey(privateKey, passphrase);
-      else
-        throw new DeskError(
-          "nothing_to_import",
-          "Paste a private key or choose a keystore file.",
-          "usage",
-        );
-      return walletStatus(ctx, null);
-    },
-    "wallet.unlock": async ({ passphrase }) => {
-      await ctx.wallet.unlock(passphrase);
-      return walletStatus(ctx, null);
-    },
-    "wallet.useSessionKey": async ({ privateKey }) => {
-      ctx.wallet.useKeyForSession(privateKey);
-      return walletStatus(ctx, null);
-    },
-    "wallet.lock": async () => {
-      ctx.wallet.lock();
-      return walletStatus(ctx, null);
-    },
-    "wallet.useExternal": async ({ address }) => {
-      ctx.wallet.useExternal(address);
-      return walletStatus(ctx, null);
-    },
-    "settings.get": async () => settingsGet(ctx),
-    "settings.update": async (patch) => {
-      ctx.settings.update(patch);
-      return settingsGet(ctx);
-    },
-    "settings.setLibrarySecret": ({ secret }) => setLibrarySecret(ctx, secret),
-    "settings.useDemoLibrarySecret": () => useDemoLibrarySecret(ctx),
-    "settings.useSessionLibrarySecret": async ({ secret }) => {
-      ctx.useLibrarySecretForSession(secret);
-      return settingsGet(ctx);
-    },
-    "settings.clearLibrarySecret": async () => {
-      ctx.setLibrarySecret(null);
-      return settingsGet(ctx);
-    },
-    "dossier.open": ({ handle }) => dossierOpen(ctx, handle),
-    "dossier.saveDraft": ({ handle, draft }) =>
-      dossierSaveDraft(ctx, handle, draft),
-    "dossier.discardDraft": async ({ handle }) =>
-      dossierDiscardDraft(ctx, handle),
-    "dossier.save": ({ handle, bundle, baseGatheredAt }) =>
-      dossierSave(ctx, handle, bundle, baseGatheredAt),
-  };
-}
-
-export async function createDeskCore(
-  options: DeskCoreOptions,
-): Promise<DeskCore> {
+export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore> {
   const ctx = new DeskContext(options);
-  const handlers = buildHandlers(ctx);
+  const handlers: RpcHandlers = {
+    ...appHandlers(ctx),
+    ...catalogHandlers(ctx),
+    ...quoteHandlers(ctx),
+    ...purchaseHandlers(ctx),
+    ...libraryHandlers(ctx),
+    ...walletHandlers(ctx),
+    ...settingsHandlers(ctx),
+    ...dossierHandlers(ctx),
+  };
   // Purchases a crash or a lost answer left open are explained before anything else happens.
   await reconcile(ctx);
-  return {
-    handlers,
-    close: async () => ctx.close(),
-  };
+  return { handlers, close: async () => ctx.close() };
 }

@@ -1,5 +1,5 @@
 /** The offline library: listing, search, one report with its history, export. */
-import type { ExportFormat, ExportedFile, ReportView } from '../../shared/rpc';
+import type { ExportFormat, ExportedFile, ReportView, RpcHandlers } from '../../shared/rpc';
 import { intelReportSnapshotSchema, type IntelReportSnapshot } from '../../shared/wire';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
@@ -23,7 +23,7 @@ function loadSnapshot(ctx: DeskContext, id: string, serviceUrl: string | null): 
   return { snapshot: parsed.data, raw: stored.raw, handle: stored.handle, serviceUrl: stored.serviceUrl };
 }
 
-export function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): ReportView {
+function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): ReportView {
   const found = loadSnapshot(ctx, id, serviceUrl);
   if (!found) throw new DeskError('report_not_owned', `Report ${id} is not in your library.`, 'usage');
   const previousId = found.snapshot.previousReportId;
@@ -36,7 +36,7 @@ export function reportGet(ctx: DeskContext, id: string, serviceUrl: string | nul
   };
 }
 
-export async function reportExport(
+async function reportExport(
   ctx: DeskContext,
   id: string,
   serviceUrl: string | null,
@@ -62,3 +62,12 @@ export async function reportExport(
     encoding: 'base64',
   };
 }
+
+export const libraryHandlers = (
+  ctx: DeskContext,
+): Pick<RpcHandlers, 'library.list' | 'library.search' | 'report.get' | 'report.export'> => ({
+  'library.list': async ({ handle }) => ({ items: ctx.snapshots.list(handle) }),
+  'library.search': async ({ text }) => ({ hits: ctx.snapshots.search(text) }),
+  'report.get': async ({ id, serviceUrl }) => reportGet(ctx, id, serviceUrl ?? null),
+  'report.export': ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
+});

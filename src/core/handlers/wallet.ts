@@ -1,5 +1,6 @@
 /** Wallet status and management; keys never leave core, only the address and balance do. */
-import type { WalletView } from '../../shared/rpc';
+import type { RpcHandlers, WalletView } from '../../shared/rpc';
+import { DeskError } from '../errors';
 import type { DeskContext } from '../context';
 import { readBalanceUsdc, type PaymentToken } from '../wallet/balances';
 
@@ -10,7 +11,7 @@ function tokenFor(ctx: DeskContext, asked: { network: string; asset: string } | 
   return ctx.tokens.isKnown(token) ? token : null;
 }
 
-export async function walletStatus(
+async function walletStatus(
   ctx: DeskContext,
   asked: { network: string; asset: string } | null,
 ): Promise<WalletView> {
@@ -27,3 +28,39 @@ export async function walletStatus(
     network: token?.network ?? null,
   };
 }
+
+export const walletHandlers = (
+  ctx: DeskContext,
+): Pick<
+  RpcHandlers,
+  | 'wallet.status'
+  | 'wallet.import'
+  | 'wallet.unlock'
+  | 'wallet.useSessionKey'
+  | 'wallet.lock'
+  | 'wallet.useExternal'
+> => ({
+  'wallet.status': ({ token }) => walletStatus(ctx, token ?? null),
+  'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase }) => {
+    if (keystoreJson) await ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase);
+    else if (privateKey) await ctx.wallet.importPrivateKey(privateKey, passphrase);
+    else throw new DeskError('nothing_to_import', 'Paste a private key or choose a keystore file.', 'usage');
+    return walletStatus(ctx, null);
+  },
+  'wallet.unlock': async ({ passphrase }) => {
+    await ctx.wallet.unlock(passphrase);
+    return walletStatus(ctx, null);
+  },
+  'wallet.useSessionKey': async ({ privateKey }) => {
+    ctx.wallet.useKeyForSession(privateKey);
+    return walletStatus(ctx, null);
+  },
+  'wallet.lock': async () => {
+    ctx.wallet.lock();
+    return walletStatus(ctx, null);
+  },
+  'wallet.useExternal': async ({ address }) => {
+    ctx.wallet.useExternal(address);
+    return walletStatus(ctx, null);
+  },
+});
