@@ -1,16 +1,17 @@
 /** Buying and the purchase history: the purchaser does the paying; this is its face to the contract. */
-import type { PurchasesView, RpcHandlers } from "../../shared/rpc";
-import type { DeskContext } from "../context";
-import { purchaseView } from "../ledger/purchases";
-import { reconcilePurchases } from "../payments/reconcile";
+import type { PurchasesView, RpcHandlers } from '../../shared/rpc';
+import type { DeskContext } from '../context';
+import { purchaseView } from '../ledger/purchases';
+import { reconcilePurchases } from '../payments/reconcile';
+import { spentToday } from '../payments/policy';
+import { startOfLocalDay, unitsToUsd } from '../../shared/money';
 
 function purchasesView(ctx: DeskContext): PurchasesView {
   const settings = ctx.settings.get();
-  const day = new Date(ctx.now());
-  day.setHours(0, 0, 0, 0);
+  const now = ctx.now();
   return {
     purchases: ctx.ledger.list().map(purchaseView),
-    spentTodayUsd: Number(ctx.ledger.spentSince(day)) / 1e6,
+    spentTodayUsd: unitsToUsd(spentToday(ctx.ledger.spendSince(startOfLocalDay(now)), now)),
     dailyCapUsd: settings.dailyCapUsd,
     perPurchaseCapUsd: settings.perPurchaseCapUsd,
   };
@@ -31,16 +32,13 @@ export const purchaseHandlers = (
   ctx: DeskContext,
 ): Pick<
   RpcHandlers,
-  | "purchase.start"
-  | "purchase.submitSignature"
-  | "purchases.list"
-  | "purchases.reconcile"
+  'purchase.start' | 'purchase.submitSignature' | 'purchases.list' | 'purchases.reconcile'
 > => ({
-  "purchase.start": (input) => ctx.purchaser.start(input),
-  "purchase.submitSignature": ({ purchaseId, signature }) =>
+  'purchase.start': (input) => ctx.purchaser.start(input),
+  'purchase.submitSignature': ({ purchaseId, signature }) =>
     ctx.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
-  "purchases.list": async () => purchasesView(ctx),
-  "purchases.reconcile": async () => {
+  'purchases.list': async () => purchasesView(ctx),
+  'purchases.reconcile': async () => {
     await reconcile(ctx);
     return purchasesView(ctx);
   },

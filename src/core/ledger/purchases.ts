@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import type { PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
+import { unitsToUsd } from '../../shared/money';
+import type { SpendEntry } from '../payments/policy';
 
 const purchaseWaitSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('chain'), rpcUrl: z.string(), summary: z.string() }),
@@ -71,7 +73,7 @@ export const LIBRARY_SECRET_NETWORK = 'library secret';
 /** What actually moved for a purchase (see PurchaseView.movedUsd). */
 function movedUsd(row: PurchaseRow, waitingFor: PurchaseWait | null): number | null {
   if (row.network === LIBRARY_SECRET_NETWORK || row.state === 'failed') return 0;
-  const amountUsd = Number(row.amount) / 1e6;
+  const amountUsd = unitsToUsd(row.amount);
   if (row.state === 'completed' || waitingFor?.kind === 'redelivery') return amountUsd;
   return null;
 }
@@ -85,7 +87,7 @@ export function purchaseView(row: PurchaseRow): PurchaseView {
     resource: row.resource,
     reportCount: row.report_count,
     amount: row.amount,
-    amountUsd: Number(row.amount) / 1e6,
+    amountUsd: unitsToUsd(row.amount),
     movedUsd: movedUsd(row, waitingFor),
     payer: row.payer,
     payTo: row.pay_to,
@@ -203,12 +205,12 @@ export class PurchaseLedger {
   }
 
   /** Money committed since the start of the local day: everything signed that has not failed. */
-  spentSince(since: Date): bigint {
-    const rows = this.db
-      .prepare<[string], { amount: string }>(
-        `SELECT amount FROM purchases WHERE state != 'failed' AND created_at >= ?`,
+  /** Purchases started since then, as the daily cap sees them (payments/policy.ts decides what counts). */
+  spendSince(since: Date): SpendEntry[] {
+    return this.db
+      .prepare<[string], SpendEntry>(
+        `SELECT amount, state, created_at AS createdAt FROM purchases WHERE created_at >= ?`,
       )
       .all(since.toISOString());
-    return rows.reduce((sum, row) => sum + BigInt(row.amount), 0n);
   }
 }

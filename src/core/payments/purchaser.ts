@@ -32,6 +32,9 @@ import {
 } from './delivery';
 import type { ClockSample } from './chain-clock';
 import { judgeAfterSend } from './after-send';
+import { enforcePayment, spentToday } from './policy';
+import { startOfLocalDay, unitsToUsd } from '../../shared/money';
+import type { QuoteChangedDetails } from '../../shared/rpc-errors';
 import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
 
 export type PurchaseStep =
@@ -85,14 +88,6 @@ interface PendingExternal {
   target: GuardedSelection;
 }
 
-function startOfLocalDay(now: number): Date {
-  const day = new Date(now);
-  day.setHours(0, 0, 0, 0);
-  return day;
-}
-
-const usd = (amount: bigint) => `$${(Number(amount) / 1e6).toFixed(2)}`;
-
 export class Purchaser {
   private readonly pendingExternal = new Map<string, PendingExternal>();
   private readonly submitted = new Set<string>();
@@ -111,47 +106,30 @@ export class Purchaser {
     if (this.deps.quotes.isFresh(held) && this.deps.serviceReachable()) return { held, contacted: false };
     const fresh = await unreachableBeforeSigning(() => this.deps.requote(held));
     const change = quoteDifference(held.quote, fresh.quote);
-    if (change)
-      throw refused('quote_changed', `The price must be confirmed again: ${change}.`, { quoteId: fresh.id });
+    if (change) {
+      const details: QuoteChangedDetails = {
+        quoteId: fresh.id,
+        amount: fresh.quote.amount.toString(),
+        totalUsd: unitsToUsd(fresh.quote.amount),
+      };
+      throw refused('quote_changed', `The price must be confirmed again: ${change}.`, details);
+    }
     return { held: fresh, contacted: true };
   }
 
+  /** The caps and the pinned payee (payments/policy.ts), as the quote showed them. */
   private checkPolicy(quote: Quote, request: PurchaseRequest, serviceUrl: string): void {
-    if (request.confirmedAmount !== quote.amount.toString()) {
-      throw refused(
-        'amount_not_confirmed',
-        `You confirmed ${usd(BigInt(request.confirmedAmount))} but the payment would be ${usd(quote.amount)}; nothing was signed.`,
-      );
-    }
-    const settings = this.deps.settings.get();
-    if (!request.acceptOverCap) {
-      const perPurchaseCap = BigInt(Math.round(settings.perPurchaseCapUsd * 1e6));
-      if (quote.amount > perPurchaseCap) {
-        throw refused(
-          'over_purchase_cap',
-          `${usd(quote.amount)} is above your per-purchase cap of ${usd(perPurchaseCap)}; confirm again to go over it.`,
-        );
-      }
-      const dailyCap = BigInt(Math.round(settings.dailyCapUsd * 1e6));
-      const spent = this.deps.ledger.spentSince(startOfLocalDay(this.deps.now()));
-      if (spent + quote.amount > dailyCap) {
-        throw refused(
-          'over_daily_cap',
-          `With ${usd(spent)} already spent today, ${usd(quote.amount)} more goes over your daily cap of ${usd(dailyCap)}; confirm again to go over it.`,
-        );
-      }
-    }
-    const pinned = this.deps.settings.pinnedPayTo(serviceUrl);
-    if (pinned && pinned.toLowerCase() !== quote.payTo.toLowerCase() && !request.acceptPayToChange) {
-      throw refused(
-        'payee_changed',
-        `This service used to be paid at ${pinned} and now asks for ${quote.payTo}; accept the new payee to continue.`,
-        {
-          pinned,
-          payTo: quote.payTo,
-        },
-      );
-    }
+    const now = this.deps.now();
+    enforcePayment(
+      {
+        amount: quote.amount,
+        payTo: quote.payTo,
+        pinnedPayTo: this.deps.settings.pinnedPayTo(serviceUrl),
+        caps: this.deps.settings.get(),
+        spent: spentToday(this.deps.ledger.spendSince(startOfLocalDay(now)), now),
+      },
+      request,
+    );
   }
 
   async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
