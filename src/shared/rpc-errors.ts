@@ -46,9 +46,19 @@ export function isDetailedErrorCode(code: string): code is DetailedErrorCode {
   return Object.hasOwn(rpcErrorDetailsSchemas, code);
 }
 
-/** The typed details of an error with this code, or undefined when it has none or they do not fit. */
-export function rpcErrorDetails(code: string, details: unknown): Record<string, unknown> | undefined {
+/** What of a core error's details may cross: the typed details of its code, nothing for other codes. */
+export function crossingDetails(code: string, details: unknown): Record<string, unknown> | undefined {
   if (!isDetailedErrorCode(code)) return undefined;
   const parsed = rpcErrorDetailsSchemas[code].safeParse(details);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** The details of an error with this code, checked against its schema; null for another code or no fit. */
+export function rpcErrorDetails<C extends DetailedErrorCode>(
+  error: { code: string; details?: unknown },
+  code: C,
+): RpcErrorDetails[C] | null {
+  if (error.code !== code) return null;
+  const parsed = rpcErrorDetailsSchemas[code].safeParse(error.details);
+  return parsed.success ? (parsed.data as RpcErrorDetails[C]) : null;
 }

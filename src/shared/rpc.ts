@@ -343,10 +343,14 @@ export interface RpcOutputs {
     | { status: 'not_written'; message: string };
 }
 
-/** Errors cross the boundary as data: a stable code and a message fit to show a person. */
+/**
+ * Errors cross the boundary as data: a stable code and a message fit to show a person, and for the codes of
+ * src/shared/rpc-errors.ts their typed details (read them with rpcErrorDetails).
+ */
 export interface RpcError {
   code: string;
   message: string;
+  details?: Record<string, unknown>;
 }
 
 export type RpcResult<M extends RpcMethod> =
