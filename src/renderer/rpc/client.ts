@@ -5,16 +5,13 @@
  */
 import { z } from 'zod';
 import type { RpcClient, RpcError, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
+import { BRIDGE_KEY, TOKEN_HEADER, type IntelDeskBridge } from '../../shared/bridge';
 
-export const TOKEN_HEADER = 'X-Intel-Desk-Token';
 const TOKEN_KEY = 'intelDesk.token';
-
-export interface IntelDeskBridge {
-  call(method: string, input: unknown): Promise<unknown>;
-}
 
 declare global {
   interface Window {
+    /** BRIDGE_KEY, set by Electron's preload (electron/preload.ts); absent in the browser. */
     intelDesk?: IntelDeskBridge;
   }
 }
@@ -101,7 +98,8 @@ function bridgeClient(bridge: IntelDeskBridge): RpcClient {
 }
 
 export function createRpcClient(): { client: RpcClient; mode: 'electron' | 'browser'; hasToken: boolean } {
-  if (window.intelDesk) return { client: bridgeClient(window.intelDesk), mode: 'electron', hasToken: true };
+  const bridge = window[BRIDGE_KEY];
+  if (bridge) return { client: bridgeClient(bridge), mode: 'electron', hasToken: true };
   const token = readToken();
   return { client: httpClient(token), mode: 'browser', hasToken: token !== null };
 }
