@@ -3,7 +3,7 @@
  * signed -> sent -> completed | failed | in_doubt. Only the signature itself is never stored.
  */
 import { z } from 'zod';
-import type { PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
+import type { PaidWith, PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import { unitsToUsd } from '../../shared/money';
 import type { SpendEntry } from '../payments/policy';
@@ -53,6 +53,7 @@ export interface PurchaseRow {
   asset: string;
   payer: string;
   pay_to: string;
+  paid_with: PaidWith;
   nonce: string;
   valid_before: number;
   quote_json: string;
@@ -67,12 +68,9 @@ export interface PurchaseRow {
   checked_at: string | null;
 }
 
-/** The ledger's network column for reads made with the library secret, where nothing was paid. */
-export const LIBRARY_SECRET_NETWORK = 'library secret';
-
 /** What actually moved for a purchase (see PurchaseView.movedUsd). */
 function movedUsd(row: PurchaseRow, waitingFor: PurchaseWait | null): number | null {
-  if (row.network === LIBRARY_SECRET_NETWORK || row.state === 'failed') return 0;
+  if (row.paid_with === 'library_secret' || row.state === 'failed') return 0;
   const amountUsd = unitsToUsd(row.amount);
   if (row.state === 'completed' || waitingFor?.kind === 'redelivery') return amountUsd;
   return null;
@@ -82,7 +80,7 @@ export function purchaseView(row: PurchaseRow): PurchaseView {
   const waitingFor = row.state === 'in_doubt' ? parseWait(row.waiting_json) : null;
   return {
     id: row.id,
-    paidWith: row.network === LIBRARY_SECRET_NETWORK ? 'library_secret' : 'payment',
+    paidWith: row.paid_with,
     handle: row.handle,
     resource: row.resource,
     reportCount: row.report_count,
@@ -132,14 +130,17 @@ export class PurchaseLedger {
       .run({ ...p, amount: p.amount.toString(), validBefore: Number(p.validBefore) });
   }
 
-  /** A library-secret read: recorded for the history, nothing paid. */
-  insertFree(p: Omit<NewPurchase, 'nonce' | 'validBefore' | 'amount'>, reportIds: string[]): void {
+  /** A library-secret read: recorded for the history, nothing paid, so no network, payer or payee. */
+  insertFree(
+    p: Omit<NewPurchase, 'nonce' | 'validBefore' | 'amount' | 'network' | 'asset' | 'payer' | 'payTo'>,
+    reportIds: string[],
+  ): void {
     this.db
       .prepare(
         `INSERT INTO purchases (id, service_url, handle, resource, report_count, amount, network, asset, payer, pay_to,
-           nonce, valid_before, quote_json, state, report_ids, created_at, updated_at)
-         VALUES (@id, @serviceUrl, @handle, @resource, @reportCount, '0', @network, @asset, @payer, @payTo,
-           '', 0, @quoteJson, 'completed', @reportIds, @createdAt, @createdAt)`,
+           paid_with, nonce, valid_before, quote_json, state, report_ids, created_at, updated_at)
+         VALUES (@id, @serviceUrl, @handle, @resource, @reportCount, '0', '', '', '', '',
+           'library_secret', '', 0, @quoteJson, 'completed', @reportIds, @createdAt, @createdAt)`,
       )
       .run({ ...p, reportIds: JSON.stringify(reportIds) });
   }

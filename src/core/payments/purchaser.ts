@@ -9,7 +9,7 @@ import type { PaidSuccess } from '../../shared/wire';
 import { DeskError, refused } from '../errors';
 import type { DeskDb } from '../db/open';
 import type { PurchaseLedger } from '../ledger/purchases';
-import { LIBRARY_SECRET_NETWORK, purchaseView } from '../ledger/purchases';
+import { purchaseView } from '../ledger/purchases';
 import type { SnapshotStore } from '../cache/snapshots';
 import type { ServiceClient } from '../client/service-client';
 import type { SettingsStore } from '../settings';
@@ -413,10 +413,6 @@ export class Purchaser {
           handle: held.handle,
           resource: held.quote.resource,
           reportCount: entries.length,
-          network: LIBRARY_SECRET_NETWORK,
-          asset: '',
-          payer: LIBRARY_SECRET_NETWORK,
-          payTo: '',
           quoteJson: JSON.stringify({ selection: held.selection }),
           createdAt,
         },
