@@ -24,14 +24,10 @@ import {
 } from './authorization';
 import { quoteDifference, type Quote } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
-import {
-  deliveryMismatch,
-  expectationFromLedger,
-  snapshotsFromAnswer,
-  type DeliveryExpectation,
-} from './delivery';
+import { deliveryMismatch, expectationFromLedger, snapshotsFromAnswer } from './delivery';
 import type { ClockSample } from './chain-clock';
 import { judgeAfterSend } from './after-send';
+import { readWithSecret } from './secret-read';
 import { enforcePayment, spentToday } from './policy';
 import { startOfLocalDay, unitsToUsd } from '../../shared/money';
 import type { QuoteChangedDetails } from '../../shared/rpc-errors';
@@ -139,7 +135,9 @@ export class Purchaser {
       const { held, contacted } = await this.currentQuote(request);
       const client = this.deps.client();
       const secret = this.deps.librarySecret();
-      if (secret !== null) return await this.readWithSecret(held, secret);
+      // Signs nothing, so none of the payment checks apply (payments/secret-read.ts).
+      if (secret !== null)
+        return { status: 'completed', purchase: this.view(await readWithSecret(this.deps, held, secret)) };
       if (held.secretReadOnly) {
         throw refused(
           'quote_secret_only',
@@ -370,57 +368,6 @@ export class Purchaser {
       this.deps.onStep(purchaseId, 'stored');
     })();
     return { ok: true };
-  }
-
-  /** Signs nothing, so none of the payment checks apply; a refusal sets the secret aside for good. */
-  private async readWithSecret(held: HeldQuote, secret: string): Promise<PurchaseOutcome> {
-    const client = this.deps.client();
-    let text: Awaited<ReturnType<ServiceClient['readWithSecretText']>>;
-    try {
-      text = await client.readWithSecretText(held.quote.resource, secret);
-    } catch (error) {
-      if (error instanceof DeskError && error.code === 'invalid_library_secret') {
-        this.deps.librarySecretRefused(secret);
-        throw new DeskError(
-          'invalid_library_secret',
-          'The service refused the library secret, so it is no longer used in place of buying; nothing was paid. Ask for the price again to buy.',
-          'service',
-        );
-      }
-      throw error;
-    }
-    const expected: DeliveryExpectation = {
-      handle: held.handle,
-      reportCount: held.quote.reportCount,
-      ids: held.expectedIds,
-    };
-    const mismatch = deliveryMismatch(expected, text.body);
-    if (mismatch !== null) {
-      throw new DeskError(
-        'delivery_mismatch',
-        `The service answered with ${mismatch}. Nothing was stored and nothing was paid.`,
-        'service',
-      );
-    }
-    const id = randomUUID();
-    const createdAt = new Date(this.deps.now()).toISOString();
-    const entries = snapshotsFromAnswer(text.body, text.text);
-    this.deps.db.transaction(() => {
-      this.deps.ledger.insertFree(
-        {
-          id,
-          serviceUrl: client.baseUrl,
-          handle: held.handle,
-          resource: held.quote.resource,
-          reportCount: entries.length,
-          quoteJson: JSON.stringify({ selection: held.selection }),
-          createdAt,
-        },
-        entries.map((entry) => entry.snapshot.id),
-      );
-      this.deps.snapshots.put(client.baseUrl, held.handle, entries, id, createdAt);
-    })();
-    return { status: 'completed', purchase: this.view(id) };
   }
 
   private view(id: string): PurchaseView {
