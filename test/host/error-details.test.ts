@@ -9,6 +9,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { DeskError } from '../../src/core/errors';
 import { startWebHost, type WebHost } from '../../src/host/server';
+import { startDeskHost } from '../../src/host/desk-host';
 import { dispatch } from '../../src/host/dispatch';
 import { httpClient, RpcCallError } from '../../src/renderer/rpc/client';
 import { rpcInputs, type RpcHandlers } from '../../src/shared/rpc';
@@ -58,7 +59,7 @@ describe('error details in dispatch', () => {
   });
 });
 
-describe('quote_changed over the web host', () => {
+describe('refusal details over the web host', () => {
   let stack: Stack;
   let proxy: HostileProxy;
   let data: ReturnType<typeof tempDir>;
@@ -117,5 +118,42 @@ describe('quote_changed over the web host', () => {
     expect(details!.quoteId).not.toBe(quote.quoteId);
     // Nothing was paid for the changed price.
     expect(proxy.paymentsSeen).toHaveLength(0);
+  });
+
+  it('arrive from core in its worker thread too: a cap refusal with the cap, amount and spend', async () => {
+    const dataDir = path.join(data.dir, 'worker-desk');
+    const desk = await startDeskHost({
+      core: {
+        dataDir,
+        serviceUrl: stack.baseUrl,
+        demo: true,
+        demoAsset: stack.asset,
+        rpcUrl: stack.rpcUrl,
+        attempts: 1,
+        walletKdfCost: 'fast-insecure-for-tests',
+      },
+      rendererDir: path.join(data.dir, 'renderer'),
+    });
+    try {
+      const client = httpClient(desk.host.token, `${desk.host.origin}/`);
+      await client.call('settings.update', { perPurchaseCapUsd: 0.001 });
+      const handle = (await client.call('shelf.list', {})).entries[0]!.username;
+      const quote = await client.call('quote.get', { handle, selection: { kind: 'all' } });
+      expect(quote.overPurchaseCap).toBe(true);
+      const error = await client
+        .call('purchase.start', { quoteId: quote.quoteId, confirmedAmount: quote.amount })
+        .then(
+          () => null,
+          (thrown: unknown) => thrown,
+        );
+      expect(error).toBeInstanceOf(RpcCallError);
+      expect(rpcErrorDetails(error as RpcCallError, 'over_purchase_cap')).toEqual({
+        cap: '1000',
+        amount: quote.amount,
+        spent: '0',
+      });
+    } finally {
+      await desk.close();
+    }
   });
 });
