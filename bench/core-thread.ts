@@ -74,7 +74,7 @@ async function fill(dataDir: string): Promise<number> {
   store.put(BENCH_SERVICE, 'benchlong', [{ snapshot: big, raw: JSON.stringify(big) }], null, STORED_AT);
   db.close();
   const core = await createDeskCore({ dataDir });
-  await core.wallet.importPrivateKey(KEY, PASSPHRASE);
+  await core.handlers['wallet.import']({ privateKey: KEY, passphrase: PASSPHRASE });
   await core.handlers['wallet.lock']({});
   await core.close();
   return pageCount(await snapshotPdf('benchlong', big));

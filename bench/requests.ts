@@ -45,7 +45,10 @@ export const requestsSection: Section = {
         demoAsset: stack.asset,
         fetch: counter.fetch,
       });
-      await desk.wallet.importPrivateKey(stack.buyerKeys[0]!, 'bench passphrase');
+      await desk.handlers['wallet.import']({
+        privateKey: stack.buyerKeys[0]!,
+        passphrase: 'bench passphrase',
+      });
       const menu = await desk.handlers['menu.get']({ handle: first! });
       counter.reset();
       const byIds = await desk.handlers['quote.get']({

@@ -1,4 +1,5 @@
 /** list, menu, quote, buy: browsing and paying. */
+import { formatUsd } from '../shared/money';
 import type { QuoteView, Selection } from '../shared/rpc';
 import { DeskError, type DeskCore } from '../core';
 import { dateRange } from './dates';
@@ -106,7 +107,7 @@ async function quoteFor(desk: DeskCore, out: Output, handle: string, flags: Flag
 /** The owned reports of the choice: left out (and what they would cost), or bought again. */
 function ownedLine(view: QuoteView): string {
   if (view.ownedCount === 0) return '';
-  const cost = `$${view.ownedCostUsd.toFixed(2)}`;
+  const cost = formatUsd(view.ownedCostUsd);
   return view.includesOwned
     ? `includes ${view.ownedCount} report(s) you already own, bought again for ${cost}`
     : `${view.ownedCount} report(s) you already own are left out (buying them again: ${cost}, add --include-owned)`;
@@ -116,7 +117,7 @@ export async function quote(desk: DeskCore, out: Output, handle: string, flags: 
   const view = await quoteFor(desk, out, handle, flags);
   out.result(view, () =>
     [
-      `${view.reportCount} report(s) of @${view.handle} at $${view.unitPriceUsd} each: $${view.totalUsd.toFixed(2)} (${view.amount} USDC base units)`,
+      `${view.reportCount} report(s) of @${view.handle} at ${formatUsd(view.unitPriceUsd)} each: ${formatUsd(view.totalUsd)} (${view.amount} USDC base units)`,
       ownedLine(view),
       `pay to ${view.payTo} (${view.payToStatus}) on ${view.network}, token ${view.asset}`,
       view.overPurchaseCap || view.overDailyCap ? 'over your spend cap: add --over-cap to buy anyway' : '',
@@ -137,7 +138,7 @@ export async function buy(desk: DeskCore, out: Output, handle: string, flags: Fl
   out.progress(
     withSecret
       ? `reading ${view.reportCount} report(s) with the library secret (nothing is paid)…`
-      : `paying $${view.totalUsd.toFixed(2)} for ${view.reportCount} report(s)…`,
+      : `paying ${formatUsd(view.totalUsd)} for ${view.reportCount} report(s)…`,
   );
   const outcome = await desk.handlers['purchase.start']({
     quoteId: view.quoteId,
@@ -149,7 +150,7 @@ export async function buy(desk: DeskCore, out: Output, handle: string, flags: Fl
     if (outcome.status === 'completed' && outcome.purchase.paidWith === 'library_secret')
       return `read ${outcome.purchase.reportIds.length} report(s) with the library secret; nothing was paid`;
     if (outcome.status === 'completed') {
-      return `bought ${outcome.purchase.reportIds.length} report(s) for $${outcome.purchase.amountUsd.toFixed(2)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
+      return `bought ${outcome.purchase.reportIds.length} report(s) for ${formatUsd(outcome.purchase.amountUsd)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
     }
     if (outcome.status === 'in_doubt') return `IN DOUBT: ${outcome.message}`;
     if (outcome.status === 'failed') return `FAILED: ${outcome.message}`;

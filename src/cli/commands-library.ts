@@ -1,4 +1,5 @@
 /** library, search, read, export, purchases: the offline side. */
+import { formatUsd } from '../shared/money';
 import type { DeskCore } from '../core';
 import type { ExportFormat } from '../shared/rpc';
 import { escapeJsonControls, table, terminalText, UsageError, type Output } from './output';
@@ -68,13 +69,13 @@ export async function purchases(desk: DeskCore, out: Output): Promise<void> {
   const view = await desk.handlers['purchases.reconcile']({});
   out.result(view, () =>
     [
-      `spent today: $${view.spentTodayUsd.toFixed(2)} of $${view.dailyCapUsd.toFixed(2)}`,
+      `spent today: ${formatUsd(view.spentTodayUsd)} of ${formatUsd(view.dailyCapUsd)}`,
       table(
         view.purchases.map((p) => ({
           when: p.createdAt.slice(0, 19).replace('T', ' '),
           handle: p.handle,
           reports: p.reportCount,
-          charged: p.movedUsd === null ? `up to ${p.amountUsd.toFixed(2)}` : p.movedUsd.toFixed(2),
+          charged: p.movedUsd === null ? `up to ${formatUsd(p.amountUsd)}` : formatUsd(p.movedUsd),
           state: p.state,
           receipt: p.txHash ?? '',
           note: p.waitingFor?.summary ?? (p.state === 'completed' ? '' : (p.error ?? '')),

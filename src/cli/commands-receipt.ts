@@ -1,6 +1,7 @@
 /** receipt and purchases --csv: a purchase's evidence, checked on chain on request, and the ledger as CSV. */
 import type { DeskCore } from '../core';
 import type { Receipt } from '../shared/receipt';
+import { formatUsd } from '../shared/money';
 import { terminalText, UsageError, type Output } from './output';
 
 function verificationText(receipt: Receipt): string {
@@ -24,7 +25,7 @@ export function receiptText(receipt: Receipt): string {
     ['state', receipt.state],
     ['service', receipt.serviceUrl],
     ['handle', `@${receipt.handle}`],
-    ['amount', receipt.paid ? `$${receipt.amountUsd.toFixed(2)} (${receipt.amount} units)` : 'nothing paid'],
+    ['amount', receipt.paid ? `${formatUsd(receipt.amountUsd)} (${receipt.amount} units)` : 'nothing paid'],
     ['network', receipt.network || '—'],
     ['token', receipt.asset || '—'],
     ['payer', receipt.payer || '—'],

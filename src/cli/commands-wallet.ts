@@ -39,11 +39,11 @@ export function sessionKey(flags: SignerFlags): string | null {
 
 /** Makes the desk able to sign: the session key if given, else the stored keystore unlocked from the env. */
 export async function prepareSigner(desk: DeskCore, flags: SignerFlags): Promise<void> {
-  const wallet = desk.context.wallet;
-  if (wallet.unlockedAccount() || wallet.kind() !== 'keystore') return;
+  const status = await desk.handlers['wallet.status']({});
+  if (status.unlocked || status.kind !== 'keystore') return;
   const variable = flags['passphrase-env'] ?? PASSPHRASE_ENV;
   if (!process.env[variable]) return;
-  await desk.wallet.unlock(fromEnv(variable, 'wallet passphrase'));
+  await desk.handlers['wallet.unlock']({ passphrase: fromEnv(variable, 'wallet passphrase') });
 }
 
 export async function wallet(desk: DeskCore, out: Output, flags: SignerFlags, action: string): Promise<void> {

@@ -121,10 +121,11 @@ async function openDesk(values: Values, command: string | undefined): Promise<De
     ...(timeout ? { timeoutMs: timeout } : {}),
   });
   const key = sessionKey(values);
-  if (key) desk.context.wallet.useKeyForSession(key);
+  if (key) await desk.handlers['wallet.useSessionKey']({ privateKey: key });
   // For this command only; `secret set` is the one command that stores it.
   const librarySecret = process.env[SECRET_ENV];
-  if (librarySecret && command !== 'secret') desk.context.useLibrarySecretForSession(librarySecret);
+  if (librarySecret && command !== 'secret')
+    await desk.handlers['settings.useSessionLibrarySecret']({ secret: librarySecret });
   return desk;
 }
 
@@ -203,7 +204,7 @@ function withCliRemedy(error: unknown): unknown {
 
 /** What start-up found that the person must know, whatever the command (on stderr). */
 async function warnAtStart(desk: DeskCore, command: string | undefined): Promise<void> {
-  const recovered = desk.context.recovered;
+  const recovered = (await desk.handlers['app.info']({})).databaseRecovered;
   if (recovered) {
     process.stderr.write(
       `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path} and a new one started.\n`,

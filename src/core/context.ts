@@ -11,7 +11,9 @@ import { DeskWallet } from './wallet/wallet';
 import type { KdfCost } from './wallet/passphrase-seal';
 import { LocalSealer, type SecretVault } from './wallet/sealing';
 import { LibrarySecretStore, serviceOrigin } from './library-secret';
-import { ServiceClient } from './client/service-client';
+import type { ServiceClient } from './client/service-client';
+import { ServiceConnection } from './client/connection';
+import { KnownTokens } from './wallet/balances';
 import { QuoteBook } from './payments/quote-book';
 import { Purchaser, type PurchaseStep } from './payments/purchaser';
 import { requote } from './quoting';
@@ -43,13 +45,6 @@ export interface DeskCoreOptions {
   nativeBinding?: string;
 }
 
-/** What the desk last saw of the service: an answer (any status) or a failure to get one. */
-export interface ServiceContact {
-  reachable: boolean;
-  reason: string | null;
-  at: number;
-}
-
 /**
  * The data folder holds the library, purchase history, keys and the sealed secret: 0700, and every file in
  * it 0600, including files an older version left readable by others.
@@ -79,10 +74,11 @@ export class DeskContext {
   readonly demo: boolean;
   readonly librarySecrets: LibrarySecretStore;
   readonly demoAsset: `0x${string}` | null;
-  private clientCache: ServiceClient | null = null;
+  /** The service now selected and whether it answers. */
+  readonly connection: ServiceConnection;
+  /** The tokens services asked to be paid in, learned from their quotes (for balances). */
+  readonly tokens = new KnownTokens();
   private chainClient: { chainId: number; client: PublicClient } | null = null;
-  lastAsset: { network: string; asset: `0x${string}` } | null = null;
-  lastContact: ServiceContact | null = null;
 
   constructor(readonly options: DeskCoreOptions) {
     ownerOnlyDataDir(options.dataDir);
@@ -108,6 +104,12 @@ export class DeskContext {
       new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault),
     );
     this.quotes = new QuoteBook(this.now);
+    this.connection = new ServiceConnection(() => this.serviceUrl(), {
+      fetch: options.fetch,
+      attempts: options.attempts,
+      timeoutMs: options.timeoutMs,
+      now: this.now,
+    });
     if (options.serviceUrl) this.settings.update({ serviceUrl: options.serviceUrl });
     const onStep = options.onPurchaseStep ?? (() => undefined);
     this.purchaser = new Purchaser({
@@ -122,16 +124,11 @@ export class DeskContext {
       chain: (network) => this.chain(network),
       librarySecret: () => this.librarySecret(),
       librarySecretRefused: (secret) => this.librarySecrets.mark(secret, 'refused'),
-      serviceReachable: () => this.online,
+      serviceReachable: () => this.connection.online,
       clock: (network) => this.clockSamples(network),
       now: this.now,
       onStep,
     });
-  }
-
-  /** False once the service failed to answer, until it answers again. */
-  get online(): boolean {
-    return this.lastContact?.reachable ?? true;
   }
 
   serviceUrl(): string {
@@ -139,21 +136,7 @@ export class DeskContext {
   }
 
   client(): ServiceClient {
-    const url = this.serviceUrl();
-    if (!this.clientCache || this.clientCache.baseUrl !== url.replace(/\/+$/, '')) {
-      // What was seen of another service says nothing about this one.
-      this.lastContact = null;
-      this.clientCache = new ServiceClient(url, {
-        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-        ...(this.options.attempts ? { attempts: this.options.attempts } : {}),
-        ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
-        now: this.now,
-        onContact: (contact) => {
-          this.lastContact = { ...contact, at: this.now() };
-        },
-      });
-    }
-    return this.clientCache;
+    return this.connection.client();
   }
 
   /** The RPC URL the desk would ask about this network: the configured one, if any. */

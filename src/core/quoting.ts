@@ -1,11 +1,11 @@
 /** Live pricing: the 402 challenge for exactly the user's selection, validated into a held quote. */
-import type { MenuItemView, QuoteView, Selection } from '../shared/rpc';
+import type { MenuItemView, Selection } from '../shared/rpc';
 import type { DeskContext } from './context';
 import { DeskError } from './errors';
 import { normalizeHandle, resourcePath } from './client/service-client';
 import { menuGet } from './handlers/catalog';
 import { quoteFromChallenge, type Quote } from './payments/quote';
-import { QUOTE_FRESH_MS, type HeldQuote } from './payments/quote-book';
+import type { HeldQuote } from './payments/quote-book';
 
 const ALLOWLIST_CODES = new Set(['network_not_allowed', 'asset_not_allowed']);
 
@@ -111,7 +111,7 @@ async function priceResolved(ctx: DeskContext, handle: string, resolved: Resolve
     quote = quoteFromChallenge(challenge, { ...expect, demo: true, demoAsset: asset });
     secretReadOnly = true;
   }
-  ctx.lastAsset = { network: quote.network, asset: quote.asset };
+  ctx.tokens.learn(client.baseUrl, { network: quote.network, asset: quote.asset });
   return ctx.quotes.hold({
     serviceUrl: client.baseUrl,
     handle: normalizeHandle(handle),
@@ -134,45 +134,24 @@ export async function requote(ctx: DeskContext, held: HeldQuote): Promise<HeldQu
   });
 }
 
-export async function getQuote(
+/** What the choice came to: the held quote, and how the choice splits into owned and missing reports. */
+export interface PricedChoice {
+  held: HeldQuote;
+  ownedCount: number;
+  missingCount: number;
+  includesOwned: boolean;
+}
+
+/** Prices the person's choice from a live challenge and holds the quote for purchase.start. */
+export async function priceChoice(
   ctx: DeskContext,
   rawHandle: string,
   selection: Selection,
   includeOwned: boolean,
-): Promise<QuoteView> {
+): Promise<PricedChoice> {
   const handle = normalizeHandle(rawHandle);
   const resolved = await resolveSelection(ctx, handle, selection, includeOwned);
   const held = await priceResolved(ctx, handle, resolved);
-  const { quote } = held;
-  const settings = ctx.settings.get();
-  const pinned = ctx.settings.pinnedPayTo(held.serviceUrl);
-  const day = new Date(ctx.now());
-  day.setHours(0, 0, 0, 0);
-  const spent = ctx.ledger.spentSince(day);
-  return {
-    quoteId: held.id,
-    paidWith: ctx.librarySecret() === null ? 'payment' : 'library_secret',
-    handle: held.handle,
-    selection: held.selection,
-    reportCount: quote.reportCount,
-    ownedCount: resolved.ownedCount,
-    missingCount: resolved.missingCount,
-    includesOwned: resolved.includesOwned,
-    ownedCostUsd: (Math.round(quote.unitPriceUsd * 1e6) * resolved.ownedCount) / 1e6,
-    unitPriceUsd: quote.unitPriceUsd,
-    totalUsd: Number(quote.amount) / 1e6,
-    amount: quote.amount.toString(),
-    tokenDecimals: 6,
-    network: quote.network,
-    chainId: quote.chainId,
-    asset: quote.asset,
-    payTo: quote.payTo,
-    payToStatus:
-      pinned === null ? 'new' : pinned.toLowerCase() === quote.payTo.toLowerCase() ? 'pinned' : 'changed',
-    pinnedPayTo: pinned,
-    overPurchaseCap: quote.amount > BigInt(Math.round(settings.perPurchaseCapUsd * 1e6)),
-    overDailyCap: spent + quote.amount > BigInt(Math.round(settings.dailyCapUsd * 1e6)),
-    fetchedAt: new Date(held.fetchedAt).toISOString(),
-    expiresAt: new Date(held.fetchedAt + QUOTE_FRESH_MS).toISOString(),
-  };
+  const { ownedCount, missingCount, includesOwned } = resolved;
+  return { held, ownedCount, missingCount, includesOwned };
 }

@@ -38,19 +38,19 @@ export function checkDemoDataDir(dataDir: string, demoKey: `0x${string}`, vault?
 }
 
 export async function prepareDemoWallet(
-  core: Pick<DeskCore | CoreThread, 'handlers' | 'wallet'>,
+  core: Pick<DeskCore | CoreThread, 'handlers'>,
   key: `0x${string}`,
   dataDir: string,
   passphrase = DEMO_PASSPHRASE,
 ) {
   const status = await core.handlers['wallet.status']({});
   if (status.kind === null) {
-    await core.wallet.importPrivateKey(key, passphrase);
+    await core.handlers['wallet.import']({ privateKey: key, passphrase });
   } else if (status.address !== privateKeyToAccount(key).address) {
     throw foreignWallet(dataDir, `address ${status.address ?? 'unknown'}`);
   }
   try {
-    await core.wallet.unlock(passphrase);
+    await core.handlers['wallet.unlock']({ passphrase });
   } catch {
     // The demo's key under a passphrase of the person's own: theirs to keep.
     throw foreignWallet(dataDir, 'the demo key sealed with another passphrase');

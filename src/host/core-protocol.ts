@@ -26,8 +26,6 @@ export type ToWorker =
   | { type: 'dispatch'; id: number; method: string; input: unknown }
   /** handler: a typed call from the host itself; the value comes back structured-cloned. */
   | { type: 'handler'; id: number; method: string; input: unknown }
-  | { type: 'wallet'; id: number; op: 'importPrivateKey'; key: `0x${string}`; passphrase: string }
-  | { type: 'wallet'; id: number; op: 'unlock'; passphrase: string }
   | { type: 'close'; id: number };
 
 export type FromWorker =

@@ -36,10 +36,6 @@ export interface CoreThreadOptions {
 export interface CoreThread {
   /** Typed calls for the shells themselves and tests: trusted input, values and DeskErrors as in-process. */
   handlers: RpcHandlers;
-  wallet: {
-    importPrivateKey(key: `0x${string}`, passphrase: string): Promise<void>;
-    unlock(passphrase: string): Promise<void>;
-  };
   /**
    * An untrusted call from the page, validated and run in the worker: the DispatchResult as UTF-8 JSON,
    * ready to send without this thread parsing it.
@@ -158,14 +154,6 @@ export async function startCoreThread(options: CoreThreadOptions): Promise<CoreT
   let closing: Promise<void> | null = null;
   return {
     handlers,
-    wallet: {
-      importPrivateKey: async (key, passphrase) => {
-        await ask({ type: 'wallet', op: 'importPrivateKey', key, passphrase });
-      },
-      unlock: async (passphrase) => {
-        await ask({ type: 'wallet', op: 'unlock', passphrase });
-      },
-    },
     dispatchJson: async (method, input) => (await ask({ type: 'dispatch', method, input })) as Uint8Array,
     close: () => {
       closing ??= (async () => {

@@ -32,17 +32,10 @@ async function answer(core: DeskCore, message: Exclude<ToWorker, { type: 'close'
       send({ type: 'answer', id: message.id, ok: true, value: bytes }, [bytes.buffer as ArrayBuffer]);
       return;
     }
-    let value: unknown;
-    if (message.type === 'handler') {
-      const handler = core.handlers[message.method as keyof RpcHandlers] as (
-        input: unknown,
-      ) => Promise<unknown>;
-      value = await handler(message.input);
-    } else if (message.op === 'importPrivateKey') {
-      value = await core.wallet.importPrivateKey(message.key, message.passphrase);
-    } else {
-      value = await core.wallet.unlock(message.passphrase);
-    }
+    const handler = core.handlers[message.method as keyof RpcHandlers] as (
+      input: unknown,
+    ) => Promise<unknown>;
+    const value = await handler(message.input);
     send({ type: 'answer', id: message.id, ok: true, value });
   } catch (error) {
     send({ type: 'answer', id: message.id, ok: false, error: toWireError(error) });

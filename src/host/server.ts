@@ -4,6 +4,7 @@
  * Host header naming this very listener (no DNS rebinding), no foreign Origin (no cross-site requests) and a
  * JSON body (no form posts).
  */
+import { TOKEN_HEADER } from '../shared/bridge';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,6 @@ import { SECURITY_HEADERS } from './csp';
 import { dispatch } from './dispatch';
 import { readStatic } from './static-files';
 
-export const TOKEN_HEADER = 'x-intel-desk-token';
 const MAX_BODY_BYTES = 1_000_000;
 
 /** Core in this thread (its handlers), or core in a worker that validates and answers as JSON itself. */

@@ -1,17 +1,7 @@
 /** Display formats: one place so every screen shows money, dates and counts the same way. */
 
-export function usd(value: number): string {
-  const digits = value !== 0 && Math.abs(value) < 0.1 ? 4 : 2;
-  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: digits })}`;
-}
-
-/** Token base units (decimal string) to a decimal amount, exactly, without floating point. */
-export function units(amount: string, decimals: number): string {
-  const padded = amount.replace(/^0+(?=\d)/, '').padStart(decimals + 1, '0');
-  const whole = padded.slice(0, padded.length - decimals);
-  const fraction = padded.slice(padded.length - decimals).replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : whole;
-}
+/** Money is shown as core and the CLI show it: src/shared/money.ts. */
+export { formatUsd as usd, unitsText as units } from '../shared/money';
 
 export function count(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';

@@ -292,7 +292,15 @@ export const rpcInputs = {
     format: z.enum(['json', 'pdf', 'csv']),
     verify: z.boolean().optional(),
   }),
-  'wallet.status': z.object({}),
+  /**
+   * The balance is of `token` (one a quote asked for) or, without it, of the token the service now selected
+   * asked for in its last quote; null until a quote named one.
+   */
+  'wallet.status': z.object({
+    token: z
+      .object({ network: z.string().min(1), asset: z.string().regex(/^0x[0-9a-fA-F]{40}$/) })
+      .optional(),
+  }),
   'wallet.import': z.object({
     privateKey: z.string().optional(),
     keystoreJson: z.string().max(100_000).optional(),
@@ -300,6 +308,8 @@ export const rpcInputs = {
     passphrase: z.string().min(1),
   }),
   'wallet.unlock': z.object({ passphrase: z.string().min(1) }),
+  /** A key for this run only (the CLI's --key-file): used to sign, never written anywhere. */
+  'wallet.useSessionKey': z.object({ privateKey: z.string().min(1) }),
   'wallet.lock': z.object({}),
   'wallet.useExternal': z.object({ address: z.string().regex(/^0x[0-9a-fA-F]{40}$/) }),
   'settings.get': z.object({}),
@@ -307,6 +317,8 @@ export const rpcInputs = {
   'settings.setLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
   'settings.clearLibrarySecret': z.object({}),
   'settings.useDemoLibrarySecret': z.object({}),
+  /** A library secret for this run only (the CLI's environment): bound to the selected service, never stored. */
+  'settings.useSessionLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
   'dossier.open': z.object({ handle: handleInput }),
   'dossier.saveDraft': z.object({ handle: handleInput, draft: z.unknown() }),
   'dossier.discardDraft': z.object({ handle: handleInput }),
@@ -335,6 +347,7 @@ export interface RpcOutputs {
   'wallet.status': WalletView;
   'wallet.import': WalletView;
   'wallet.unlock': WalletView;
+  'wallet.useSessionKey': WalletView;
   'wallet.lock': WalletView;
   'wallet.useExternal': WalletView;
   'settings.get': SettingsView;
@@ -342,6 +355,7 @@ export interface RpcOutputs {
   'settings.setLibrarySecret': SettingsView;
   'settings.clearLibrarySecret': SettingsView;
   'settings.useDemoLibrarySecret': SettingsView;
+  'settings.useSessionLibrarySecret': SettingsView;
   'dossier.open': DossierView;
   'dossier.saveDraft': { savedAt: string };
   'dossier.discardDraft': { discarded: boolean };
@@ -351,10 +365,14 @@ export interface RpcOutputs {
     | { status: 'not_written'; message: string };
 }
 
-/** Errors cross the boundary as data: a stable code and a message fit to show a person. */
+/**
+ * Errors cross the boundary as data: a stable code and a message fit to show a person, and for the codes of
+ * src/shared/rpc-errors.ts their typed details (read them with rpcErrorDetails).
+ */
 export interface RpcError {
   code: string;
   message: string;
+  details?: Record<string, unknown>;
 }
 
 export type RpcResult<M extends RpcMethod> =

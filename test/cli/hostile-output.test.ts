@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createDeskCore, type DeskCore } from '../../src/core';
+import { openDeskDb } from '../../src/core/db/open';
+import { SnapshotStore } from '../../src/core/cache/snapshots';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { hostileStrings, hostileUrls, REMOTE } from '../../e2e/hostile-strings';
 import { tempDir } from '../core/helpers';
@@ -57,16 +59,17 @@ let desk: DeskCore;
 
 beforeAll(async () => {
   data = tempDir('desk-hostile-output-');
-  desk = await createDeskCore({ dataDir: data.dir, serviceUrl: 'http://127.0.0.1:9' });
+  // Stored straight into the library's database, as a purchase would have stored it.
+  const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
   const snapshot = hostileSnapshot();
-  desk.context.snapshots.put(
+  new SnapshotStore(db).put(
     'http://127.0.0.1:9',
     HANDLE,
     [{ snapshot, raw: JSON.stringify(snapshot) }],
     null,
     snapshot.createdAt,
   );
-  await desk.close();
+  db.close();
   desk = await createDeskCore({ dataDir: data.dir, serviceUrl: 'http://127.0.0.1:9' });
 });
 afterAll(async () => {

@@ -96,7 +96,7 @@ describe('a paid answer is checked against the purchase', () => {
     // The kept answer is looked at again on the next start: still refused, still in doubt, still nothing stored.
     await desk.close();
     desk = await deskFor(stack, data.dir, { serviceUrl: proxy.url });
-    await desk.wallet.unlock(PASSPHRASE);
+    await desk.handlers['wallet.unlock']({ passphrase: PASSPHRASE });
     const row = (await desk.handlers['purchases.list']({})).purchases.find((p) => p.id === id);
     expect(row).toMatchObject({ state: 'in_doubt', reportIds: [] });
     expect(row?.error).toMatch(new RegExp(`reports of @${other} instead of @${handle}`));

@@ -18,10 +18,16 @@ describe.skipIf(process.platform === 'win32')('files on disk', () => {
     const temp = tempDir('desk-perms-');
     try {
       const dataDir = path.join(temp.dir, 'desk');
-      const desk = await createDeskCore({ dataDir, serviceUrl: 'https://reports.example.com' });
+      // No service answers here: the secret's check against the service fails at once and it stays unchecked.
+      const desk = await createDeskCore({
+        dataDir,
+        serviceUrl: 'https://reports.example.com',
+        attempts: 1,
+        fetch: () => Promise.reject(new TypeError('fetch failed')),
+      });
       try {
-        await desk.wallet.importPrivateKey(KEY, 'a long enough passphrase');
-        desk.context.setLibrarySecret('first-party secret');
+        await desk.handlers['wallet.import']({ privateKey: KEY, passphrase: 'a long enough passphrase' });
+        await desk.handlers['settings.setLibrarySecret']({ secret: 'first-party secret' });
         await desk.handlers['settings.update']({ theme: 'dark' });
         expect(mode(dataDir)).toBe(0o700);
         const files = modes(dataDir);
@@ -49,7 +55,7 @@ describe.skipIf(process.platform === 'win32')('files on disk', () => {
     try {
       const dataDir = temp.dir;
       const first = await createDeskCore({ dataDir });
-      await first.wallet.importPrivateKey(KEY, 'a long enough passphrase');
+      await first.handlers['wallet.import']({ privateKey: KEY, passphrase: 'a long enough passphrase' });
       await first.close();
       writeFileSync(path.join(dataDir, 'notes.txt'), 'left by hand');
       chmodSync(dataDir, 0o755);

@@ -44,7 +44,7 @@ export async function deskWithWallet(
   const desk = await deskFor(stack, dataDir, options);
   const key = stack.buyerKeys[buyerIndex];
   if (!key) throw new Error(`no buyer ${buyerIndex}`);
-  await desk.wallet.importPrivateKey(key, PASSPHRASE);
+  await desk.handlers['wallet.import']({ privateKey: key, passphrase: PASSPHRASE });
   return { desk, address: privateKeyToAccount(key).address };
 }
 

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { DeskError } from '../../src/core/errors';
+import { DeskWallet } from '../../src/core/wallet/wallet';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { deployDemoToken, mintTestUsdc } from '../../src/service/chain/token';
 import { deskWithWallet, tempDir } from './helpers';
@@ -25,10 +26,9 @@ beforeAll(async () => {
   data = tempDir('desk-hostile-');
   ({ desk } = await deskWithWallet(stack, data.dir, 0, { serviceUrl: proxy.url, now: () => clock }));
   // Count every signature the desk's keystore account produces.
-  const wallet = desk.context.wallet;
-  const original = wallet.unlockedAccount.bind(wallet);
-  vi.spyOn(wallet, 'unlockedAccount').mockImplementation(() => {
-    const account = original();
+  const original = DeskWallet.prototype.unlockedAccount;
+  vi.spyOn(DeskWallet.prototype, 'unlockedAccount').mockImplementation(function (this: DeskWallet) {
+    const account = original.call(this);
     if (!account) return account;
     return {
       ...account,

@@ -79,7 +79,7 @@ describe('a version 1 wallet file (scrypt N=2^15, no associated data)', () => {
     expect(upgraded.sealed.n).toBe(1 << 17);
     expect(existsSync(`${file}.${process.pid}.tmp`)).toBe(false);
 
-    core.context.wallet.lock();
+    await core.handlers['wallet.lock']({});
     expect((await core.handlers['wallet.unlock']({ passphrase: PASSPHRASE })).unlocked).toBe(true);
     expect(stored(file).sealed.n).toBe(1 << 17);
   });
@@ -95,7 +95,7 @@ describe('a version 1 wallet file (scrypt N=2^15, no associated data)', () => {
     expect(readFileSync(file, 'utf8')).toBe(legacy);
 
     rmdirSync(blocker);
-    core.context.wallet.lock();
+    await core.handlers['wallet.lock']({});
     expect((await core.handlers['wallet.unlock']({ passphrase: PASSPHRASE })).unlocked).toBe(true);
     expect(stored(file).version).toBe(2);
   });
@@ -118,7 +118,7 @@ describe('a new wallet file', () => {
     const record = stored(file);
     expect(record.version).toBe(2);
     writeFileSync(file, JSON.stringify({ ...record, address: privateKeyToAccount(OTHER).address }));
-    core.context.wallet.lock();
+    await core.handlers['wallet.lock']({});
     const error = await failure(core.handlers['wallet.unlock']({ passphrase: PASSPHRASE }));
     expect(error.code).toBe('wrong_passphrase');
     expect(error.message).toContain('address in wallet.json was changed');

@@ -121,7 +121,7 @@ describe('core in a worker thread', () => {
 
   it('keeps a DeskError’s code, kind and details across the thread', async () => {
     const core = await coreThread(dataDir());
-    await core.wallet.importPrivateKey(stack.buyerKeys[0]!, PASSPHRASE);
+    await core.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
     await core.handlers['wallet.lock']({});
     const wrong = await rejection(core.handlers['wallet.unlock']({ passphrase: 'not the passphrase' }));
     expect(wrong).toBeInstanceOf(DeskError);
@@ -144,7 +144,7 @@ describe('core in a worker thread', () => {
 
   it('leaves the host thread free while core derives a key', async () => {
     const core = await coreThread(dataDir());
-    await core.wallet.importPrivateKey(stack.buyerKeys[0]!, PASSPHRASE);
+    await core.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
     await core.handlers['wallet.lock']({});
     // scrypt (N = 2^15) takes tens of milliseconds; in this thread no timer could fire until it ended.
     let ticks = 0;
@@ -158,7 +158,7 @@ describe('core in a worker thread', () => {
   it('sends purchase steps to the host as messages, in order', async () => {
     const steps: PurchaseStep[] = [];
     const core = await coreThread(dataDir(), { onPurchaseStep: (_id, step) => steps.push(step) });
-    await core.wallet.importPrivateKey(stack.buyerKeys[0]!, PASSPHRASE);
+    await core.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
     const handle = (await core.handlers['shelf.list']({})).entries[0]!.username;
     const quote = await core.handlers['quote.get']({ handle, selection: { kind: 'all' } });
     const outcome = await core.handlers['purchase.start']({
@@ -175,7 +175,7 @@ describe('core in a worker thread', () => {
     const dir = dataDir();
     const { vault, calls } = hostVault();
     const core = await coreThread(dir, { vault });
-    await core.wallet.importPrivateKey(stack.buyerKeys[0]!, PASSPHRASE);
+    await core.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
     expect(calls).toContain('encrypt');
     expect(Object.keys(JSON.parse(readFileSync(path.join(dir, 'wallet.json'), 'utf8')) as object)).toEqual([
       'vault',
@@ -183,7 +183,7 @@ describe('core in a worker thread', () => {
     await core.close();
 
     const again = await coreThread(dir, { vault });
-    await again.wallet.unlock(PASSPHRASE);
+    await again.handlers['wallet.unlock']({ passphrase: PASSPHRASE });
     expect(calls).toContain('decrypt');
     expect((await again.handlers['wallet.status']({})).unlocked).toBe(true);
   });

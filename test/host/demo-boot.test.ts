@@ -30,7 +30,7 @@ function startDemo(dataDir: string) {
 /** A real desk's folder: a wallet under the person's own passphrase and a service of their own. */
 async function realDesk(dataDir: string, key: `0x${string}`): Promise<void> {
   const desk = await deskFor(stack, dataDir, { serviceUrl: 'https://reports.example.com' });
-  await desk.wallet.importPrivateKey(key, 'my own wallet passphrase');
+  await desk.handlers['wallet.import']({ privateKey: key, passphrase: 'my own wallet passphrase' });
   await desk.close();
 }
 

@@ -82,7 +82,7 @@ describe.skipIf(process.platform === 'win32')('npm start (the demo)', () => {
     const data = tempDir('desk-start-');
     try {
       const desk = await createDeskCore({ dataDir: data.dir, serviceUrl: 'https://reports.example.com' });
-      await desk.wallet.importPrivateKey(OTHER_KEY, 'my own wallet passphrase');
+      await desk.handlers['wallet.import']({ privateKey: OTHER_KEY, passphrase: 'my own wallet passphrase' });
       await desk.close();
       const wallet = readFileSync(path.join(data.dir, 'wallet.json'));
       const started = npmStart(data.dir);

@@ -18,6 +18,7 @@ const SHIPPED_MIGRATIONS = [
   'dbac9f1f3dec2174503261eee728e7c41e2a156844fd3eb43bcafad29d9afae4',
   'cdcff3eb690cd81da248557e109b23514f7da3bb741dbaa36dd6c32e9b609a42',
   '22321238cba360582017d9d84af883996e98dcaf53926a5cf8d2eaf178e29ec8',
+  '3cc6dbd646a0de300cab60d224a2ad162d8d1fd5fd95292ddb31227a23214a33',
 ];
 
 const MODULE_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;

@@ -2,6 +2,7 @@
  * One HTTP exchange with the service: JSON only, a deadline, a size cap read while streaming, and errors a
  * person can act on. Retries belong to the caller: free routes retry, paid requests never do.
  */
+import { formatUsd } from '../../shared/money';
 import type { z } from 'zod';
 import { DeskError } from '../errors';
 import { errorBodySchema, insufficientPaymentBodySchema } from '../../shared/wire';
@@ -248,7 +249,7 @@ export function serviceError(answer: RawAnswer): DeskError {
     const { requiredUsd, paidUsd } = shortfall.data;
     return new DeskError(
       body.error,
-      `The service says the payment is below the price: $${requiredUsd} required, $${paidUsd} paid.`,
+      `The service says the payment is below the price: ${formatUsd(requiredUsd)} required, ${formatUsd(paidUsd)} paid.`,
       'service',
       { status: answer.status, requiredUsd, paidUsd },
     );

@@ -111,4 +111,10 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX snapshots_by_stored ON snapshots(stored_at);
    CREATE INDEX snapshots_by_id ON snapshots(id);
    CREATE UNIQUE INDEX snapshots_by_text ON snapshots(text_id);`,
+  // 5: how a purchase was settled gets its own column; reads with the library secret were marked by the word
+  // 'library secret' in network and payer, which are now left empty for them (nothing was paid on a network).
+  `ALTER TABLE purchases ADD COLUMN paid_with TEXT NOT NULL DEFAULT 'payment'
+     CHECK (paid_with IN ('payment', 'library_secret'));
+   UPDATE purchases SET paid_with = 'library_secret', network = '', payer = ''
+     WHERE network = 'library secret' AND payer = 'library secret';`,
 ];

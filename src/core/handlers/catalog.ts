@@ -1,5 +1,5 @@
 /** Shelf and menus: live when the service answers, the last-known copy (marked stale) when it does not. */
-import type { MenuView, ShelfView } from '../../shared/rpc';
+import type { MenuView, RpcHandlers, ShelfView } from '../../shared/rpc';
 import { reportMenuSchema, shelfListSchema } from '../../shared/wire';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
@@ -80,3 +80,8 @@ export async function menuGet(ctx: DeskContext, rawHandle: string): Promise<Menu
     };
   }
 }
+
+export const catalogHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'shelf.list' | 'menu.get'> => ({
+  'shelf.list': () => shelfList(ctx),
+  'menu.get': ({ handle }) => menuGet(ctx, handle),
+});

@@ -3,7 +3,7 @@
  * a change someone else made since the dossier was opened.
  */
 import { bundleSchema, type Bundle } from '../../shared/wire';
-import type { DossierView, RpcOutputs } from '../../shared/rpc';
+import type { DossierView, RpcHandlers, RpcOutputs } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
 import { normalizeHandle, type ServiceClient } from '../client/service-client';
@@ -85,7 +85,7 @@ function draftRow(ctx: DeskContext, handle: string): DraftRow | undefined {
     .get(ctx.serviceUrl(), handle.toLowerCase());
 }
 
-export async function dossierOpen(ctx: DeskContext, rawHandle: string): Promise<DossierView> {
+async function dossierOpen(ctx: DeskContext, rawHandle: string): Promise<DossierView> {
   const handle = normalizeHandle(rawHandle);
   const access = requireAccess(ctx);
   const bundle = await withLibrarySecret(ctx, access, () => access.client.bundleGet(handle, access.secret));
@@ -98,7 +98,7 @@ export async function dossierOpen(ctx: DeskContext, rawHandle: string): Promise<
   };
 }
 
-export async function dossierSaveDraft(
+async function dossierSaveDraft(
   ctx: DeskContext,
   rawHandle: string,
   draft: unknown,
@@ -122,7 +122,7 @@ export async function dossierSaveDraft(
   return { savedAt };
 }
 
-export function dossierDiscardDraft(ctx: DeskContext, rawHandle: string): { discarded: boolean } {
+function dossierDiscardDraft(ctx: DeskContext, rawHandle: string): { discarded: boolean } {
   const handle = normalizeHandle(rawHandle);
   const result = ctx.db
     .prepare('DELETE FROM dossier_drafts WHERE service_url = ? AND handle = ?')
@@ -135,7 +135,7 @@ export function nextGatheredAt(now: number, theirs: string): string {
   return new Date(Math.max(now, Date.parse(theirs) + 1)).toISOString();
 }
 
-export async function dossierSave(
+async function dossierSave(
   ctx: DeskContext,
   rawHandle: string,
   bundle: unknown,
@@ -161,3 +161,12 @@ export async function dossierSave(
   dossierDiscardDraft(ctx, handle);
   return { status: 'saved', bundle: answer.bundle };
 }
+
+export const dossierHandlers = (
+  ctx: DeskContext,
+): Pick<RpcHandlers, 'dossier.open' | 'dossier.saveDraft' | 'dossier.discardDraft' | 'dossier.save'> => ({
+  'dossier.open': ({ handle }) => dossierOpen(ctx, handle),
+  'dossier.saveDraft': ({ handle, draft }) => dossierSaveDraft(ctx, handle, draft),
+  'dossier.discardDraft': async ({ handle }) => dossierDiscardDraft(ctx, handle),
+  'dossier.save': ({ handle, bundle, baseGatheredAt }) => dossierSave(ctx, handle, bundle, baseGatheredAt),
+});

@@ -1,10 +1,9 @@
 /** The offline library: listing, search, one report with its history, export. */
-import type { ExportFormat, ExportedFile, ReportView } from '../../shared/rpc';
+import type { ExportFormat, ExportedFile, ReportView, RpcHandlers } from '../../shared/rpc';
 import { intelReportSnapshotSchema, type IntelReportSnapshot } from '../../shared/wire';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
 import { snapshotMarkdown, type Provenance } from '../export';
-import { LIBRARY_SECRET_NETWORK } from '../ledger/purchases';
 import { snapshotPdf } from '../export-pdf';
 import { diffReports } from '../report-diff';
 import type { ReportDiff } from '../../shared/report-diff';
@@ -37,7 +36,7 @@ interface ReportRef {
   serviceUrl?: string | undefined;
 }
 
-export function reportDiff(ctx: DeskContext, a: ReportRef, b: ReportRef): ReportDiff {
+function reportDiff(ctx: DeskContext, a: ReportRef, b: ReportRef): ReportDiff {
   const first = ownedSnapshot(ctx, a.id, a.serviceUrl ?? null);
   const second = ownedSnapshot(ctx, b.id, b.serviceUrl ?? first.serviceUrl);
   if (first.snapshot.id === second.snapshot.id && first.serviceUrl === second.serviceUrl) {
@@ -62,7 +61,7 @@ function reportsBetween(ctx: DeskContext, first: Loaded, second: Loaded): number
     ).length;
 }
 
-export function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): ReportView {
+function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): ReportView {
   const found = ownedSnapshot(ctx, id, serviceUrl);
   const previousId = found.snapshot.previousReportId;
   const previous = previousId ? (loadSnapshot(ctx, previousId, found.serviceUrl)?.snapshot ?? null) : null;
@@ -82,11 +81,11 @@ function provenanceOf(ctx: DeskContext, found: Loaded): Provenance | null {
     serviceUrl: row.service_url,
     purchasedAt: row.created_at,
     txHash: row.tx_hash,
-    paidWithSecret: row.network === LIBRARY_SECRET_NETWORK,
+    paidWithSecret: row.paid_with === 'library_secret',
   };
 }
 
-export async function reportExport(
+async function reportExport(
   ctx: DeskContext,
   id: string,
   serviceUrl: string | null,
@@ -112,3 +111,13 @@ export async function reportExport(
     encoding: 'base64',
   };
 }
+
+export const libraryHandlers = (
+  ctx: DeskContext,
+): Pick<RpcHandlers, 'library.list' | 'library.search' | 'report.get' | 'report.export' | 'report.diff'> => ({
+  'library.list': async ({ handle }) => ({ items: ctx.snapshots.list(handle) }),
+  'library.search': async ({ text }) => ({ hits: ctx.snapshots.search(text) }),
+  'report.get': async ({ id, serviceUrl }) => reportGet(ctx, id, serviceUrl ?? null),
+  'report.export': ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
+  'report.diff': async ({ a, b }) => reportDiff(ctx, a, b),
+});

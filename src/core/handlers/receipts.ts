@@ -1,15 +1,15 @@
 /** Receipts: one purchase's evidence, checked on chain on request, and receipts or purchases as files. */
-import type { ExportedFile } from '../../shared/rpc';
+import type { ExportedFile, RpcHandlers } from '../../shared/rpc';
 import type { Receipt } from '../../shared/receipt';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
-import { purchaseView, LIBRARY_SECRET_NETWORK, type PurchaseRow } from '../ledger/purchases';
+import { purchaseView, type PurchaseRow } from '../ledger/purchases';
 import { buildReceipt } from '../receipts/receipt';
 import { purchasesCsv, receiptsJson, receiptsPdf } from '../receipts/receipt-files';
 import { verifyOnChain } from '../receipts/verify';
 
 async function receiptOf(ctx: DeskContext, row: PurchaseRow, verify: boolean): Promise<Receipt> {
-  const paid = row.network !== LIBRARY_SECRET_NETWORK;
+  const paid = row.paid_with !== 'library_secret';
   const verification =
     verify && paid
       ? await verifyOnChain(
@@ -32,7 +32,7 @@ async function receiptOf(ctx: DeskContext, row: PurchaseRow, verify: boolean): P
   });
 }
 
-export async function receiptGet(ctx: DeskContext, purchaseId: string, verify: boolean): Promise<Receipt> {
+async function receiptGet(ctx: DeskContext, purchaseId: string, verify: boolean): Promise<Receipt> {
   const row = ctx.ledger.get(purchaseId);
   if (!row) {
     throw new DeskError(
@@ -59,7 +59,7 @@ function inPeriod(createdAt: string, from: string | undefined, to: string | unde
   return true;
 }
 
-export async function receiptsExport(ctx: DeskContext, query: ReceiptsQuery): Promise<ExportedFile> {
+async function receiptsExport(ctx: DeskContext, query: ReceiptsQuery): Promise<ExportedFile> {
   const wanted = query.purchaseIds ? new Set(query.purchaseIds) : null;
   const rows = ctx.ledger
     .list()
@@ -79,3 +79,8 @@ export async function receiptsExport(ctx: DeskContext, query: ReceiptsQuery): Pr
   if (query.format === 'pdf') return receiptsPdf(receipts);
   return purchasesCsv(rows.map(purchaseView), new Map(receipts.map((r) => [r.purchaseId, r])));
 }
+
+export const receiptHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'receipt.get' | 'receipts.export'> => ({
+  'receipt.get': ({ purchaseId, verify }) => receiptGet(ctx, purchaseId, verify ?? false),
+  'receipts.export': (query) => receiptsExport(ctx, query),
+});

@@ -1,11 +1,11 @@
 /** Settings, including the write-only library secret: the UI learns only where it is set and how it fared. */
-import type { SettingsView } from '../../shared/rpc';
+import type { RpcHandlers, SettingsView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { settingsView } from '../settings';
 import { DeskError } from '../errors';
 import { serviceOrigin, type LibrarySecretStatus } from '../library-secret';
 
-export function settingsGet(ctx: DeskContext): SettingsView {
+function settingsGet(ctx: DeskContext): SettingsView {
   let status: LibrarySecretStatus = { origin: null, state: null };
   try {
     status = ctx.librarySecrets.status();
@@ -61,16 +61,44 @@ async function checkLibrarySecret(ctx: DeskContext): Promise<void> {
   }
 }
 
-export async function setLibrarySecret(ctx: DeskContext, secret: string): Promise<SettingsView> {
+async function setLibrarySecret(ctx: DeskContext, secret: string): Promise<SettingsView> {
   ctx.setLibrarySecret(secret);
   await checkLibrarySecret(ctx);
   return settingsGet(ctx);
 }
 
 /** The demo's own public secret, used by core on request; it never crosses to the renderer. */
-export async function useDemoLibrarySecret(ctx: DeskContext): Promise<SettingsView> {
+async function useDemoLibrarySecret(ctx: DeskContext): Promise<SettingsView> {
   const secret = ctx.options.demoLibrarySecret;
   if (!ctx.demo || !secret)
     throw new DeskError('no_demo_secret', 'Only the demo has a library secret to offer.', 'usage');
   return setLibrarySecret(ctx, secret);
 }
+
+export const settingsHandlers = (
+  ctx: DeskContext,
+): Pick<
+  RpcHandlers,
+  | 'settings.get'
+  | 'settings.update'
+  | 'settings.setLibrarySecret'
+  | 'settings.useDemoLibrarySecret'
+  | 'settings.useSessionLibrarySecret'
+  | 'settings.clearLibrarySecret'
+> => ({
+  'settings.get': async () => settingsGet(ctx),
+  'settings.update': async (patch) => {
+    ctx.settings.update(patch);
+    return settingsGet(ctx);
+  },
+  'settings.setLibrarySecret': ({ secret }) => setLibrarySecret(ctx, secret),
+  'settings.useDemoLibrarySecret': () => useDemoLibrarySecret(ctx),
+  'settings.useSessionLibrarySecret': async ({ secret }) => {
+    ctx.useLibrarySecretForSession(secret);
+    return settingsGet(ctx);
+  },
+  'settings.clearLibrarySecret': async () => {
+    ctx.setLibrarySecret(null);
+    return settingsGet(ctx);
+  },
+});

@@ -1,36 +1,66 @@
 /** Wallet status and management; keys never leave core, only the address and balance do. */
-import { parseAbi } from 'viem';
-import type { WalletView } from '../../shared/rpc';
+import type { RpcHandlers, WalletView } from '../../shared/rpc';
+import { DeskError } from '../errors';
 import type { DeskContext } from '../context';
+import { readBalanceUsdc, type PaymentToken } from '../wallet/balances';
 
-const BALANCE_ABI = parseAbi(['function balanceOf(address owner) view returns (uint256)']);
+/** The token asked about, if a quote named it; else the one the selected service last quoted in. */
+function tokenFor(ctx: DeskContext, asked: { network: string; asset: string } | null): PaymentToken | null {
+  if (asked === null) return ctx.tokens.forService(ctx.client().baseUrl);
+  const token = { network: asked.network, asset: asked.asset as `0x${string}` };
+  return ctx.tokens.isKnown(token) ? token : null;
+}
 
-export async function walletStatus(ctx: DeskContext): Promise<WalletView> {
+async function walletStatus(
+  ctx: DeskContext,
+  asked: { network: string; asset: string } | null,
+): Promise<WalletView> {
   const kind = ctx.wallet.kind();
   const address = ctx.wallet.address();
-  let balanceUsdc: string | null = null;
-  const asset = ctx.lastAsset;
-  if (address && asset) {
-    const chain = ctx.chain(asset.network);
-    if (chain) {
-      try {
-        const balance = await chain.readContract({
-          address: asset.asset,
-          abi: BALANCE_ABI,
-          functionName: 'balanceOf',
-          args: [address],
-        });
-        balanceUsdc = (Number(balance) / 1e6).toFixed(2);
-      } catch {
-        balanceUsdc = null;
-      }
-    }
-  }
+  const token = tokenFor(ctx, asked);
+  const chain = token ? ctx.chain(token.network) : null;
+  const balanceUsdc = address && token && chain ? await readBalanceUsdc(chain, token, address) : null;
   return {
     kind,
     address,
     unlocked: kind === 'external' || ctx.wallet.unlockedAccount() !== null,
     balanceUsdc,
-    network: asset?.network ?? null,
+    network: token?.network ?? null,
   };
 }
+
+export const walletHandlers = (
+  ctx: DeskContext,
+): Pick<
+  RpcHandlers,
+  | 'wallet.status'
+  | 'wallet.import'
+  | 'wallet.unlock'
+  | 'wallet.useSessionKey'
+  | 'wallet.lock'
+  | 'wallet.useExternal'
+> => ({
+  'wallet.status': ({ token }) => walletStatus(ctx, token ?? null),
+  'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase }) => {
+    if (keystoreJson) await ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase);
+    else if (privateKey) await ctx.wallet.importPrivateKey(privateKey, passphrase);
+    else throw new DeskError('nothing_to_import', 'Paste a private key or choose a keystore file.', 'usage');
+    return walletStatus(ctx, null);
+  },
+  'wallet.unlock': async ({ passphrase }) => {
+    await ctx.wallet.unlock(passphrase);
+    return walletStatus(ctx, null);
+  },
+  'wallet.useSessionKey': async ({ privateKey }) => {
+    ctx.wallet.useKeyForSession(privateKey);
+    return walletStatus(ctx, null);
+  },
+  'wallet.lock': async () => {
+    ctx.wallet.lock();
+    return walletStatus(ctx, null);
+  },
+  'wallet.useExternal': async ({ address }) => {
+    ctx.wallet.useExternal(address);
+    return walletStatus(ctx, null);
+  },
+});

@@ -3,8 +3,10 @@
  * signed -> sent -> completed | failed | in_doubt. Only the signature itself is never stored.
  */
 import { z } from 'zod';
-import type { PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
+import type { PaidWith, PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
+import { unitsToUsd } from '../../shared/money';
+import type { SpendEntry } from '../payments/policy';
 
 const purchaseWaitSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('chain'), rpcUrl: z.string(), summary: z.string() }),
@@ -51,6 +53,7 @@ export interface PurchaseRow {
   asset: string;
   payer: string;
   pay_to: string;
+  paid_with: PaidWith;
   nonce: string;
   valid_before: number;
   quote_json: string;
@@ -65,13 +68,10 @@ export interface PurchaseRow {
   checked_at: string | null;
 }
 
-/** The ledger's network column for reads made with the library secret, where nothing was paid. */
-export const LIBRARY_SECRET_NETWORK = 'library secret';
-
 /** What actually moved for a purchase (see PurchaseView.movedUsd). */
 function movedUsd(row: PurchaseRow, waitingFor: PurchaseWait | null): number | null {
-  if (row.network === LIBRARY_SECRET_NETWORK || row.state === 'failed') return 0;
-  const amountUsd = Number(row.amount) / 1e6;
+  if (row.paid_with === 'library_secret' || row.state === 'failed') return 0;
+  const amountUsd = unitsToUsd(row.amount);
   if (row.state === 'completed' || waitingFor?.kind === 'redelivery') return amountUsd;
   return null;
 }
@@ -80,12 +80,12 @@ export function purchaseView(row: PurchaseRow): PurchaseView {
   const waitingFor = row.state === 'in_doubt' ? parseWait(row.waiting_json) : null;
   return {
     id: row.id,
-    paidWith: row.network === LIBRARY_SECRET_NETWORK ? 'library_secret' : 'payment',
+    paidWith: row.paid_with,
     handle: row.handle,
     resource: row.resource,
     reportCount: row.report_count,
     amount: row.amount,
-    amountUsd: Number(row.amount) / 1e6,
+    amountUsd: unitsToUsd(row.amount),
     movedUsd: movedUsd(row, waitingFor),
     payer: row.payer,
     payTo: row.pay_to,
@@ -130,14 +130,17 @@ export class PurchaseLedger {
       .run({ ...p, amount: p.amount.toString(), validBefore: Number(p.validBefore) });
   }
 
-  /** A library-secret read: recorded for the history, nothing paid. */
-  insertFree(p: Omit<NewPurchase, 'nonce' | 'validBefore' | 'amount'>, reportIds: string[]): void {
+  /** A library-secret read: recorded for the history, nothing paid, so no network, payer or payee. */
+  insertFree(
+    p: Omit<NewPurchase, 'nonce' | 'validBefore' | 'amount' | 'network' | 'asset' | 'payer' | 'payTo'>,
+    reportIds: string[],
+  ): void {
     this.db
       .prepare(
         `INSERT INTO purchases (id, service_url, handle, resource, report_count, amount, network, asset, payer, pay_to,
-           nonce, valid_before, quote_json, state, report_ids, created_at, updated_at)
-         VALUES (@id, @serviceUrl, @handle, @resource, @reportCount, '0', @network, @asset, @payer, @payTo,
-           '', 0, @quoteJson, 'completed', @reportIds, @createdAt, @createdAt)`,
+           paid_with, nonce, valid_before, quote_json, state, report_ids, created_at, updated_at)
+         VALUES (@id, @serviceUrl, @handle, @resource, @reportCount, '0', '', '', '', '',
+           'library_secret', '', 0, @quoteJson, 'completed', @reportIds, @createdAt, @createdAt)`,
       )
       .run({ ...p, reportIds: JSON.stringify(reportIds) });
   }
@@ -203,12 +206,12 @@ export class PurchaseLedger {
   }
 
   /** Money committed since the start of the local day: everything signed that has not failed. */
-  spentSince(since: Date): bigint {
-    const rows = this.db
-      .prepare<[string], { amount: string }>(
-        `SELECT amount FROM purchases WHERE state != 'failed' AND created_at >= ?`,
+  /** Purchases started since then, as the daily cap sees them (payments/policy.ts decides what counts). */
+  spendSince(since: Date): SpendEntry[] {
+    return this.db
+      .prepare<[string], SpendEntry>(
+        `SELECT amount, state, created_at AS createdAt FROM purchases WHERE created_at >= ?`,
       )
       .all(since.toISOString());
-    return rows.reduce((sum, row) => sum + BigInt(row.amount), 0n);
   }
 }

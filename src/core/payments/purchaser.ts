@@ -9,7 +9,7 @@ import type { PaidSuccess } from '../../shared/wire';
 import { DeskError, refused } from '../errors';
 import type { DeskDb } from '../db/open';
 import type { PurchaseLedger } from '../ledger/purchases';
-import { LIBRARY_SECRET_NETWORK, purchaseView } from '../ledger/purchases';
+import { purchaseView } from '../ledger/purchases';
 import type { SnapshotStore } from '../cache/snapshots';
 import type { ServiceClient } from '../client/service-client';
 import type { SettingsStore } from '../settings';
@@ -24,14 +24,13 @@ import {
 } from './authorization';
 import { quoteDifference, type Quote } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
-import {
-  deliveryMismatch,
-  expectationFromLedger,
-  snapshotsFromAnswer,
-  type DeliveryExpectation,
-} from './delivery';
+import { deliveryMismatch, expectationFromLedger, snapshotsFromAnswer } from './delivery';
 import type { ClockSample } from './chain-clock';
 import { judgeAfterSend } from './after-send';
+import { readWithSecret } from './secret-read';
+import { enforcePayment, spentToday } from './policy';
+import { startOfLocalDay, unitsToUsd } from '../../shared/money';
+import type { QuoteChangedDetails } from '../../shared/rpc-errors';
 import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
 
 export type PurchaseStep =
@@ -85,14 +84,6 @@ interface PendingExternal {
   target: GuardedSelection;
 }
 
-function startOfLocalDay(now: number): Date {
-  const day = new Date(now);
-  day.setHours(0, 0, 0, 0);
-  return day;
-}
-
-const usd = (amount: bigint) => `$${(Number(amount) / 1e6).toFixed(2)}`;
-
 export class Purchaser {
   private readonly pendingExternal = new Map<string, PendingExternal>();
   private readonly submitted = new Set<string>();
@@ -111,47 +102,30 @@ export class Purchaser {
     if (this.deps.quotes.isFresh(held) && this.deps.serviceReachable()) return { held, contacted: false };
     const fresh = await unreachableBeforeSigning(() => this.deps.requote(held));
     const change = quoteDifference(held.quote, fresh.quote);
-    if (change)
-      throw refused('quote_changed', `The price must be confirmed again: ${change}.`, { quoteId: fresh.id });
+    if (change) {
+      const details: QuoteChangedDetails = {
+        quoteId: fresh.id,
+        amount: fresh.quote.amount.toString(),
+        totalUsd: unitsToUsd(fresh.quote.amount),
+      };
+      throw refused('quote_changed', `The price must be confirmed again: ${change}.`, details);
+    }
     return { held: fresh, contacted: true };
   }
 
+  /** The caps and the pinned payee (payments/policy.ts), as the quote showed them. */
   private checkPolicy(quote: Quote, request: PurchaseRequest, serviceUrl: string): void {
-    if (request.confirmedAmount !== quote.amount.toString()) {
-      throw refused(
-        'amount_not_confirmed',
-        `You confirmed ${usd(BigInt(request.confirmedAmount))} but the payment would be ${usd(quote.amount)}; nothing was signed.`,
-      );
-    }
-    const settings = this.deps.settings.get();
-    if (!request.acceptOverCap) {
-      const perPurchaseCap = BigInt(Math.round(settings.perPurchaseCapUsd * 1e6));
-      if (quote.amount > perPurchaseCap) {
-        throw refused(
-          'over_purchase_cap',
-          `${usd(quote.amount)} is above your per-purchase cap of ${usd(perPurchaseCap)}; confirm again to go over it.`,
-        );
-      }
-      const dailyCap = BigInt(Math.round(settings.dailyCapUsd * 1e6));
-      const spent = this.deps.ledger.spentSince(startOfLocalDay(this.deps.now()));
-      if (spent + quote.amount > dailyCap) {
-        throw refused(
-          'over_daily_cap',
-          `With ${usd(spent)} already spent today, ${usd(quote.amount)} more goes over your daily cap of ${usd(dailyCap)}; confirm again to go over it.`,
-        );
-      }
-    }
-    const pinned = this.deps.settings.pinnedPayTo(serviceUrl);
-    if (pinned && pinned.toLowerCase() !== quote.payTo.toLowerCase() && !request.acceptPayToChange) {
-      throw refused(
-        'payee_changed',
-        `This service used to be paid at ${pinned} and now asks for ${quote.payTo}; accept the new payee to continue.`,
-        {
-          pinned,
-          payTo: quote.payTo,
-        },
-      );
-    }
+    const now = this.deps.now();
+    enforcePayment(
+      {
+        amount: quote.amount,
+        payTo: quote.payTo,
+        pinnedPayTo: this.deps.settings.pinnedPayTo(serviceUrl),
+        caps: this.deps.settings.get(),
+        spent: spentToday(this.deps.ledger.spendSince(startOfLocalDay(now)), now),
+      },
+      request,
+    );
   }
 
   async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
@@ -161,7 +135,9 @@ export class Purchaser {
       const { held, contacted } = await this.currentQuote(request);
       const client = this.deps.client();
       const secret = this.deps.librarySecret();
-      if (secret !== null) return await this.readWithSecret(held, secret);
+      // Signs nothing, so none of the payment checks apply (payments/secret-read.ts).
+      if (secret !== null)
+        return { status: 'completed', purchase: this.view(await readWithSecret(this.deps, held, secret)) };
       if (held.secretReadOnly) {
         throw refused(
           'quote_secret_only',
@@ -394,61 +370,6 @@ export class Purchaser {
       this.deps.onStep(purchaseId, 'stored');
     })();
     return { ok: true };
-  }
-
-  /** Signs nothing, so none of the payment checks apply; a refusal sets the secret aside for good. */
-  private async readWithSecret(held: HeldQuote, secret: string): Promise<PurchaseOutcome> {
-    const client = this.deps.client();
-    let text: Awaited<ReturnType<ServiceClient['readWithSecretText']>>;
-    try {
-      text = await client.readWithSecretText(held.quote.resource, secret);
-    } catch (error) {
-      if (error instanceof DeskError && error.code === 'invalid_library_secret') {
-        this.deps.librarySecretRefused(secret);
-        throw new DeskError(
-          'invalid_library_secret',
-          'The service refused the library secret, so it is no longer used in place of buying; nothing was paid. Ask for the price again to buy.',
-          'service',
-        );
-      }
-      throw error;
-    }
-    const expected: DeliveryExpectation = {
-      handle: held.handle,
-      reportCount: held.quote.reportCount,
-      ids: held.expectedIds,
-    };
-    const mismatch = deliveryMismatch(expected, text.body);
-    if (mismatch !== null) {
-      throw new DeskError(
-        'delivery_mismatch',
-        `The service answered with ${mismatch}. Nothing was stored and nothing was paid.`,
-        'service',
-      );
-    }
-    const id = randomUUID();
-    const createdAt = new Date(this.deps.now()).toISOString();
-    const entries = snapshotsFromAnswer(text.body, text.text);
-    this.deps.db.transaction(() => {
-      this.deps.ledger.insertFree(
-        {
-          id,
-          serviceUrl: client.baseUrl,
-          handle: held.handle,
-          resource: held.quote.resource,
-          reportCount: entries.length,
-          network: LIBRARY_SECRET_NETWORK,
-          asset: '',
-          payer: LIBRARY_SECRET_NETWORK,
-          payTo: '',
-          quoteJson: JSON.stringify({ selection: held.selection }),
-          createdAt,
-        },
-        entries.map((entry) => entry.snapshot.id),
-      );
-      this.deps.snapshots.put(client.baseUrl, held.handle, entries, id, createdAt);
-    })();
-    return { status: 'completed', purchase: this.view(id) };
   }
 
   private view(id: string): PurchaseView {

@@ -7,9 +7,9 @@ import { getAddress, isAddress } from 'viem';
 import type { PaymentChallenge, PaymentRequirement } from '../../shared/wire';
 import { refused } from '../errors';
 import { findAllowed, type AllowedAsset } from './allowlist';
+import { TOKEN_DECIMALS } from '../../shared/money';
 
 export const MAX_VALIDITY_SECONDS = 300;
-export const TOKEN_DECIMALS = 6;
 /** No single purchase in this app may exceed a million USDC, whatever the service says. */
 const MAX_AMOUNT = 1_000_000n * 10n ** BigInt(TOKEN_DECIMALS);
 

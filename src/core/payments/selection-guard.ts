@@ -4,6 +4,7 @@
  * of the same handle on the same service is signed; two selections overlap unless they provably cannot share
  * a report (disjoint ids, or disjoint date ranges). Rule 6's: a quote pays once.
  */
+import { formatUnitsUsd } from '../../shared/money';
 import { z } from 'zod';
 import { selectionSchema, type Selection } from '../../shared/rpc';
 import { refused, type DeskError } from '../errors';
@@ -68,7 +69,7 @@ export function blockingPurchase(ledger: PurchaseLedger, wanted: GuardedSelectio
       selection: selection ?? { kind: 'all' as const },
     };
     if (!samePurchaseTarget(target, wanted)) continue;
-    const amount = `$${(Number(row.amount) / 1e6).toFixed(2)}`;
+    const amount = formatUnitsUsd(row.amount);
     const what =
       row.state === 'in_doubt'
         ? `is in doubt: ${row.error ?? 'its answer was lost'}`

@@ -2,6 +2,7 @@
 import type { ExportedFile, PurchaseView } from '../../shared/rpc';
 import type { Receipt } from '../../shared/receipt';
 import { pdfDocument, winAnsi, type Doc } from '../export-pdf';
+import { formatUsd, unitsText, usdToUnits } from '../../shared/money';
 
 function period(receipts: Receipt[]): string {
   if (receipts.length === 1) return receipts[0]!.purchaseId;
@@ -48,7 +49,7 @@ function receiptPage(doc: Doc, receipt: Receipt): void {
     ['Resource', receipt.resource],
     [
       'Amount',
-      receipt.paid ? `$${receipt.amountUsd.toFixed(2)} (${receipt.amount} token units)` : 'nothing paid',
+      receipt.paid ? `${formatUsd(receipt.amountUsd)} (${receipt.amount} token units)` : 'nothing paid',
     ],
     ['Network', receipt.network || 'none'],
     ['Token', receipt.asset || 'none'],
@@ -116,7 +117,9 @@ export function purchasesCsv(purchases: PurchaseView[], rows: Map<string, Receip
     CSV_COLUMNS.join(','),
     ...purchases.map((p) => {
       const receipt = rows.get(p.id);
-      const charged = p.movedUsd === null ? `up to ${p.amountUsd.toFixed(2)}` : p.movedUsd.toFixed(2);
+      // Exact decimals, no currency sign: a spreadsheet reads the column as numbers.
+      const plain = (usd: number) => unitsText(usdToUnits(usd).toString());
+      const charged = p.movedUsd === null ? `up to ${plain(p.amountUsd)}` : plain(p.movedUsd);
       return [
         p.createdAt,
         p.id,

@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Receipt, ReceiptReport, ReceiptVerification } from '../../shared/receipt';
-import { TOKEN_DECIMALS } from '../payments/quote';
+import { unitsToUsd } from '../../shared/money';
 import { topLevelArrayElements } from '../cache/json-slices';
-import { LIBRARY_SECRET_NETWORK, type PurchaseRow } from '../ledger/purchases';
+import type { PurchaseRow } from '../ledger/purchases';
 import { explorerUrl } from './verify';
 
 const keptQuoteSchema = z.looseObject({
@@ -58,7 +58,7 @@ export interface ReceiptSources {
 }
 
 export function buildReceipt({ row, storedRaw, verification }: ReceiptSources): Receipt {
-  const paid = row.network !== LIBRARY_SECRET_NETWORK;
+  const paid = row.paid_with !== 'library_secret';
   const quote = keptQuote(row.quote_json);
   const delivered = deliveredReports(row.response_json);
   const ids = [...new Set([...reportIds(row), ...delivered.keys()])];
@@ -79,7 +79,7 @@ export function buildReceipt({ row, storedRaw, verification }: ReceiptSources): 
     payer: paid ? row.payer : '',
     payee: row.pay_to,
     amount: paid ? row.amount : '0',
-    amountUsd: paid ? Number(row.amount) / 10 ** TOKEN_DECIMALS : 0,
+    amountUsd: paid ? unitsToUsd(row.amount) : 0,
     resource: row.resource,
     authorization: paid
       ? { nonce: row.nonce, validAfter: quote.validAfter ?? null, validBefore: String(row.valid_before) }

@@ -5,25 +5,26 @@
  */
 import { z } from 'zod';
 import type { RpcClient, RpcError, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
+import { BRIDGE_KEY, TOKEN_HEADER, type IntelDeskBridge } from '../../shared/bridge';
 
-export const TOKEN_HEADER = 'X-Intel-Desk-Token';
 const TOKEN_KEY = 'intelDesk.token';
-
-export interface IntelDeskBridge {
-  call(method: string, input: unknown): Promise<unknown>;
-}
 
 declare global {
   interface Window {
+    /** BRIDGE_KEY, set by Electron's preload (electron/preload.ts); absent in the browser. */
     intelDesk?: IntelDeskBridge;
   }
 }
 
-/** An RPC error as the UI sees it: code to branch on, message to show. */
+/**
+ * An RPC error as the UI sees it: code to branch on, message to show, and for some codes typed details
+ * (read them with rpcErrorDetails from src/shared/rpc-errors.ts).
+ */
 export class RpcCallError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'RpcCallError';
@@ -32,7 +33,14 @@ export class RpcCallError extends Error {
 
 const envelopeSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  }),
 ]);
 
 function unwrap(raw: unknown): unknown {
@@ -41,7 +49,7 @@ function unwrap(raw: unknown): unknown {
     throw new RpcCallError('bad_response', 'Intel Desk sent an answer this page cannot read.');
   if (!parsed.data.ok) {
     const error: RpcError = parsed.data.error;
-    throw new RpcCallError(error.code, error.message);
+    throw new RpcCallError(error.code, error.message, error.details);
   }
   return parsed.data.value;
 }
@@ -56,12 +64,13 @@ export function readToken(): string | null {
   return sessionStorage.getItem(TOKEN_KEY);
 }
 
-function httpClient(token: string | null): RpcClient {
+/** The web host's client; `base` is the host's address (the page's own by default). */
+export function httpClient(token: string | null, base = './'): RpcClient {
   return {
     async call<M extends RpcMethod>(method: M, input: RpcInput<M>): Promise<RpcOutputs[M]> {
       let response: Response;
       try {
-        response = await fetch(`./rpc/${method}`, {
+        response = await fetch(`${base}rpc/${method}`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: token ?? '' },
           body: JSON.stringify(input),
@@ -89,7 +98,8 @@ function bridgeClient(bridge: IntelDeskBridge): RpcClient {
 }
 
 export function createRpcClient(): { client: RpcClient; mode: 'electron' | 'browser'; hasToken: boolean } {
-  if (window.intelDesk) return { client: bridgeClient(window.intelDesk), mode: 'electron', hasToken: true };
+  const bridge = window[BRIDGE_KEY];
+  if (bridge) return { client: bridgeClient(bridge), mode: 'electron', hasToken: true };
   const token = readToken();
   return { client: httpClient(token), mode: 'browser', hasToken: token !== null };
 }

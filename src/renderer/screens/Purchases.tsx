@@ -131,7 +131,14 @@ export function PurchasesScreen() {
                     </div>
                   ) : null}
                 </td>
-                <td className="mono small" title={`${networkName(p.network)} · paid to ${p.payTo}`}>
+                <td
+                  className="mono small"
+                  title={
+                    p.paidWith === 'payment'
+                      ? `${networkName(p.network)} · paid to ${p.payTo}`
+                      : 'Read with the library secret; nothing was paid.'
+                  }
+                >
                   {p.txHash ?? '—'}
                   <div>
                     <button

@@ -1,0 +1,17 @@
+/** app.info: what the desk is and where it stands, for the title bar and the start-up warnings. */
+import packageJson from '../../../package.json';
+import type { RpcHandlers } from '../../shared/rpc';
+import type { DeskContext } from '../context';
+
+/** The one version number: package.json's, so a release bump cannot leave the About box behind. */
+export const APP_VERSION: string = packageJson.version;
+
+export const appHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'app.info'> => ({
+  'app.info': async () => ({
+    version: APP_VERSION,
+    serviceUrl: ctx.serviceUrl(),
+    demo: ctx.demo,
+    online: ctx.connection.online,
+    ...(ctx.recovered ? { databaseRecovered: ctx.recovered } : {}),
+  }),
+});

@@ -1,0 +1,45 @@
+/** Buying and the purchase history: the purchaser does the paying; this is its face to the contract. */
+import type { PurchasesView, RpcHandlers } from '../../shared/rpc';
+import type { DeskContext } from '../context';
+import { purchaseView } from '../ledger/purchases';
+import { reconcilePurchases } from '../payments/reconcile';
+import { spentToday } from '../payments/policy';
+import { startOfLocalDay, unitsToUsd } from '../../shared/money';
+
+function purchasesView(ctx: DeskContext): PurchasesView {
+  const settings = ctx.settings.get();
+  const now = ctx.now();
+  return {
+    purchases: ctx.ledger.list().map(purchaseView),
+    spentTodayUsd: unitsToUsd(spentToday(ctx.ledger.spendSince(startOfLocalDay(now)), now)),
+    dailyCapUsd: settings.dailyCapUsd,
+    perPurchaseCapUsd: settings.perPurchaseCapUsd,
+  };
+}
+
+/** Settles what can be settled of unfinished purchases; the rest records what it waits for. */
+export function reconcile(ctx: DeskContext): Promise<void> {
+  return reconcilePurchases({
+    ledger: ctx.ledger,
+    purchaser: ctx.purchaser,
+    chain: (network) => ctx.chain(network),
+    rpcUrlFor: (network) => ctx.rpcUrlFor(network),
+    now: ctx.now,
+  });
+}
+
+export const purchaseHandlers = (
+  ctx: DeskContext,
+): Pick<
+  RpcHandlers,
+  'purchase.start' | 'purchase.submitSignature' | 'purchases.list' | 'purchases.reconcile'
+> => ({
+  'purchase.start': (input) => ctx.purchaser.start(input),
+  'purchase.submitSignature': ({ purchaseId, signature }) =>
+    ctx.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
+  'purchases.list': async () => purchasesView(ctx),
+  'purchases.reconcile': async () => {
+    await reconcile(ctx);
+    return purchasesView(ctx);
+  },
+});

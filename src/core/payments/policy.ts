@@ -1,0 +1,115 @@
+/**
+ * The payment rules a person set (DESIGN.md rules 3 and 6): the per-purchase and daily caps, and the payee
+ * pinned at the first purchase from a service. The quote shows what they would say; purchase.start enforces
+ * the same verdict, so the two can never disagree.
+ */
+import { formatUnitsUsd, startOfLocalDay, usdToUnits } from '../../shared/money';
+import type { CapDetails, PayeeChangedDetails } from '../../shared/rpc-errors';
+import type { PurchaseState } from '../../shared/rpc';
+import { refused } from '../errors';
+
+export interface Caps {
+  perPurchaseCapUsd: number;
+  dailyCapUsd: number;
+}
+
+/** A purchase as far as the daily cap is concerned. */
+export interface SpendEntry {
+  amount: string;
+  state: PurchaseState;
+  createdAt: string;
+}
+
+/**
+ * What counts against today's cap: every purchase since local midnight not known to have failed. One in
+ * doubt counts in full, since it may yet be charged; a library-secret read counts its amount, 0.
+ */
+export function spentToday(entries: readonly SpendEntry[], now: number): bigint {
+  const since = startOfLocalDay(now).toISOString();
+  return entries
+    .filter((entry) => entry.state !== 'failed' && entry.createdAt >= since)
+    .reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
+}
+
+export type PayeeStatus = 'new' | 'pinned' | 'changed';
+
+/** 'new' before the first purchase from the service, then whether the payee is still the pinned one. */
+export function payeeStatus(pinned: string | null, payTo: string): PayeeStatus {
+  if (pinned === null) return 'new';
+  return pinned.toLowerCase() === payTo.toLowerCase() ? 'pinned' : 'changed';
+}
+
+/** Everything the rules look at for one payment. */
+export interface PaymentFacts {
+  amount: bigint;
+  payTo: string;
+  pinnedPayTo: string | null;
+  caps: Caps;
+  /** From spentToday. */
+  spent: bigint;
+}
+
+export interface PaymentVerdict {
+  payToStatus: PayeeStatus;
+  overPurchaseCap: boolean;
+  overDailyCap: boolean;
+  perPurchaseCap: bigint;
+  dailyCap: bigint;
+}
+
+export function judgePayment(facts: PaymentFacts): PaymentVerdict {
+  const perPurchaseCap = usdToUnits(facts.caps.perPurchaseCapUsd);
+  const dailyCap = usdToUnits(facts.caps.dailyCapUsd);
+  return {
+    payToStatus: payeeStatus(facts.pinnedPayTo, facts.payTo),
+    overPurchaseCap: facts.amount > perPurchaseCap,
+    overDailyCap: facts.spent + facts.amount > dailyCap,
+    perPurchaseCap,
+    dailyCap,
+  };
+}
+
+/** What the person agreed to when starting the purchase. */
+export interface Consent {
+  confirmedAmount: string;
+  acceptOverCap?: boolean | undefined;
+  acceptPayToChange?: boolean | undefined;
+}
+
+/** Refuses a payment the rules do not allow, with the details the UI needs to ask for consent once. */
+export function enforcePayment(facts: PaymentFacts, consent: Consent): void {
+  if (consent.confirmedAmount !== facts.amount.toString()) {
+    throw refused(
+      'amount_not_confirmed',
+      `You confirmed ${formatUnitsUsd(BigInt(consent.confirmedAmount))} but the payment would be ${formatUnitsUsd(facts.amount)}; nothing was signed.`,
+    );
+  }
+  const verdict = judgePayment(facts);
+  if (!consent.acceptOverCap) {
+    const amounts = { amount: facts.amount.toString(), spent: facts.spent.toString() };
+    if (verdict.overPurchaseCap) {
+      const details: CapDetails = { cap: verdict.perPurchaseCap.toString(), ...amounts };
+      throw refused(
+        'over_purchase_cap',
+        `${formatUnitsUsd(facts.amount)} is above your per-purchase cap of ${formatUnitsUsd(verdict.perPurchaseCap)}; confirm again to go over it.`,
+        details,
+      );
+    }
+    if (verdict.overDailyCap) {
+      const details: CapDetails = { cap: verdict.dailyCap.toString(), ...amounts };
+      throw refused(
+        'over_daily_cap',
+        `With ${formatUnitsUsd(facts.spent)} already spent today, ${formatUnitsUsd(facts.amount)} more goes over your daily cap of ${formatUnitsUsd(verdict.dailyCap)}; confirm again to go over it.`,
+        details,
+      );
+    }
+  }
+  if (verdict.payToStatus === 'changed' && facts.pinnedPayTo !== null && !consent.acceptPayToChange) {
+    const details: PayeeChangedDetails = { pinned: facts.pinnedPayTo, payTo: facts.payTo };
+    throw refused(
+      'payee_changed',
+      `This service used to be paid at ${facts.pinnedPayTo} and now asks for ${facts.payTo}; accept the new payee to continue.`,
+      details,
+    );
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * How the renderer reaches core, declared once for both sides: in Electron the preload exposes BRIDGE_KEY on
+ * window with exactly IntelDeskBridge; in the browser every RPC request carries the per-run token in
+ * TOKEN_HEADER.
+ */
+
+/** The name of the preload's one object on window. */
+export const BRIDGE_KEY = 'intelDesk';
+
+export interface IntelDeskBridge {
+  /** One RPC call; answers the host's DispatchResult envelope ({ ok, value } or { ok, error }). */
+  call(method: string, input: unknown): Promise<unknown>;
+}
+
+/** The web host's per-run token header (Node reads header names in lower case). */
+export const TOKEN_HEADER = 'x-intel-desk-token';

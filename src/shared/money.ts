@@ -1,0 +1,45 @@
+/**
+ * Money in one place, for core, the CLI and the renderer: the token's decimals, token base units to and
+ * from USD, how an amount is shown, and where "today" starts for the daily cap.
+ */
+
+/** USDC's decimals, the only token Intel Desk pays with. */
+export const TOKEN_DECIMALS = 6;
+
+const UNITS_PER_USD = 10 ** TOKEN_DECIMALS;
+
+/** A USD amount (a cap, a unit price) in token base units, rounded to the nearest unit. */
+export function usdToUnits(usd: number): bigint {
+  return BigInt(Math.round(usd * UNITS_PER_USD));
+}
+
+/** Token base units (a bigint or its decimal string) in USD, for display and caps set in USD. */
+export function unitsToUsd(units: bigint | string): number {
+  return Number(units) / UNITS_PER_USD;
+}
+
+/** The one way an amount of USD is shown: two decimals, up to four for sub-dime prices ($0.0125). */
+export function formatUsd(usd: number): string {
+  const digits = usd !== 0 && Math.abs(usd) < 0.1 ? 4 : 2;
+  return `$${usd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: digits })}`;
+}
+
+/** Token base units shown in USD. */
+export function formatUnitsUsd(units: bigint | string): string {
+  return formatUsd(unitsToUsd(units));
+}
+
+/** Token base units (decimal string) as an exact decimal amount of the token, without floating point. */
+export function unitsText(amount: string, decimals: number = TOKEN_DECIMALS): string {
+  const padded = amount.replace(/^0+(?=\d)/, '').padStart(decimals + 1, '0');
+  const whole = padded.slice(0, padded.length - decimals);
+  const fraction = padded.slice(padded.length - decimals).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+/** Midnight, local time, of the day `now` falls in: the daily cap counts from here. */
+export function startOfLocalDay(now: number): Date {
+  const day = new Date(now);
+  day.setHours(0, 0, 0, 0);
+  return day;
+}

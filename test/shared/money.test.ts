@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import {
+  TOKEN_DECIMALS,
+  formatUnitsUsd,
+  formatUsd,
+  startOfLocalDay,
+  unitsText,
+  unitsToUsd,
+  usdToUnits,
+} from '../../src/shared/money';
+
+describe('money', () => {
+  it('converts USD and token base units both ways at six decimals', () => {
+    expect(TOKEN_DECIMALS).toBe(6);
+    expect(usdToUnits(0.01)).toBe(10_000n);
+    // Binary floating point: 0.29 * 1e6 is 289999.99999999994; the nearest unit is meant.
+    expect(usdToUnits(0.29)).toBe(290_000n);
+    expect(usdToUnits(1_000_000)).toBe(1_000_000_000_000n);
+    expect(unitsToUsd(12_500n)).toBe(0.0125);
+    expect(unitsToUsd('2500000')).toBe(2.5);
+  });
+
+  it('shows USD with two decimals, up to four below a dime, with thousands separators', () => {
+    expect(formatUsd(0)).toBe('$0.00');
+    expect(formatUsd(0.05)).toBe('$0.05');
+    expect(formatUsd(0.0125)).toBe('$0.0125');
+    expect(formatUsd(2.5)).toBe('$2.50');
+    expect(formatUsd(1234.5)).toBe('$1,234.50');
+    expect(formatUnitsUsd(50_000n)).toBe('$0.05');
+  });
+
+  it('writes base units as an exact token amount', () => {
+    expect(unitsText('50000')).toBe('0.05');
+    expect(unitsText('1000000')).toBe('1');
+    expect(unitsText('000123', 2)).toBe('1.23');
+    expect(unitsText('123456789012345678901234567890')).toBe('123456789012345678901234.56789');
+  });
+
+  it('starts the local day at midnight', () => {
+    const day = startOfLocalDay(new Date(2026, 10, 23, 23, 59, 59, 999).getTime());
+    expect([day.getFullYear(), day.getMonth(), day.getDate(), day.getHours(), day.getMinutes()]).toEqual([
+      2026, 10, 23, 0, 0,
+    ]);
+    expect(day.getSeconds() + day.getMilliseconds()).toBe(0);
+  });
+});
