@@ -10,6 +10,7 @@ import { createDeskCore, type DeskCore } from '../../src/core';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { hostileStrings, hostileUrls, REMOTE } from '../../e2e/hostile-strings';
 import { tempDir } from '../core/helpers';
+import { closedPortUrl } from '../closed-port';
 import { root, runCli, type Run } from './run-cli';
 
 /** A loopback origin the hostile URLs point at; nothing here fetches it. */
@@ -54,20 +55,23 @@ function hostileSnapshot(): IntelReportSnapshot {
 
 let data: ReturnType<typeof tempDir>;
 let desk: DeskCore;
+/** Nothing here needs the service: an address where nothing listens. */
+let unreachable: string;
 
 beforeAll(async () => {
   data = tempDir('desk-hostile-output-');
-  desk = await createDeskCore({ dataDir: data.dir, serviceUrl: 'http://127.0.0.1:9' });
+  unreachable = await closedPortUrl();
+  desk = await createDeskCore({ dataDir: data.dir, serviceUrl: unreachable });
   const snapshot = hostileSnapshot();
   desk.context.snapshots.put(
-    'http://127.0.0.1:9',
+    unreachable,
     HANDLE,
     [{ snapshot, raw: JSON.stringify(snapshot) }],
     null,
     snapshot.createdAt,
   );
   await desk.close();
-  desk = await createDeskCore({ dataDir: data.dir, serviceUrl: 'http://127.0.0.1:9' });
+  desk = await createDeskCore({ dataDir: data.dir, serviceUrl: unreachable });
 });
 afterAll(async () => {
   await desk?.close();
@@ -91,7 +95,7 @@ function expectInert(markdown: string): void {
 }
 
 const cli = (args: string[]): Promise<Run> =>
-  runCli(args, { INTEL_DESK_DATA_DIR: data.dir, INTEL_DESK_SERVICE_URL: 'http://127.0.0.1:9' });
+  runCli(args, { INTEL_DESK_DATA_DIR: data.dir, INTEL_DESK_SERVICE_URL: unreachable });
 
 describe('a hostile snapshot', () => {
   it('exports as Markdown with every field escaped, only http(s) links, and no images', async () => {
@@ -156,7 +160,7 @@ function inTerminal(args: string[]): Promise<{ code: number | null; output: stri
   return new Promise((resolve) => {
     const child = spawn('script', ['-qefc', command, '/dev/null'], {
       cwd: root,
-      env: { ...process.env, INTEL_DESK_DATA_DIR: data.dir, INTEL_DESK_SERVICE_URL: 'http://127.0.0.1:9' },
+      env: { ...process.env, INTEL_DESK_DATA_DIR: data.dir, INTEL_DESK_SERVICE_URL: unreachable },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
