@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchDebianChromium } from '../scripts/chromium';
+import { closedPortUrl } from '../test/closed-port';
 
 export const ARTIFACTS = path.join(__dirname, 'artifacts');
 
@@ -14,13 +15,11 @@ export function launchChromium(): Promise<Browser> {
  * Chromium that can reach loopback only: other host names never resolve, and anything that is not loopback
  * (an IP literal included) is sent to a proxy port where nothing listens.
  */
-export const LOOPBACK_ONLY_ARGS = [
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
-  '--proxy-server=http://127.0.0.1:9',
-];
-
-export function launchLoopbackOnlyChromium(): Promise<Browser> {
-  return launchDebianChromium(LOOPBACK_ONLY_ARGS);
+export async function launchLoopbackOnlyChromium(): Promise<Browser> {
+  return launchDebianChromium([
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+    `--proxy-server=${await closedPortUrl()}`,
+  ]);
 }
 
 /** Keeps the body of every /rpc/ response, to prove no secret ever comes back. */

@@ -16,6 +16,8 @@ import { startStack, type Stack } from '../src/service/stack';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { shelfListSchema } from '../src/shared/wire';
 import { buildIfStale } from '../scripts/build-if-stale';
+import { privateKeyToAccount } from 'viem/accounts';
+import { balanceOf, ledgerRows, storedSnapshots } from '../test/core/helpers';
 import { launchLoopbackOnlyChromium } from './browser';
 import { hostileStrings, hostileUrls, hugeString, ONE_MB, type HostileString } from './hostile-strings';
 import { startCanary, startHostileService, type Canary, type Listening } from './hostile-service';
@@ -151,9 +153,7 @@ async function readsLeftToRight(selector: string, word: string): Promise<boolean
 
 describe('a hostile service', () => {
   it('shows every hostile shelf entry as plain text, the 1 MB name included', async () => {
-    const started = Date.now();
-    await page.locator('.shelf-row').first().waitFor();
-    expect(Date.now() - started).toBeLessThan(30_000);
+    await page.locator('.shelf-row').first().waitFor({ timeout: 30_000 });
     await page.locator('[data-testid="shelf-count"]', { hasText: `${shelfSize} of ${shelfSize}` }).waitFor();
     await checkScreen('h1#shelf-title', 'shelf');
     // Scroll the virtualized list from top to bottom so every row is rendered once, and read what it showed.
@@ -207,10 +207,8 @@ describe('a hostile service', () => {
   });
 
   it('opens the menu of the handle whose name is 1 MB', async () => {
-    const started = Date.now();
     await openRow(hugeNameHandle, hugeNameHandle);
-    await page.locator('table[aria-label="Reports"] tbody tr').first().waitFor();
-    expect(Date.now() - started).toBeLessThan(30_000);
+    await page.locator('table[aria-label="Reports"] tbody tr').first().waitFor({ timeout: 30_000 });
     expect((await page.locator('#menu-title').textContent())?.length).toBeGreaterThan(ONE_MB / 2);
     await checkScreen('#menu-title', 'menu-huge-name');
   });
@@ -228,18 +226,41 @@ describe('a hostile service', () => {
     await page.getByRole('button', { name: 'Buy 3 reports for $0.03' }).click();
     await page.locator('[data-testid="confirm-amount"]', { hasText: '$0.03' }).waitFor();
     await checkScreen('[data-testid="confirm-amount"]', 'purchase-confirm');
+    const payer = privateKeyToAccount(stack!.buyerKeys[0]!).address;
+    const before = await balanceOf(stack!, payer);
     await page.getByRole('button', { name: 'Pay $0.03' }).click();
     const outcome = page.locator('[data-testid="purchase-outcome"]');
     await outcome.waitFor({ timeout: 30_000 });
     expect(await outcome.textContent()).toContain('Bought 3 reports for $0.03');
     await checkScreen('[data-testid="purchase-outcome"]', 'purchase');
+    // On chain, exactly the quoted $0.03 left the buyer; the ledger and the library say the same.
+    expect(await balanceOf(stack!, payer)).toBe(before - 30_000n);
+    const ledger = ledgerRows(dataDir);
+    expect(ledger).toHaveLength(1);
+    const [row] = ledger;
+    expect(row).toMatchObject({
+      state: 'completed',
+      amount: '30000',
+      handle: target,
+      payer,
+      service_url: hostile!.origin,
+      pay_to: stack!.payTo,
+    });
+    // The three reports stored are the target's, under this purchase, whatever names the service gave them.
+    const menu = (await (await fetch(`${stack!.baseUrl}/api/intel/reports?username=${target}`)).json()) as {
+      reports: { id: string }[];
+    };
+    const stored = storedSnapshots(dataDir);
+    expect(stored.map((s) => s.id).sort()).toEqual(menu.reports.map((r) => r.id).sort());
+    for (const snapshot of stored) {
+      expect(snapshot).toMatchObject({ purchase_id: row!.id, service_url: hostile!.origin });
+      expect(snapshot.handle.toLowerCase()).toBe(target.toLowerCase());
+    }
   });
 
   it('reads the poisoned report: narrative, change summary and charts, 1 MB section included', async () => {
-    const started = Date.now();
     await page.getByRole('button', { name: 'Read now' }).click();
-    await page.locator('#report-title').waitFor();
-    expect(Date.now() - started).toBeLessThan(30_000);
+    await page.locator('#report-title').waitFor({ timeout: 30_000 });
     await checkScreen('#report-title', 'report');
     await page.locator('article.report > p.muted', { hasText: 'evil model' }).waitFor();
     if (!(await readsLeftToRight('article.report > p.muted', 'posts')))

@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { shot } from './browser';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
-import { buy, filterAndOpen, waitForPrice } from './flow';
+import { buy, filterAndOpen, openShelf, waitForPrice } from './flow';
+import { privateKeyToAccount } from 'viem/accounts';
+import { balanceOf, ledgerRows, storedSnapshots } from '../test/core/helpers';
 
 let fx: DeskFixture;
 let proxy: { server: Server; url: string } | null = null;
@@ -66,11 +68,15 @@ afterAll(async () => {
 });
 
 describe('a paid answer lost on the way back', () => {
-  it('says the purchase is in doubt and will not be paid again', async () => {
+  // One test: what Purchases shows is about the purchase the first half makes, so neither half runs alone.
+  it('says the purchase is in doubt, never pays it again, and Purchases says what it waits for', async () => {
     const shelf = await fx.desk.core.handlers['shelf.list']({});
     const handle = shelf.entries[0]!.username;
     const menu = await fx.desk.core.handlers['menu.get']({ handle });
     const usd = `$${(menu.reportCount * 0.01).toFixed(2)}`;
+    const amount = BigInt(menu.reportCount) * 10_000n;
+    const payer = privateKeyToAccount(fx.stack.buyerKeys[0]!).address;
+    const before = await balanceOf(fx.stack, payer);
     await page.locator('.shelf-row').first().waitFor();
     await filterAndOpen(page, handle);
     await waitForPrice(page, usd);
@@ -80,9 +86,27 @@ describe('a paid answer lost on the way back', () => {
     expect(await outcome.textContent()).toContain('Intel Desk will not pay again for this');
     expect(settledAnswers).toBe(1);
     await shot(page, 'in-doubt-outcome');
-  });
+    // The service settled it: exactly the quoted amount left the buyer, once; nothing was stored.
+    expect(await balanceOf(fx.stack, payer)).toBe(before - amount);
+    expect(ledgerRows(fx.dataDir)).toMatchObject([
+      { state: 'in_doubt', amount: amount.toString(), handle, payer, service_url: proxy!.url },
+    ]);
+    expect(storedSnapshots(fx.dataDir)).toEqual([]);
 
-  it('lists it in Purchases with what it waits for once the chain has been checked', async () => {
+    // Asked again for the same reports, the desk refuses before signing.
+    await openShelf(page);
+    await filterAndOpen(page, handle);
+    await waitForPrice(page, usd);
+    await buy(page, usd);
+    await page
+      .locator('[data-testid="purchase-outcome"]', { hasText: 'An earlier purchase of these reports' })
+      .or(page.getByRole('alert').filter({ hasText: 'An earlier purchase of these reports' }))
+      .first()
+      .waitFor();
+    expect(settledAnswers).toBe(1);
+    expect(await balanceOf(fx.stack, payer)).toBe(before - amount);
+    expect(ledgerRows(fx.dataDir)).toHaveLength(1);
+
     await page.getByRole('button', { name: 'Purchases', exact: true }).click();
     await page.locator('.pill-in_doubt').waitFor();
     // Until the chain is checked nobody knows what moved: the price is shown as a ceiling, not a charge.
@@ -100,5 +124,7 @@ describe('a paid answer lost on the way back', () => {
     const ledger = await fx.desk.core.handlers['purchases.list']({});
     expect(ledger.purchases).toHaveLength(1);
     expect(ledger.purchases[0]).toMatchObject({ state: 'in_doubt', waitingFor: { kind: 'redelivery' } });
+    expect(ledgerRows(fx.dataDir)[0]?.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await balanceOf(fx.stack, payer)).toBe(before - amount);
   });
 });

@@ -12,6 +12,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../src/service/stack';
 import { reportMenuSchema, shelfListSchema, type ReportMenu, type ShelfList } from '../src/shared/wire';
+import { privateKeyToAccount } from 'viem/accounts';
+import { balanceOf, ledgerRows, storedSnapshots } from '../test/core/helpers';
 import { pageState, shot } from './browser';
 import { buy, filterAndOpen, openShelf, searchLibrary, waitForPrice } from './flow';
 
@@ -148,10 +150,36 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await page()
       .locator('.purchase-panel .wallet-panel', { hasText: /\d+\.\d{2} USDC on Local demo chain/ })
       .waitFor();
+    const payer = privateKeyToAccount(buyerKey as `0x${string}`).address;
+    const before = await balanceOf(stack!, payer);
     await buy(page(), '$0.02');
     const outcome = page().locator('[data-testid="purchase-outcome"]');
     expect(await outcome.textContent()).toContain('Bought 2 reports for $0.02');
     expect(await outcome.textContent()).toMatch(/Receipt: 0x[0-9a-f]{64}/);
+    // Exactly the quoted $0.02 left the buyer on chain, and the ledger and the library agree.
+    expect(await balanceOf(stack!, payer)).toBe(before - 20_000n);
+    const rows = ledgerRows(dataDir);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      state: 'completed',
+      amount: '20000',
+      handle,
+      payer,
+      pay_to: stack!.payTo,
+      service_url: serviceUrl,
+    });
+    expect((await outcome.textContent())?.includes(rows[0]!.tx_hash!)).toBe(true);
+    const stored = storedSnapshots(dataDir);
+    expect(stored.map((s) => s.id).sort()).toEqual(
+      menu.reports
+        .slice(0, 2)
+        .map((r) => r.id)
+        .sort(),
+    );
+    for (const snapshot of stored) {
+      expect(snapshot.purchase_id).toBe(rows[0]!.id);
+      expect(snapshot.handle.toLowerCase()).toBe(handle.toLowerCase());
+    }
     await page().getByRole('button', { name: 'owned · read' }).nth(1).waitFor();
     await snap('04-purchase');
     // The result belongs to the range it bought: another choice does not show it, and going back does.
@@ -263,6 +291,8 @@ export function newUserJourney(driver: () => DeskDriver): void {
       .locator('[data-testid="secret-read"]', { hasText: `these ${rest} reports are read` })
       .waitFor();
     await snap('07b-library-secret-read');
+    const payer = privateKeyToAccount(buyerKey as `0x${string}`).address;
+    const before = await balanceOf(stack!, payer);
     await page()
       .getByRole('button', { name: `Read ${rest} reports with the library secret` })
       .click();
@@ -271,6 +301,26 @@ export function newUserJourney(driver: () => DeskDriver): void {
     expect(await outcome.textContent()).toContain(
       `Read ${rest} reports with the library secret; nothing was paid.`,
     );
+    // Nothing moved on chain; the ledger records a read, not a payment; the rest of the menu is stored under it.
+    expect(await balanceOf(stack!, payer)).toBe(before);
+    const rows = ledgerRows(dataDir);
+    expect(rows).toHaveLength(2);
+    const read = rows.find((row) => row.network === 'library secret');
+    expect(read).toMatchObject({ state: 'completed', amount: '0', nonce: '', handle, report_count: rest });
+    const stored = storedSnapshots(dataDir);
+    expect(
+      stored
+        .filter((s) => s.purchase_id === read!.id)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(
+      menu.reports
+        .slice(2)
+        .map((r) => r.id)
+        .sort(),
+    );
+    expect(stored.every((s) => s.handle.toLowerCase() === handle.toLowerCase())).toBe(true);
+    expect(stored).toHaveLength(menu.reportCount);
     await page().getByRole('button', { name: 'Purchases', exact: true }).click();
     const amounts = page().locator('table[aria-label="Purchases"] tbody tr td:nth-child(4)');
     await amounts.nth(1).waitFor();

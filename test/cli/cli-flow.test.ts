@@ -1,30 +1,38 @@
 /**
  * The CLI end to end against the reference service and anvil: a JSON keystore imported and unlocked from the
  * environment, buy all, buy a date range, buy the missing ones by id, then read and search with the service
- * stopped (a proxy in front of it refuses connections).
+ * stopped (a proxy in front of it refuses connections). Each test has a data dir of its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { MenuView, PurchaseOutcome, ShelfView, WalletView } from '../../src/shared/rpc';
-import { PASSPHRASE, tempDir, v3Keystore } from '../core/helpers';
+import { PASSPHRASE, balanceOf, ledgerRows, tempDir, v3Keystore } from '../core/helpers';
 import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
 import { startHostileProxy } from '../core/hostile-proxy';
 import { parsed, runCli, type Run } from './run-cli';
 
 let stack: Stack;
 let proxy: FlakyProxy;
-let data: ReturnType<typeof tempDir>;
-let keystoreFile: string;
 let handles: string[];
 const UNLOCK = { INTEL_DESK_PASSPHRASE: PASSPHRASE };
+const dirs: ReturnType<typeof tempDir>[] = [];
+let dataDir: string;
+
+/** A data dir for this test alone; `cli` works in the latest one. */
+function freshDataDir(): string {
+  const data = tempDir('desk-cli-flow-');
+  dirs.push(data);
+  dataDir = data.dir;
+  return data.dir;
+}
 
 function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
   return runCli(args, {
     INTEL_DESK_SERVICE_URL: proxy.url,
-    INTEL_DESK_DATA_DIR: data.dir,
+    INTEL_DESK_DATA_DIR: dataDir,
     INTEL_DESK_RPC_URL: stack.rpcUrl,
     INTEL_DESK_DEMO: '1',
     INTEL_DESK_DEMO_ASSET: stack.asset,
@@ -40,18 +48,26 @@ beforeAll(async () => {
     buyerCount: 1,
   });
   proxy = await startFlakyProxy(stack.baseUrl);
-  data = tempDir('desk-cli-flow-');
-  keystoreFile = path.join(data.dir, 'buyer.keystore.json');
-  writeFileSync(keystoreFile, v3Keystore(stack.buyerKeys[0]!, 'geth pw'), { mode: 0o600 });
+  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as ShelfView;
+  handles = shelf.entries.map((e) => e.username);
+});
+afterEach(async () => {
+  await proxy.up().catch(() => undefined);
+  for (const dir of dirs.splice(0)) dir.remove();
 });
 afterAll(async () => {
   await proxy?.close();
   await stack?.stop();
-  data?.remove();
 });
+
+/** A key for the run only: these tests are not about the keystore, whose real cost is seconds per command. */
+const SESSION_KEY = () => ({ INTEL_DESK_PRIVATE_KEY: stack.buyerKeys[0]! });
 
 describe('intel-desk from keystore to offline reading', () => {
   it('imports a JSON keystore, then buys all, a date range, and the missing ones by id', async () => {
+    const dir = freshDataDir();
+    const keystoreFile = path.join(dir, 'buyer.keystore.json');
+    writeFileSync(keystoreFile, v3Keystore(stack.buyerKeys[0]!, 'geth pw'), { mode: 0o600 });
     const imported = await cli(['wallet', 'import', '--keystore', keystoreFile, '--json'], {
       ...UNLOCK,
       INTEL_DESK_KEYSTORE_PASSWORD: 'geth pw',
@@ -61,7 +77,7 @@ describe('intel-desk from keystore to offline reading', () => {
       kind: 'keystore',
       address: privateKeyToAccount(stack.buyerKeys[0]!).address,
     });
-    handles = parsed<ShelfView>(await cli(['list', '--json'])).entries.map((e) => e.username);
+    expect(parsed<ShelfView>(await cli(['list', '--json'])).entries.map((e) => e.username)).toEqual(handles);
     const [first, second] = handles as [string, string];
 
     const locked = await cli(['buy', first, '--all', '--yes']);
@@ -97,6 +113,12 @@ describe('intel-desk from keystore to offline reading', () => {
   }, 120_000);
 
   it('lists, reads and searches with the service stopped, and refuses to buy with a clear reason', async () => {
+    freshDataDir();
+    // Seen once online: the shelf is what an offline `list` shows from its last copy.
+    expect((await cli(['list'])).code).toBe(0);
+    for (const handle of handles.slice(0, 2)) {
+      expect((await cli(['buy', handle, '--all', '--yes'], SESSION_KEY())).code).toBe(0);
+    }
     proxy.down();
     const shelf = await cli(['list']);
     expect(shelf.code).toBe(0);
@@ -109,35 +131,55 @@ describe('intel-desk from keystore to offline reading', () => {
     const search = parsed<unknown[]>(await cli(['search', 'posted', '--json']));
     expect(search.length).toBeGreaterThan(0);
     // A handle with nothing owned yet: for one owned in full the answer is "You own all 5 reports" (exit 2).
-    const buy = await cli(['buy', handles[2]!, '--all', '--yes'], UNLOCK);
+    const before = await balanceOf(stack, privateKeyToAccount(stack.buyerKeys[0]!).address);
+    const buy = await cli(['buy', handles[2]!, '--all', '--yes'], SESSION_KEY());
     expect(buy.code).toBe(5);
+    expect(await balanceOf(stack, privateKeyToAccount(stack.buyerKeys[0]!).address)).toBe(before);
     expect(buy.stderr).toMatch(/Cannot reach the service/);
-  });
+    // Eight CLI processes, each a fresh Node with tsx.
+  }, 120_000);
 
   it('tells about an in-doubt purchase on every later command, and never pays it again', async () => {
-    await proxy.up();
+    const dir = freshDataDir();
+    const payer = privateKeyToAccount(stack.buyerKeys[0]!).address;
     const lost = await startHostileProxy(stack.baseUrl);
     // The service settles, then its answer never arrives.
     lost.beforePaidAnswer = () => new Promise<void>(() => undefined);
+    const atLost = { INTEL_DESK_SERVICE_URL: lost.url, ...SESSION_KEY() };
     try {
-      const menu = parsed<MenuView>(await cli(['menu', handles[2]!, '--json']));
+      const menu = parsed<MenuView>(await cli(['menu', handles[2]!, '--json'], atLost));
       const id = menu.reports[0]!.id;
-      const args = ['buy', handles[2]!, '--ids', id, '--yes', '--service', lost.url, '--timeout', '2'];
-      const buy = await cli(args, UNLOCK);
+      const before = await balanceOf(stack, payer);
+      const args = ['buy', handles[2]!, '--ids', id, '--yes', '--timeout', '2'];
+      const buy = await cli(args, atLost);
       expect(buy.code).toBe(5);
       expect(buy.stdout).toMatch(/^IN DOUBT: The answer was lost/);
-      expect(lost.paymentsSeen).toHaveLength(1);
+      // Paid once on chain, and the ledger holds it in doubt with the receipt.
+      expect(await balanceOf(stack, payer)).toBe(before - 10_000n);
+      const [row] = ledgerRows(dir);
+      expect(row).toMatchObject({
+        state: 'in_doubt',
+        amount: '10000',
+        handle: handles[2],
+        service_url: lost.url,
+      });
 
-      const later = await cli(['library']);
+      const later = await cli(['library'], atLost);
       expect(later.code).toBe(0);
       expect(later.stderr).toMatch(
         /1 purchase\(s\) in doubt, never paid again automatically\. Waiting for the service to deliver what was paid for\./,
       );
-      const history = await cli(['purchases']);
+      const history = await cli(['purchases'], atLost);
       expect(history.stdout).toMatch(/in_doubt .*0x[0-9a-f]{64}\s+Waiting for the service to deliver/);
+      // Asked to buy the same report from the same service again, it refuses and signs nothing.
+      const again = await cli(args, atLost);
+      expect(again.code).not.toBe(0);
+      expect(again.stderr).toMatch(/An earlier purchase of these reports .* is in doubt/);
       expect(lost.paymentsSeen).toHaveLength(1);
+      expect(await balanceOf(stack, payer)).toBe(before - 10_000n);
+      expect(ledgerRows(dir)).toHaveLength(1);
     } finally {
       await lost.close();
     }
-  });
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import { SnapshotStore } from '../../src/core/cache/snapshots';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { hostileStrings, hostileUrls, REMOTE } from '../../e2e/hostile-strings';
 import { tempDir } from '../core/helpers';
+import { closedPortUrl } from '../closed-port';
 import { root, runCli, type Run } from './run-cli';
 
 /** A loopback origin the hostile URLs point at; nothing here fetches it. */
@@ -56,21 +57,24 @@ function hostileSnapshot(): IntelReportSnapshot {
 
 let data: ReturnType<typeof tempDir>;
 let desk: DeskCore;
+/** Nothing here needs the service: an address where nothing listens. */
+let unreachable: string;
 
 beforeAll(async () => {
   data = tempDir('desk-hostile-output-');
+  unreachable = await closedPortUrl();
   // Stored straight into the library's database, as a purchase would have stored it.
   const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
   const snapshot = hostileSnapshot();
   new SnapshotStore(db).put(
-    'http://127.0.0.1:9',
+    unreachable,
     HANDLE,
     [{ snapshot, raw: JSON.stringify(snapshot) }],
     null,
     snapshot.createdAt,
   );
   db.close();
-  desk = await createDeskCore({ dataDir: data.dir, serviceUrl: 'http://127.0.0.1:9' });
+  desk = await createDeskCore({ dataDir: data.dir, serviceUrl: unreachable });
 });
 afterAll(async () => {
   await desk?.close();
@@ -94,7 +98,7 @@ function expectInert(markdown: string): void {
 }
 
 const cli = (args: string[]): Promise<Run> =>
-  runCli(args, { INTEL_DESK_DATA_DIR: data.dir, INTEL_DESK_SERVICE_URL: 'http://127.0.0.1:9' });
+  runCli(args, { INTEL_DESK_DATA_DIR: data.dir, INTEL_DESK_SERVICE_URL: unreachable });
 
 describe('a hostile snapshot', () => {
   it('exports as Markdown with every field escaped, only http(s) links, and no images', async () => {
@@ -159,7 +163,7 @@ function inTerminal(args: string[]): Promise<{ code: number | null; output: stri
   return new Promise((resolve) => {
     const child = spawn('script', ['-qefc', command, '/dev/null'], {
       cwd: root,
-      env: { ...process.env, INTEL_DESK_DATA_DIR: data.dir, INTEL_DESK_SERVICE_URL: 'http://127.0.0.1:9' },
+      env: { ...process.env, INTEL_DESK_DATA_DIR: data.dir, INTEL_DESK_SERVICE_URL: unreachable },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

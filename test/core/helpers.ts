@@ -9,6 +9,8 @@ import { createDeskCore, type DeskCore, type DeskCoreOptions } from '../../src/c
 import type { Stack } from '../../src/service/stack';
 import { expect } from 'vitest';
 import { DeskError } from '../../src/core/errors';
+import Database from 'better-sqlite3';
+import type { PurchaseRow } from '../../src/core/ledger/purchases';
 
 export const PASSPHRASE = 'correct horse battery staple';
 
@@ -124,4 +126,33 @@ export async function buyAll(desk: DeskCore, handle: string) {
     confirmedAmount: quote.amount,
   });
   return { quote, outcome };
+}
+
+/** The purchases in a desk's ledger, read from desk.db directly (read-only), oldest first. */
+export function ledgerRows(dataDir: string): PurchaseRow[] {
+  const db = new Database(path.join(dataDir, 'desk.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT * FROM purchases ORDER BY created_at, rowid').all() as PurchaseRow[];
+  } finally {
+    db.close();
+  }
+}
+
+export interface StoredSnapshot {
+  id: string;
+  service_url: string;
+  handle: string;
+  purchase_id: string | null;
+}
+
+/** The service and handle each stored snapshot belongs to, read from desk.db directly (read-only). */
+export function storedSnapshots(dataDir: string): StoredSnapshot[] {
+  const db = new Database(path.join(dataDir, 'desk.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare('SELECT id, service_url, handle, purchase_id FROM snapshots ORDER BY id')
+      .all() as StoredSnapshot[];
+  } finally {
+    db.close();
+  }
 }

@@ -16,12 +16,16 @@ export type ChallengeMutation = (challenge: Record<string, unknown>) => unknown;
 
 export interface HostileProxy {
   url: string;
+  /** The service behind the proxy; changing it sends later requests to another service at the same URL. */
+  target: string;
   mutate: ChallengeMutation | null;
   /** Forward X-402-Payment as if the service did not know that header. */
   dropPreferredHeader: boolean;
   paymentsSeen: string[];
   /** Every Authorization header (the library secret travels as a bearer token) that reached the proxy. */
   authorizationsSeen: string[];
+  /** Awaited when a payment reached the proxy, before it is passed on to the service. */
+  beforePaidForward: (() => Promise<void>) | null;
   /** Awaited after the service settled and answered a payment, before that answer is passed on. */
   beforePaidAnswer: (() => Promise<void>) | null;
   /** A gateway's own answer given instead of the service's, once the service has answered a payment. */
@@ -36,10 +40,12 @@ export interface HostileProxy {
 export async function startHostileProxy(target: string): Promise<HostileProxy> {
   const proxy: HostileProxy = {
     url: '',
+    target,
     mutate: null,
     dropPreferredHeader: false,
     paymentsSeen: [],
     authorizationsSeen: [],
+    beforePaidForward: null,
     beforePaidAnswer: null,
     paidAnswer: null,
     retryPaid: false,
@@ -59,9 +65,13 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const forward = () => fetch(`${target}${req.url ?? '/'}`, { headers });
+    const forward = () => fetch(`${proxy.target}${req.url ?? '/'}`, { headers });
     const paid = typeof payment === 'string';
-    (paid && proxy.retryPaid ? forward().then((first) => first.text().then(forward)) : forward())
+    const held = paid && proxy.beforePaidForward ? proxy.beforePaidForward() : Promise.resolve();
+    held
+      .then(() =>
+        paid && proxy.retryPaid ? forward().then((first) => first.text().then(forward)) : forward(),
+      )
       .then(async (upstream) => {
         let body = await upstream.text();
         const parsed = upstream.status === 402 ? (JSON.parse(body) as Record<string, unknown>) : null;

@@ -10,7 +10,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
 import type { DeskCoreOptions } from '../../src/core/context';
 import { DeskError } from '../../src/core/errors';
-import { balanceOf, deskFor, deskWithWallet, tempDir } from './helpers';
+import { balanceOf, deskFor, deskWithWallet, ledgerRows, tempDir } from './helpers';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy';
 
 let stack: Stack;
@@ -180,8 +180,10 @@ describe('buying with the service unreachable', () => {
 });
 
 describe('in-doubt purchases while the chain is unreachable', () => {
-  it('stay in doubt, say what they wait for, and settle on a later refresh or start', async () => {
-    const { desk, address, dir } = await walletDesk();
+  it('stay in doubt, say what they wait for, and settle on a later refresh', async () => {
+    // The desk's clock, injected: every time below is read from it, none from the wall clock.
+    const clock = { now: Date.now() };
+    const { desk, address, dir } = await walletDesk({ now: () => clock.now });
     const quote = await desk.handlers['quote.get']({
       handle,
       selection: { kind: 'ids', ids: ids.slice(3, 4) },
@@ -222,13 +224,16 @@ describe('in-doubt purchases while the chain is unreachable', () => {
       summary: expect.stringMatching(/^Waiting until /),
     });
     const until = unsettled.waitingFor?.kind === 'expiry' ? unsettled.waitingFor.until : '';
-    expect(Date.parse(until) - Date.now()).toBeGreaterThan(200_000);
-    expect(Date.parse(until) - Date.now()).toBeLessThanOrEqual(300_000);
+    // validBefore: 300 s after the earliest clock, the desk's own unless the service's Date header (whole
+    // seconds) read a little earlier.
+    const deskSeconds = Math.floor(clock.now / 1000);
+    expect(Date.parse(until) / 1000).toBeLessThanOrEqual(deskSeconds + 300);
+    expect(Date.parse(until) / 1000).toBeGreaterThanOrEqual(deskSeconds + 300 - 2);
     await desk.close();
     desks.splice(desks.indexOf(desk), 1);
 
     // Without any chain access: before validBefore it waits for the time; after it, for chain access.
-    const noChain = await deskFor(stack, dir.dir, options({ rpcUrl: undefined }));
+    const noChain = await deskFor(stack, dir.dir, options({ rpcUrl: undefined, now: () => clock.now }));
     desks.push(noChain);
     expect((await waitingOf(noChain)).waitingFor).toEqual({
       kind: 'expiry',
@@ -240,7 +245,7 @@ describe('in-doubt purchases while the chain is unreachable', () => {
     const laterNoChain = await deskFor(
       stack,
       dir.dir,
-      options({ rpcUrl: undefined, now: () => Date.now() + 700_000 }),
+      options({ rpcUrl: undefined, now: () => clock.now + 700_000 }),
     );
     desks.push(laterNoChain);
     const closed = (await laterNoChain.handlers['purchases.list']({})).purchases[0]!;
@@ -248,13 +253,18 @@ describe('in-doubt purchases while the chain is unreachable', () => {
     await laterNoChain.close();
     desks.pop();
 
-    // The next start with the chain back settles it: the stalled request never reached the service.
-    const later = await deskFor(stack, dir.dir, options({ now: () => Date.now() + 700_000 }));
+    // With the chain back, a start inside the window still waits; the refresh after it closed settles it:
+    // the stalled request never reached the service.
+    const later = await deskFor(stack, dir.dir, options({ now: () => clock.now }));
     desks.push(later);
-    const settled = (await later.handlers['purchases.list']({})).purchases[0]!;
+    const waiting = (await later.handlers['purchases.list']({})).purchases[0]!;
+    expect(waiting).toMatchObject({ state: 'in_doubt', waitingFor: { kind: 'expiry', until } });
+    clock.now += 700_000;
+    const settled = await waitingOf(later);
     expect(settled).toMatchObject({ state: 'failed', waitingFor: null });
     expect(settled.error).toMatch(/expired unused/);
     expect(await balanceOf(stack, address)).toBe(before);
+    expect(ledgerRows(dir.dir)).toMatchObject([{ state: 'failed', amount: quote.amount, payer: address }]);
   });
 
   it('asks a dead chain once per check, however many purchases wait on it', async () => {

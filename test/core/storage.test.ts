@@ -9,6 +9,7 @@ import { topLevelArrayElements } from '../../src/core/cache/json-slices';
 import { ftsQuery, SnapshotStore } from '../../src/core/cache/snapshots';
 import { createDeskCore } from '../../src/core';
 import { tempDir } from './helpers';
+import { closedPortUrl } from '../closed-port';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 
 const SERVICE = 'http://127.0.0.1:8402';
@@ -33,7 +34,7 @@ describe('desk.db health', () => {
     try {
       const file = path.join(data.dir, 'desk.db');
       writeFileSync(file, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(4096, 0x5a)]));
-      const desk = await createDeskCore({ dataDir: data.dir, serviceUrl: 'http://127.0.0.1:9' });
+      const desk = await createDeskCore({ dataDir: data.dir, serviceUrl: await closedPortUrl() });
       const info = await desk.handlers['app.info']({});
       expect(info.databaseRecovered?.reason).toMatch(/database|integrity/);
       expect(existsSync(info.databaseRecovered!.path)).toBe(true);

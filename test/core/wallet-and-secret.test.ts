@@ -6,7 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import { DeskError } from '../../src/core/errors';
 import type { SecretVault } from '../../src/core/wallet/sealing';
-import { PASSPHRASE, balanceOf, deskFor, tempDir, v3Keystore } from './helpers';
+import { PASSPHRASE, balanceOf, deskFor, deskWithWallet, ledgerRows, tempDir, v3Keystore } from './helpers';
 
 let stack: Stack;
 let handle: string;
@@ -168,7 +168,14 @@ describe('the library secret (spec 5.8)', () => {
   it('is write-only, checked against the service, and reads paid routes without signing', async () => {
     const data = tempDir('desk-secret-');
     try {
-      const desk = await deskFor(stack, data.dir);
+      // A wallet that is unlocked and able to pay: the secret still stands in for buying, and nothing is signed.
+      let signings = 0;
+      const { desk, address } = await deskWithWallet(stack, data.dir, 1, {
+        onPurchaseStep: (_id, step) => {
+          if (step === 'signing') signings++;
+        },
+      });
+      const before = await balanceOf(stack, address);
       const wrong = await desk.handlers['settings.setLibrarySecret']({ secret: 'not it' });
       expect(wrong).toMatchObject({ librarySecretSet: true, librarySecretAccepted: false });
       const settings = await desk.handlers['settings.setLibrarySecret']({ secret: stack.librarySecret });
@@ -191,6 +198,11 @@ describe('the library secret (spec 5.8)', () => {
           payer: '',
         });
       expect((await desk.handlers['library.list']({ handle })).items).toHaveLength(ids.length);
+      expect(signings).toBe(0);
+      expect(await balanceOf(stack, address)).toBe(before);
+      expect(ledgerRows(data.dir)).toMatchObject([
+        { network: 'library secret', amount: '0', payer: 'library secret', nonce: '', state: 'completed' },
+      ]);
       expect((await desk.handlers['settings.clearLibrarySecret']({})).librarySecretSet).toBe(false);
       await desk.close();
     } finally {

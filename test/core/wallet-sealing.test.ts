@@ -10,6 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createDeskCore, type DeskCore } from '../../src/core';
 import { PASSPHRASE, failure, legacyWalletFile, tempDir } from './helpers';
+import { closedPortUrl } from '../closed-port';
 
 // Well-known anvil test keys (accounts 0 and 1).
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
@@ -26,7 +27,7 @@ async function desk(options: { fast?: boolean } = {}): Promise<{ desk: DeskCore;
   // An unreachable service: nothing here needs one, and starting never waits on it.
   const core = await createDeskCore({
     dataDir: data.dir,
-    serviceUrl: 'http://127.0.0.1:9',
+    serviceUrl: await closedPortUrl(),
     ...(options.fast ? { walletKdfCost: 'fast-insecure-for-tests' as const } : {}),
   });
   cleanups.push(() => core.close());

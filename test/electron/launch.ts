@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { vi } from 'vitest';
+import { closedPortUrl } from '../closed-port';
 
 export type FakeElectron = typeof import('./fake-electron');
 
@@ -60,7 +61,7 @@ export async function launch(folders: Folders, options: LaunchOptions = {}): Pro
     INTEL_DESK_DATA_DIR: folders.dataDir,
     INTEL_DESK_DEMO: undefined,
     INTEL_DESK_DEMO_KEY: undefined,
-    INTEL_DESK_SERVICE_URL: 'http://127.0.0.1:9/',
+    INTEL_DESK_SERVICE_URL: await closedPortUrl('/'),
     INTEL_DESK_RPC_URL: undefined,
     ...options.env,
   };

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { tempDir } from '../core/helpers';
+import { closedPortUrl } from '../closed-port';
 import { standInElectron } from './stand-ins';
 
 const root = path.resolve(__dirname, '../..');
@@ -54,7 +55,7 @@ describe('npm start without an Electron binary', () => {
     dirs.push(dir);
     const electron = standInElectron(path.join(dir.dir, 'electron'), 'fails');
     const text = await startUntil(
-      ['--service', 'http://127.0.0.1:9', '--data-dir', path.join(dir.dir, 'data')],
+      ['--service', await closedPortUrl(), '--data-dir', path.join(dir.dir, 'data')],
       { INTEL_DESK_ELECTRON_PACKAGE: electron.dir },
       'Ctrl-C stops everything.',
     );

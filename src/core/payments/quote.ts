@@ -45,9 +45,17 @@ export interface QuoteExpectations {
 const isWholeNumber = (value: number) => Number.isSafeInteger(value) && value >= 0;
 
 function sameResource(announced: string, requested: string): boolean {
-  const parse = (value: string) => new URL(value, 'http://resource.invalid');
+  const parse = (value: string): URL | null => {
+    try {
+      return new URL(value, 'http://resource.invalid');
+    } catch {
+      return null;
+    }
+  };
   const a = parse(announced);
   const b = parse(requested);
+  // A resource that is not even a URL (a hostile "http://[") is not the one requested.
+  if (!a || !b) return false;
   if (a.pathname !== b.pathname) return false;
   const sorted = (url: URL) =>
     [...url.searchParams.entries()]
