@@ -4,6 +4,7 @@
  */
 import packageJson from '../../package.json';
 import type { RpcHandlers } from '../shared/rpc';
+import type { DeskEventSource } from '../shared/events';
 import { DeskContext, type DeskCoreOptions } from './context';
 import { purchaseView } from './ledger/purchases';
 import { reconcilePurchases } from './payments/reconcile';
@@ -25,6 +26,8 @@ export const APP_VERSION: string = packageJson.version;
 
 export interface DeskCore {
   handlers: RpcHandlers;
+  /** What changed and each purchase step, as they happen: the hosts forward these to the window. */
+  events: DeskEventSource;
   wallet: {
     importPrivateKey(key: `0x${string}`, passphrase: string): Promise<void>;
     unlock(passphrase: string): Promise<void>;
@@ -127,6 +130,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   await reconcile(ctx);
   return {
     handlers,
+    events: ctx.events,
     context: ctx,
     wallet: {
       importPrivateKey: (key, passphrase) => ctx.wallet.importPrivateKey(key, passphrase),

@@ -5,6 +5,7 @@
  */
 import { DeskError } from '../core/errors';
 import { rpcInputs, type RpcError, type RpcHandlers, type RpcMethod } from '../shared/rpc';
+import { errorDetails } from '../shared/error-details';
 
 export type DispatchResult = { ok: true; value: unknown } | { ok: false; error: RpcError };
 
@@ -13,7 +14,10 @@ export function isRpcMethod(name: string): name is RpcMethod {
 }
 
 export function toRpcError(error: unknown, log: (error: unknown) => void): RpcError {
-  if (error instanceof DeskError) return { code: error.code, message: error.message };
+  if (error instanceof DeskError) {
+    const details = errorDetails(error.code, error.details);
+    return { code: error.code, message: error.message, ...(details === undefined ? {} : { details }) };
+  }
   log(error);
   return { code: 'internal', message: 'Something went wrong inside Intel Desk; the details are in the log.' };
 }
