@@ -1,17 +1,17 @@
 /**
  * The renderer's only way to core. Electron: the preload's `window.intelDesk`. Browser: the web host's
  * `POST /rpc/<method>` with the per-run token, which the page takes from the URL fragment once and then
- * keeps in sessionStorage (the fragment is cleared so it is not bookmarked or shared by accident).
+ * keeps in sessionStorage (the fragment is cleared so it is not bookmarked or shared by accident). Core's
+ * events come over the bridge's onEvent, or the web host's event stream (event-stream.ts).
  */
 import { z } from 'zod';
 import type { RpcClient, RpcError, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
+import { TOKEN_HEADER, type IntelDeskBridge } from '../../shared/bridge';
+import { deskEventSchema, type DeskEvent } from '../../shared/events';
+import { errorDetails, type ErrorDetailCode, type ErrorDetails } from '../../shared/error-details';
+import { openEventStream } from './event-stream';
 
-export const TOKEN_HEADER = 'X-Intel-Desk-Token';
 const TOKEN_KEY = 'intelDesk.token';
-
-export interface IntelDeskBridge {
-  call(method: string, input: unknown): Promise<unknown>;
-}
 
 declare global {
   interface Window {
@@ -19,20 +19,37 @@ declare global {
   }
 }
 
-/** An RPC error as the UI sees it: code to branch on, message to show. */
+/** An RPC error as the UI sees it: code to branch on, message to show, details for a few codes. */
 export class RpcCallError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly details: unknown = undefined,
   ) {
     super(message);
     this.name = 'RpcCallError';
   }
 }
 
+/** Core's events as the window hears them: checked, and with a word when the stream came back after a gap. */
+export interface DeskEventFeed {
+  /** `resumed` runs when a dropped stream is back: what changed meanwhile was not heard. */
+  subscribe(listener: (event: DeskEvent) => void, resumed: () => void): () => void;
+}
+
+export interface DeskConnection {
+  client: RpcClient;
+  events: DeskEventFeed;
+  mode: 'electron' | 'browser';
+  hasToken: boolean;
+}
+
 const envelopeSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+  }),
 ]);
 
 function unwrap(raw: unknown): unknown {
@@ -41,7 +58,7 @@ function unwrap(raw: unknown): unknown {
     throw new RpcCallError('bad_response', 'Intel Desk sent an answer this page cannot read.');
   if (!parsed.data.ok) {
     const error: RpcError = parsed.data.error;
-    throw new RpcCallError(error.code, error.message);
+    throw new RpcCallError(error.code, error.message, errorDetails(error.code, error.details));
   }
   return parsed.data.value;
 }
@@ -88,10 +105,34 @@ function bridgeClient(bridge: IntelDeskBridge): RpcClient {
   };
 }
 
-export function createRpcClient(): { client: RpcClient; mode: 'electron' | 'browser'; hasToken: boolean } {
-  if (window.intelDesk) return { client: bridgeClient(window.intelDesk), mode: 'electron', hasToken: true };
+/** An event this window cannot read (another version's) is left out rather than guessed at. */
+function checked(listener: (event: DeskEvent) => void): (raw: unknown) => void {
+  return (raw) => {
+    const parsed = deskEventSchema.safeParse(raw);
+    if (parsed.success) listener(parsed.data);
+  };
+}
+
+export function createRpcClient(): DeskConnection {
+  const bridge = window.intelDesk;
+  if (bridge) {
+    return {
+      client: bridgeClient(bridge),
+      events: { subscribe: (listener) => bridge.onEvent(checked(listener)) },
+      mode: 'electron',
+      hasToken: true,
+    };
+  }
   const token = readToken();
-  return { client: httpClient(token), mode: 'browser', hasToken: token !== null };
+  return {
+    client: httpClient(token),
+    events: {
+      subscribe: (listener, resumed) =>
+        openEventStream({ token: token ?? '', onEvent: checked(listener), onResumed: resumed }),
+    },
+    mode: 'browser',
+    hasToken: token !== null,
+  };
 }
 
 export function errorMessage(error: unknown): string {
@@ -101,4 +142,10 @@ export function errorMessage(error: unknown): string {
 
 export function errorCode(error: unknown): string | null {
   return error instanceof RpcCallError ? error.code : null;
+}
+
+/** The typed details of a refusal with this code, when the error is one. */
+export function refusalDetails<C extends ErrorDetailCode>(error: unknown, code: C): ErrorDetails<C> | null {
+  if (!(error instanceof RpcCallError) || error.code !== code) return null;
+  return errorDetails(code, error.details) ?? null;
 }
