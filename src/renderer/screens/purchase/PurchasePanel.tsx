@@ -60,7 +60,8 @@ export function PurchasePanel(props: {
     if ((busy || finished) && !typingElsewhere(panel.current)) result.current?.focus();
   }, [busy, finished]);
 
-  const q = quote.data;
+  // A quote that failed to refresh is not shown beside its error (react-query keeps the last data).
+  const q = quote.isError ? undefined : quote.data;
   const walletReady = Boolean(wallet.data?.address && wallet.data.unlocked);
   const withSecret = q?.paidWith === 'library_secret';
   const priced = q !== undefined && props.selection !== null;
@@ -75,7 +76,7 @@ export function PurchasePanel(props: {
           {props.emptyReason ?? 'Nothing chosen.'}
         </p>
       ) : null}
-      {props.selection !== null && (quote.isPending || props.settling) && !q ? (
+      {props.selection !== null && (quote.isPending || props.settling) && !q && !quote.isError ? (
         <p className="muted" role="status">
           Asking the service for the price…
         </p>
@@ -134,11 +135,11 @@ export function PurchasePanel(props: {
             {run.failure}
           </p>
         ) : null}
-        {run?.refusal && q ? (
+        {run?.refusal ? (
           <RefusalChoice
             refusal={run.refusal}
             confirmed={run.amount}
-            tokenDecimals={q.tokenDecimals}
+            tokenDecimals={run.tokenDecimals}
             busy={busy}
             onAccept={() => void acceptRefusal()}
           />

@@ -23,6 +23,7 @@ export interface PurchaseRun {
   /** The quote confirmed last (a new price accepted in one click replaces it), and its amount. */
   quoteId: string;
   amount: string;
+  tokenDecimals: number;
   purchaseId: string | null;
   steps: PurchaseStep[];
   busy: boolean;
@@ -34,6 +35,7 @@ export interface PurchaseRun {
 export interface StartTerms {
   quoteId: string;
   amount: string;
+  tokenDecimals: number;
   acceptPayToChange?: boolean;
   acceptOverCap?: boolean;
 }
@@ -82,6 +84,7 @@ export function usePurchase(choiceKey: string) {
       choiceKey,
       quoteId: next.quoteId,
       amount: next.amount,
+      tokenDecimals: next.tokenDecimals,
       purchaseId: null,
       steps: [],
       busy: true,
@@ -129,6 +132,7 @@ export function termsOf(quote: QuoteView, accepted: { payee: boolean; cap: boole
   return {
     quoteId: quote.quoteId,
     amount: quote.amount,
+    tokenDecimals: quote.tokenDecimals,
     ...(quote.payToStatus === 'changed' ? { acceptPayToChange: accepted.payee } : {}),
     ...(quote.overPurchaseCap || quote.overDailyCap ? { acceptOverCap: accepted.cap } : {}),
   };
