@@ -154,7 +154,9 @@ describe('the purchase panel', () => {
     await payShownPrice();
     const refusal = panel().locator('[data-testid="purchase-refusal"]');
     await refusal.waitFor({ timeout: 20_000 });
-    expect(await refusal.textContent()).toContain('You confirmed 0.03 USDC; the service now asks 0.06 USDC');
+    expect(await refusal.textContent()).toContain(
+      'You confirmed 0.03 USDC; the service now asks 0.06 USDC ($0.06).',
+    );
     await shot(page, 'purchase-panel-price-changed');
     await refusal.getByRole('button', { name: 'Pay the new price: 0.06 USDC' }).click();
     await panel()

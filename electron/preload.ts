@@ -4,7 +4,7 @@
  * bridge (the page's listener gets the event alone, never the IPC event); main validates every call again.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { IntelDeskBridge } from '../src/shared/bridge';
+import { BRIDGE_KEY, type IntelDeskBridge } from '../src/shared/bridge';
 import { EVENT_CHANNEL, RPC_CHANNEL } from './channel';
 
 const bridge: IntelDeskBridge = {
@@ -22,4 +22,4 @@ const bridge: IntelDeskBridge = {
   },
 };
 
-contextBridge.exposeInMainWorld('intelDesk', bridge);
+contextBridge.exposeInMainWorld(BRIDGE_KEY, bridge);

@@ -1,11 +1,12 @@
 /**
  * The one place both hosts (Electron IPC, HTTP) turn an untrusted method name and input into a core call:
  * the method must be in the contract, the input must pass its zod schema, and whatever the handler throws
- * leaves as a code and a message fit to show a person, never as a stack trace.
+ * leaves as a code and a message fit to show a person (with the typed details of src/shared/rpc-errors.ts),
+ * never as a stack trace.
  */
 import { DeskError } from '../core/errors';
 import { rpcInputs, type RpcError, type RpcHandlers, type RpcMethod } from '../shared/rpc';
-import { errorDetails } from '../shared/error-details';
+import { crossingDetails } from '../shared/rpc-errors';
 
 export type DispatchResult = { ok: true; value: unknown } | { ok: false; error: RpcError };
 
@@ -15,8 +16,9 @@ export function isRpcMethod(name: string): name is RpcMethod {
 
 export function toRpcError(error: unknown, log: (error: unknown) => void): RpcError {
   if (error instanceof DeskError) {
-    const details = errorDetails(error.code, error.details);
-    return { code: error.code, message: error.message, ...(details === undefined ? {} : { details }) };
+    // Only the contract's typed details cross; anything else a DeskError holds stays in core.
+    const details = crossingDetails(error.code, error.details);
+    return { code: error.code, message: error.message, ...(details ? { details } : {}) };
   }
   log(error);
   return { code: 'internal', message: 'Something went wrong inside Intel Desk; the details are in the log.' };

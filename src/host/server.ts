@@ -10,14 +10,12 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { RpcHandlers } from '../shared/rpc';
-import { TOKEN_HEADER as TOKEN_HEADER_NAME } from '../shared/bridge';
+import { TOKEN_HEADER } from '../shared/bridge';
 import { EVENTS_PATH, type DeskEvent, type DeskEventSource } from '../shared/events';
 import { SECURITY_HEADERS } from './csp';
 import { dispatch } from './dispatch';
 import { readStatic } from './static-files';
 
-/** Node gives header names in lower case. */
-export const TOKEN_HEADER = TOKEN_HEADER_NAME.toLowerCase();
 /** A comment line this often keeps an idle stream open through anything that times connections out. */
 const EVENT_HEARTBEAT_MS = 15_000;
 /** How long the page waits before reconnecting a dropped stream (the SSE `retry` field). */

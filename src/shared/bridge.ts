@@ -1,13 +1,18 @@
 /**
- * What the Electron preload puts on `window.intelDesk`, and the web host's token header: declared once here
- * for the preload, the hosts and the window.
+ * How the renderer reaches core, declared once for both sides: in Electron the preload exposes BRIDGE_KEY on
+ * window with exactly IntelDeskBridge; in the browser every RPC request carries the per-run token in
+ * TOKEN_HEADER.
  */
+
+/** The name of the preload's one object on window. */
+export const BRIDGE_KEY = 'intelDesk';
+
 export interface IntelDeskBridge {
-  /** One RPC call; the answer is the dispatch envelope `{ ok, value | error }`, checked by the window. */
+  /** One RPC call; answers the host's DispatchResult envelope ({ ok, value } or { ok, error }). */
   call(method: string, input: unknown): Promise<unknown>;
   /** Core's events (src/shared/events.ts), unchecked here; returns the function that stops listening. */
   onEvent(listener: (event: unknown) => void): () => void;
 }
 
-/** The header that carries the web host's per-run token, on RPC calls and the event stream. */
-export const TOKEN_HEADER = 'X-Intel-Desk-Token';
+/** The web host's per-run token header (Node reads header names in lower case). */
+export const TOKEN_HEADER = 'x-intel-desk-token';

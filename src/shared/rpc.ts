@@ -377,8 +377,8 @@ export interface RpcOutputs {
 export interface RpcError {
   code: string;
   message: string;
-  /** For the codes of error-details.ts only: what the window needs to offer the next step. */
-  details?: unknown;
+  /** For the codes of rpc-errors.ts only: what the window needs to offer the next step. */
+  details?: Record<string, unknown>;
 }
 
 export type RpcResult<M extends RpcMethod> =

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type ClientRequest } from 'node:http';
 import { startStack, type Stack } from '../../src/service/stack';
 import { startDeskHost, type DeskHost } from '../../src/host/desk-host';
-import { TOKEN_HEADER } from '../../src/host/server';
+import { TOKEN_HEADER } from '../../src/shared/bridge';
 import { deskEventSchema, EVENTS_PATH, type DeskEvent } from '../../src/shared/events';
 import { tempDir } from '../core/helpers';
 

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DeskError } from '../../src/core/errors';
 import { rpcInputs, type RpcHandlers } from '../../src/shared/rpc';
-import { startWebHost, TOKEN_HEADER, type WebHost } from '../../src/host/server';
+import { startWebHost, type WebHost } from '../../src/host/server';
+import { TOKEN_HEADER } from '../../src/shared/bridge';
 import { CONTENT_SECURITY_POLICY } from '../../src/host/csp';
 
 interface Reply {

@@ -22,7 +22,7 @@ import {
   typedData,
   type Authorization,
 } from './authorization';
-import { quoteDifference, type Quote } from './quote';
+import { quoteDifference, TOKEN_DECIMALS, type Quote } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
 import {
   deliveryMismatch,
@@ -113,7 +113,7 @@ export class Purchaser {
       throw refused('quote_changed', `The price must be confirmed again: ${change}.`, {
         quoteId: fresh.id,
         amount: fresh.quote.amount.toString(),
-        payTo: fresh.quote.payTo,
+        totalUsd: Number(fresh.quote.amount) / 10 ** TOKEN_DECIMALS,
       });
     return { held: fresh, contacted: true };
   }

@@ -6,25 +6,29 @@
  */
 import { z } from 'zod';
 import type { RpcClient, RpcError, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
-import { TOKEN_HEADER, type IntelDeskBridge } from '../../shared/bridge';
+import { BRIDGE_KEY, TOKEN_HEADER, type IntelDeskBridge } from '../../shared/bridge';
 import { deskEventSchema, type DeskEvent } from '../../shared/events';
-import { errorDetails, type ErrorDetailCode, type ErrorDetails } from '../../shared/error-details';
+import { rpcErrorDetails, type DetailedErrorCode, type RpcErrorDetails } from '../../shared/rpc-errors';
 import { openEventStream } from './event-stream';
 
 const TOKEN_KEY = 'intelDesk.token';
 
 declare global {
   interface Window {
+    /** BRIDGE_KEY, set by Electron's preload (electron/preload.ts); absent in the browser. */
     intelDesk?: IntelDeskBridge;
   }
 }
 
-/** An RPC error as the UI sees it: code to branch on, message to show, details for a few codes. */
+/**
+ * An RPC error as the UI sees it: code to branch on, message to show, and for some codes typed details
+ * (read them with rpcErrorDetails from src/shared/rpc-errors.ts).
+ */
 export class RpcCallError extends Error {
   constructor(
     readonly code: string,
     message: string,
-    readonly details: unknown = undefined,
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'RpcCallError';
@@ -48,7 +52,11 @@ const envelopeSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
   z.object({
     ok: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
   }),
 ]);
 
@@ -58,7 +66,7 @@ function unwrap(raw: unknown): unknown {
     throw new RpcCallError('bad_response', 'Intel Desk sent an answer this page cannot read.');
   if (!parsed.data.ok) {
     const error: RpcError = parsed.data.error;
-    throw new RpcCallError(error.code, error.message, errorDetails(error.code, error.details));
+    throw new RpcCallError(error.code, error.message, error.details);
   }
   return parsed.data.value;
 }
@@ -114,7 +122,7 @@ function checked(listener: (event: DeskEvent) => void): (raw: unknown) => void {
 }
 
 export function createRpcClient(): DeskConnection {
-  const bridge = window.intelDesk;
+  const bridge = window[BRIDGE_KEY];
   if (bridge) {
     return {
       client: bridgeClient(bridge),
@@ -145,7 +153,9 @@ export function errorCode(error: unknown): string | null {
 }
 
 /** The typed details of a refusal with this code, when the error is one. */
-export function refusalDetails<C extends ErrorDetailCode>(error: unknown, code: C): ErrorDetails<C> | null {
-  if (!(error instanceof RpcCallError) || error.code !== code) return null;
-  return errorDetails(code, error.details) ?? null;
+export function refusalDetails<C extends DetailedErrorCode>(
+  error: unknown,
+  code: C,
+): RpcErrorDetails[C] | null {
+  return error instanceof RpcCallError ? rpcErrorDetails(error, code) : null;
 }

@@ -3,7 +3,7 @@
  * payee (against the one pinned by an earlier purchase). Shows what changed and offers the one click that
  * accepts it, instead of starting the choice again.
  */
-import { units } from '../../format';
+import { units, usd } from '../../format';
 import { Address } from '../../components/Address';
 import type { Refusal } from './usePurchase';
 
@@ -23,8 +23,8 @@ export function RefusalChoice(props: {
       <div className="outcome warn" data-testid="purchase-refusal">
         <p>{refusal.message}</p>
         <p>
-          You confirmed {confirmed} USDC; the service now asks <strong>{amount} USDC</strong> to{' '}
-          <Address address={refusal.details.payTo} label="payee" />.
+          You confirmed {confirmed} USDC; the service now asks <strong>{amount} USDC</strong> (
+          {usd(refusal.details.totalUsd)}).
         </p>
         <button type="button" className="primary" disabled={props.busy} onClick={props.onAccept}>
           Pay the new price: {amount} USDC

@@ -7,15 +7,15 @@
 import { useCallback, useState } from 'react';
 import type { PurchaseOutcome, QuoteView } from '../../../shared/rpc';
 import type { PurchaseStep } from '../../../shared/events';
-import type { ErrorDetails } from '../../../shared/error-details';
+import type { RpcErrorDetails } from '../../../shared/rpc-errors';
 import { useDeskEvent, useRpc } from '../../rpc/context';
 import { errorMessage, refusalDetails } from '../../rpc/client';
 import { useSettlePurchase } from './signing';
 
 /** A refusal the person can answer in one click; what they accept is in the details core sent. */
 export type Refusal =
-  | { code: 'quote_changed'; message: string; details: ErrorDetails<'quote_changed'> }
-  | { code: 'payee_changed'; message: string; details: ErrorDetails<'payee_changed'> };
+  | { code: 'quote_changed'; message: string; details: RpcErrorDetails['quote_changed'] }
+  | { code: 'payee_changed'; message: string; details: RpcErrorDetails['payee_changed'] };
 
 export interface PurchaseRun {
   /** The choice the purchase was made for. */
