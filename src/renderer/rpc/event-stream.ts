@@ -11,6 +11,8 @@ const MAX_RETRY_MS = 15_000;
 
 interface StreamOptions {
   token: string;
+  /** The web host's address; the page's own by default. */
+  base?: string;
   onEvent: (data: unknown) => void;
   onResumed: () => void;
 }
@@ -52,7 +54,7 @@ export function openEventStream(options: StreamOptions): () => void {
   async function connect(): Promise<void> {
     controller = new AbortController();
     try {
-      const response = await fetch(`.${EVENTS_PATH}`, {
+      const response = await fetch(`${options.base ?? '.'}${EVENTS_PATH}`, {
         headers: { [TOKEN_HEADER]: options.token, Accept: 'text/event-stream' },
         signal: controller.signal,
         cache: 'no-store',
