@@ -1,8 +1,8 @@
 /**
  * One purchase of the choice on screen, from Buy to its result: the steps core reports as they happen
  * (events, not polling, so a purchase of half a second still shows each), the outcome, and a refusal that
- * one click can answer (a new price or payee). The result belongs to the choice it was made for and is gone
- * once the choice changes.
+ * one click can answer (a new price or payee). The result belongs to the choice it was made for: another
+ * choice does not show it.
  */
 import { useCallback, useState } from 'react';
 import type { PurchaseOutcome, QuoteView } from '../../../shared/rpc';
@@ -52,13 +52,6 @@ export function usePurchase(choiceKey: string) {
   const { client } = useRpc();
   const [run, setRun] = useState<PurchaseRun | null>(null);
   const [terms, setTerms] = useState<StartTerms | null>(null);
-
-  // Another choice: the last result is not about it, and is not shown again on coming back to this one.
-  const [seenKey, setSeenKey] = useState(choiceKey);
-  if (seenKey !== choiceKey) {
-    setSeenKey(choiceKey);
-    if (run && !run.busy) setRun(null);
-  }
 
   useDeskEvent((event) => {
     if (event.type !== 'purchase.step') return;
@@ -123,6 +116,7 @@ export function usePurchase(choiceKey: string) {
     else await start({ ...terms, acceptPayToChange: true });
   };
 
+  // The result belongs to the choice it was made for: hidden while another is shown, back with it.
   const shown = run && run.choiceKey === choiceKey ? run : null;
   return { run: shown, start, acceptRefusal };
 }
