@@ -25,7 +25,7 @@ import { SECURITY_HEADERS } from '../src/host/csp';
 import { readStatic } from '../src/host/static-files';
 import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
 import { startCoreThread } from '../src/host/core-thread';
-import { APP_ORIGIN, APP_SCHEME, RPC_CHANNEL } from './channel';
+import { APP_ORIGIN, APP_SCHEME, EVENT_CHANNEL, RPC_CHANNEL } from './channel';
 import { readShellEnv, type ShellEnv } from './env';
 import { openRotatingLog } from './logs';
 import { menuTemplate } from './menu';
@@ -104,6 +104,11 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
     await desk.close();
     throw error;
   }
+  // Core's events go to the desk window only; a window that is gone or not yet open simply misses them.
+  desk.events.on((event) => {
+    const contents = mainWindow?.webContents;
+    if (contents && !contents.isDestroyed()) contents.send(EVENT_CHANNEL, event);
+  });
   return {
     // Parsed here because IPC clones objects; validation, the call and error mapping ran in core's worker.
     call: async (method, input) =>
@@ -252,7 +257,7 @@ function createWindow(): void {
     icon: iconPath,
     show: false,
     webPreferences: {
-      // preload.ts exposes one function, call(method, input), over one IPC channel; see its header.
+      // preload.ts exposes call(method, input) and onEvent(listener), one IPC channel each; see its header.
       preload: preloadPath,
       contextIsolation: true,
       sandbox: true,

@@ -1,15 +1,24 @@
 /**
- * Exposes exactly one function to the page: call(method, input) over one IPC channel. No ipcRenderer, no
- * Node, no event emitters cross the bridge; main validates the method and input again.
+ * Exposes exactly the bridge of src/shared/bridge.ts to the page: call(method, input) over one IPC channel,
+ * and onEvent(listener) for core's events on another. No ipcRenderer, no Node, no event emitter crosses the
+ * bridge (the page's listener gets the event alone, never the IPC event); main validates every call again.
  */
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { BRIDGE_KEY, type IntelDeskBridge } from '../src/shared/bridge';
-import { RPC_CHANNEL } from './channel';
+import { EVENT_CHANNEL, RPC_CHANNEL } from './channel';
 
 const bridge: IntelDeskBridge = {
   call: (method: unknown, input: unknown): Promise<unknown> => {
     if (typeof method !== 'string') return Promise.reject(new Error('method must be a string'));
     return ipcRenderer.invoke(RPC_CHANNEL, method, input);
+  },
+  onEvent: (listener: (event: unknown) => void): (() => void) => {
+    if (typeof listener !== 'function') throw new Error('listener must be a function');
+    const forward = (_ipc: IpcRendererEvent, event: unknown) => listener(event);
+    ipcRenderer.on(EVENT_CHANNEL, forward);
+    return () => {
+      ipcRenderer.removeListener(EVENT_CHANNEL, forward);
+    };
   },
 };
 

@@ -18,6 +18,8 @@ import { QuoteBook } from './payments/quote-book';
 import { Purchaser, type PurchaseStep } from './payments/purchaser';
 import { requote } from './quoting';
 import { readChainClock, type ClockSample } from './payments/chain-clock';
+import { DeskEvents } from './events';
+import type { DeskEvent } from '../shared/events';
 
 export interface DeskCoreOptions {
   dataDir: string;
@@ -31,6 +33,8 @@ export interface DeskCoreOptions {
   demoLibrarySecret?: string;
   fetch?: typeof fetch;
   onPurchaseStep?: (purchaseId: string, step: PurchaseStep) => void;
+  /** Every event core emits (src/shared/events.ts): what the hosts forward to the window. */
+  onEvent?: (event: DeskEvent) => void;
   /** Milliseconds since the epoch; injectable so tests can move past an authorization's expiry. */
   now?: () => number;
   /** Free-route attempts (default 3); tests of offline behaviour use 1. */
@@ -78,6 +82,7 @@ export class DeskContext {
   readonly connection: ServiceConnection;
   /** The tokens services asked to be paid in, learned from their quotes (for balances). */
   readonly tokens = new KnownTokens();
+  readonly events = new DeskEvents();
   private chainClient: { chainId: number; client: PublicClient } | null = null;
 
   constructor(readonly options: DeskCoreOptions) {
@@ -90,18 +95,21 @@ export class DeskContext {
     });
     this.db = opened.db;
     this.recovered = opened.movedAside;
-    this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()));
-    this.snapshots = new SnapshotStore(this.db);
+    if (options.onEvent) this.events.on(options.onEvent);
+    this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()), this.events);
+    this.snapshots = new SnapshotStore(this.db, this.events);
     this.catalog = new CatalogCache(this.db);
-    this.settings = new SettingsStore(this.db);
+    this.settings = new SettingsStore(this.db, this.events);
     this.wallet = new DeskWallet(
       path.join(options.dataDir, 'wallet.json'),
       options.vault,
       options.walletKdfCost ?? 'default',
+      this.events,
     );
     this.librarySecrets = new LibrarySecretStore(
       path.join(options.dataDir, 'library-secret.sealed'),
       new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault),
+      this.events,
     );
     this.quotes = new QuoteBook(this.now);
     this.connection = new ServiceConnection(() => this.serviceUrl(), {
@@ -111,7 +119,10 @@ export class DeskContext {
       now: this.now,
     });
     if (options.serviceUrl) this.settings.update({ serviceUrl: options.serviceUrl });
-    const onStep = options.onPurchaseStep ?? (() => undefined);
+    const onStep = (purchaseId: string, step: PurchaseStep, quoteId: string | null) => {
+      options.onPurchaseStep?.(purchaseId, step);
+      this.events.step(purchaseId, quoteId, step);
+    };
     this.purchaser = new Purchaser({
       db: this.db,
       ledger: this.ledger,

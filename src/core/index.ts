@@ -4,6 +4,7 @@
  * and are only put together here.
  */
 import type { RpcHandlers } from '../shared/rpc';
+import type { DeskEventSource } from '../shared/events';
 import { DeskContext, type DeskCoreOptions } from './context';
 import { appHandlers } from './handlers/app';
 import { catalogHandlers } from './handlers/catalog';
@@ -24,6 +25,8 @@ export { APP_VERSION } from './handlers/app';
 /** Core's one way in: the RPC contract. Hosts, the CLI and tests hold nothing else of core. */
 export interface DeskCore {
   handlers: RpcHandlers;
+  /** What changed and each purchase step, as they happen: the hosts forward these to the window. */
+  events: DeskEventSource;
   close(): Promise<void>;
 }
 
@@ -42,5 +45,5 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   };
   // Purchases a crash or a lost answer left open are explained before anything else happens.
   await reconcile(ctx);
-  return { handlers, close: async () => ctx.close() };
+  return { handlers, events: ctx.events, close: async () => ctx.close() };
 }

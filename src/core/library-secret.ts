@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { z } from 'zod';
 import { DeskError } from './errors';
 import { writePrivateFile, type LocalSealer } from './wallet/sealing';
+import type { DeskEvents } from './events';
 
 export type LibrarySecretState = 'unchecked' | 'accepted' | 'refused';
 
@@ -64,6 +65,7 @@ export class LibrarySecretStore {
   constructor(
     private readonly file: string,
     private readonly sealer: LocalSealer,
+    private readonly events: DeskEvents | null = null,
   ) {}
 
   private stored(): Held | null {
@@ -87,6 +89,7 @@ export class LibrarySecretStore {
 
   private write(held: Held): void {
     writePrivateFile(this.file, this.sealer.seal(JSON.stringify(held)));
+    this.events?.changed('settings.changed');
   }
 
   status(): LibrarySecretStatus {
@@ -110,16 +113,21 @@ export class LibrarySecretStore {
   useForSession(secret: string, origin: string): void {
     assertMayGoTo(origin);
     this.session = { v: 1, origin, secret, state: 'unchecked' };
+    this.events?.changed('settings.changed');
   }
 
   clear(): void {
     rmSync(this.file, { force: true });
+    this.events?.changed('settings.changed');
   }
 
   /** What the service answered to this secret; a refusal is kept, so it never stands in for buying again. */
   mark(secret: string, state: 'accepted' | 'refused'): void {
     if (this.session) {
-      if (this.session.secret === secret) this.session.state = state;
+      if (this.session.secret === secret && this.session.state !== state) {
+        this.session.state = state;
+        this.events?.changed('settings.changed');
+      }
       return;
     }
     const stored = this.stored();

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { walletConnectProjectIdSchema, type SettingsView } from '../shared/rpc';
 import type { DeskDb } from './db/open';
+import type { DeskEvents } from './events';
 
 const storedSettingsSchema = z.object({
   serviceUrl: z.string().default(''),
@@ -13,7 +14,10 @@ const storedSettingsSchema = z.object({
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
 
 export class SettingsStore {
-  constructor(private readonly db: DeskDb) {}
+  constructor(
+    private readonly db: DeskDb,
+    private readonly events: DeskEvents | null = null,
+  ) {}
 
   get(): StoredSettings {
     const rows = this.db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings').all();
@@ -35,6 +39,7 @@ export class SettingsStore {
       for (const [key, value] of Object.entries(patch))
         if (value !== undefined) put.run(key, JSON.stringify(value));
     })();
+    this.events?.changed('settings.changed');
     return this.get();
   }
 
@@ -48,6 +53,7 @@ export class SettingsStore {
   setRaw(key: string, value: string | null): void {
     if (value === null) this.db.prepare('DELETE FROM settings WHERE key = ?').run(key);
     else this.db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(key, value);
+    this.events?.changed('settings.changed');
   }
 
   pinnedPayTo(serviceUrl: string): `0x${string}` | null {
@@ -61,6 +67,7 @@ export class SettingsStore {
     this.db
       .prepare('INSERT OR REPLACE INTO payee_pins (service_url, pay_to, pinned_at) VALUES (?, ?, ?)')
       .run(serviceUrl, payTo, at);
+    this.events?.changed('settings.changed');
   }
 }
 

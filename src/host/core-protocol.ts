@@ -5,10 +5,14 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { DeskError, type DeskErrorKind } from '../core/errors';
-import type { DeskCoreOptions, PurchaseStep } from '../core';
+import type { DeskCoreOptions } from '../core';
+import type { DeskEvent } from '../shared/events';
 
-/** The options of core that can cross a thread: no functions (the vault and purchase steps go as messages). */
-export type ThreadCoreOptions = Omit<DeskCoreOptions, 'vault' | 'fetch' | 'onPurchaseStep' | 'now'>;
+/** The options of core that can cross a thread: no functions (the vault and core's events go as messages). */
+export type ThreadCoreOptions = Omit<
+  DeskCoreOptions,
+  'vault' | 'fetch' | 'onPurchaseStep' | 'onEvent' | 'now'
+>;
 
 export interface WorkerStart {
   core: ThreadCoreOptions;
@@ -33,7 +37,7 @@ export type FromWorker =
   | { type: 'failed'; error: WireError }
   | { type: 'answer'; id: number; ok: true; value: unknown }
   | { type: 'answer'; id: number; ok: false; error: WireError }
-  | { type: 'step'; purchaseId: string; step: PurchaseStep }
+  | { type: 'event'; event: DeskEvent }
   | { type: 'log'; error: WireError };
 
 export type VaultRequest =

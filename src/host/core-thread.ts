@@ -11,6 +11,7 @@ import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threa
 import { DeskError } from '../core/errors';
 import type { PurchaseStep, SecretVault } from '../core';
 import { rpcInputs, type RpcHandlers } from '../shared/rpc';
+import type { DeskEvent, DeskEventSource } from '../shared/events';
 import {
   fromWireError,
   type FromWorker,
@@ -36,6 +37,8 @@ export interface CoreThreadOptions {
 export interface CoreThread {
   /** Typed calls for the shells themselves and tests: trusted input, values and DeskErrors as in-process. */
   handlers: RpcHandlers;
+  /** Core's events, as the worker emits them. */
+  events: DeskEventSource;
   /**
    * An untrusted call from the page, validated and run in the worker: the DispatchResult as UTF-8 JSON,
    * ready to send without this thread parsing it.
@@ -99,6 +102,7 @@ export async function startCoreThread(options: CoreThreadOptions): Promise<CoreT
   }
   const worker = spawnWorker(options.entry, start, transfer);
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  const listeners = new Set<(event: DeskEvent) => void>();
   let nextId = 1;
   let exited: Error | null = null;
   let startup: { resolve(): void; reject(error: Error): void } | null = null;
@@ -109,8 +113,11 @@ export async function startCoreThread(options: CoreThreadOptions): Promise<CoreT
   worker.on('message', (message: FromWorker) => {
     if (message.type === 'ready') startup?.resolve();
     else if (message.type === 'failed') startup?.reject(fromWireError(message.error));
-    else if (message.type === 'step') options.onPurchaseStep?.(message.purchaseId, message.step);
-    else if (message.type === 'log') log(fromWireError(message.error));
+    else if (message.type === 'event') {
+      if (message.event.type === 'purchase.step')
+        options.onPurchaseStep?.(message.event.purchaseId, message.event.step);
+      for (const listener of listeners) listener(message.event);
+    } else if (message.type === 'log') log(fromWireError(message.error));
     else {
       const waiting = pending.get(message.id);
       pending.delete(message.id);
@@ -154,6 +161,14 @@ export async function startCoreThread(options: CoreThreadOptions): Promise<CoreT
   let closing: Promise<void> | null = null;
   return {
     handlers,
+    events: {
+      on: (listener) => {
+        listeners.add(listener);
+        return () => {
+          listeners.delete(listener);
+        };
+      },
+    },
     dispatchJson: async (method, input) => (await ask({ type: 'dispatch', method, input })) as Uint8Array,
     close: () => {
       closing ??= (async () => {

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     core = await createDeskCore({
       ...start.core,
       ...(start.vault ? { vault: vaultOverPort(start.vault.port, start.vault.signal) } : {}),
-      onPurchaseStep: (purchaseId, step) => send({ type: 'step', purchaseId, step }),
+      onEvent: (event) => send({ type: 'event', event }),
     });
   } catch (error) {
     send({ type: 'failed', error: toWireError(error) });

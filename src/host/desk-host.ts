@@ -33,6 +33,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       await prepareDemoWallet(core, options.demoKey, options.core.dataDir);
     const host = await startWebHost({
       dispatchJson: core.dispatchJson,
+      events: core.events,
       rendererDir: options.rendererDir,
       ...(options.port !== undefined ? { port: options.port } : {}),
       ...(options.log ? { log: options.log } : {}),

@@ -2,18 +2,24 @@
  * The web host: the renderer and the RPC contract over HTTP, for browser mode. Loopback only. Every RPC call
  * needs the per-run token (the page reads it from the URL fragment, which never reaches a server log), a
  * Host header naming this very listener (no DNS rebinding), no foreign Origin (no cross-site requests) and a
- * JSON body (no form posts).
+ * JSON body (no form posts). Core's events go to the page as server-sent events on GET /events, with the
+ * same token header (the page reads the stream with fetch, as EventSource cannot send a header).
  */
-import { TOKEN_HEADER } from '../shared/bridge';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { RpcHandlers } from '../shared/rpc';
+import { TOKEN_HEADER } from '../shared/bridge';
+import { EVENTS_PATH, type DeskEvent, type DeskEventSource } from '../shared/events';
 import { SECURITY_HEADERS } from './csp';
 import { dispatch } from './dispatch';
 import { readStatic } from './static-files';
 
+/** A comment line this often keeps an idle stream open through anything that times connections out. */
+const EVENT_HEARTBEAT_MS = 15_000;
+/** How long the page waits before reconnecting a dropped stream (the SSE `retry` field). */
+const EVENT_RETRY_MS = 1_000;
 const MAX_BODY_BYTES = 1_000_000;
 
 /** Core in this thread (its handlers), or core in a worker that validates and answers as JSON itself. */
@@ -21,6 +27,8 @@ export type WebHostCore =
   { handlers: RpcHandlers } | { dispatchJson(method: string, input: unknown): Promise<Uint8Array> };
 
 export type WebHostOptions = WebHostCore & {
+  /** Core's events, streamed to the page; without it the stream stays open and says nothing. */
+  events?: DeskEventSource;
   /** The built renderer (out/renderer). */
   rendererDir: string;
   port?: number;
@@ -99,8 +107,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
   }
 
-  async function rpc(request: IncomingMessage, response: ServerResponse, method: string) {
-    if (request.method !== 'POST') throw new HttpRefusal(405, 'method', 'Use POST.');
+  function checkToken(request: IncomingMessage): void {
     const given = request.headers[TOKEN_HEADER];
     if (!sameToken(typeof given === 'string' ? given : undefined, token)) {
       throw new HttpRefusal(
@@ -109,6 +116,33 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         'This page is not the one Intel Desk opened; use the printed link.',
       );
     }
+  }
+
+  function eventStream(request: IncomingMessage, response: ServerResponse) {
+    if (request.method !== 'GET') throw new HttpRefusal(405, 'method', 'Use GET.');
+    checkToken(request);
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      ...NO_STORE,
+      Connection: 'keep-alive',
+    });
+    response.write(`retry: ${EVENT_RETRY_MS}\n\n`);
+    const write = (event: DeskEvent) => {
+      response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    };
+    const stop = options.events?.on(write);
+    const heartbeat = setInterval(() => response.write(': still here\n\n'), EVENT_HEARTBEAT_MS);
+    heartbeat.unref();
+    response.on('close', () => {
+      clearInterval(heartbeat);
+      stop?.();
+    });
+  }
+
+  async function rpc(request: IncomingMessage, response: ServerResponse, method: string) {
+    if (request.method !== 'POST') throw new HttpRefusal(405, 'method', 'Use POST.');
+    checkToken(request);
     if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
       throw new HttpRefusal(415, 'json_only', 'Send JSON.');
     }
@@ -129,6 +163,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   async function handle(request: IncomingMessage, response: ServerResponse) {
     guard(request);
     const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === EVENTS_PATH) {
+      eventStream(request, response);
+      return;
+    }
     if (url.pathname.startsWith('/rpc/')) {
       await rpc(request, response, decodeURIComponent(url.pathname.slice('/rpc/'.length)));
       return;

@@ -10,6 +10,16 @@ export function count(value: number | null | undefined): string {
   return value.toLocaleString('en-US');
 }
 
+/** A count with its noun ("1 report", "3 reports"): the one place the window chooses singular or plural. */
+export function plural(value: number, one: string, many = `${one}s`): string {
+  return `${value.toLocaleString('en-US')} ${pluralWord(value, one, many)}`;
+}
+
+/** The word alone, for agreement ("it is" / "they are"). */
+export function pluralWord(value: number, one: string, many = `${one}s`): string {
+  return value === 1 ? one : many;
+}
+
 export function day(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);

@@ -5,12 +5,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { WagmiProvider } from 'wagmi';
 import { createRpcClient, RpcCallError } from './rpc/client';
 import { RpcProvider } from './rpc/context';
+import { createInvalidator, refreshingClient } from './rpc/invalidation';
 import { createWagmiConfig } from './wallet/config';
 import { App } from './app/App';
 import './styles.css';
 
-const rpc = createRpcClient();
-const wagmiConfig = createWagmiConfig(rpc.client, rpc.mode);
+const connection = createRpcClient();
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
@@ -21,6 +21,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+const invalidator = createInvalidator(queryClient);
+const rpc = { ...connection, invalidator, client: refreshingClient(connection.client, invalidator) };
+const wagmiConfig = createWagmiConfig(rpc.client, rpc.mode);
 
 const root = document.getElementById('root');
 if (root) {
@@ -29,7 +32,7 @@ if (root) {
       {rpc.hasToken ? (
         <WagmiProvider config={wagmiConfig}>
           <QueryClientProvider client={queryClient}>
-            <RpcProvider value={{ client: rpc.client, mode: rpc.mode }}>
+            <RpcProvider value={rpc}>
               <App />
             </RpcProvider>
           </QueryClientProvider>

@@ -10,6 +10,8 @@ export const BRIDGE_KEY = 'intelDesk';
 export interface IntelDeskBridge {
   /** One RPC call; answers the host's DispatchResult envelope ({ ok, value } or { ok, error }). */
   call(method: string, input: unknown): Promise<unknown>;
+  /** Core's events (src/shared/events.ts), unchecked here; returns the function that stops listening. */
+  onEvent(listener: (event: unknown) => void): () => void;
 }
 
 /** The web host's per-run token header (Node reads header names in lower case). */

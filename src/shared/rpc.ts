@@ -326,6 +326,56 @@ export const rpcInputs = {
 } as const;
 
 export type RpcMethod = keyof typeof rpcInputs;
+
+/** What the window shows, by kind: what a method reads and what it changes are named in these. */
+export type RpcTopic =
+  'app' | 'shelf' | 'menu' | 'quote' | 'purchases' | 'library' | 'wallet' | 'settings' | 'dossier';
+
+/**
+ * Per method, what it reads and what it changes. The window refreshes, in one place, every query whose
+ * method reads a topic that a finished call (or an event from core, see events.ts) changed, so no screen
+ * keeps its own list. A new method fails to compile until it is entered here.
+ */
+export const rpcEffects: {
+  [M in RpcMethod]: { reads: readonly RpcTopic[]; changes: readonly RpcTopic[] };
+} = {
+  'app.info': { reads: ['app'], changes: [] },
+  'shelf.list': { reads: ['shelf'], changes: [] },
+  'menu.get': { reads: ['menu'], changes: [] },
+  // Core tells the balance of the token the last quote asked for: a quote can change what wallet.status says.
+  'quote.get': { reads: ['quote'], changes: ['wallet'] },
+  // A purchase moves money and stores reports: the quote of the same choice is stale (owned, daily cap).
+  'purchase.start': { reads: [], changes: ['purchases', 'library', 'menu', 'wallet', 'quote'] },
+  'purchase.submitSignature': { reads: [], changes: ['purchases', 'library', 'menu', 'wallet', 'quote'] },
+  'purchases.list': { reads: ['purchases'], changes: [] },
+  'purchases.reconcile': { reads: ['purchases'], changes: ['purchases', 'library', 'menu', 'quote'] },
+  'library.list': { reads: ['library'], changes: [] },
+  'library.search': { reads: ['library'], changes: [] },
+  'report.get': { reads: ['library'], changes: [] },
+  'report.export': { reads: [], changes: [] },
+  'report.diff': { reads: ['library'], changes: [] },
+  // Verification reads the chain, which no event announces: a receipt is asked for again each time it is opened.
+  'receipt.get': { reads: ['purchases'], changes: [] },
+  'receipts.export': { reads: [], changes: [] },
+  'wallet.status': { reads: ['wallet'], changes: [] },
+  'wallet.import': { reads: [], changes: ['wallet'] },
+  'wallet.unlock': { reads: [], changes: ['wallet'] },
+  'wallet.lock': { reads: [], changes: ['wallet'] },
+  'wallet.useExternal': { reads: [], changes: ['wallet'] },
+  'wallet.useSessionKey': { reads: [], changes: ['wallet'] },
+  'settings.get': { reads: ['settings'], changes: [] },
+  // The service URL decides the shelf, menus and prices; caps decide what a quote warns about.
+  'settings.update': { reads: [], changes: ['settings', 'app', 'shelf', 'menu', 'quote', 'purchases'] },
+  'settings.setLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
+  'settings.clearLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
+  'settings.useDemoLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
+  'settings.useSessionLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
+  'dossier.open': { reads: ['dossier'], changes: [] },
+  // The editor keeps the saved copy as its new base itself: reopening would throw away what is on screen.
+  'dossier.saveDraft': { reads: [], changes: [] },
+  'dossier.discardDraft': { reads: [], changes: [] },
+  'dossier.save': { reads: [], changes: [] },
+};
 export type RpcInput<M extends RpcMethod> = z.input<(typeof rpcInputs)[M]>;
 
 export interface RpcOutputs {
@@ -372,6 +422,7 @@ export interface RpcOutputs {
 export interface RpcError {
   code: string;
   message: string;
+  /** For the codes of rpc-errors.ts only: what the window needs to offer the next step. */
   details?: Record<string, unknown>;
 }
 

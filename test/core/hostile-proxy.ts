@@ -34,6 +34,8 @@ export interface HostileProxy {
   retryPaid: boolean;
   /** Rewrites the body of a paid answer (200 to a request with a payment header) after the service settled. */
   rewritePaid: ((body: PaidBody) => Promise<unknown>) | null;
+  /** Closes the connection of this many next requests without an answer, as a dropped network would. */
+  dropNext: number;
   close(): Promise<void>;
 }
 
@@ -50,9 +52,15 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     paidAnswer: null,
     retryPaid: false,
     rewritePaid: null,
+    dropNext: 0,
     close: async () => undefined,
   };
   const server: Server = createServer((req, res) => {
+    if (proxy.dropNext > 0) {
+      proxy.dropNext -= 1;
+      req.socket.destroy();
+      return;
+    }
     const payment = req.headers['x-402-payment'] ?? req.headers['x-payment'];
     if (typeof payment === 'string') proxy.paymentsSeen.push(payment);
     if (typeof req.headers.authorization === 'string')

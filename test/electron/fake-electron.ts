@@ -68,6 +68,15 @@ function createElectron() {
   class FakeWebContents extends EventEmitter {
     readonly id = nextContentsId++;
     readonly mainFrame: FakeFrame = { url: '', parent: null };
+    /** What main sent to this window's page, channel and arguments. */
+    readonly sent: unknown[][] = [];
+    destroyed = false;
+    send(channel: string, ...args: unknown[]): void {
+      this.sent.push([channel, ...args]);
+    }
+    isDestroyed(): boolean {
+      return this.destroyed;
+    }
     windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
     setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
       this.windowOpenHandler = handler;
@@ -330,13 +339,13 @@ function createElectron() {
     },
   };
 
-  const ipcRenderer = {
+  const ipcRenderer = Object.assign(new EventEmitter(), {
     invocations: [] as unknown[][],
     invoke(channel: string, ...args: unknown[]): Promise<unknown> {
       this.invocations.push([channel, ...args]);
       return Promise.resolve({ ok: true, value: 'answered' });
     },
-  };
+  });
 
   /** What the test drives and waits on. */
   const fake = {

@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../src/host/csp';
-import { APP_ORIGIN, RPC_CHANNEL } from '../../electron/channel';
+import { APP_ORIGIN, EVENT_CHANNEL, RPC_CHANNEL } from '../../electron/channel';
 import { fakeEvent, type InvokeEvent } from './fake-electron';
 import {
   cleanup,
@@ -152,6 +152,19 @@ describe('IPC', () => {
       ok: false,
       error: { code: 'invalid_input' },
     });
+  });
+
+  it('sends core’s events to the desk window after the change that caused them', async () => {
+    const { electron, window } = await opened();
+    const contents = window.webContents;
+    const events = () => contents.sent.filter(([channel]) => channel === EVENT_CHANNEL).map(([, e]) => e);
+    expect(
+      await invoke(electron, { sender: contents, senderFrame: contents.mainFrame }, 'settings.update', {
+        theme: 'dark',
+      }),
+    ).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(events()).toContainEqual({ type: 'settings.changed' }));
+    expect(contents.sent.every(([channel]) => channel === EVENT_CHANNEL)).toBe(true);
   });
 
   it('refuses another origin, a subframe, another web contents and a gone frame', async () => {

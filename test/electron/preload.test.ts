@@ -1,6 +1,6 @@
-/** The real electron/preload.ts against the recording stand-in: one function crosses the bridge, no more. */
+/** The real electron/preload.ts against the recording stand-in: call and onEvent cross the bridge, no more. */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { RPC_CHANNEL } from '../../electron/channel';
+import { EVENT_CHANNEL, RPC_CHANNEL } from '../../electron/channel';
 import type { FakeElectron } from './launch';
 
 vi.mock('electron', () => import('./fake-electron'));
@@ -20,12 +20,28 @@ function exposedCall() {
 }
 
 describe('preload', () => {
-  it('exposes exactly one function, intelDesk.call, and nothing of ipcRenderer', () => {
+  it('exposes exactly intelDesk.call and intelDesk.onEvent, and nothing of ipcRenderer', () => {
     expect(electron.contextBridge.exposed.map((e) => e.key)).toEqual(['intelDesk']);
     const api = electron.contextBridge.exposed[0]?.api as Record<string, unknown>;
-    expect(Object.keys(api)).toEqual(['call']);
+    expect(Object.keys(api)).toEqual(['call', 'onEvent']);
     expect(typeof api['call']).toBe('function');
+    expect(typeof api['onEvent']).toBe('function');
     expect(Object.getPrototypeOf(api)).toBe(Object.prototype);
+  });
+
+  it('hands the page core’s event alone, and stops when asked', () => {
+    const api = electron.contextBridge.exposed[0]?.api as {
+      onEvent: (listener: (...args: unknown[]) => void) => () => void;
+    };
+    const heard: unknown[][] = [];
+    const stop = api.onEvent((...args) => heard.push(args));
+    const ipcEvent = { sender: electron.ipcRenderer };
+    electron.ipcRenderer.emit(EVENT_CHANNEL, ipcEvent, { type: 'library.changed' });
+    expect(heard).toEqual([[{ type: 'library.changed' }]]);
+    stop();
+    electron.ipcRenderer.emit(EVENT_CHANNEL, ipcEvent, { type: 'wallet.changed' });
+    expect(heard).toHaveLength(1);
+    expect(electron.ipcRenderer.listenerCount(EVENT_CHANNEL)).toBe(0);
   });
 
   it('forwards a call over the one RPC channel and returns main’s answer', async () => {

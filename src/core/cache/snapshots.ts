@@ -2,6 +2,7 @@
 import type { IntelReportSnapshot, DateRange } from '../../shared/wire';
 import type { LibraryItem, SearchHit } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
+import type { DeskEvents } from '../events';
 
 interface SnapshotRow {
   service_url: string;
@@ -66,7 +67,10 @@ const ITEM_COLUMNS =
   'service_url, id, handle, created_at, model, post_count, range_from, range_to, stored_at';
 
 export class SnapshotStore {
-  constructor(private readonly db: DeskDb) {}
+  constructor(
+    private readonly db: DeskDb,
+    private readonly events: DeskEvents | null = null,
+  ) {}
 
   /**
    * Call inside the caller's transaction: a purchase's snapshots land together with its completion. A report
@@ -117,6 +121,7 @@ export class SnapshotStore {
         addText.run(textId, body);
       }
     }
+    if (entries.length > 0) this.events?.changed('library.changed');
   }
 
   /** Ids of the handle's reports owned from this service; another service's reports are not these. */

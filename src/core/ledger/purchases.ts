@@ -7,6 +7,7 @@ import type { PaidWith, PurchaseState, PurchaseView, PurchaseWait } from '../../
 import type { DeskDb } from '../db/open';
 import { unitsToUsd } from '../../shared/money';
 import type { SpendEntry } from '../payments/policy';
+import type { DeskEvents } from '../events';
 
 const purchaseWaitSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('chain'), rpcUrl: z.string(), summary: z.string() }),
@@ -113,7 +114,12 @@ export class PurchaseLedger {
   constructor(
     private readonly db: DeskDb,
     private readonly now: () => Date,
+    private readonly events: DeskEvents | null = null,
   ) {}
+
+  private changed(): void {
+    this.events?.changed('purchases.changed');
+  }
 
   private stamp(): string {
     return this.now().toISOString();
@@ -128,6 +134,7 @@ export class PurchaseLedger {
            @nonce, @validBefore, @quoteJson, 'signed', @createdAt, @createdAt)`,
       )
       .run({ ...p, amount: p.amount.toString(), validBefore: Number(p.validBefore) });
+    this.changed();
   }
 
   /** A library-secret read: recorded for the history, nothing paid, so no network, payer or payee. */
@@ -143,6 +150,7 @@ export class PurchaseLedger {
            'library_secret', '', 0, @quoteJson, 'completed', @reportIds, @createdAt, @createdAt)`,
       )
       .run({ ...p, reportIds: JSON.stringify(reportIds) });
+    this.changed();
   }
 
   /** Moves a purchase on; what it waits for is replaced every time (null: nothing). */
@@ -164,11 +172,13 @@ export class PurchaseLedger {
         waiting: fields.waiting ? JSON.stringify(fields.waiting) : null,
         now: this.stamp(),
       });
+    this.changed();
   }
 
   /** Records that reconciliation looked at the purchase, whatever it found. */
   markChecked(id: string): void {
     this.db.prepare('UPDATE purchases SET checked_at = ? WHERE id = ?').run(this.stamp(), id);
+    this.changed();
   }
 
   /** Keeps the paid answer durable before it is unpacked, so a crash after delivery loses nothing. */
@@ -178,6 +188,7 @@ export class PurchaseLedger {
         'UPDATE purchases SET response_json = ?, tx_hash = COALESCE(?, tx_hash), updated_at = ? WHERE id = ?',
       )
       .run(responseText, txHash, this.stamp(), id);
+    this.changed();
   }
 
   complete(id: string, reportIds: string[]): void {
@@ -187,6 +198,7 @@ export class PurchaseLedger {
          WHERE id = ?`,
       )
       .run(JSON.stringify(reportIds), this.stamp(), id);
+    this.changed();
   }
 
   get(id: string): PurchaseRow | undefined {

@@ -31,19 +31,10 @@ import { readWithSecret } from './secret-read';
 import { enforcePayment, spentToday } from './policy';
 import { startOfLocalDay, unitsToUsd } from '../../shared/money';
 import type { QuoteChangedDetails } from '../../shared/rpc-errors';
+import type { PurchaseStep } from '../../shared/events';
 import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
 
-export type PurchaseStep =
-  | 'quoted'
-  | 'signing'
-  | 'signed'
-  | 'ledger_written'
-  | 'sent'
-  | 'response_received'
-  | 'stored'
-  | 'completed'
-  | 'failed'
-  | 'in_doubt';
+export type { PurchaseStep };
 
 export interface PurchaseRequest {
   quoteId: string;
@@ -73,7 +64,8 @@ export interface PurchaserDeps {
   /** The service's and the chain's clocks against the desk's, measured now, to date the authorization. */
   clock: (network: string) => Promise<ClockSample[]>;
   now: () => number;
-  onStep: (purchaseId: string, step: PurchaseStep) => void;
+  /** quoteId: the quote the person confirmed for this purchase (null for one found again by reconciliation). */
+  onStep: (purchaseId: string, step: PurchaseStep, quoteId: string | null) => void;
 }
 
 interface PendingExternal {
@@ -88,8 +80,14 @@ export class Purchaser {
   private readonly pendingExternal = new Map<string, PendingExternal>();
   private readonly submitted = new Set<string>();
   private readonly inFlight = new PaymentsInFlight();
+  /** The quote each running purchase was confirmed on, so the window can follow its own purchase's steps. */
+  private readonly confirmedQuote = new Map<string, string>();
 
   constructor(private readonly deps: PurchaserDeps) {}
+
+  private step(purchaseId: string, step: PurchaseStep): void {
+    this.deps.onStep(purchaseId, step, this.confirmedQuote.get(purchaseId) ?? null);
+  }
 
   /** The quote to pay: the held one while fresh, else a new challenge that must say the same (rule 2). */
   private async currentQuote(request: PurchaseRequest): Promise<{ held: HeldQuote; contacted: boolean }> {
@@ -173,6 +171,7 @@ export class Purchaser {
         if (held.id !== request.quoteId) this.deps.quotes.claim(held.id);
         const quoteIds = [request.quoteId, held.id];
         this.pendingExternal.set(purchaseId, { held, authorization, quoteIds, target: wanted });
+        this.confirmedQuote.set(purchaseId, request.quoteId);
         kept = true;
         return { status: 'needs_signature', request: externalRequest(purchaseId, held, authorization) };
       }
@@ -181,11 +180,13 @@ export class Purchaser {
       kept = true;
       this.inFlight.add(purchaseId, wanted, Number.POSITIVE_INFINITY);
       try {
-        this.deps.onStep(purchaseId, 'signing');
+        this.confirmedQuote.set(purchaseId, request.quoteId);
+        this.step(purchaseId, 'signing');
         const signature = await account.signTypedData(typedData(held.quote, authorization));
         return await this.pay(purchaseId, held, authorization, signature);
       } finally {
         this.inFlight.remove(purchaseId);
+        this.confirmedQuote.delete(purchaseId);
       }
     } finally {
       if (!kept) this.deps.quotes.release(request.quoteId);
@@ -196,6 +197,7 @@ export class Purchaser {
     for (const [id, pending] of this.pendingExternal) {
       if (!samePurchaseTarget(pending.target, target)) continue;
       this.pendingExternal.delete(id);
+      this.confirmedQuote.delete(id);
       for (const quoteId of pending.quoteIds) this.deps.quotes.release(quoteId);
     }
   }
@@ -230,6 +232,7 @@ export class Purchaser {
       paying = true;
       return await this.pay(purchaseId, held, authorization, signature);
     } finally {
+      this.confirmedQuote.delete(purchaseId);
       if (paying) this.inFlight.remove(purchaseId);
       else {
         // Nothing was sent: the quote may be used again, and this purchase is over.
@@ -245,9 +248,9 @@ export class Purchaser {
     authorization: Authorization,
     signature: Hex,
   ): Promise<PurchaseOutcome> {
-    const { ledger, onStep } = this.deps;
+    const { ledger } = this.deps;
     await assertSignedBy(held.quote, authorization, signature);
-    onStep(purchaseId, 'signed');
+    this.step(purchaseId, 'signed');
     const client = this.deps.client();
     const createdAt = new Date(this.deps.now()).toISOString();
     ledger.insertSigned({
@@ -272,9 +275,9 @@ export class Purchaser {
       }),
       createdAt,
     });
-    onStep(purchaseId, 'ledger_written');
+    this.step(purchaseId, 'ledger_written');
     ledger.setState(purchaseId, 'sent');
-    onStep(purchaseId, 'sent');
+    this.step(purchaseId, 'sent');
     const header = paymentHeader(
       held.quote,
       authorization,
@@ -289,7 +292,7 @@ export class Purchaser {
       if (desk?.details['notSent'] === true) {
         const message = `${desk.message} The payment never left this computer; no money moved.`;
         ledger.setState(purchaseId, 'failed', { error: message });
-        onStep(purchaseId, 'failed');
+        this.step(purchaseId, 'failed');
         return { status: 'failed', purchase: this.view(purchaseId), code: 'service_unreachable', message };
       }
       const verdict = await judgeAfterSend(
@@ -309,11 +312,11 @@ export class Purchaser {
           txHash: verdict.txHash,
           waiting: { kind: 'expiry', until, summary: `Waiting until ${until}.` },
         });
-        onStep(purchaseId, 'in_doubt');
+        this.step(purchaseId, 'in_doubt');
         return { status: 'in_doubt', purchase: this.view(purchaseId), message: verdict.message };
       }
       ledger.setState(purchaseId, 'failed', { error: verdict.message });
-      onStep(purchaseId, 'failed');
+      this.step(purchaseId, 'failed');
       return {
         status: 'failed',
         purchase: this.view(purchaseId),
@@ -322,14 +325,14 @@ export class Purchaser {
       };
     }
     ledger.saveResponse(purchaseId, answer.text, answer.settlement?.transaction ?? null);
-    onStep(purchaseId, 'response_received');
+    this.step(purchaseId, 'response_received');
     const delivered = this.deliver(purchaseId, answer.body, answer.text);
     if (!delivered.ok) {
-      onStep(purchaseId, 'in_doubt');
+      this.step(purchaseId, 'in_doubt');
       return { status: 'in_doubt', purchase: this.view(purchaseId), message: delivered.message };
     }
     this.deps.settings.pinPayTo(client.baseUrl, held.quote.payTo, createdAt);
-    onStep(purchaseId, 'completed');
+    this.step(purchaseId, 'completed');
     return { status: 'completed', purchase: this.view(purchaseId) };
   }
 
@@ -367,7 +370,7 @@ export class Purchaser {
         purchaseId,
         entries.map((entry) => entry.snapshot.id),
       );
-      this.deps.onStep(purchaseId, 'stored');
+      this.step(purchaseId, 'stored');
     })();
     return { ok: true };
   }

@@ -19,6 +19,7 @@ import {
 } from './passphrase-seal';
 import { requireStrongPassphrase } from './passphrase-strength';
 import { decryptKeystoreV3 } from './keystore-v3';
+import type { DeskEvents } from '../events';
 
 const address = z.string().refine((value) => isAddress(value));
 const vaultWrapped = z
@@ -56,6 +57,7 @@ export class DeskWallet {
     private readonly file: string,
     private readonly vault: SecretVault | undefined,
     private readonly kdfCost: KdfCost = 'default',
+    private readonly events: DeskEvents | null = null,
   ) {}
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
@@ -144,6 +146,7 @@ export class DeskWallet {
       await requireStrongPassphrase(passphrase);
       this.account = await this.store(normalized, passphrase);
       this.external = null;
+      this.events?.changed('wallet.changed');
     });
   }
 
@@ -151,6 +154,7 @@ export class DeskWallet {
   useKeyForSession(key: string): void {
     this.account = privateKeyToAccount(parsePrivateKey(key));
     this.external = null;
+    this.events?.changed('wallet.changed');
   }
 
   async importKeystore(json: string, keystorePassword: string, passphrase: string): Promise<void> {
@@ -187,11 +191,13 @@ export class DeskWallet {
       }
       this.account = account;
       this.external = null;
+      this.events?.changed('wallet.changed');
     });
   }
 
   lock(): void {
     this.account = null;
+    this.events?.changed('wallet.changed');
   }
 
   useExternal(address: string): void {
@@ -199,5 +205,6 @@ export class DeskWallet {
       throw new DeskError('invalid_address', `${address} is not an address.`, 'wallet');
     this.external = getAddress(address);
     this.account = null;
+    this.events?.changed('wallet.changed');
   }
 }

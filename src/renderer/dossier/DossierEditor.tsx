@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Bundle } from '../../shared/wire';
 import type { DossierView } from '../../shared/rpc';
 import { useRpcMutation } from '../rpc/context';
+import { plural } from '../format';
 import { errorMessage } from '../rpc/client';
 import { Dialog } from '../components/Dialog';
 import { ChangeList } from './ChangeList';
@@ -101,7 +102,7 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
           ) : null}
         </span>
         <button type="button" onClick={() => setReviewing(true)} disabled={changes.length === 0}>
-          Review and save ({changes.length} change{changes.length === 1 ? '' : 's'})
+          Review and save ({plural(changes.length, 'change')})
         </button>
         <button
           type="button"

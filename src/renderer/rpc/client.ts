@@ -1,11 +1,15 @@
 /**
  * The renderer's only way to core. Electron: the preload's `window.intelDesk`. Browser: the web host's
  * `POST /rpc/<method>` with the per-run token, which the page takes from the URL fragment once and then
- * keeps in sessionStorage (the fragment is cleared so it is not bookmarked or shared by accident).
+ * keeps in sessionStorage (the fragment is cleared so it is not bookmarked or shared by accident). Core's
+ * events come over the bridge's onEvent, or the web host's event stream (event-stream.ts).
  */
 import { z } from 'zod';
 import type { RpcClient, RpcError, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
 import { BRIDGE_KEY, TOKEN_HEADER, type IntelDeskBridge } from '../../shared/bridge';
+import { deskEventSchema, type DeskEvent } from '../../shared/events';
+import { rpcErrorDetails, type DetailedErrorCode, type RpcErrorDetails } from '../../shared/rpc-errors';
+import { openEventStream } from './event-stream';
 
 const TOKEN_KEY = 'intelDesk.token';
 
@@ -29,6 +33,19 @@ export class RpcCallError extends Error {
     super(message);
     this.name = 'RpcCallError';
   }
+}
+
+/** Core's events as the window hears them: checked, and with a word when the stream came back after a gap. */
+export interface DeskEventFeed {
+  /** `resumed` runs when a dropped stream is back: what changed meanwhile was not heard. */
+  subscribe(listener: (event: DeskEvent) => void, resumed: () => void): () => void;
+}
+
+export interface DeskConnection {
+  client: RpcClient;
+  events: DeskEventFeed;
+  mode: 'electron' | 'browser';
+  hasToken: boolean;
 }
 
 const envelopeSchema = z.union([
@@ -97,11 +114,34 @@ function bridgeClient(bridge: IntelDeskBridge): RpcClient {
   };
 }
 
-export function createRpcClient(): { client: RpcClient; mode: 'electron' | 'browser'; hasToken: boolean } {
+/** An event this window cannot read (another version's) is left out rather than guessed at. */
+function checked(listener: (event: DeskEvent) => void): (raw: unknown) => void {
+  return (raw) => {
+    const parsed = deskEventSchema.safeParse(raw);
+    if (parsed.success) listener(parsed.data);
+  };
+}
+
+export function createRpcClient(): DeskConnection {
   const bridge = window[BRIDGE_KEY];
-  if (bridge) return { client: bridgeClient(bridge), mode: 'electron', hasToken: true };
+  if (bridge) {
+    return {
+      client: bridgeClient(bridge),
+      events: { subscribe: (listener) => bridge.onEvent(checked(listener)) },
+      mode: 'electron',
+      hasToken: true,
+    };
+  }
   const token = readToken();
-  return { client: httpClient(token), mode: 'browser', hasToken: token !== null };
+  return {
+    client: httpClient(token),
+    events: {
+      subscribe: (listener, resumed) =>
+        openEventStream({ token: token ?? '', onEvent: checked(listener), onResumed: resumed }),
+    },
+    mode: 'browser',
+    hasToken: token !== null,
+  };
 }
 
 export function errorMessage(error: unknown): string {
@@ -111,4 +151,12 @@ export function errorMessage(error: unknown): string {
 
 export function errorCode(error: unknown): string | null {
   return error instanceof RpcCallError ? error.code : null;
+}
+
+/** The typed details of a refusal with this code, when the error is one. */
+export function refusalDetails<C extends DetailedErrorCode>(
+  error: unknown,
+  code: C,
+): RpcErrorDetails[C] | null {
+  return error instanceof RpcCallError ? rpcErrorDetails(error, code) : null;
 }

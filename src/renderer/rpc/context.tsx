@@ -1,23 +1,72 @@
-/** The RPC client in React context, and react-query hooks keyed by method and input. */
-import { createContext, useContext, type ReactNode } from 'react';
-import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
+/**
+ * The RPC client in React context, react-query hooks keyed by method and input, and core's events. The
+ * client refreshes, after every call, what the contract says the call changes (invalidation.ts); core's
+ * events are subscribed to once, here, and refresh what they change too. Screens keep no invalidation lists.
+ */
+import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useMutation, useQuery, type UseQueryOptions } from '@tanstack/react-query';
 import type { RpcClient, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
+import { eventChanges, type DeskEvent } from '../../shared/events';
+import type { DeskEventFeed } from './client';
+import type { Invalidator } from './invalidation';
 
 interface RpcContextValue {
   client: RpcClient;
   mode: 'electron' | 'browser';
+  /** Listens to core's events until the returned function is called. */
+  onEvent(listener: (event: DeskEvent) => void): () => void;
 }
 
 const RpcContext = createContext<RpcContextValue | null>(null);
 
-export function RpcProvider(props: { value: RpcContextValue; children: ReactNode }) {
-  return <RpcContext.Provider value={props.value}>{props.children}</RpcContext.Provider>;
+export function RpcProvider(props: {
+  /** client: one that refreshes what each call changes (refreshingClient), with the invalidator it uses. */
+  value: { client: RpcClient; events: DeskEventFeed; mode: 'electron' | 'browser'; invalidator: Invalidator };
+  children: ReactNode;
+}) {
+  const { client, events, mode, invalidator } = props.value;
+  const listeners = useRef(new Set<(event: DeskEvent) => void>());
+  useEffect(
+    () =>
+      events.subscribe(
+        (event) => {
+          invalidator.changed(eventChanges[event.type]);
+          for (const listener of listeners.current) listener(event);
+        },
+        () => invalidator.everything(),
+      ),
+    [events, invalidator],
+  );
+  const value = useMemo<RpcContextValue>(
+    () => ({
+      client,
+      mode,
+      onEvent: (listener) => {
+        listeners.current.add(listener);
+        return () => {
+          listeners.current.delete(listener);
+        };
+      },
+    }),
+    [client, mode],
+  );
+  return <RpcContext.Provider value={value}>{props.children}</RpcContext.Provider>;
 }
 
 export function useRpc(): RpcContextValue {
   const value = useContext(RpcContext);
   if (!value) throw new Error('RpcProvider is missing');
   return value;
+}
+
+/** Runs `listener` for each of core's events while the component is shown. */
+export function useDeskEvent(listener: (event: DeskEvent) => void): void {
+  const { onEvent } = useRpc();
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  });
+  useEffect(() => onEvent((event) => latest.current(event)), [onEvent]);
 }
 
 export function useRpcQuery<M extends RpcMethod>(
@@ -33,14 +82,10 @@ export function useRpcQuery<M extends RpcMethod>(
   });
 }
 
-/** A mutation that refreshes the listed methods' queries when it succeeds. */
-export function useRpcMutation<M extends RpcMethod>(method: M, invalidates: RpcMethod[] = []) {
+/** A call that changes something; what it changes is refreshed by the client (rpcEffects), not here. */
+export function useRpcMutation<M extends RpcMethod>(method: M) {
   const { client } = useRpc();
-  const queryClient = useQueryClient();
   return useMutation<RpcOutputs[M], Error, RpcInput<M>>({
     mutationFn: (input) => client.call(method, input),
-    onSuccess: async () => {
-      await Promise.all(invalidates.map((m) => queryClient.invalidateQueries({ queryKey: [m] })));
-    },
   });
 }

@@ -9,10 +9,10 @@ import { useSlashFocus } from '../app/keys';
 import { useDebounced } from '../app/debounce';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { Snippet } from '../components/Snippet';
-import { day } from '../format';
+import { day, plural } from '../format';
 import { LibraryTable } from './LibraryTable';
 
-const reports = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'report' : 'reports'}`;
+const reports = (n: number) => plural(n, 'report');
 
 export function LibraryScreen(props: { handle?: string | undefined }) {
   const navigate = useNavigate();

@@ -7,7 +7,7 @@ import { useDebounced } from '../app/debounce';
 import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import { day } from '../format';
 import { chosenItems, coveredItems, emptyReason, initialChoice, toSelection, type Choice } from './selection';
-import { PurchasePanel } from './Purchase';
+import { PurchasePanel } from './purchase/PurchasePanel';
 
 export function MenuScreen(props: { handle: string }) {
   const { handle } = props;

@@ -4,7 +4,7 @@ import type { PurchaseView } from '../../shared/rpc';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { Empty, ErrorMessage, Loading } from '../components/States';
-import { dateTime, networkName, usd } from '../format';
+import { dateTime, networkName, plural, pluralWord, usd } from '../format';
 import { useRpc } from '../rpc/context';
 import { download } from '../download';
 import { ReceiptDialog } from './ReceiptDialog';
@@ -35,7 +35,7 @@ function charged(p: PurchaseView): ReactNode {
 
 export function PurchasesScreen() {
   const purchases = useRpcQuery('purchases.list', {});
-  const reconcile = useRpcMutation('purchases.reconcile', ['purchases.list', 'library.list', 'menu.get']);
+  const reconcile = useRpcMutation('purchases.reconcile');
   const view = reconcile.data ?? purchases.data;
   const inDoubt = view?.purchases.filter((p) => p.state === 'in_doubt' || p.state === 'sent').length ?? 0;
   const spentShare = view && view.dailyCapUsd > 0 ? Math.min(1, view.spentTodayUsd / view.dailyCapUsd) : 0;
@@ -93,8 +93,8 @@ export function PurchasesScreen() {
           </div>
           {inDoubt > 0 ? (
             <p className="warn-text">
-              {inDoubt} purchase{inDoubt === 1 ? ' is' : 's are'} not settled yet. Reconcile checks the chain;
-              Intel Desk never pays twice for them.
+              {plural(inDoubt, 'purchase')} {pluralWord(inDoubt, 'is', 'are')} not settled yet. Reconcile
+              checks the chain; Intel Desk never pays twice for them.
             </p>
           ) : null}
         </div>

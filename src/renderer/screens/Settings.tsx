@@ -8,11 +8,9 @@ import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
 
-const CATALOG = ['shelf.list', 'menu.get', 'quote.get', 'app.info', 'settings.get'] as const;
-
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
-  const update = useRpcMutation('settings.update', [...CATALOG]);
+  const update = useRpcMutation('settings.update');
   const messageId = useId();
   return (
     <form
@@ -49,7 +47,7 @@ function ServiceForm(props: { settings: SettingsView }) {
 function CapsForm(props: { settings: SettingsView }) {
   const [perPurchase, setPerPurchase] = useState(String(props.settings.perPurchaseCapUsd));
   const [daily, setDaily] = useState(String(props.settings.dailyCapUsd));
-  const update = useRpcMutation('settings.update', ['settings.get', 'purchases.list', 'quote.get']);
+  const update = useRpcMutation('settings.update');
   const messageId = useId();
   return (
     <form
@@ -97,7 +95,7 @@ function CapsForm(props: { settings: SettingsView }) {
 
 function WalletConnectForm(props: { settings: SettingsView }) {
   const [projectId, setProjectId] = useState(props.settings.walletConnectProjectId ?? '');
-  const update = useRpcMutation('settings.update', ['settings.get']);
+  const update = useRpcMutation('settings.update');
   const checked = walletConnectProjectIdSchema.safeParse(projectId);
   const messageId = useId();
   const invalid = projectId !== '' && !checked.success;
@@ -170,8 +168,8 @@ function ImportWallet() {
   const [keystoreJson, setKeystoreJson] = useState('');
   const [keystorePassword, setKeystorePassword] = useState('');
   const [passphrase, setPassphrase] = useState('');
-  const importWallet = useRpcMutation('wallet.import', ['wallet.status']);
-  const lock = useRpcMutation('wallet.lock', ['wallet.status']);
+  const importWallet = useRpcMutation('wallet.import');
+  const lock = useRpcMutation('wallet.lock');
   const messageId = useId();
   const failedField = importWallet.isError
     ? IMPORT_ERROR_FIELD[errorCode(importWallet.error) ?? '']
@@ -281,9 +279,9 @@ function ImportWallet() {
 function LibrarySecret(props: { settings: SettingsView }) {
   const [secret, setSecret] = useState('');
   // A quote says whether it is paid or read with the secret: one priced before the change is out of date.
-  const set = useRpcMutation('settings.setLibrarySecret', ['settings.get', 'quote.get']);
-  const clear = useRpcMutation('settings.clearLibrarySecret', ['settings.get', 'quote.get']);
-  const demoSecret = useRpcMutation('settings.useDemoLibrarySecret', ['settings.get', 'quote.get']);
+  const set = useRpcMutation('settings.setLibrarySecret');
+  const clear = useRpcMutation('settings.clearLibrarySecret');
+  const demoSecret = useRpcMutation('settings.useDemoLibrarySecret');
   const { librarySecretSet: isSet, librarySecretOrigin: origin } = props.settings;
   const accepted = props.settings.librarySecretAccepted;
   const messageId = useId();
@@ -358,7 +356,7 @@ function LibrarySecret(props: { settings: SettingsView }) {
 }
 
 function ThemePicker(props: { settings: SettingsView }) {
-  const update = useRpcMutation('settings.update', ['settings.get']);
+  const update = useRpcMutation('settings.update');
   return (
     <fieldset className="settings-block">
       <legend>Theme</legend>

@@ -8,7 +8,7 @@ import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
 import { Avatar } from '../components/Avatar';
 import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States';
-import { count, day } from '../format';
+import { count, day, plural, pluralWord } from '../format';
 import { filterShelf, indexShelf, type ShelfSort } from './shelf-filter';
 
 const ROW_HEIGHT = 56;
@@ -109,8 +109,8 @@ export function ShelfScreen() {
       ) : null}
       {shelf.data?.skippedEntries ? (
         <p className="warn-text" data-testid="skipped-entries">
-          {shelf.data.skippedEntries} {shelf.data.skippedEntries === 1 ? 'entry' : 'entries'} from the service
-          had no valid handle and {shelf.data.skippedEntries === 1 ? 'is' : 'are'} not shown.
+          {plural(shelf.data.skippedEntries, 'entry', 'entries')} from the service had no valid handle and{' '}
+          {pluralWord(shelf.data.skippedEntries, 'is', 'are')} not shown.
         </p>
       ) : null}
       {refresh.isError ? (

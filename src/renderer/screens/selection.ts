@@ -1,5 +1,6 @@
 /** What the person chose on a menu, the exact RPC selection that prices it, and why nothing can be priced. */
 import type { MenuItemView, Selection } from '../../shared/rpc';
+import { plural } from '../format';
 
 export interface Choice {
   mode: 'all' | 'dates' | 'pick';
@@ -45,16 +46,19 @@ export function chosenItems(reports: MenuItemView[], choice: Choice): MenuItemVi
   return choice.includeOwned ? covered : covered.filter((item) => !item.owned);
 }
 
-const plural = (n: number) => `${n} report${n === 1 ? '' : 's'}`;
-
 /** Why the choice cannot be priced, in words; null when it can. */
 export function emptyReason(reports: MenuItemView[], choice: Choice): string | null {
   if (rangeBackwards(choice)) return 'From is after To.';
   const covered = coveredItems(reports, choice);
+  // Nothing to choose from is not "nothing chosen": every report of the handle is already owned.
+  if (reports.length > 0 && reports.every((item) => item.owned) && !choice.includeOwned) {
+    if (choice.mode === 'all' || covered.length === 0)
+      return `You already own every report of this handle (${plural(reports.length, 'report')}).`;
+  }
   if (covered.length === 0) return choice.mode === 'dates' ? 'No reports in this range.' : 'Nothing chosen.';
   if (chosenItems(reports, choice).length === 0) {
     const where = choice.mode === 'all' ? '' : choice.mode === 'dates' ? ' in this range' : ' you chose';
-    return `You own all ${plural(covered.length)}${where}.`;
+    return `You own all ${plural(covered.length, 'report')}${where}.`;
   }
   return null;
 }

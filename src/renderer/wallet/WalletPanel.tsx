@@ -5,13 +5,14 @@ import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { useNavigate } from '../app/route';
 import { networkName } from '../format';
+import { Address } from '../components/Address';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { WalletConnectPairing } from './WalletConnectPairing';
 import { ConnectedWallet, useExternalWallet } from './external-wallet';
 
 export function UnlockForm() {
   const [passphrase, setPassphrase] = useState('');
-  const unlock = useRpcMutation('wallet.unlock', ['wallet.status']);
+  const unlock = useRpcMutation('wallet.unlock');
   const messageId = useId();
   return (
     <form
@@ -104,8 +105,8 @@ export function WalletPanel(props: { compact?: boolean }) {
         <dl className="kv">
           <div>
             <dt>Address</dt>
-            <dd className="mono" title={view.address} data-testid="wallet-address">
-              {view.address}
+            <dd>
+              <Address address={view.address} label="wallet address" testId="wallet-address" />
             </dd>
           </div>
           <div>

@@ -8,7 +8,7 @@ import { shortAddress } from '../format';
 export function useExternalWallet() {
   const { connectAsync, isPending } = useConnect();
   const connection = useConnection();
-  const useExternal = useRpcMutation('wallet.useExternal', ['wallet.status']);
+  const useExternal = useRpcMutation('wallet.useExternal');
   const [error, setError] = useState<string | null>(null);
   const connect = async (connector: Connector) => {
     setError(null);

@@ -1,0 +1,81 @@
+/** The confirmation: the exact amount, the price lines, and a tick for each thing the person must accept. */
+import { useState } from 'react';
+import type { QuoteView } from '../../../shared/rpc';
+import { plural, units, usd } from '../../format';
+import { Dialog } from '../../components/Dialog';
+import { PriceLines } from './PriceLines';
+
+export function ConfirmDialog(props: {
+  quote: QuoteView | undefined;
+  open: boolean;
+  onClose: () => void;
+  onConfirm: (accepted: { payee: boolean; cap: boolean }) => void;
+}) {
+  const q = props.quote;
+  const [payee, setPayee] = useState(false);
+  const [cap, setCap] = useState(false);
+  const [rebuy, setRebuy] = useState(false);
+  // Each confirmation starts unticked: what was accepted once is not carried to the next one.
+  const untick = () => {
+    setPayee(false);
+    setCap(false);
+    setRebuy(false);
+  };
+  const close = () => {
+    untick();
+    props.onClose();
+  };
+  const needsPayee = q?.payToStatus === 'changed';
+  const needsCap = Boolean(q?.overPurchaseCap || q?.overDailyCap);
+  const needsRebuy = Boolean(q?.includesOwned);
+  return (
+    <Dialog title="Confirm the purchase" open={props.open && q !== undefined} onClose={close}>
+      {q ? (
+        <form
+          method="dialog"
+          onSubmit={(event) => {
+            event.preventDefault();
+            untick();
+            props.onConfirm({ payee, cap });
+          }}
+        >
+          <p className="confirm-amount" data-testid="confirm-amount">
+            Pay exactly <strong>{usd(q.totalUsd)}</strong> ({units(q.amount, q.tokenDecimals)} USDC) for{' '}
+            {plural(q.reportCount, 'report')} of @{q.handle}?
+          </p>
+          <PriceLines quote={q} />
+          {needsRebuy ? (
+            <label className="warn-text">
+              <input type="checkbox" checked={rebuy} onChange={(e) => setRebuy(e.target.checked)} /> I want to
+              pay again for the {plural(q.ownedCount, 'report')} I already own
+            </label>
+          ) : null}
+          {needsPayee ? (
+            <label className="warn-text">
+              <input type="checkbox" checked={payee} onChange={(e) => setPayee(e.target.checked)} /> I checked
+              the new payee and accept it
+            </label>
+          ) : null}
+          {needsCap ? (
+            <label className="warn-text">
+              <input type="checkbox" checked={cap} onChange={(e) => setCap(e.target.checked)} /> I accept
+              going over my spending cap
+            </label>
+          ) : null}
+          <div className="dialog-actions">
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="primary"
+              disabled={(needsPayee && !payee) || (needsCap && !cap) || (needsRebuy && !rebuy)}
+            >
+              Pay {usd(q.totalUsd)}
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </Dialog>
+  );
+}

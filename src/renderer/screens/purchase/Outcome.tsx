@@ -1,0 +1,42 @@
+/** The result of the last purchase of this choice: what was bought and a way to read it, or why not. */
+import type { PurchaseOutcome } from '../../../shared/rpc';
+import { headline } from './labels';
+
+// No live-region roles here: the panel's one status region announces the outcome (see PurchaseProgress).
+export function Outcome(props: { outcome: PurchaseOutcome; onRead: (id: string) => void }) {
+  const { outcome } = props;
+  switch (outcome.status) {
+    case 'completed': {
+      const newest = outcome.purchase.reportIds[0];
+      return (
+        <div className="outcome ok" data-testid="purchase-outcome">
+          <p>{headline(outcome)}</p>
+          {outcome.purchase.txHash ? <p className="mono small">Receipt: {outcome.purchase.txHash}</p> : null}
+          {newest ? (
+            <button type="button" onClick={() => props.onRead(newest)}>
+              Read now
+            </button>
+          ) : null}
+        </div>
+      );
+    }
+    case 'in_doubt':
+      return (
+        <div className="outcome warn" data-testid="purchase-outcome">
+          <p>{outcome.message}</p>
+          <p>
+            Intel Desk will not pay again for this. Check it under Purchases → Reconcile; if the payment went
+            through, the reports arrive there.
+          </p>
+        </div>
+      );
+    case 'failed':
+      return (
+        <div className="outcome error" data-testid="purchase-outcome">
+          <p>{outcome.message}</p>
+        </div>
+      );
+    case 'needs_signature':
+      return null;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The price panel of a menu: the live quote of the choice, the wallet, and the purchase with its
+ * confirmation, progress and result. Each job is its own file in this folder.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { Selection } from '../../../shared/rpc';
+import { useRpcQuery } from '../../rpc/context';
+import { errorCode, errorMessage } from '../../rpc/client';
+import { useNavigate } from '../../app/route';
+import { WalletPanel } from '../../wallet/WalletPanel';
+import { plural, usd } from '../../format';
+import { PriceLines } from './PriceLines';
+import { BalanceNote } from './BalanceNote';
+import { ConfirmDialog } from './ConfirmDialog';
+import { Outcome } from './Outcome';
+import { PurchaseProgress } from './PurchaseProgress';
+import { RefusalChoice } from './RefusalChoice';
+import { headline } from './labels';
+import { termsOf, usePurchase } from './usePurchase';
+
+/** A field the person is typing in elsewhere keeps focus; otherwise focus follows the result. */
+function typingElsewhere(panel: HTMLElement | null): boolean {
+  const active = document.activeElement;
+  if (!active || active === document.body || panel?.contains(active)) return false;
+  return active.matches('input, textarea, select, [contenteditable="true"]');
+}
+
+export function PurchasePanel(props: {
+  handle: string;
+  selection: Selection | null;
+  /** Buy owned reports of the choice again (the person ticked it); core leaves them out otherwise. */
+  includeOwned: boolean;
+  /** Why nothing can be priced ("From is after To.", "You own all 5 reports."), when so. */
+  emptyReason: string | null;
+  /** Identifies the person's choice (not the derived selection, which a purchase itself changes). */
+  choiceKey: string;
+  settling: boolean;
+}) {
+  const navigate = useNavigate();
+  const wallet = useRpcQuery('wallet.status', {});
+  const quote = useRpcQuery(
+    'quote.get',
+    {
+      handle: props.handle,
+      selection: props.selection ?? { kind: 'all' as const },
+      ...(props.includeOwned ? { includeOwned: true } : {}),
+    },
+    { enabled: props.selection !== null, staleTime: 20_000, retry: false },
+  );
+  const [confirming, setConfirming] = useState(false);
+  const { run, start, acceptRefusal } = usePurchase(`${props.handle} ${props.choiceKey}`);
+  const busy = run?.busy ?? false;
+  const panel = useRef<HTMLElement>(null);
+  const result = useRef<HTMLDivElement>(null);
+
+  // Buy is disabled while paying, and the price lines go once the reports are owned: focus goes to the
+  // progress and then the result, never to <body>.
+  const finished = run !== null && !run.busy;
+  useEffect(() => {
+    if ((busy || finished) && !typingElsewhere(panel.current)) result.current?.focus();
+  }, [busy, finished]);
+
+  // A quote that failed to refresh is not shown beside its error (react-query keeps the last data).
+  const q = quote.isError ? undefined : quote.data;
+  const walletReady = Boolean(wallet.data?.address && wallet.data.unlocked);
+  const withSecret = q?.paidWith === 'library_secret';
+  const priced = q !== undefined && props.selection !== null;
+  const canStart = !busy && !props.settling && !quote.isFetching;
+  const resultText = run?.outcome ? headline(run.outcome) : (run?.failure ?? run?.refusal?.message ?? '');
+
+  return (
+    <aside className="purchase-panel" aria-label="Purchase" ref={panel}>
+      <h2>Price</h2>
+      {props.selection === null ? (
+        <p className="muted" data-testid="nothing-to-price">
+          {props.emptyReason ?? 'Nothing chosen.'}
+        </p>
+      ) : null}
+      {props.selection !== null && (quote.isPending || props.settling) && !q && !quote.isError ? (
+        <p className="muted" role="status">
+          Asking the service for the price…
+        </p>
+      ) : null}
+      {props.selection === null || !quote.isError ? null : errorCode(quote.error) === 'all_owned' ? (
+        // Not a failure: after a purchase the same choice is simply complete, so no alert interrupts.
+        <p className="muted" data-testid="nothing-to-price">
+          {errorMessage(quote.error)}
+        </p>
+      ) : (
+        <p className="error-text" role="alert" data-testid="quote-error">
+          {errorMessage(quote.error)}
+        </p>
+      )}
+      {priced && withSecret ? (
+        <>
+          <p className="notice" data-testid="secret-read">
+            The library secret is set, so these {plural(q.reportCount, 'report')} are read with it: no payment
+            is signed and nothing is charged (the service&apos;s price would be {usd(q.totalUsd)}). Clear the
+            secret in Settings to buy with your wallet instead.
+          </p>
+          <button
+            type="button"
+            className="primary"
+            disabled={!canStart}
+            onClick={() => void start(termsOf(q, { payee: false, cap: false }))}
+          >
+            Read {plural(q.reportCount, 'report')} with the library secret
+          </button>
+        </>
+      ) : null}
+      {priced && !withSecret ? (
+        <>
+          <PriceLines quote={q} />
+          {q.overPurchaseCap ? <p className="warn-text">Above your per-purchase cap.</p> : null}
+          {q.overDailyCap ? <p className="warn-text">Above what is left of your daily cap.</p> : null}
+          <BalanceNote quote={q} wallet={wallet.data} />
+          <button
+            type="button"
+            className="primary"
+            disabled={!walletReady || !canStart}
+            onClick={() => setConfirming(true)}
+          >
+            Buy {plural(q.reportCount, 'report')} for {usd(q.totalUsd)}
+          </button>
+          {!walletReady ? <p className="muted small">Set up and unlock a wallet to buy.</p> : null}
+        </>
+      ) : null}
+      <div ref={result} tabIndex={-1} className="purchase-result" data-testid="purchase-result">
+        <PurchaseProgress steps={run?.steps ?? []} busy={busy} result={resultText} withSecret={withSecret} />
+        {run?.outcome ? (
+          <Outcome outcome={run.outcome} onRead={(id) => navigate({ screen: 'report', id })} />
+        ) : null}
+        {run?.failure ? (
+          <p className="outcome error" data-testid="purchase-outcome">
+            {run.failure}
+          </p>
+        ) : null}
+        {run?.refusal ? (
+          <RefusalChoice
+            refusal={run.refusal}
+            confirmed={run.amount}
+            tokenDecimals={run.tokenDecimals}
+            busy={busy}
+            onAccept={() => void acceptRefusal()}
+          />
+        ) : null}
+      </div>
+      {withSecret ? null : <WalletPanel compact />}
+      <ConfirmDialog
+        quote={q}
+        open={confirming && q !== undefined}
+        onClose={() => setConfirming(false)}
+        onConfirm={(accepted) => {
+          setConfirming(false);
+          if (q) void start(termsOf(q, accepted));
+        }}
+      />
+    </aside>
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * One purchase of the choice on screen, from Buy to its result: the steps core reports as they happen
+ * (events, not polling, so a purchase of half a second still shows each), the outcome, and a refusal that
+ * one click can answer (a new price or payee). The result belongs to the choice it was made for: another
+ * choice does not show it.
+ */
+import { useCallback, useState } from 'react';
+import type { PurchaseOutcome, QuoteView } from '../../../shared/rpc';
+import type { PurchaseStep } from '../../../shared/events';
+import type { RpcErrorDetails } from '../../../shared/rpc-errors';
+import { useDeskEvent, useRpc } from '../../rpc/context';
+import { errorMessage, refusalDetails } from '../../rpc/client';
+import { useSettlePurchase } from './signing';
+
+/** A refusal the person can answer in one click; what they accept is in the details core sent. */
+export type Refusal =
+  | { code: 'quote_changed'; message: string; details: RpcErrorDetails['quote_changed'] }
+  | { code: 'payee_changed'; message: string; details: RpcErrorDetails['payee_changed'] };
+
+export interface PurchaseRun {
+  /** The choice the purchase was made for. */
+  choiceKey: string;
+  /** The quote confirmed last (a new price accepted in one click replaces it), and its amount. */
+  quoteId: string;
+  amount: string;
+  tokenDecimals: number;
+  purchaseId: string | null;
+  steps: PurchaseStep[];
+  busy: boolean;
+  outcome: PurchaseOutcome | null;
+  failure: string | null;
+  refusal: Refusal | null;
+}
+
+export interface StartTerms {
+  quoteId: string;
+  amount: string;
+  tokenDecimals: number;
+  acceptPayToChange?: boolean;
+  acceptOverCap?: boolean;
+}
+
+function refusalOf(error: unknown): Refusal | null {
+  const quote = refusalDetails(error, 'quote_changed');
+  if (quote) return { code: 'quote_changed', message: errorMessage(error), details: quote };
+  const payee = refusalDetails(error, 'payee_changed');
+  if (payee) return { code: 'payee_changed', message: errorMessage(error), details: payee };
+  return null;
+}
+
+export function usePurchase(choiceKey: string) {
+  const { client } = useRpc();
+  const [run, setRun] = useState<PurchaseRun | null>(null);
+  const [terms, setTerms] = useState<StartTerms | null>(null);
+
+  useDeskEvent((event) => {
+    if (event.type !== 'purchase.step') return;
+    setRun((current) => {
+      if (!current) return current;
+      const ours =
+        (current.purchaseId !== null && event.purchaseId === current.purchaseId) ||
+        (event.quoteId !== null && event.quoteId === current.quoteId);
+      if (!ours || current.steps.includes(event.step)) return current;
+      return { ...current, purchaseId: event.purchaseId, steps: [...current.steps, event.step] };
+    });
+  });
+
+  const notePurchaseId = useCallback(
+    (purchaseId: string) => setRun((current) => (current ? { ...current, purchaseId } : current)),
+    [],
+  );
+  const settle = useSettlePurchase(notePurchaseId);
+
+  const start = async (next: StartTerms) => {
+    setTerms(next);
+    setRun({
+      choiceKey,
+      quoteId: next.quoteId,
+      amount: next.amount,
+      tokenDecimals: next.tokenDecimals,
+      purchaseId: null,
+      steps: [],
+      busy: true,
+      outcome: null,
+      failure: null,
+      refusal: null,
+    });
+    const finish = (result: Partial<PurchaseRun>) =>
+      setRun((current) => (current ? { ...current, ...result, busy: false } : current));
+    try {
+      const outcome = await settle(
+        await client.call('purchase.start', {
+          quoteId: next.quoteId,
+          confirmedAmount: next.amount,
+          ...(next.acceptPayToChange !== undefined ? { acceptPayToChange: next.acceptPayToChange } : {}),
+          ...(next.acceptOverCap !== undefined ? { acceptOverCap: next.acceptOverCap } : {}),
+        }),
+      );
+      finish({ outcome });
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal) finish({ refusal });
+      else
+        finish({
+          failure: error instanceof Error && !('code' in error) ? error.message : errorMessage(error),
+        });
+    }
+  };
+
+  /** Accepts what the refusal names (the fresh price, or the new payee) and buys at once. */
+  const acceptRefusal = async () => {
+    const refusal = run?.refusal;
+    if (!refusal || !terms) return;
+    if (refusal.code === 'quote_changed')
+      await start({ ...terms, quoteId: refusal.details.quoteId, amount: refusal.details.amount });
+    else await start({ ...terms, acceptPayToChange: true });
+  };
+
+  // The result belongs to the choice it was made for: hidden while another is shown, back with it.
+  const shown = run && run.choiceKey === choiceKey ? run : null;
+  return { run: shown, start, acceptRefusal };
+}
+
+/** The quote's terms as purchase.start wants them, with what the person ticked in the confirmation. */
+export function termsOf(quote: QuoteView, accepted: { payee: boolean; cap: boolean }): StartTerms {
+  return {
+    quoteId: quote.quoteId,
+    amount: quote.amount,
+    tokenDecimals: quote.tokenDecimals,
+    ...(quote.payToStatus === 'changed' ? { acceptPayToChange: accepted.payee } : {}),
+    ...(quote.overPurchaseCap || quote.overDailyCap ? { acceptOverCap: accepted.cap } : {}),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The pure parts behind the purchase panel and the window's refresh: plural(), the checksum-aware payee
+ * comparison, the event-stream parser, which queries a change refreshes, and the words for every state.
+ */
+import { describe, expect, it } from 'vitest';
+import { plural, pluralWord } from '../../src/renderer/format';
+import { checksummed, sameAddress } from '../../src/renderer/components/Address';
+import { takeEvents } from '../../src/renderer/rpc/event-stream';
+import { readersOf } from '../../src/renderer/rpc/invalidation';
+import { emptyReason, initialChoice } from '../../src/renderer/screens/selection';
+import { STEP_ANNOUNCEMENT, STEP_LABEL } from '../../src/renderer/screens/purchase/labels';
+import { eventChanges, purchaseStepSchema } from '../../src/shared/events';
+import { rpcEffects, type MenuItemView } from '../../src/shared/rpc';
+
+const PAYEE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+describe('plural', () => {
+  it('counts with the right noun, and gives the word alone for agreement', () => {
+    expect(plural(1, 'report')).toBe('1 report');
+    expect(plural(0, 'report')).toBe('0 reports');
+    expect(plural(1200, 'entry', 'entries')).toBe('1,200 entries');
+    expect(pluralWord(2, 'is', 'are')).toBe('are');
+  });
+});
+
+describe('addresses', () => {
+  it('compares a payee whatever the letter case, and never matches a non-address', () => {
+    expect(sameAddress(PAYEE.toLowerCase(), PAYEE)).toBe(true);
+    expect(sameAddress(PAYEE, '0x90F79bf6EB2c4f870365E785982E1f101E93b906')).toBe(false);
+    expect(sameAddress('not an address', 'not an address')).toBe(false);
+    expect(checksummed(PAYEE.toLowerCase())).toBe(PAYEE);
+  });
+});
+
+describe('the event-stream parser', () => {
+  it('takes whole events, keeps a partial one, and reads the retry delay', () => {
+    const data: string[] = [];
+    let retry = 0;
+    const rest = takeEvents(
+      'retry: 1500\n\n: still here\n\nevent: a\ndata: {"type":"library.changed"}\n\ndata: {"ty',
+      (d) => data.push(d),
+      (ms) => (retry = ms),
+    );
+    expect(data).toEqual(['{"type":"library.changed"}']);
+    expect(retry).toBe(1500);
+    expect(rest).toBe('data: {"ty');
+  });
+});
+
+describe('what a change refreshes', () => {
+  it('a purchase refreshes the library, the menu, the purchases, the wallet and the quote', () => {
+    const readers = readersOf(rpcEffects['purchase.start'].changes);
+    for (const method of ['library.list', 'menu.get', 'purchases.list', 'wallet.status', 'quote.get'])
+      expect(readers.has(method as never), method).toBe(true);
+    expect(readers.has('settings.get')).toBe(false);
+  });
+
+  it('every topic an event or a call changes is read by some method', () => {
+    const changed = [
+      ...Object.values(eventChanges).flat(),
+      ...Object.values(rpcEffects).flatMap((e) => e.changes),
+    ];
+    for (const topic of new Set(changed)) expect(readersOf([topic]).size, topic).toBeGreaterThan(0);
+  });
+});
+
+describe('the purchase panel’s words', () => {
+  it('has a label and an announcement for every step', () => {
+    for (const step of purchaseStepSchema.options) {
+      expect(STEP_LABEL[step]).toBeTruthy();
+      expect(STEP_ANNOUNCEMENT[step]).toBeTruthy();
+    }
+  });
+
+  it('says every report is owned instead of "Nothing chosen."', () => {
+    const item = (id: string): MenuItemView => ({
+      id,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      model: 'm',
+      postCount: 1,
+      dateRange: null,
+      owned: true,
+    });
+    const reports = [item('a'), item('b')];
+    const none = { ...initialChoice, mode: 'pick' as const, picked: [] };
+    expect(emptyReason(reports, none)).toBe('You already own every report of this handle (2 reports).');
+    expect(emptyReason(reports, initialChoice)).toBe(
+      'You already own every report of this handle (2 reports).',
+    );
+    expect(emptyReason([{ ...item('c'), owned: false }], none)).toBe('Nothing chosen.');
+  });
+});
