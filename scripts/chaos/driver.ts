@@ -131,7 +131,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
     const perDesk = Math.ceil(options.purchases / 2);
     // Binds late in a run: the last purchases meet the daily cap, in-doubt ones counted.
-    const dailyCapUsd = Math.max(0.1, Math.round(perDesk * 0.017 * 100) / 100);
+    const dailyCapUsd = Math.max(0.1, Math.round(perDesk * 0.014 * 100) / 100);
     const lanes: Lane[] = [];
     for (const [index, name] of ['desk-a', 'desk-b'].entries()) {
       const proxy = new ServiceProxy(service.baseUrl, { delayMs: TIMEOUT_MS + 1_000, killService });
