@@ -97,6 +97,8 @@ export class Purchaser {
   private readonly pendingExternal = new Map<string, PendingExternal>();
   private readonly submitted = new Set<string>();
   private readonly inFlight = new PaymentsInFlight();
+  /** Amounts of payments past the cap check and not yet in the ledger, by purchase id. */
+  private readonly signing = new Map<string, bigint>();
 
   constructor(private readonly deps: PurchaserDeps) {}
 
@@ -132,14 +134,7 @@ export class Purchaser {
           `${usd(quote.amount)} is above your per-purchase cap of ${usd(perPurchaseCap)}; confirm again to go over it.`,
         );
       }
-      const dailyCap = BigInt(Math.round(settings.dailyCapUsd * 1e6));
-      const spent = this.deps.ledger.spentSince(startOfLocalDay(this.deps.now()));
-      if (spent + quote.amount > dailyCap) {
-        throw refused(
-          'over_daily_cap',
-          `With ${usd(spent)} already spent today, ${usd(quote.amount)} more goes over your daily cap of ${usd(dailyCap)}; confirm again to go over it.`,
-        );
-      }
+      this.checkDailyCap(quote.amount);
     }
     const pinned = this.deps.settings.pinnedPayTo(serviceUrl);
     if (pinned && pinned.toLowerCase() !== quote.payTo.toLowerCase() && !request.acceptPayToChange) {
@@ -150,6 +145,23 @@ export class Purchaser {
           pinned,
           payTo: quote.payTo,
         },
+      );
+    }
+  }
+
+  /**
+   * The daily cap with everything committed counted: the ledger's purchases not failed (in doubt included)
+   * and payments being signed that have no ledger row yet, so two purchases started at once cannot together
+   * go over it.
+   */
+  private checkDailyCap(amount: bigint): void {
+    const dailyCap = BigInt(Math.round(this.deps.settings.get().dailyCapUsd * 1e6));
+    let spent = this.deps.ledger.spentSince(startOfLocalDay(this.deps.now()));
+    for (const [id, signing] of this.signing) if (!this.deps.ledger.get(id)) spent += signing;
+    if (spent + amount > dailyCap) {
+      throw refused(
+        'over_daily_cap',
+        `With ${usd(spent)} already spent today, ${usd(amount)} more goes over your daily cap of ${usd(dailyCap)}; confirm again to go over it.`,
       );
     }
   }
@@ -188,6 +200,8 @@ export class Purchaser {
       // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
       // concurrent starts for the same reports the second sees the first.
       this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
+      // And the cap again, for the same reason: a concurrent purchase may have been committed meanwhile.
+      if (!request.acceptOverCap) this.checkDailyCap(held.quote.amount);
       const authorization = newAuthorization(held.quote, payer, this.deps.now(), clock);
       const purchaseId = randomUUID();
       if (kind === 'external' || !account) {
@@ -204,11 +218,13 @@ export class Purchaser {
       this.deps.quotes.spend(held.id);
       kept = true;
       this.inFlight.add(purchaseId, wanted, Number.POSITIVE_INFINITY);
+      this.signing.set(purchaseId, held.quote.amount);
       try {
         this.deps.onStep(purchaseId, 'signing');
         const signature = await account.signTypedData(typedData(held.quote, authorization));
         return await this.pay(purchaseId, held, authorization, signature);
       } finally {
+        this.signing.delete(purchaseId);
         this.inFlight.remove(purchaseId);
       }
     } finally {
