@@ -192,9 +192,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         }
         // A restarting service is waited for: purchases against a dead one would only test refusals.
         await killing;
-        await onePurchase(lane, demoChain, menus, faults, count);
-        done++;
-        if (done % 50 === 0) log(`${done} purchases, ${Math.round((Date.now() - started) / 1000)} s`);
+        const before = done;
+        done += await onePurchase(lane, demoChain, menus, faults, count);
+        if (Math.floor(done / 50) > Math.floor(before / 50))
+          log(`${done} purchases, ${Math.round((Date.now() - started) / 1000)} s`);
         // What a person's ledger holds right now, in doubt included, against the caps.
         const { rows } = readDesk(lane.dataDir);
         lane.evidence.capChecks++;
@@ -263,7 +264,7 @@ async function onePurchase(
   menus: Map<string, string[]>,
   faults: FaultTally,
   count: (label: string) => void,
-): Promise<void> {
+): Promise<number> {
   const fault: Fault = drawFault(lane.prng);
   faults.add(fault.kind);
   if (lane.prng.next() < 0.05) {
@@ -301,27 +302,29 @@ async function onePurchase(
       break;
   }
   const skewMs = fault.skewMs ?? 0;
-  const result = await lane.desk.send({
-    op: 'buy',
-    handle,
-    selection,
-    skewMs,
-    killAt: fault.killAt ?? null,
-  });
-  if (result.kind === 'killed') {
-    count('killed');
-    await restart(lane);
-  } else if (result.kind === 'refused') {
-    count(`refused:${result.code}`);
-    if (process.env['CHAOS_DEBUG']) process.stderr.write(`${lane.name} ${fault.kind}: ${result.message}\n`);
-  } else {
-    const outcome = z.object({ status: z.string(), code: z.string().nullable() }).parse(result.result);
-    count(outcome.code ? `${outcome.status}:${outcome.code}` : outcome.status);
+  const buy = (choice: { handle: string; selection: Selection }) =>
+    lane.desk.send({ op: 'buy', ...choice, skewMs, killAt: fault.killAt ?? null });
+  const results = await Promise.all(
+    fault.kind === 'concurrent_purchases'
+      ? [buy({ handle, selection }), buy(choose(lane.prng, menus))]
+      : [buy({ handle, selection })],
+  );
+  for (const result of results) {
+    if (result.kind === 'killed') count('killed');
+    else if (result.kind === 'refused') {
+      count(`refused:${result.code}`);
+      if (process.env['CHAOS_DEBUG']) process.stderr.write(`${lane.name} ${fault.kind}: ${result.message}\n`);
+    } else {
+      const outcome = z.object({ status: z.string(), code: z.string().nullable() }).parse(result.result);
+      count(outcome.code ? `${outcome.status}:${outcome.code}` : outcome.status);
+    }
   }
+  if (results.some((result) => result.kind === 'killed')) await restart(lane);
   // A chain that fails while reconciling: the desk asks it again under the same fault.
   if (fault.kind === 'chain_stall' || fault.kind === 'chain_error') await reconcile(lane, skewMs);
   lane.chainProxy.mode = 'pass';
   await lane.proxy.reset();
+  return results.length;
 }
 
 async function restart(lane: Lane): Promise<void> {

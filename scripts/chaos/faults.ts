@@ -38,6 +38,8 @@ export const FAULT_WEIGHTS = {
   chain_idle: 4,
   /** The desk's clock runs ahead of or behind the wall by up to two minutes. */
   clock_skew: 6,
+  /** Two purchases of different reports started on one desk at once (two windows, a double click). */
+  concurrent_purchases: 6,
 } as const;
 
 export type FaultKind = keyof typeof FAULT_WEIGHTS;
