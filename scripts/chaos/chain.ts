@@ -31,6 +31,12 @@ export async function idleFor(chain: DemoChain, seconds: number): Promise<void> 
   await anvilCall(chain.rpcUrl, 'evm_setTime', [wallSeconds()]);
 }
 
+/** A block on the wall clock: anvil's interval miner would otherwise go on counting from the idle block. */
+export async function catchUp(chain: DemoChain): Promise<void> {
+  await anvilCall(chain.rpcUrl, 'evm_setTime', [wallSeconds()]);
+  await anvilCall(chain.rpcUrl, 'evm_mine');
+}
+
 /** Moves the chain's clock past `timestamp` (seconds) and mines a block there. */
 export async function advancePast(chain: DemoChain, timestamp: number): Promise<void> {
   const latest = Number((await chain.clients.publicClient.getBlock({ blockTag: 'latest' })).timestamp);
