@@ -97,6 +97,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const count = (label: string) => outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
   const cleanup: (() => Promise<void>)[] = [];
   let chain: DemoChain | null = null;
+  let keep = false;
   try {
     const worker = await bundleDeskWorker();
     cleanup.push(async () => worker.remove());
@@ -237,6 +238,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         storeFile: service.storeFile,
       },
     });
+    const violations = invariants.reduce((n, inv) => n + inv.violations.length, 0);
+    // The evidence of a violation stays for whoever reproduces it: desk.db files, service.db.
+    keep = violations > 0;
+    if (keep) log(`evidence kept in ${root}`);
     return {
       seed: options.seed,
       purchases: done,
@@ -245,13 +250,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       deskKills: lanes.reduce((n, lane) => n + lane.evidence.kills, 0),
       serviceKills: service.kills,
       invariants,
-      violations: invariants.reduce((n, inv) => n + inv.violations.length, 0),
+      violations,
       durationMs: Date.now() - started,
       stopReason: stopReason.value,
     };
   } finally {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
-    rmSync(root, { recursive: true, force: true });
+    if (!keep) rmSync(root, { recursive: true, force: true });
   }
 }
 

@@ -90,7 +90,9 @@ function authorizations(e: Evidence): Invariant {
     }
     const { desk, row } = rows[0]!;
     if (!claimsSettlement(row))
-      violations.push(`${desk} ${row.id}: settled on chain in ${s.txHash} but the ledger says ${row.state}`);
+      violations.push(
+        `${desk} ${row.id}: settled on chain in ${s.txHash} but the ledger says ${row.state}: ${row.error ?? ''}`,
+      );
     if (s.transfers !== 1 || s.moved !== BigInt(row.amount))
       violations.push(
         `${desk} ${row.id}: ${usdc(s.moved)} moved in ${s.transfers} transfers, ledger ${row.amount}`,

@@ -11,6 +11,7 @@ const rowSchema = z.object({
   network: z.string(),
   state: z.enum(['signed', 'sent', 'completed', 'failed', 'in_doubt']),
   tx_hash: z.string().nullable(),
+  error: z.string().nullable(),
   response_json: z.string().nullable(),
   report_ids: z.string(),
   quote_json: z.string(),
@@ -31,7 +32,7 @@ export function readDesk(dataDir: string): { rows: LedgerRow[]; snapshots: Snaps
     const rows = z.array(rowSchema).parse(
       db
         .prepare(
-          `SELECT id, payer, nonce, amount, network, state, tx_hash, response_json, report_ids, quote_json,
+          `SELECT id, payer, nonce, amount, network, state, tx_hash, error, response_json, report_ids, quote_json,
                waiting_json, valid_before, created_at FROM purchases`,
         )
         .all(),

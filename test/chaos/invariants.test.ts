@@ -46,6 +46,7 @@ function row(overrides: Partial<LedgerRow> = {}): LedgerRow {
     network: 'eip155:31337',
     state: 'completed',
     tx_hash: tx,
+    error: null,
     response_json: delivered,
     report_ids: '["r1"]',
     quote_json: '{"expectedIds":["r1"]}',
