@@ -1,7 +1,9 @@
 /**
  * What a paid request that did not come back with the reports means (safety rule 5). Once the payment has
  * left, only an answer that proves nothing settled fails the purchase: the spec's 400/404 (refused before
- * payment), and a 402 refusal of the payment itself, confirmed on chain where an RPC URL is known. Anything
+ * payment), and a 402 refusal of the payment itself, confirmed on chain where an RPC URL is known and then
+ * only once the chain's clock has passed the authorization's validBefore (before that, anyone holding the
+ * signed authorization can still settle it). Anything
  * else (a gateway's 5xx, a 429, a 409 after a resend, a settlement error, a malformed or lost answer) leaves
  * the purchase in doubt, to be reconciled on chain.
  */
@@ -69,7 +71,8 @@ function inDoubt(error: DeskError | null, reason: string, payment: SentPayment):
 
 /**
  * Judges a paid request that failed after it left. `chain` is the read-only client for the payment's
- * network, or null when no RPC URL is known (then the service's refusal is taken at its word).
+ * network, or null when no RPC URL is known (then the service's refusal is taken at its word). With a chain,
+ * a refusal fails the purchase only once the authorization can no longer settle.
  */
 export async function judgeAfterSend(
   error: unknown,
@@ -88,8 +91,12 @@ export async function judgeAfterSend(
   }
   if (chain) {
     let used: boolean;
+    let chainSeconds: number;
     try {
-      used = await authorizationUsed(payment, chain);
+      // Read at one block: the state and the time that says whether it can still change.
+      const block = await chain.getBlock({ blockTag: 'latest' });
+      chainSeconds = Number(block.timestamp);
+      used = await authorizationUsed(payment, chain, block.number);
     } catch {
       return inDoubt(
         desk,
@@ -101,6 +108,16 @@ export async function judgeAfterSend(
       return inDoubt(
         desk,
         `The service refused the payment (${what}), yet the chain shows it used.`,
+        payment,
+      );
+    }
+    // A refusal does not void the signed authorization: whoever holds it (the service, a gateway that
+    // retries, anyone on the path) can still settle it until validBefore. Only the chain's clock past that
+    // makes the refusal final; until then the purchase is in doubt and reconciliation decides.
+    if (BigInt(chainSeconds) < payment.validBefore) {
+      return inDoubt(
+        desk,
+        `The service refused the payment (${what}). Nothing has moved yet, but the signed authorization could still be settled by whoever holds it.`,
         payment,
       );
     }

@@ -82,6 +82,8 @@ export class Purchaser {
   private readonly inFlight = new PaymentsInFlight();
   /** The quote each running purchase was confirmed on, so the window can follow its own purchase's steps. */
   private readonly confirmedQuote = new Map<string, string>();
+  /** Amounts of payments past the cap check and not yet in the ledger, by purchase id. */
+  private readonly signing = new Map<string, bigint>();
 
   constructor(private readonly deps: PurchaserDeps) {}
 
@@ -120,10 +122,21 @@ export class Purchaser {
         payTo: quote.payTo,
         pinnedPayTo: this.deps.settings.pinnedPayTo(serviceUrl),
         caps: this.deps.settings.get(),
-        spent: spentToday(this.deps.ledger.spendSince(startOfLocalDay(now)), now),
+        spent: this.spentTodayCommitted(now),
       },
       request,
     );
+  }
+
+  /**
+   * Spent today with everything committed counted: the ledger's purchases not failed (in doubt included) and
+   * payments being signed that have no ledger row yet, so two purchases started at once cannot together go
+   * over the daily cap.
+   */
+  private spentTodayCommitted(now: number): bigint {
+    let spent = spentToday(this.deps.ledger.spendSince(startOfLocalDay(now)), now);
+    for (const [id, amount] of this.signing) if (!this.deps.ledger.get(id)) spent += amount;
+    return spent;
   }
 
   async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
@@ -162,6 +175,8 @@ export class Purchaser {
       // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
       // concurrent starts for the same reports the second sees the first.
       this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
+      // And the rules again, for the same reason: a concurrent purchase may have been committed meanwhile.
+      this.checkPolicy(held.quote, request, held.serviceUrl);
       const authorization = newAuthorization(held.quote, payer, this.deps.now(), clock);
       const purchaseId = randomUUID();
       if (kind === 'external' || !account) {
@@ -179,12 +194,14 @@ export class Purchaser {
       this.deps.quotes.spend(held.id);
       kept = true;
       this.inFlight.add(purchaseId, wanted, Number.POSITIVE_INFINITY);
+      this.signing.set(purchaseId, held.quote.amount);
       try {
         this.confirmedQuote.set(purchaseId, request.quoteId);
         this.step(purchaseId, 'signing');
         const signature = await account.signTypedData(typedData(held.quote, authorization));
         return await this.pay(purchaseId, held, authorization, signature);
       } finally {
+        this.signing.delete(purchaseId);
         this.inFlight.remove(purchaseId);
         this.confirmedQuote.delete(purchaseId);
       }

@@ -1,0 +1,369 @@
+/**
+ * A chaos run: the reference service (its own process), a local chain, and two desks sharing nothing, each in
+ * a process behind its own fault-injecting proxies, buying from several buyers while faults are drawn from a
+ * seeded source. It then reconciles until nothing is in doubt and checks the invariants against the chain.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { privateKeyToAccount } from 'viem/accounts';
+import { z } from 'zod';
+import { startDemoChain, type DemoChain } from '../../src/service/chain/demo-chain';
+import type { Selection } from '../../src/shared/rpc';
+import { advancePast, balanceOf, catchUp, idleFor, settlementsOnChain } from './chain';
+import { ChainProxy } from './chain-proxy';
+import { bundleDeskWorker } from './bundle';
+import { DeskProcess, type CommandResult } from './desk-process';
+import { drawFault, FaultTally, type Fault } from './faults';
+import { checkInvariants, type DeskEvidence, type Invariant } from './invariants';
+import { committedOn, readDesk, waitKind } from './ledger';
+import { Prng } from './prng';
+import { integrityCheck, ServiceProcess } from './service-process';
+import { ServiceProxy } from './service-proxy';
+
+export interface ChaosOptions {
+  purchases: number;
+  seed: number;
+  minutes: number;
+  log?: (line: string) => void;
+}
+
+export interface ChaosResult {
+  seed: number;
+  purchases: number;
+  outcomes: Map<string, number>;
+  faults: FaultTally;
+  deskKills: number;
+  serviceKills: number;
+  invariants: Invariant[];
+  violations: number;
+  durationMs: number;
+  stopReason: string;
+}
+
+const UNIT_PRICE_USD = 0.01;
+const PER_PURCHASE_CAP_USD = 0.05;
+const TIMEOUT_MS = 2_500;
+const CHAIN_TIMEOUT_MS = 1_000;
+const PASSPHRASE = 'chaos run passphrase, anvil test keys only';
+const BUYERS_PER_DESK = 2;
+
+interface Lane {
+  name: string;
+  dataDir: string;
+  desk: DeskProcess;
+  proxy: ServiceProxy;
+  chainProxy: ChainProxy;
+  prng: Prng;
+  buyerKeys: `0x${string}`[];
+  buyer: number;
+  evidence: Omit<DeskEvidence, 'rows' | 'snapshots' | 'delivered'>;
+}
+
+const menuSchema = z.object({ reports: z.array(z.object({ id: z.string() })) });
+const shelfSchema = z.object({ entries: z.array(z.object({ username: z.string() })) });
+
+async function catalog(baseUrl: string): Promise<Map<string, string[]>> {
+  const shelf = shelfSchema.parse(await (await fetch(`${baseUrl}/api/intel/list`)).json());
+  const menus = new Map<string, string[]>();
+  for (const { username } of shelf.entries) {
+    const menu = menuSchema.parse(
+      await (await fetch(`${baseUrl}/api/intel/reports?username=${encodeURIComponent(username)}`)).json(),
+    );
+    menus.set(
+      username,
+      menu.reports.map((r) => r.id),
+    );
+  }
+  return menus;
+}
+
+function choose(prng: Prng, menus: Map<string, string[]>): { handle: string; selection: Selection } {
+  const handle = prng.pick([...menus.keys()]);
+  const ids = menus.get(handle) ?? [];
+  // Mostly a few reports; sometimes the whole handle, which the per-purchase cap often refuses.
+  if (prng.next() < 0.1 || ids.length === 0) return { handle, selection: { kind: 'all' } };
+  return { handle, selection: { kind: 'ids', ids: prng.sample(ids, prng.int(1, 3)) } };
+}
+
+export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
+  const log = options.log ?? (() => undefined);
+  const started = Date.now();
+  const deadline = started + options.minutes * 60_000;
+  const root = mkdtempSync(path.join(tmpdir(), 'intel-desk-chaos-'));
+  const faults = new FaultTally();
+  const outcomes = new Map<string, number>();
+  const count = (label: string) => outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
+  const cleanup: (() => Promise<void>)[] = [];
+  let chain: DemoChain | null = null;
+  let keep = false;
+  try {
+    const worker = await bundleDeskWorker();
+    cleanup.push(async () => worker.remove());
+    chain = await startDemoChain({ buyerCount: 2 * BUYERS_PER_DESK });
+    const demoChain = chain;
+    cleanup.push(() => demoChain.stop());
+    const service = new ServiceProcess({
+      chain,
+      dataDir: path.join(root, 'service'),
+      unitPriceUsd: UNIT_PRICE_USD,
+      librarySecret: randomBytes(24).toString('base64url'),
+      handles: 120,
+      minReports: 2,
+      maxReports: 12,
+    });
+    await service.start();
+    cleanup.push(() => service.stop());
+    log(`service up in ${Math.round((Date.now() - started) / 1000)} s`);
+    const menus = await catalog(service.baseUrl);
+    log(`catalog read in ${Math.round((Date.now() - started) / 1000)} s`);
+
+    // One service kill at a time: both desks share the service.
+    let killing: Promise<void> = Promise.resolve();
+    const killService = (afterMs: number) => {
+      killing = killing.then(async () => {
+        await new Promise((resolve) => setTimeout(resolve, afterMs));
+        await service.killAndRestart();
+        for (const lane of lanes) lane.proxy.target = service.baseUrl;
+      });
+      return killing;
+    };
+
+    const perDesk = Math.ceil(options.purchases / 2);
+    // Binds late in a run: the last purchases meet the daily cap, in-doubt ones counted.
+    const dailyCapUsd = Math.max(0.1, Math.round(perDesk * 0.01 * 100) / 100);
+    const lanes: Lane[] = [];
+    for (const [index, name] of ['desk-a', 'desk-b'].entries()) {
+      const proxy = new ServiceProxy(service.baseUrl, { delayMs: TIMEOUT_MS + 1_000, killService });
+      await proxy.start();
+      const chainProxy = new ChainProxy(chain.rpcUrl, CHAIN_TIMEOUT_MS + 1_500);
+      await chainProxy.start();
+      const dataDir = path.join(root, name);
+      const desk = new DeskProcess({
+        workerFile: worker.file,
+        dataDir,
+        serviceUrl: proxy.url,
+        rpcUrl: chainProxy.url,
+        demoAsset: chain.asset,
+        passphrase: PASSPHRASE,
+        timeoutMs: TIMEOUT_MS,
+        chainTimeoutMs: CHAIN_TIMEOUT_MS,
+      });
+      await desk.start();
+      log(`${name} up in ${Math.round((Date.now() - started) / 1000)} s`);
+      const buyerKeys = chain.buyerKeys.slice(index * BUYERS_PER_DESK, (index + 1) * BUYERS_PER_DESK);
+      lanes.push({
+        name,
+        dataDir,
+        desk,
+        proxy,
+        chainProxy,
+        prng: new Prng((options.seed ^ Math.imul(index + 1, 0x9e3779b9)) >>> 0),
+        buyerKeys,
+        buyer: 0,
+        evidence: { name, kills: 0, damaged: [], capBreaches: [], capChecks: 0 },
+      });
+      cleanup.push(async () => {
+        await desk.kill();
+        await proxy.close();
+        await chainProxy.close();
+      });
+      expectOk(await desk.send({ op: 'useBuyer', key: buyerKeys[0]! }), 'importing the buyer key');
+      expectOk(
+        await desk.send({ op: 'caps', perPurchaseCapUsd: PER_PURCHASE_CAP_USD, dailyCapUsd }),
+        'setting the caps',
+      );
+    }
+    const buyers = await Promise.all(
+      chain.buyerKeys.map(async (key) => {
+        const address = privateKeyToAccount(key).address;
+        return { address, before: await balanceOf(demoChain, address) };
+      }),
+    );
+
+    log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);
+    let done = 0;
+    const stopReason = { value: 'purchases' };
+    const runLane = async (lane: Lane) => {
+      for (let i = 0; i < perDesk; i++) {
+        if (Date.now() > deadline) {
+          stopReason.value = 'minutes';
+          return;
+        }
+        // A restarting service is waited for: purchases against a dead one would only test refusals.
+        await killing;
+        const bought = await onePurchase(lane, demoChain, menus, faults, count);
+        const before = done;
+        done += bought;
+        if (Math.floor(done / 50) > Math.floor(before / 50))
+          log(`${done} purchases, ${Math.round((Date.now() - started) / 1000)} s`);
+        // What a person's ledger holds right now, in doubt included, against the caps.
+        const { rows } = readDesk(lane.dataDir);
+        lane.evidence.capChecks++;
+        const today = committedOn(rows, new Date());
+        if (today > BigInt(Math.round(dailyCapUsd * 1e6)))
+          lane.evidence.capBreaches.push(`${lane.name}: ${today} units committed today after purchase ${i}`);
+        if (i % 10 === 9) await reconcile(lane, 0);
+      }
+    };
+    await Promise.all(lanes.map(runLane));
+    await killing;
+    log(`purchases done in ${Math.round((Date.now() - started) / 1000)} s`);
+
+    for (const lane of lanes) await settleAll(lane, demoChain, log);
+    for (const lane of lanes) {
+      await lane.desk.stop();
+      await lane.proxy.quiet();
+    }
+    const settlements = await settlementsOnChain(demoChain);
+    const after = await Promise.all(buyers.map((b) => balanceOf(demoChain, b.address)));
+    await service.stop();
+    const invariants = checkInvariants({
+      desks: lanes.map((lane) => ({
+        ...lane.evidence,
+        ...readDesk(lane.dataDir),
+        delivered: lane.proxy.delivered,
+      })),
+      buyers: buyers.map((b, i) => ({ ...b, after: after[i]! })),
+      settlements,
+      caps: {
+        perPurchase: BigInt(Math.round(PER_PURCHASE_CAP_USD * 1e6)),
+        daily: BigInt(Math.round(dailyCapUsd * 1e6)),
+      },
+      service: {
+        kills: service.kills,
+        damaged: service.damaged,
+        replays: lanes.flatMap((lane) => lane.proxy.replays),
+        storeFile: service.storeFile,
+      },
+    });
+    const violations = invariants.reduce((n, inv) => n + inv.violations.length, 0);
+    // The evidence of a violation stays for whoever reproduces it: desk.db files, service.db.
+    keep = violations > 0;
+    if (keep) log(`evidence kept in ${root}`);
+    return {
+      seed: options.seed,
+      purchases: done,
+      outcomes,
+      faults,
+      deskKills: lanes.reduce((n, lane) => n + lane.evidence.kills, 0),
+      serviceKills: service.kills,
+      invariants,
+      violations,
+      durationMs: Date.now() - started,
+      stopReason: stopReason.value,
+    };
+  } finally {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+    if (!keep) rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function expectOk(result: CommandResult, what: string): void {
+  if (result.kind !== 'ok') throw new Error(`${what} failed: ${JSON.stringify(result)}`);
+}
+
+async function onePurchase(
+  lane: Lane,
+  chain: DemoChain,
+  menus: Map<string, string[]>,
+  faults: FaultTally,
+  count: (label: string) => void,
+): Promise<number> {
+  const fault: Fault = drawFault(lane.prng);
+  faults.add(fault.kind);
+  if (lane.prng.next() < 0.05) {
+    lane.buyer = (lane.buyer + 1) % lane.buyerKeys.length;
+    expectOk(await lane.desk.send({ op: 'useBuyer', key: lane.buyerKeys[lane.buyer]! }), 'switching buyer');
+  }
+  const { handle, selection } = choose(lane.prng, menus);
+  switch (fault.kind) {
+    case 'refused':
+      lane.proxy.armRefusal();
+      break;
+    case 'reset':
+    case 'answer_dropped':
+    case 'answer_delayed':
+    case 'gateway_502':
+    case 'gateway_504':
+    case 'rate_limited_429':
+    case 'paid_twice':
+    case 'paid_twice_second_answer':
+      lane.proxy.arm(fault.kind);
+      break;
+    case 'service_kill':
+      lane.proxy.arm('service_kill', fault.killAfterMs ?? 0);
+      break;
+    case 'chain_stall':
+      lane.chainProxy.mode = 'stall';
+      break;
+    case 'chain_error':
+      lane.chainProxy.mode = 'error';
+      break;
+    case 'chain_idle':
+      await idleFor(chain, fault.idleSeconds ?? 300);
+      break;
+    default:
+      break;
+  }
+  const skewMs = fault.skewMs ?? 0;
+  const buy = (choice: { handle: string; selection: Selection }) =>
+    lane.desk.send({ op: 'buy', ...choice, skewMs, killAt: fault.killAt ?? null });
+  const results = await Promise.all(
+    fault.kind === 'concurrent_purchases'
+      ? [buy({ handle, selection }), buy(choose(lane.prng, menus))]
+      : [buy({ handle, selection })],
+  );
+  for (const result of results) {
+    if (result.kind === 'killed') count('killed');
+    else if (result.kind === 'refused') {
+      count(`refused:${result.code}`);
+      if (process.env['CHAOS_DEBUG']) process.stderr.write(`${lane.name} ${fault.kind}: ${result.message}\n`);
+    } else {
+      const outcome = z.object({ status: z.string(), code: z.string().nullable() }).parse(result.result);
+      count(outcome.code ? `${outcome.status}:${outcome.code}` : outcome.status);
+    }
+  }
+  if (results.some((result) => result.kind === 'killed')) await restart(lane);
+  // The idle spell ends: a block on the wall clock again, as the next transaction or interval would make.
+  if (fault.kind === 'chain_idle') await catchUp(chain);
+  // A chain that fails while reconciling: the desk asks it again under the same fault.
+  if (fault.kind === 'chain_stall' || fault.kind === 'chain_error') await reconcile(lane, skewMs);
+  lane.chainProxy.mode = 'pass';
+  await lane.proxy.reset();
+  return results.length;
+}
+
+async function restart(lane: Lane): Promise<void> {
+  await lane.desk.gone();
+  lane.evidence.kills++;
+  const verdict = integrityCheck(path.join(lane.dataDir, 'desk.db'));
+  if (verdict !== 'ok') lane.evidence.damaged.push(verdict);
+  await lane.proxy.reset();
+  lane.chainProxy.mode = 'pass';
+  await lane.desk.start();
+}
+
+async function reconcile(lane: Lane, skewMs: number): Promise<void> {
+  const result = await lane.desk.send({ op: 'reconcile', skewMs });
+  if (result.kind === 'killed') await restart(lane);
+}
+
+/** Reconciles until only paid-not-delivered purchases stay open, moving chain time past their windows. */
+async function settleAll(lane: Lane, chain: DemoChain, log: (line: string) => void): Promise<void> {
+  lane.chainProxy.mode = 'pass';
+  await lane.proxy.reset();
+  for (let round = 0; round < 6; round++) {
+    await reconcile(lane, 0);
+    const open = readDesk(lane.dataDir).rows.filter(
+      (row) => (row.state === 'in_doubt' && waitKind(row) !== 'redelivery') || row.state === 'sent',
+    );
+    if (open.length === 0) return;
+    const latest = Math.max(...open.map((row) => row.valid_before));
+    log(
+      `${lane.name}: ${open.length} in doubt; moving chain time past ${new Date(latest * 1000).toISOString()}`,
+    );
+    await advancePast(chain, latest);
+  }
+}

@@ -1,0 +1,31 @@
+/** What the chaos driver and a desk worker say to each other over IPC, checked on both sides. */
+import { z } from 'zod';
+import { selectionSchema } from '../../src/shared/rpc';
+
+export const workerCommandSchema = z.discriminatedUnion('op', [
+  z.object({
+    op: z.literal('buy'),
+    id: z.number(),
+    handle: z.string(),
+    selection: selectionSchema,
+    skewMs: z.number().int(),
+    killAt: z.string().nullable(),
+  }),
+  z.object({ op: z.literal('reconcile'), id: z.number(), skewMs: z.number().int() }),
+  z.object({ op: z.literal('useBuyer'), id: z.number(), key: z.string() }),
+  z.object({
+    op: z.literal('caps'),
+    id: z.number(),
+    perPurchaseCapUsd: z.number(),
+    dailyCapUsd: z.number(),
+  }),
+  z.object({ op: z.literal('close'), id: z.number() }),
+]);
+export type WorkerCommand = z.infer<typeof workerCommandSchema>;
+
+export const workerReplySchema = z.union([
+  z.object({ ready: z.literal(true) }),
+  z.object({ id: z.number(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ id: z.number(), ok: z.literal(false), code: z.string(), message: z.string() }),
+]);
+export type WorkerReply = z.infer<typeof workerReplySchema>;
