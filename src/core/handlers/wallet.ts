@@ -2,6 +2,7 @@
 import { parseAbi } from 'viem';
 import type { WalletView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
+import { DEMO_CHAIN_NETWORK } from '../payments/allowlist';
 
 const BALANCE_ABI = parseAbi(['function balanceOf(address owner) view returns (uint256)']);
 
@@ -9,7 +10,10 @@ export async function walletStatus(ctx: DeskContext): Promise<WalletView> {
   const kind = ctx.wallet.kind();
   const address = ctx.wallet.address();
   let balanceUsdc: string | null = null;
-  const asset = ctx.lastAsset;
+  // Before any quote this run (always so for the CLI), the demo's own token on the demo chain is the asset.
+  const asset =
+    ctx.lastAsset ??
+    (ctx.demo && ctx.demoAsset ? { network: DEMO_CHAIN_NETWORK, asset: ctx.demoAsset } : null);
   if (address && asset) {
     const chain = ctx.chain(asset.network);
     if (chain) {
