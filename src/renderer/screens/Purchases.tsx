@@ -4,7 +4,8 @@ import type { PurchaseView } from '../../shared/rpc';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { Empty, ErrorMessage, Loading } from '../components/States';
-import { dateTime, networkName, usd } from '../format';
+import { dateTime, networkName, shortHash, usd } from '../format';
+import { CopyButton } from '../components/CopyButton';
 
 const STATE_TEXT: Record<string, string> = {
   signed: 'signed, not sent',
@@ -61,7 +62,15 @@ export function PurchasesScreen() {
             Today: {usd(view.spentTodayUsd)} of your {usd(view.dailyCapUsd)} daily cap · per purchase cap{' '}
             {usd(view.perPurchaseCapUsd)}
           </p>
-          <div className="meter" aria-hidden="true">
+          <div
+            className={spentShare >= 0.8 ? 'meter meter-high' : 'meter'}
+            role="meter"
+            aria-label="Spent today of the daily cap"
+            aria-valuemin={0}
+            aria-valuemax={view.dailyCapUsd}
+            aria-valuenow={Math.min(view.spentTodayUsd, view.dailyCapUsd)}
+            aria-valuetext={`${usd(view.spentTodayUsd)} of ${usd(view.dailyCapUsd)}`}
+          >
             <div className="meter-fill" style={{ width: `${spentShare * 100}%` }} />
           </div>
           {inDoubt > 0 ? (
@@ -88,7 +97,7 @@ export function PurchasesScreen() {
           <tbody>
             {view.purchases.map((p) => (
               <tr key={p.id} className={`state-${p.state}`}>
-                <td>{dateTime(p.createdAt)}</td>
+                <td className="nowrap">{dateTime(p.createdAt)}</td>
                 <td>@{p.handle}</td>
                 <td>{p.reportCount}</td>
                 <td data-testid="charged">{charged(p)}</td>
@@ -104,8 +113,17 @@ export function PurchasesScreen() {
                     </div>
                   ) : null}
                 </td>
-                <td className="mono small" title={`${networkName(p.network)} · paid to ${p.payTo}`}>
-                  {p.txHash ?? '—'}
+                <td className="receipt" title={`${networkName(p.network)} · paid to ${p.payTo}`}>
+                  {p.txHash ? (
+                    <span className="nowrap">
+                      <span className="mono small" title={p.txHash} data-testid="receipt">
+                        {shortHash(p.txHash)}
+                      </span>{' '}
+                      <CopyButton value={p.txHash} label={`Copy receipt ${p.txHash}`} />
+                    </span>
+                  ) : (
+                    '—'
+                  )}
                 </td>
               </tr>
             ))}

@@ -37,7 +37,8 @@ function Sections(props: { value: Record<string, unknown> }) {
 
 export function ReportScreen(props: { id: string; serviceUrl?: string | undefined }) {
   const navigate = useNavigate();
-  const { client } = useRpc();
+  const { client, mode } = useRpc();
+  const [copied, setCopied] = useState(false);
   const report = useRpcQuery('report.get', {
     id: props.id,
     ...(props.serviceUrl ? { serviceUrl: props.serviceUrl } : {}),
@@ -82,7 +83,7 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
           >
             {timeline.map((t) => (
               <option key={t.id} value={t.id}>
-                {day(t.createdAt)}
+                {dateTime(t.createdAt)} · {t.model}
               </option>
             ))}
           </select>
@@ -105,6 +106,19 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
           <button type="button" onClick={() => window.print()}>
             Print
           </button>
+          {mode === 'browser' ? (
+            <button
+              type="button"
+              onClick={() =>
+                void navigator.clipboard.writeText(window.location.href).then(
+                  () => setCopied(true),
+                  () => setCopied(false),
+                )
+              }
+            >
+              {copied ? 'Link copied' : 'Copy link'}
+            </button>
+          ) : null}
         </div>
       </div>
       {exportError ? (

@@ -360,10 +360,10 @@ function LibrarySecret(props: { settings: SettingsView }) {
 function ThemePicker(props: { settings: SettingsView }) {
   const update = useRpcMutation('settings.update', ['settings.get']);
   return (
-    <fieldset className="settings-block">
-      <legend>Theme</legend>
+    <div className="settings-block" role="radiogroup" aria-labelledby="theme-title">
+      <h2 id="theme-title">Theme</h2>
       {(['system', 'light', 'dark'] as const).map((theme) => (
-        <label key={theme}>
+        <label key={theme} className="choice-label">
           <input
             type="radio"
             name="theme"
@@ -373,7 +373,7 @@ function ThemePicker(props: { settings: SettingsView }) {
           {theme}
         </label>
       ))}
-    </fieldset>
+    </div>
   );
 }
 
