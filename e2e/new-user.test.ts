@@ -306,7 +306,7 @@ describe('a new user in browser mode', () => {
       await page.getByTestId('stale').waitFor();
       const pointer = page.getByTestId('offline-pointer');
       await pointer.waitFor();
-      await pointer.getByRole('button', { name: 'Library' }).click();
+      await pointer.getByRole('button', { name: 'open the Library' }).click();
       expect(await hash()).toBe('#/library');
     } finally {
       await proxy.up();

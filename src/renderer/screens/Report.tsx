@@ -8,6 +8,7 @@ import { useNavigate } from '../app/route';
 import { ErrorMessage, Loading } from '../components/States';
 import { RichText, ValueView } from '../components/RichText';
 import { Chart } from '../components/Charts';
+import { copyText } from '../components/CopyButton';
 import { chartable } from '../components/chart-data';
 import { dateTime, day, humanize } from '../format';
 
@@ -107,15 +108,7 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
             Print
           </button>
           {mode === 'browser' ? (
-            <button
-              type="button"
-              onClick={() =>
-                void navigator.clipboard.writeText(window.location.href).then(
-                  () => setCopied(true),
-                  () => setCopied(false),
-                )
-              }
-            >
+            <button type="button" onClick={() => void copyText(window.location.href).then(setCopied)}>
               {copied ? 'Link copied' : 'Copy link'}
             </button>
           ) : null}

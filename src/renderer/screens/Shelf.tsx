@@ -148,9 +148,9 @@ export function ShelfScreen() {
           {shelf.isError
             ? 'No copy of the shelf is saved yet. '
             : 'This is the shelf as it was last fetched; prices need the service. '}
-          Reports you own read offline in the{' '}
+          Reports you own read offline:{' '}
           <button type="button" className="link" onClick={() => navigate({ screen: 'library' })}>
-            Library
+            open the Library
           </button>
           .
         </p>
