@@ -37,6 +37,8 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     page = fx.page;
     await page.reload();
     await page.locator(`html[data-theme="${theme}"]`).waitFor({ state: 'attached' });
+    // A reload stays on the screen the last suite ended on.
+    await nav('Shelf');
     await page.locator('.shelf-row').first().waitFor();
   });
 

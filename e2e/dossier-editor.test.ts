@@ -69,7 +69,11 @@ describe('dossier editor', () => {
         })
       ).json(),
     );
-    expect(stored.posts[0]?.['text']).toBe(edited);
+    // The editor lists posts oldest first, so "Post 1" is the earliest post, wherever it sits in the bundle.
+    const earliest = [...stored.posts].sort((a, b) =>
+      String(a['createdAt']).localeCompare(String(b['createdAt'])),
+    )[0];
+    expect(earliest?.['text']).toBe(edited);
 
     await page.reload();
     await openDossier();

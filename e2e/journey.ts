@@ -332,6 +332,8 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await stack!.stop();
     stack = null;
     await page().reload();
+    // A reload stays on the screen it was on (Purchases); the stale copy is the Shelf's.
+    await page().getByRole('button', { name: 'Shelf', exact: true }).click();
     await page().locator('[data-testid="stale"]').waitFor({ timeout: 30_000 });
     await snap('08-offline-shelf');
     await searchLibrary(page(), 'posted');

@@ -1,6 +1,6 @@
 /** list, menu, quote, buy: browsing and paying. */
 import { formatUsd } from '../shared/money';
-import type { QuoteView, Selection } from '../shared/rpc';
+import type { Freshness, QuoteView, Selection } from '../shared/rpc';
 import { DeskError, type DeskCore } from '../core';
 import { dateRange } from './dates';
 import { table, UsageError, type Output } from './output';
@@ -18,11 +18,34 @@ export interface Flags {
   'accept-payee'?: boolean | undefined;
 }
 
+/** How old a copy is, in the largest whole unit: "3 minutes", "2 days". */
+function age(fetchedAt: string, now: number): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(fetchedAt)) / 1000));
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+    [1, 'second'],
+  ];
+  const [size, name] = units.find(([size]) => seconds >= size) ?? [1, 'second'];
+  const n = Math.floor(seconds / size);
+  return `${n} ${name}${n === 1 ? '' : 's'}`;
+}
+
+/** The line `list` and `menu` print above a copy from the cache: offline, since when, and why. */
+export function offlineLine(view: Freshness, now = Date.now()): string {
+  if (!view.stale) return '';
+  const when = view.fetchedAt
+    ? `copy from ${view.fetchedAt.slice(0, 16).replace('T', ' ')} UTC, ${age(view.fetchedAt, now)} old`
+    : 'copy from an earlier run';
+  return `(offline: ${when}${view.staleReason ? `; ${view.staleReason}` : ''})`;
+}
+
 export async function list(desk: DeskCore, out: Output): Promise<void> {
   const shelf = await desk.handlers['shelf.list']({});
   out.result(shelf, () =>
     [
-      shelf.stale ? `(offline: last copy from ${shelf.fetchedAt}; ${shelf.staleReason ?? ''})` : '',
+      offlineLine(shelf),
       table(
         shelf.entries.map((e) => ({
           handle: e.username,
@@ -42,17 +65,22 @@ export async function list(desk: DeskCore, out: Output): Promise<void> {
 export async function menu(desk: DeskCore, out: Output, handle: string): Promise<void> {
   const view = await desk.handlers['menu.get']({ handle });
   out.result(view, () =>
-    table(
-      view.reports.map((r) => ({
-        id: r.id,
-        created: r.createdAt.slice(0, 16).replace('T', ' '),
-        model: r.model,
-        posts: r.postCount,
-        period: r.dateRange ? `${r.dateRange.from.slice(0, 10)}..${r.dateRange.to.slice(0, 10)}` : '',
-        owned: r.owned ? 'yes' : '',
-      })),
-      ['id', 'created', 'model', 'posts', 'period', 'owned'],
-    ),
+    [
+      offlineLine(view),
+      table(
+        view.reports.map((r) => ({
+          id: r.id,
+          created: r.createdAt.slice(0, 16).replace('T', ' '),
+          model: r.model,
+          posts: r.postCount,
+          period: r.dateRange ? `${r.dateRange.from.slice(0, 10)}..${r.dateRange.to.slice(0, 10)}` : '',
+          owned: r.owned ? 'yes' : '',
+        })),
+        ['id', 'created', 'model', 'posts', 'period', 'owned'],
+      ),
+    ]
+      .filter(Boolean)
+      .join('\n'),
   );
 }
 
@@ -128,11 +156,19 @@ export async function quote(desk: DeskCore, out: Output, handle: string, flags: 
   return view;
 }
 
-export async function buy(desk: DeskCore, out: Output, handle: string, flags: Flags): Promise<void> {
+/** `cannotSign`: why the desk cannot sign a payment now (from prepareSigner), said before any "paying…". */
+export async function buy(
+  desk: DeskCore,
+  out: Output,
+  handle: string,
+  flags: Flags,
+  cannotSign: DeskError | null = null,
+): Promise<void> {
   if (!flags.yes)
     throw new UsageError('buy spends money: check the price with `quote` first, then add --yes');
   const view = await quoteFor(desk, out, handle, flags);
   const withSecret = view.paidWith === 'library_secret';
+  if (!withSecret && cannotSign) throw cannotSign;
   const owned = ownedLine(view);
   if (owned) out.progress(owned);
   out.progress(

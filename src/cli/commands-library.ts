@@ -1,6 +1,6 @@
 /** library, search, read, export, purchases: the offline side. */
 import { formatUsd } from '../shared/money';
-import type { DeskCore } from '../core';
+import { DeskError, type DeskCore } from '../core';
 import type { ExportFormat } from '../shared/rpc';
 import { escapeJsonControls, table, terminalText, UsageError, type Output } from './output';
 
@@ -35,7 +35,19 @@ export async function search(desk: DeskCore, out: Output, text: string): Promise
 }
 
 export async function read(desk: DeskCore, out: Output, id: string): Promise<void> {
-  const view = await desk.handlers['report.get']({ id });
+  let view;
+  try {
+    view = await desk.handlers['report.get']({ id });
+  } catch (error) {
+    if (error instanceof DeskError && error.code === 'report_not_owned') {
+      throw new DeskError(
+        error.code,
+        `${error.message} Buy it with: intel-desk buy <handle> --ids ${terminalText(id)} --yes (\`intel-desk menu <handle>\` lists a handle's reports; check the price with \`quote\` first).`,
+        error.kind,
+      );
+    }
+    throw error;
+  }
   const md = await desk.handlers['report.export']({ id, format: 'md' });
   out.result(view, () => md.content);
 }

@@ -4,7 +4,7 @@
  * JSON (v3) keystore, sealed with that passphrase.
  */
 import { readFileSync } from 'node:fs';
-import type { DeskCore } from '../core';
+import { DeskError, type DeskCore } from '../core';
 import { UsageError, type Output } from './output';
 
 export interface SignerFlags {
@@ -37,13 +37,31 @@ export function sessionKey(flags: SignerFlags): string | null {
   return process.env['INTEL_DESK_PRIVATE_KEY'] ?? null;
 }
 
-/** Makes the desk able to sign: the session key if given, else the stored keystore unlocked from the env. */
-export async function prepareSigner(desk: DeskCore, flags: SignerFlags): Promise<void> {
-  const status = await desk.handlers['wallet.status']({});
-  if (status.unlocked || status.kind !== 'keystore') return;
+/**
+ * Makes the desk able to sign: the session key if given, else the stored keystore unlocked from the env.
+ * Returns what stops a payment when it still cannot sign (no wallet, or a locked one without a passphrase),
+ * so `buy` can say it before anything reads as if it were paying; reading with the library secret signs nothing.
+ */
+export async function prepareSigner(desk: DeskCore, flags: SignerFlags): Promise<DeskError | null> {
   const variable = flags['passphrase-env'] ?? PASSPHRASE_ENV;
-  if (!process.env[variable]) return;
+  const status = await desk.handlers['wallet.status']({});
+  if (status.unlocked) return null;
+  if (status.kind === null) {
+    return new DeskError(
+      'no_wallet',
+      'No wallet to pay with: give --key-file F for this run, or store one with `intel-desk wallet import --key-file F`.',
+      'wallet',
+    );
+  }
+  if (!process.env[variable]) {
+    return new DeskError(
+      'wallet_locked',
+      `Unlock the wallet to pay: set its passphrase in $${variable}${flags['passphrase-env'] ? '' : ' (or name another variable with --passphrase-env VAR)'} and run buy again.`,
+      'wallet',
+    );
+  }
   await desk.handlers['wallet.unlock']({ passphrase: fromEnv(variable, 'wallet passphrase') });
+  return null;
 }
 
 export async function wallet(desk: DeskCore, out: Output, flags: SignerFlags, action: string): Promise<void> {
@@ -73,7 +91,7 @@ export async function wallet(desk: DeskCore, out: Output, flags: SignerFlags, ac
   const status = await desk.handlers['wallet.status']({});
   out.result(status, () =>
     status.address
-      ? `${status.kind} wallet ${status.address}${status.balanceUsdc ? `, ${status.balanceUsdc} USDC` : ''}`
+      ? `${status.kind} wallet ${status.address}: ${status.balanceUsdc !== null ? `${status.balanceUsdc} USDC` : "USDC balance unknown (no chain RPC for the service's network yet; give --rpc URL, and quote once)"}`
       : 'no wallet',
   );
 }

@@ -144,9 +144,11 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
     case 'quote':
       await quote(desk, out, need(args, 0, 'handle'), values);
       return;
-    case 'buy':
-      await prepareSigner(desk, values);
-      return buy(desk, out, need(args, 0, 'handle'), values);
+    case 'buy': {
+      const handle = need(args, 0, 'handle');
+      const cannotSign = await prepareSigner(desk, values);
+      return buy(desk, out, handle, values, cannotSign);
+    }
     case 'library':
       return library(desk, out, values.handle);
     case 'search':

@@ -10,6 +10,7 @@ const storedSettingsSchema = z.object({
   dailyCapUsd: z.number().nonnegative().default(20),
   theme: z.enum(['light', 'dark', 'system']).default('system'),
   walletConnectProjectId: walletConnectProjectIdSchema.nullable().default(null),
+  welcomeDismissed: z.boolean().default(false),
 });
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
 
@@ -86,5 +87,6 @@ export function settingsView(
     librarySecretOrigin: secret.origin,
     demoLibrarySecretOffered,
     walletConnectProjectId: settings.walletConnectProjectId,
+    welcomeDismissed: settings.welcomeDismissed,
   };
 }

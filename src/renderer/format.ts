@@ -37,6 +37,11 @@ export function shortAddress(address: string | null | undefined): string {
   return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
 }
 
+/** A transaction hash as 0x1234ab…cdef: enough to recognise, the whole one is copied or shown on hover. */
+export function shortHash(hash: string): string {
+  return hash.length > 18 ? `${hash.slice(0, 8)}…${hash.slice(-6)}` : hash;
+}
+
 export function networkName(network: string): string {
   switch (network) {
     case 'eip155:8453':

@@ -179,8 +179,8 @@ export interface ReportView {
   snapshot: IntelReportSnapshot;
   /** The service this copy was bought from; the timeline and `previous` are from the same service. */
   serviceUrl: string;
-  /** Ids of this handle's cached reports, oldest first, for navigation over time. */
-  timeline: { id: string; createdAt: string }[];
+  /** This handle's cached reports, oldest first, for navigation over time (time and model tell apart a day's). */
+  timeline: { id: string; createdAt: string; model: string }[];
   previous: IntelReportSnapshot | null;
 }
 
@@ -207,6 +207,8 @@ export interface SettingsView {
   demoLibrarySecretOffered: boolean;
   /** Set = the WalletConnect connector is offered; not a secret (it identifies the app to the relay). */
   walletConnectProjectId: string | null;
+  /** The first-run welcome was closed; kept in desk.db so it stays closed across runs and host ports. */
+  welcomeDismissed: boolean;
 }
 
 /** A WalletConnect Cloud project id: 32 hex characters. */
@@ -222,6 +224,7 @@ export const settingsPatchSchema = z
     dailyCapUsd: z.number().nonnegative().max(1_000_000).optional(),
     theme: z.enum(['light', 'dark', 'system']).optional(),
     walletConnectProjectId: walletConnectProjectIdSchema.nullable().optional(),
+    welcomeDismissed: z.boolean().optional(),
   })
   .strict();
 

@@ -83,6 +83,11 @@ describe('intel-desk from keystore to offline reading', () => {
     const locked = await cli(['buy', first, '--all', '--yes']);
     expect(locked.code).toBe(3);
     expect(locked.stderr).toMatch(/Unlock the wallet/);
+    // Says how to unlock, and nothing before it reads as if a payment were under way.
+    expect(locked.stderr).toMatch(
+      /\$INTEL_DESK_PASSPHRASE \(or name another variable with --passphrase-env VAR\)/,
+    );
+    expect(locked.stderr).not.toMatch(/paying/);
 
     const all = await cli(['buy', first, '--all', '--yes', '--json'], UNLOCK);
     expect(all.code).toBe(0);
@@ -122,7 +127,13 @@ describe('intel-desk from keystore to offline reading', () => {
     proxy.down();
     const shelf = await cli(['list']);
     expect(shelf.code).toBe(0);
-    expect(shelf.stdout).toMatch(/^\(offline: last copy from .*Cannot reach the service/);
+    expect(shelf.stdout).toMatch(/^\(offline: copy from .* UTC, \d+ \w+ old; Cannot reach the service/);
+    // A menu from the cache says the same: offline, and how old the copy is.
+    const cachedMenu = await cli(['menu', handles[1]!]);
+    expect(cachedMenu.code).toBe(0);
+    expect(cachedMenu.stdout).toMatch(
+      /^\(offline: copy from \d{4}-\d\d-\d\d \d\d:\d\d UTC, \d+ (second|minute)s? old; Cannot reach the service/,
+    );
     const library = parsed<{ id: string }[]>(await cli(['library', '--json']));
     expect(library).toHaveLength(10);
     const read = await cli(['read', library[0]!.id]);

@@ -93,6 +93,21 @@ describe('intel-desk CLI', () => {
     expect(history.stdout).toContain('completed');
   });
 
+  it('shows the USDC balance in wallet status, and suggests buy for a report not owned', async () => {
+    const status = await cli(['wallet', 'status', '--key-file', keyFile]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^\w+ wallet 0x[0-9a-fA-F]{40}: \d+\.\d\d USDC$/m);
+    const shelf = json(await cli(['list', '--json'])) as unknown as { entries: { username: string }[] };
+    const other = shelf.entries.find((e) => e.username !== handle)!.username;
+    const menu = json(await cli(['menu', other, '--json'])) as unknown as { reports: { id: string }[] };
+    const id = menu.reports[0]!.id;
+    const read = await cli(['read', id]);
+    expect(read.code).toBe(2);
+    expect(read.stderr).toContain(
+      `is not in your library. Buy it with: intel-desk buy <handle> --ids ${id} --yes`,
+    );
+  });
+
   it('uses exit codes that tell usage, refusal, service and network errors apart', async () => {
     expect((await cli(['frobnicate'])).code).toBe(2);
     expect((await cli(['quote', handle])).code).toBe(2);

@@ -101,6 +101,62 @@ describe('the demo seed', () => {
   });
 });
 
+/** What one full report says about its topics, in each of the three places that say it. */
+function topicsOf(report: IntelReportSnapshot) {
+  const shares = report.analytics['topicShare'] as { label: string; value: number }[];
+  const summary = String(report.narrative['summary']);
+  const said = /more about (.+) than anything else \((\d+)% of posts\)/.exec(summary);
+  const change = report.changeSummary as {
+    headline: string;
+    newTopics: string[];
+    droppedTopics: string[];
+  } | null;
+  return { shares, said, change };
+}
+
+describe('the demo seed tells one story', () => {
+  it('narrative, change summary and analytics agree on every report', () => {
+    const { db, store } = seeded(DEMO_SEED);
+    const shelf = shelfListSchema.parse(JSON.parse(store.shelfJson()));
+    let checked = 0;
+    for (const entry of shelf.entries) {
+      for (const report of historyOf(db, entry.username.toLowerCase())) {
+        const { shares, said, change } = topicsOf(report);
+        const label = report.id;
+        const top = [...shares].sort((a, b) => b.value - a.value)[0]!;
+        // The topic the narrative leads with is the chart's largest share, at the percentage it states.
+        expect(said, label).not.toBeNull();
+        expect(said![1], label).toBe(top.label);
+        expect(Number(said![2]), label).toBe(Math.round(top.value * 100));
+        expect(
+          shares.filter((s) => s.value === top.value),
+          `${label} ties`,
+        ).toHaveLength(1);
+        const total = shares.reduce((sum, s) => sum + s.value, 0);
+        expect(total, label).toBeGreaterThan(0.97);
+        expect(total, label).toBeLessThan(1.03);
+        if (change) {
+          expect(change.headline, label).toContain(top.label);
+          // Dropped topics are gone from this report's chart, never its top topic; new ones are on it.
+          expect(change.droppedTopics, label).not.toContain(top.label);
+          for (const dropped of change.droppedTopics)
+            expect(
+              shares.map((s) => s.label),
+              label,
+            ).not.toContain(dropped);
+          for (const added of change.newTopics)
+            expect(
+              shares.map((s) => s.label),
+              label,
+            ).toContain(added);
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
+});
+
 describe('--seed-size', () => {
   it('parses HANDLES and HANDLES:REPORTS, and says what is wrong otherwise', () => {
     expect(seedSizeOptions('75')).toEqual({ handles: 75 });

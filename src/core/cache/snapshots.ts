@@ -185,10 +185,10 @@ export class SnapshotStore {
       .get(id, preferred);
   }
 
-  timeline(serviceUrl: string, handle: string): { id: string; createdAt: string }[] {
+  timeline(serviceUrl: string, handle: string): { id: string; createdAt: string; model: string }[] {
     return this.db
-      .prepare<[string, string], { id: string; createdAt: string }>(
-        `SELECT id, created_at AS createdAt FROM snapshots WHERE service_url = ? AND handle = ?
+      .prepare<[string, string], { id: string; createdAt: string; model: string }>(
+        `SELECT id, created_at AS createdAt, model FROM snapshots WHERE service_url = ? AND handle = ?
          ORDER BY created_at ASC`,
       )
       .all(serviceUrl, handle.toLowerCase());

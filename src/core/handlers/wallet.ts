@@ -3,10 +3,16 @@ import type { RpcHandlers, WalletView } from '../../shared/rpc';
 import { DeskError } from '../errors';
 import type { DeskContext } from '../context';
 import { readBalanceUsdc, type PaymentToken } from '../wallet/balances';
+import { DEMO_CHAIN_NETWORK } from '../payments/allowlist';
 
 /** The token asked about, if a quote named it; else the one the selected service last quoted in. */
 function tokenFor(ctx: DeskContext, asked: { network: string; asset: string } | null): PaymentToken | null {
-  if (asked === null) return ctx.tokens.forService(ctx.client().baseUrl);
+  if (asked === null) {
+    // Before any quote this run (always so for the CLI), the demo's own token on the demo chain is the asset.
+    const demoToken =
+      ctx.demo && ctx.demoAsset ? { network: DEMO_CHAIN_NETWORK, asset: ctx.demoAsset } : null;
+    return ctx.tokens.forService(ctx.client().baseUrl) ?? demoToken;
+  }
   const token = { network: asked.network, asset: asked.asset as `0x${string}` };
   return ctx.tokens.isKnown(token) ? token : null;
 }

@@ -1,7 +1,10 @@
 /** The frame: navigation, app status, theme, and the current screen. */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
-import { NavigateContext, type Route } from './route';
+import { errorCode } from '../rpc/client';
+import { NavigateContext, useHashRoute, type Route } from './route';
+import { Welcome } from './Welcome';
 import { useTheme } from './theme';
 import { ShelfScreen } from '../screens/Shelf';
 import { MenuScreen } from '../screens/Menu';
@@ -29,7 +32,7 @@ function Screen(props: { route: Route }) {
     case 'library':
       return <LibraryScreen handle={route.handle} />;
     case 'report':
-      return <ReportScreen id={route.id} serviceUrl={route.serviceUrl} />;
+      return <ReportScreen key={route.id} id={route.id} serviceUrl={route.serviceUrl} />;
     case 'purchases':
       return <PurchasesScreen />;
     case 'settings':
@@ -46,19 +49,33 @@ function activeTab(route: Route): Route['screen'] {
 }
 
 export function App() {
-  const [route, setRoute] = useState<Route>({ screen: 'shelf' });
+  const [route, navigate] = useHashRoute();
   const main = useRef<HTMLElement>(null);
-  const { mode } = useRpc();
-  const info = useRpcQuery('app.info', {}, { refetchInterval: 15_000 });
+  const { mode, client } = useRpc();
+  const queryClient = useQueryClient();
+  // While the desk's own host does not answer, ask again every few seconds so the badge recovers promptly.
+  const info = useRpcQuery(
+    'app.info',
+    {},
+    { refetchInterval: (query) => (query.state.status === 'error' ? 3_000 : 15_000) },
+  );
+  const hostDown = errorCode(info.error) === 'host_unreachable';
   const settings = useRpcQuery('settings.get', {});
   useTheme(settings.data?.theme);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const welcomeShown = helpOpen || settings.data?.welcomeDismissed === false;
 
-  const navigate = useCallback((next: Route) => {
-    setRoute(next);
-    window.scrollTo(0, 0);
-  }, []);
+  const closeWelcome = () => {
+    setHelpOpen(false);
+    if (settings.data?.welcomeDismissed === false) {
+      void client
+        .call('settings.update', { welcomeDismissed: true })
+        .then((fresh) => queryClient.setQueryData(['settings.get', {}], fresh));
+    }
+  };
 
   useEffect(() => {
+    window.scrollTo(0, 0);
     main.current?.focus({ preventScroll: true });
   }, [route]);
 
@@ -79,12 +96,39 @@ export function App() {
                 {item.label}
               </button>
             ))}
+            <button
+              type="button"
+              className="tab"
+              aria-expanded={welcomeShown}
+              onClick={() => (welcomeShown ? closeWelcome() : setHelpOpen(true))}
+            >
+              Help
+            </button>
           </nav>
           <span className="status">
-            {info.data?.demo ? <span className="badge">demo</span> : null}
-            <span className="badge" title={info.data?.serviceUrl}>
-              {info.data ? (info.data.online ? 'online' : 'offline') : '…'}
-            </span>
+            {info.data?.demo ? (
+              <span className="badge" title="Local service and test chain; nothing costs real money">
+                demo
+              </span>
+            ) : null}
+            {hostDown ? (
+              <span
+                className="badge badge-warn"
+                role="status"
+                data-testid="connection"
+                title="This page cannot reach Intel Desk itself: start it again (npm start)."
+              >
+                desk unreachable
+              </span>
+            ) : (
+              <span
+                className={info.data && !info.data.online ? 'badge badge-warn' : 'badge'}
+                data-testid="connection"
+                title={info.data?.serviceUrl}
+              >
+                {info.data ? (info.data.online ? 'online' : 'offline') : '…'}
+              </span>
+            )}
             <span className="muted">{mode === 'electron' ? 'desktop' : 'browser'}</span>
           </span>
         </header>
@@ -95,6 +139,9 @@ export function App() {
           </p>
         ) : null}
         <main ref={main} tabIndex={-1} className="content">
+          {welcomeShown && info.data ? (
+            <Welcome demo={info.data.demo} focus={helpOpen} onClose={closeWelcome} />
+          ) : null}
           <Screen route={route} />
         </main>
       </div>

@@ -7,11 +7,16 @@ function show(value: Json | undefined): string {
   return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
-export function ChangeList(props: { changes: Change[]; empty: string }) {
+export function ChangeList(props: { changes: Change[]; empty: string; label?: string; testId?: string }) {
   if (props.changes.length === 0) return <p className="muted">{props.empty}</p>;
   return (
     // Focusable because it scrolls: keyboard users must be able to scroll a long change list.
-    <ul className="change-list" aria-label="Changes" data-testid="dossier-diff" tabIndex={0}>
+    <ul
+      className="change-list"
+      aria-label={props.label ?? 'Changes'}
+      data-testid={props.testId ?? 'dossier-diff'}
+      tabIndex={0}
+    >
       {props.changes.map((change) => (
         <li key={`${change.kind}:${change.path}`} className={`change-${change.kind}`}>
           <code>{change.path}</code>{' '}

@@ -2,7 +2,9 @@
 import { useState } from 'react';
 import type { Bundle } from '../../shared/wire';
 import { resolveConflict, threeWayMerge, type Conflict } from './merge';
-import type { Json } from './paths';
+import { diff, type Json } from './paths';
+import { ChangeList } from './ChangeList';
+import { dateTime } from '../format';
 
 const show = (value: Json | undefined) => (value === undefined ? '(absent)' : JSON.stringify(value, null, 1));
 
@@ -27,16 +29,29 @@ export function ConflictView(props: {
     setChoices((current) => ({ ...current, [conflict.entity]: take }));
   };
   const open = result.conflicts.filter((c) => !choices[c.entity]).length;
+  // What the other person saved, against the copy both started from: shown whole, clashing or not.
+  const [theirChanges] = useState(() =>
+    diff(props.base as unknown as Json, props.theirs as unknown as Json).filter(
+      (c) => c.path !== 'gatheredAt',
+    ),
+  );
   return (
     <section className="conflict" aria-labelledby="conflict-title" data-testid="dossier-conflict">
       <h2 id="conflict-title">Someone else saved this dossier since you opened it</h2>
       <p>
-        Their copy was gathered at {props.theirs.gatheredAt}; yours started from {props.base.gatheredAt}.
-        Changes made on only one side are already combined.{' '}
+        Their copy was gathered at {dateTime(props.theirs.gatheredAt)}; yours started from{' '}
+        {dateTime(props.base.gatheredAt)}. Changes made on only one side are already combined.{' '}
         {result.conflicts.length === 0
           ? 'Nothing clashes.'
           : `${open} of ${result.conflicts.length} item(s) changed on both sides need your choice.`}
       </p>
+      <h3>What they changed</h3>
+      <ChangeList
+        changes={theirChanges}
+        empty="Nothing but the time it was gathered."
+        label="What they changed"
+        testId="their-changes"
+      />
       {result.conflicts.map((conflict) => (
         <fieldset key={conflict.entity} className="conflict-item">
           <legend className="mono">{conflict.entity}</legend>

@@ -14,6 +14,7 @@ import { ConflictView } from './ConflictView';
 import { RawJson } from './RawJson';
 import { EdgesEditor, PostsEditor, ProfileEditor, ReportsEditor } from './sections';
 import { diff, type Json } from './paths';
+import { dateTime } from '../format';
 
 const TABS = ['Profile', 'Posts', 'Edges', 'Reports', 'Raw JSON'] as const;
 type Tab = (typeof TABS)[number];
@@ -64,9 +65,13 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
       setBase(answer.bundle);
       setMine(answer.bundle);
       setConflict(null);
-      setNotice(`Saved. The service now holds the dossier gathered at ${answer.bundle.gatheredAt}.`);
+      setNotice(
+        `Saved. The service now holds the dossier gathered at ${dateTime(answer.bundle.gatheredAt)}.`,
+      );
     } else if (answer.status === 'conflict') {
-      setConflict({ base: answer.base, theirs: answer.theirs, mine: answer.mine });
+      // The editor's own base, not core's: core falls back to "theirs" when no draft was kept yet (a save
+      // within the draft delay), which would make the other person's changes look like no change at all.
+      setConflict({ base, theirs: answer.theirs, mine: answer.mine });
     } else {
       setNotice(answer.message);
     }
@@ -101,7 +106,12 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
             <span className="error-text"> Draft not kept: {errorMessage(saveDraft.error)}</span>
           ) : null}
         </span>
-        <button type="button" onClick={() => setReviewing(true)} disabled={changes.length === 0}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => setReviewing(true)}
+          disabled={changes.length === 0}
+        >
           Review and save ({plural(changes.length, 'change')})
         </button>
         <button
@@ -150,7 +160,7 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
         ) : null}
       </div>
       <Dialog title="Save the dossier" open={reviewing} onClose={() => setReviewing(false)}>
-        <p>These changes go to the service, against its copy gathered at {base.gatheredAt}:</p>
+        <p>These changes go to the service, against its copy gathered at {dateTime(base.gatheredAt)}:</p>
         <ChangeList changes={changes} empty="No changes." />
         {removedReports > 0 ? (
           <p className="warn-text">
@@ -159,16 +169,18 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
           </p>
         ) : null}
         {save.isError ? <p className="error-text">{errorMessage(save.error)}</p> : null}
+        {/* The purchase dialog's order: the way back first, the main action last and marked as such. */}
         <div className="dialog-actions">
+          <button type="button" onClick={() => setReviewing(false)}>
+            Keep editing
+          </button>
           <button
             type="button"
+            className="primary"
             onClick={() => void submit(mine, base.gatheredAt).catch(() => undefined)}
             disabled={save.isPending}
           >
             {save.isPending ? 'Saving…' : 'Save to the service'}
-          </button>
-          <button type="button" onClick={() => setReviewing(false)}>
-            Keep editing
           </button>
         </div>
       </Dialog>

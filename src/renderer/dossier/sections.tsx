@@ -1,6 +1,7 @@
 /** Structured editors for the parts of a dossier: profile fields, posts, edges, report history. */
 import { useState } from 'react';
 import type { Bundle } from '../../shared/wire';
+import { dateTime, humanize } from '../format';
 
 type Edit = (next: Bundle) => void;
 type Row = Record<string, unknown>;
@@ -22,7 +23,7 @@ export function ProfileEditor(props: { bundle: Bundle; onChange: Edit }) {
       <legend>Profile</legend>
       {Object.entries(profile).map(([key, value]) => (
         <label key={key} className="field-row">
-          <span>{key}</span>
+          <span title={key}>{humanize(key)}</span>
           <input
             type="text"
             value={text(value)}
@@ -72,8 +73,25 @@ export function ProfileEditor(props: { bundle: Bundle; onChange: Edit }) {
   );
 }
 
+/** An ISO instant as the value of a datetime-local field read as UTC ("2026-10-01T05:00"), or null. */
+function utcField(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 16);
+}
+
+/** Oldest first by createdAt; posts without a readable date keep their place at the end. */
+function inTimeOrder(posts: Row[]): { post: Row; index: number }[] {
+  const at = (post: Row) => {
+    const time = typeof post['createdAt'] === 'string' ? Date.parse(post['createdAt']) : Number.NaN;
+    return Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
+  };
+  return posts.map((post, index) => ({ post, index })).sort((a, b) => at(a.post) - at(b.post));
+}
+
 export function PostsEditor(props: { bundle: Bundle; onChange: Edit; now: () => string }) {
   const posts = props.bundle.posts;
+  const ordered = inTimeOrder(posts);
   const update = (index: number, patch: Row) =>
     props.onChange({
       ...props.bundle,
@@ -85,36 +103,48 @@ export function PostsEditor(props: { bundle: Bundle; onChange: Edit; now: () => 
       <table className="menu-table" aria-label="Posts">
         <thead>
           <tr>
-            <th>Id</th>
-            <th>Created</th>
+            <th>Created (UTC)</th>
             <th>Text</th>
+            <th>Id</th>
             <th />
           </tr>
         </thead>
         <tbody>
-          {posts.map((post, index) => (
+          {ordered.map(({ post, index }, position) => (
             <tr key={text(post['id']) || index}>
-              <td className="mono small">{text(post['id'])}</td>
-              <td>
-                <input
-                  type="text"
-                  aria-label={`Post ${index + 1} created`}
-                  value={text(post['createdAt'])}
-                  onChange={(e) => update(index, { createdAt: e.target.value })}
-                />
+              <td className="nowrap">
+                {utcField(post['createdAt']) !== null ? (
+                  <input
+                    type="datetime-local"
+                    aria-label={`Post ${position + 1} created`}
+                    title={text(post['createdAt'])}
+                    value={utcField(post['createdAt']) ?? ''}
+                    onChange={(e) => {
+                      if (e.target.value) update(index, { createdAt: `${e.target.value}:00.000Z` });
+                    }}
+                  />
+                ) : (
+                  <input
+                    type="text"
+                    aria-label={`Post ${position + 1} created`}
+                    value={text(post['createdAt'])}
+                    onChange={(e) => update(index, { createdAt: e.target.value })}
+                  />
+                )}
               </td>
               <td>
                 <textarea
-                  aria-label={`Post ${index + 1} text`}
+                  aria-label={`Post ${position + 1} text`}
                   rows={2}
                   value={text(post['text'])}
                   onChange={(e) => update(index, { text: e.target.value })}
                 />
               </td>
+              <td className="mono small">{text(post['id'])}</td>
               <td>
                 <button
                   type="button"
-                  aria-label={`Remove post ${index + 1}`}
+                  aria-label={`Remove post ${position + 1}`}
                   onClick={() =>
                     props.onChange({ ...props.bundle, posts: posts.filter((_, i) => i !== index) })
                   }
@@ -225,7 +255,7 @@ export function ReportsEditor(props: { bundle: Bundle; onChange: Edit }) {
         <tbody>
           {reports.map((report) => (
             <tr key={report.id}>
-              <td>{report.createdAt.slice(0, 16).replace('T', ' ')}</td>
+              <td className="nowrap">{dateTime(report.createdAt)}</td>
               <td>{report.model}</td>
               <td>{report.meta.postCount ?? ''}</td>
               <td className="mono small">{report.id}</td>

@@ -1,6 +1,7 @@
 /** Staff only: open a handle's full dossier through the bundle route (the library secret stays in core). */
 import { useState } from 'react';
 import { useRpcQuery } from '../rpc/context';
+import { errorCode } from '../rpc/client';
 import { useNavigate } from '../app/route';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { DossierEditor } from '../dossier/DossierEditor';
@@ -15,6 +16,10 @@ export function DossierScreen(props: { handle?: string | undefined }) {
     { handle: handle ?? '' },
     { enabled: Boolean(handle && settings.data?.librarySecretSet), staleTime: Infinity, gcTime: 0 },
   );
+  // One message for a refused secret, whether the last check or this request found it; retrying cannot help.
+  const secretRefused =
+    Boolean(settings.data?.librarySecretSet && settings.data.librarySecretAccepted === false) ||
+    errorCode(dossier.error) === 'library_secret_refused';
   return (
     <section aria-labelledby="dossier-title">
       <div className="screen-head">
@@ -47,8 +52,16 @@ export function DossierScreen(props: { handle?: string | undefined }) {
           </p>
         </Empty>
       ) : null}
-      {settings.data?.librarySecretSet && settings.data.librarySecretAccepted === false ? (
-        <p className="warn-text">The service did not accept the library secret last time it was checked.</p>
+      {secretRefused ? (
+        <div className="state state-error" role="alert" data-testid="secret-refused">
+          <p>
+            The service refused the library secret. Enter the right one in{' '}
+            <button type="button" className="link" onClick={() => navigate({ screen: 'settings' })}>
+              Settings
+            </button>
+            ; opening the dossier again will not help until then.
+          </p>
+        </div>
       ) : null}
       {settings.data?.librarySecretSet && !handle ? (
         <Empty title="Type a handle to open its dossier." />
@@ -56,7 +69,9 @@ export function DossierScreen(props: { handle?: string | undefined }) {
       {handle && dossier.isPending && dossier.fetchStatus === 'fetching' ? (
         <Loading label="Reading the dossier…" />
       ) : null}
-      {dossier.isError ? <ErrorMessage error={dossier.error} onRetry={() => void dossier.refetch()} /> : null}
+      {dossier.isError && !secretRefused ? (
+        <ErrorMessage error={dossier.error} onRetry={() => void dossier.refetch()} />
+      ) : null}
       {handle && dossier.data ? (
         <DossierEditor
           key={`${handle}:${dossier.dataUpdatedAt}`}

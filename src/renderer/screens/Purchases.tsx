@@ -4,10 +4,11 @@ import type { PurchaseView } from '../../shared/rpc';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { Empty, ErrorMessage, Loading } from '../components/States';
-import { dateTime, networkName, plural, pluralWord, usd } from '../format';
+import { dateTime, networkName, plural, pluralWord, shortHash, usd } from '../format';
 import { useRpc } from '../rpc/context';
 import { download } from '../download';
 import { ReceiptDialog } from './ReceiptDialog';
+import { CopyButton } from '../components/CopyButton';
 
 const STATE_TEXT: Record<string, string> = {
   signed: 'signed, not sent',
@@ -88,7 +89,15 @@ export function PurchasesScreen() {
             Today: {usd(view.spentTodayUsd)} of your {usd(view.dailyCapUsd)} daily cap · per purchase cap{' '}
             {usd(view.perPurchaseCapUsd)}
           </p>
-          <div className="meter" aria-hidden="true">
+          <div
+            className={spentShare >= 0.8 ? 'meter meter-high' : 'meter'}
+            role="meter"
+            aria-label="Spent today of the daily cap"
+            aria-valuemin={0}
+            aria-valuemax={view.dailyCapUsd}
+            aria-valuenow={Math.min(view.spentTodayUsd, view.dailyCapUsd)}
+            aria-valuetext={`${usd(view.spentTodayUsd)} of ${usd(view.dailyCapUsd)}`}
+          >
             <div className="meter-fill" style={{ width: `${spentShare * 100}%` }} />
           </div>
           {inDoubt > 0 ? (
@@ -115,7 +124,7 @@ export function PurchasesScreen() {
           <tbody>
             {view.purchases.map((p) => (
               <tr key={p.id} className={`state-${p.state}`}>
-                <td>{dateTime(p.createdAt)}</td>
+                <td className="nowrap">{dateTime(p.createdAt)}</td>
                 <td>@{p.handle}</td>
                 <td>{p.reportCount}</td>
                 <td data-testid="charged">{charged(p)}</td>
@@ -132,14 +141,23 @@ export function PurchasesScreen() {
                   ) : null}
                 </td>
                 <td
-                  className="mono small"
+                  className="receipt"
                   title={
                     p.paidWith === 'payment'
                       ? `${networkName(p.network)} · paid to ${p.payTo}`
                       : 'Read with the library secret; nothing was paid.'
                   }
                 >
-                  {p.txHash ?? '—'}
+                  {p.txHash ? (
+                    <span className="nowrap">
+                      <span className="mono small" title={p.txHash} data-testid="receipt">
+                        {shortHash(p.txHash)}
+                      </span>{' '}
+                      <CopyButton value={p.txHash} label={`Copy receipt ${p.txHash}`} />
+                    </span>
+                  ) : (
+                    '—'
+                  )}
                   <div>
                     <button
                       type="button"

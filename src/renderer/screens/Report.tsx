@@ -9,6 +9,7 @@ import { useNavigate } from '../app/route';
 import { ErrorMessage, Loading } from '../components/States';
 import { RichText, ValueView } from '../components/RichText';
 import { Chart } from '../components/Charts';
+import { copyText } from '../components/CopyButton';
 import { chartable } from '../components/chart-data';
 import { ReportCompare } from './ReportCompare';
 import { dateTime, day, humanize } from '../format';
@@ -28,7 +29,8 @@ function Sections(props: { value: Record<string, unknown> }) {
 
 export function ReportScreen(props: { id: string; serviceUrl?: string | undefined }) {
   const navigate = useNavigate();
-  const { client } = useRpc();
+  const { client, mode } = useRpc();
+  const [copied, setCopied] = useState(false);
   const report = useRpcQuery('report.get', {
     id: props.id,
     ...(props.serviceUrl ? { serviceUrl: props.serviceUrl } : {}),
@@ -73,7 +75,7 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
           >
             {timeline.map((t) => (
               <option key={t.id} value={t.id}>
-                {day(t.createdAt)}
+                {dateTime(t.createdAt)} · {t.model}
               </option>
             ))}
           </select>
@@ -96,6 +98,11 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
           <button type="button" onClick={() => window.print()}>
             Print
           </button>
+          {mode === 'browser' ? (
+            <button type="button" onClick={() => void copyText(window.location.href).then(setCopied)}>
+              {copied ? 'Link copied' : 'Copy link'}
+            </button>
+          ) : null}
         </div>
       </div>
       {exportError ? (

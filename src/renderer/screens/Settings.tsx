@@ -358,10 +358,10 @@ function LibrarySecret(props: { settings: SettingsView }) {
 function ThemePicker(props: { settings: SettingsView }) {
   const update = useRpcMutation('settings.update');
   return (
-    <fieldset className="settings-block">
-      <legend>Theme</legend>
+    <div className="settings-block" role="radiogroup" aria-labelledby="theme-title">
+      <h2 id="theme-title">Theme</h2>
       {(['system', 'light', 'dark'] as const).map((theme) => (
-        <label key={theme}>
+        <label key={theme} className="choice-label">
           <input
             type="radio"
             name="theme"
@@ -371,7 +371,7 @@ function ThemePicker(props: { settings: SettingsView }) {
           {theme}
         </label>
       ))}
-    </fieldset>
+    </div>
   );
 }
 

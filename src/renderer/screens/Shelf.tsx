@@ -1,6 +1,9 @@
-/** Every handle on the service: filter as you type, sort, arrow keys, virtualized for 100k rows. */
-import { useDeferredValue, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+/**
+ * Every handle on the service: filter as you type, sort, arrow keys, virtualized for 100k rows against the
+ * page's own scroll, so the list takes its natural height and there is one scrollbar.
+ */
+import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
@@ -25,14 +28,34 @@ export function ShelfScreen() {
   const listRef = useRef<HTMLDivElement>(null);
   useSlashFocus(filterRef);
 
+  // Handles with reports in the library are marked; the library is local, so this never waits on the network.
+  const library = useRpcQuery('library.list', {});
+  const owned = useMemo(
+    () => new Set((library.data?.items ?? []).map((item) => item.handle.toLowerCase())),
+    [library.data],
+  );
   const index = useMemo(() => indexShelf(shelf.data?.entries ?? []), [shelf.data]);
   const deferredText = useDeferredValue(text);
   const rows = useMemo(() => filterShelf(index, deferredText, sort), [index, deferredText, sort]);
-  const virtual = useVirtualizer({
+  const [listTop, setListTop] = useState(0);
+  // Where the list starts in the page moves with what is above it (banners, the welcome): measured again
+  // whenever the page's size changes.
+  const hasRows = rows.length > 0;
+  useLayoutEffect(() => {
+    const measure = () => {
+      const list = listRef.current;
+      if (list) setListTop(list.getBoundingClientRect().top + window.scrollY);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, [hasRows]);
+  const virtual = useWindowVirtualizer({
     count: rows.length,
-    getScrollElement: () => listRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
+    scrollMargin: listTop,
   });
 
   const move = (to: number) => {
@@ -41,7 +64,7 @@ export function ShelfScreen() {
     virtual.scrollToIndex(next);
   };
   const onListKey = (event: KeyboardEvent) => {
-    const page = Math.max(1, Math.floor((listRef.current?.clientHeight ?? ROW_HEIGHT) / ROW_HEIGHT));
+    const page = Math.max(1, Math.floor(window.innerHeight / ROW_HEIGHT) - 2);
     const moves: Record<string, number> = {
       ArrowDown: cursor + 1,
       ArrowUp: cursor - 1,
@@ -120,6 +143,18 @@ export function ShelfScreen() {
       ) : null}
       {shelf.isPending ? <Loading label="Loading the shelf…" /> : null}
       {shelf.isError ? <ErrorMessage error={shelf.error} onRetry={() => void shelf.refetch()} /> : null}
+      {shelf.isError || shelf.data?.stale ? (
+        <p className="offline-pointer" data-testid="offline-pointer">
+          {shelf.isError
+            ? 'No copy of the shelf is saved yet. '
+            : 'This is the shelf as it was last fetched; prices need the service. '}
+          Reports you own read offline:{' '}
+          <button type="button" className="link" onClick={() => navigate({ screen: 'library' })}>
+            open the Library
+          </button>
+          .
+        </p>
+      ) : null}
       {shelf.data && !shelf.data.configured ? (
         <Empty title="This service has no shared reports yet.">
           <p>Its store is not configured. Point Intel Desk at another service in Settings.</p>
@@ -159,7 +194,7 @@ export function ShelfScreen() {
                       left: 0,
                       right: 0,
                       height: ROW_HEIGHT,
-                      transform: `translateY(${item.start}px)`,
+                      transform: `translateY(${item.start - virtual.options.scrollMargin}px)`,
                     }}
                     onClick={() => navigate({ screen: 'menu', handle: entry.username })}
                   >
@@ -173,7 +208,15 @@ export function ShelfScreen() {
                           </span>
                         ) : null}
                       </strong>
-                      <span className="muted">@{entry.username}</span>
+                      <span className="muted">
+                        @{entry.username}
+                        {owned.has(entry.username.toLowerCase()) ? (
+                          <span className="owned-mark" data-testid="owned-mark">
+                            {' '}
+                            · reports owned
+                          </span>
+                        ) : null}
+                      </span>
                     </span>
                     <span className="shelf-num" title="Followers">
                       {count(entry.followers)} followers

@@ -5,14 +5,14 @@ export type ShelfSort = 'updated' | 'name' | 'followers' | 'reports';
 
 export interface IndexedEntry {
   entry: ShelfEntry;
-  /** Lower-cased handle and display name, computed once per shelf. */
+  /** Lower-cased handle, display name and affiliation label, computed once per shelf. */
   haystack: string;
 }
 
 export function indexShelf(entries: ShelfEntry[]): IndexedEntry[] {
   return entries.map((entry) => ({
     entry,
-    haystack: `${entry.username}\n${entry.displayName ?? ''}`.toLowerCase(),
+    haystack: `${entry.username}\n${entry.displayName ?? ''}\n${entry.affiliationLabel ?? ''}`.toLowerCase(),
   }));
 }
 

@@ -88,7 +88,8 @@ export function WalletPanel(props: { compact?: boolean }) {
   const view = wallet.data;
   return (
     <div className="wallet-panel" data-testid="wallet-panel">
-      <h3>Wallet</h3>
+      {/* In Settings the card around it already says "Wallet". */}
+      {props.compact ? <h3>Wallet</h3> : null}
       {wallet.isPending ? <p className="muted">Checking the wallet…</p> : null}
       {wallet.isError ? <p className="error-text">{errorMessage(wallet.error)}</p> : null}
       {view && !view.address ? (

@@ -89,11 +89,45 @@ function persona(index: number, rng: Prng): Persona {
   };
 }
 
-function narrative(p: Persona, rng: Prng, postCount: number, ordinal: number): Record<string, string> {
-  const [main = 'policy', second = 'markets', third = 'technology'] = p.topics;
-  const share = rng.int(35, 70);
+/**
+ * The topics one report covers and their shares of its posts. The persona's first topic always leads, so the
+ * narrative, the chart and the change summary agree on it; at most one extra topic comes and goes between
+ * reports, which is what "new topics" and "dropped topics" then name.
+ */
+interface TopicMix {
+  shares: { label: string; value: number }[];
+  extra: string | null;
+}
+
+function topicMix(p: Persona, rng: Prng): TopicMix {
+  const outside = TOPICS.filter((topic) => !p.topics.includes(topic));
+  const extra = rng.next() > 0.6 ? rng.pick(outside) : null;
+  const labels = extra ? [...p.topics, extra] : [...p.topics];
+  const weights = labels.map((_, i) => (i === 0 ? rng.int(35, 60) : rng.int(5, 30)));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const shares = labels
+    .map((label, i) => ({ label, value: Math.round(((weights[i] ?? 0) / total) * 100) / 100 }))
+    .sort((a, b) => b.value - a.value);
+  return { shares, extra };
+}
+
+/** The share of the leading topic as the narrative says it: the chart's largest bar, in whole percent. */
+function leadingShare(mix: TopicMix): { topic: string; percent: number } {
+  const top = mix.shares[0];
+  return { topic: top?.label ?? 'news', percent: Math.round((top?.value ?? 0) * 100) };
+}
+
+function narrative(
+  p: Persona,
+  rng: Prng,
+  postCount: number,
+  ordinal: number,
+  mix: TopicMix,
+): Record<string, string> {
+  const [, second = 'markets', third = 'technology'] = p.topics;
+  const { topic: main, percent } = leadingShare(mix);
   return {
-    summary: `${p.displayName}, a ${p.role}, posted ${postCount} times in this window, most of it about ${main} (${share}% of posts). The tone was ${p.tone}, and the account kept returning to how ${second} shapes the debate on ${main}.`,
+    summary: `${p.displayName}, a ${p.role}, posted ${postCount} times in this window, more about ${main} than anything else (${percent}% of posts). The tone was ${p.tone}, and the account kept returning to how ${second} shapes the debate on ${main}.`,
     themes: `Three threads dominate. First, ${main}: long explainers with sourced charts, usually posted in the morning. Second, ${second}: shorter takes reacting to news, often quote-posts of reporters. Third, ${third}: occasional but the most shared, with replies from practitioners.`,
     sentiment: `Sentiment was ${rng.pick(['mostly positive', 'mixed', 'mostly negative', 'neutral with sharp spikes'])}. Criticism focused on institutions rather than individuals; praise went to concrete data releases and to people who published their methods.`,
     notablePosts: `The most engaged post (${rng.int(200, 9000)} reposts) argued that ${main} is mispriced because ${second} is changing faster than official statistics capture. A thread on ${third} drew ${rng.int(40, 900)} replies, many of them disagreeing.`,
@@ -102,38 +136,43 @@ function narrative(p: Persona, rng: Prng, postCount: number, ordinal: number): R
   };
 }
 
-function analytics(p: Persona, rng: Prng, postCount: number): Record<string, unknown> {
-  const shares = p.topics.map(() => rng.int(10, 60));
-  const total = shares.reduce((a, b) => a + b, 0);
+/** The 14 (or 7) days before createdAt, oldest first, as calendar dates for a date axis. */
+function daysBefore(createdAt: string, count: number): string[] {
+  const end = Date.parse(createdAt);
+  return Array.from({ length: count }, (_, i) =>
+    new Date(end - (count - 1 - i) * DAY).toISOString().slice(0, 10),
+  );
+}
+
+function analytics(rng: Prng, postCount: number, createdAt: string, mix: TopicMix): Record<string, unknown> {
   return {
-    topicShare: p.topics.map((topic, i) => ({
-      label: topic,
-      value: Math.round(((shares[i] ?? 0) / total) * 100) / 100,
-    })),
-    postsPerDay: Array.from({ length: 14 }, (_, i) => ({
-      day: i + 1,
+    topicShare: mix.shares,
+    postsPerDay: daysBefore(createdAt, 14).map((date) => ({
+      date,
       posts: rng.int(0, Math.max(1, Math.ceil(postCount / 7))),
     })),
     engagement: { likes: rng.int(100, 90_000), reposts: rng.int(10, 20_000), replies: rng.int(10, 8_000) },
-    sentimentSeries: Array.from({ length: 7 }, (_, i) => ({
-      day: i + 1,
+    sentimentSeries: daysBefore(createdAt, 7).map((date) => ({
+      date,
       score: Math.round((rng.next() * 2 - 1) * 100) / 100,
     })),
   };
 }
 
 function changeSummary(
-  p: Persona,
   rng: Prng,
   previousPosts: number,
   postCount: number,
+  mix: TopicMix,
+  previousMix: TopicMix,
 ): Record<string, unknown> {
   const delta = postCount - previousPosts;
+  const { topic: main } = leadingShare(mix);
   return {
-    headline: `${delta >= 0 ? 'More' : 'Fewer'} posts than the previous report (${delta >= 0 ? '+' : ''}${delta}); focus ${rng.pick(['held steady on', 'drifted toward', 'moved away from'])} ${p.topics[0] ?? 'the main topic'}.`,
+    headline: `${delta >= 0 ? 'More' : 'Fewer'} posts than the previous report (${delta >= 0 ? '+' : ''}${delta}); focus ${rng.pick(['held steady on', 'sharpened on', 'stayed on'])} ${main}.`,
     postCountDelta: delta,
-    newTopics: rng.sample(TOPICS, rng.int(0, 2)),
-    droppedTopics: rng.sample(p.topics, rng.int(0, 1)),
+    newTopics: mix.extra && mix.extra !== previousMix.extra ? [mix.extra] : [],
+    droppedTopics: previousMix.extra && previousMix.extra !== mix.extra ? [previousMix.extra] : [],
     sentimentShift: Math.round((rng.next() - 0.5) * 100) / 100,
   };
 }
@@ -148,6 +187,7 @@ function reportsFor(
   const reports: IntelReportSnapshot[] = [];
   let at = options.until.getTime() - rng.int(0, 20) * DAY - count * 7 * DAY;
   let previous: IntelReportSnapshot | null = null;
+  let previousMix: TopicMix | null = null;
   for (let i = 0; i < count; i++) {
     at += rng.int(3, 11) * DAY + rng.int(0, 86_399) * 1000;
     const createdAt = new Date(Math.min(at, options.until.getTime())).toISOString();
@@ -155,7 +195,8 @@ function reportsFor(
     const from = new Date(Date.parse(createdAt) - 14 * DAY).toISOString();
     const id = `rpt_${key}_${String(i + 1).padStart(3, '0')}`;
     const model = rng.pick(MODELS);
-    const report: IntelReportSnapshot = options.compact
+    const mix = options.compact ? null : topicMix(p, rng);
+    const report: IntelReportSnapshot = !mix
       ? {
           id,
           createdAt,
@@ -187,13 +228,17 @@ function reportsFor(
             outputTokens: rng.int(900, 2400),
             ...(i > 0 && rng.next() > 0.7 && previous ? { includedReportIds: [previous.id] } : {}),
           },
-          analytics: analytics(p, rng, postCount),
-          narrative: narrative(p, rng, postCount, i),
-          changeSummary: previous ? changeSummary(p, rng, previous.meta.postCount ?? 0, postCount) : null,
+          analytics: analytics(rng, postCount, createdAt, mix),
+          narrative: narrative(p, rng, postCount, i, mix),
+          changeSummary:
+            previous && previousMix
+              ? changeSummary(rng, previous.meta.postCount ?? 0, postCount, mix, previousMix)
+              : null,
           previousReportId: previous ? previous.id : null,
         };
     reports.push(report);
     previous = report;
+    previousMix = mix;
   }
   return reports;
 }
