@@ -9,7 +9,7 @@ import { purchaseView } from './ledger/purchases';
 import { reconcilePurchases } from './payments/reconcile';
 import { getQuote } from './quoting';
 import { menuGet, shelfList } from './handlers/catalog';
-import { reportExport, reportGet } from './handlers/library';
+import { libraryList, librarySearch, reportExport, reportGet } from './handlers/library';
 import { walletStatus } from './handlers/wallet';
 import { setLibrarySecret, settingsGet, useDemoLibrarySecret } from './handlers/settings';
 import { dossierDiscardDraft, dossierOpen, dossierSave, dossierSaveDraft } from './handlers/dossier';
@@ -78,8 +78,9 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
       await reconcile(ctx);
       return purchasesView(ctx);
     },
-    'library.list': async ({ handle }) => ({ items: ctx.snapshots.list(handle) }),
-    'library.search': async ({ text }) => ({ hits: ctx.snapshots.search(text) }),
+    'library.list': async (input) => libraryList(ctx, input),
+    'library.handles': async () => ({ handles: ctx.snapshots.handles() }),
+    'library.search': async (input) => librarySearch(ctx, input),
     'report.get': async ({ id, serviceUrl }) => reportGet(ctx, id, serviceUrl ?? null),
     'report.export': async ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
     'wallet.status': () => walletStatus(ctx),

@@ -23,6 +23,14 @@ function cachedJson(json: string): unknown {
   }
 }
 
+/** Display names by handle key, for the Library's names of owned handles. */
+function displayNames(entries: ShelfView['entries']): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const entry of entries)
+    if (entry.displayName) names.set(entry.username.toLowerCase(), entry.displayName);
+  return names;
+}
+
 export async function shelfList(ctx: DeskContext): Promise<ShelfView> {
   const url = ctx.serviceUrl();
   try {
@@ -30,6 +38,7 @@ export async function shelfList(ctx: DeskContext): Promise<ShelfView> {
     const fetchedAt = new Date(ctx.now()).toISOString();
     ctx.catalog.saveShelf(url, shelf, fetchedAt);
     const { configured, entries, skippedEntries } = shelf;
+    ctx.snapshots.nameHandles(ctx.client().baseUrl, displayNames(entries));
     return { configured, entries, skippedEntries, stale: false, fetchedAt };
   } catch (error) {
     const reason = offlineReason(error);

@@ -1,5 +1,12 @@
 /** The offline library: listing, search, one report with its history, export. */
-import type { ExportFormat, ExportedFile, ReportView } from '../../shared/rpc';
+import type {
+  ExportFormat,
+  ExportedFile,
+  LibraryPage,
+  ReportView,
+  RpcInput,
+  SearchView,
+} from '../../shared/rpc';
 import { intelReportSnapshotSchema, type IntelReportSnapshot } from '../../shared/wire';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
@@ -11,6 +18,25 @@ interface Loaded {
   raw: string;
   handle: string;
   serviceUrl: string;
+}
+
+/** A page of the library; without a limit, all of it in one page (the CLI's `library`). */
+export function libraryList(ctx: DeskContext, input: RpcInput<'library.list'>): LibraryPage {
+  if (input.limit === undefined) {
+    const items = ctx.snapshots.list(input.handle);
+    const page = ctx.snapshots.page({ handle: input.handle, limit: 1 });
+    return { items, total: page.total, totalSpentUsd: page.totalSpentUsd, nextCursor: null };
+  }
+  return ctx.snapshots.page({ ...input, limit: input.limit });
+}
+
+export function librarySearch(ctx: DeskContext, input: RpcInput<'library.search'>): SearchView {
+  return ctx.snapshots.searchPage({
+    text: input.text,
+    handle: input.handle,
+    limit: input.limit ?? 50,
+    offset: input.offset ?? 0,
+  });
 }
 
 function loadSnapshot(ctx: DeskContext, id: string, serviceUrl: string | null): Loaded | null {
