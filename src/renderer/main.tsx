@@ -2,15 +2,12 @@ import './zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { WagmiProvider } from 'wagmi';
 import { createRpcClient, RpcCallError } from './rpc/client';
 import { RpcProvider } from './rpc/context';
-import { createWagmiConfig } from './wallet/config';
 import { App } from './app/App';
 import './styles.css';
 
 const rpc = createRpcClient();
-const wagmiConfig = createWagmiConfig(rpc.client, rpc.mode);
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
@@ -27,13 +24,11 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       {rpc.hasToken ? (
-        <WagmiProvider config={wagmiConfig}>
-          <QueryClientProvider client={queryClient}>
-            <RpcProvider value={{ client: rpc.client, mode: rpc.mode }}>
-              <App />
-            </RpcProvider>
-          </QueryClientProvider>
-        </WagmiProvider>
+        <QueryClientProvider client={queryClient}>
+          <RpcProvider value={{ client: rpc.client, mode: rpc.mode }}>
+            <App />
+          </RpcProvider>
+        </QueryClientProvider>
       ) : (
         <main className="content">
           <h1>Intel Desk</h1>

@@ -1,15 +1,22 @@
 /** The frame: navigation, app status, theme, and the current screen. */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { NavigateContext, type Route } from './route';
 import { useTheme } from './theme';
 import { ShelfScreen } from '../screens/Shelf';
-import { MenuScreen } from '../screens/Menu';
-import { LibraryScreen } from '../screens/Library';
-import { ReportScreen } from '../screens/Report';
-import { PurchasesScreen } from '../screens/Purchases';
-import { SettingsScreen } from '../screens/Settings';
-import { DossierScreen } from '../screens/Dossier';
+import { Loading } from '../components/States';
+
+// The Shelf is the first screen and the only one in the first load; every other screen, and wagmi with the
+// wallet code (WalletScope), loads when first opened.
+const MenuScreen = lazy(() => import('../screens/Menu').then((m) => ({ default: m.MenuScreen })));
+const LibraryScreen = lazy(() => import('../screens/Library').then((m) => ({ default: m.LibraryScreen })));
+const ReportScreen = lazy(() => import('../screens/Report').then((m) => ({ default: m.ReportScreen })));
+const PurchasesScreen = lazy(() =>
+  import('../screens/Purchases').then((m) => ({ default: m.PurchasesScreen })),
+);
+const SettingsScreen = lazy(() => import('../screens/Settings').then((m) => ({ default: m.SettingsScreen })));
+const DossierScreen = lazy(() => import('../screens/Dossier').then((m) => ({ default: m.DossierScreen })));
+const WalletScope = lazy(() => import('../wallet/WalletScope'));
 
 const NAV: { screen: Route['screen']; label: string }[] = [
   { screen: 'shelf', label: 'Shelf' },
@@ -25,7 +32,11 @@ function Screen(props: { route: Route }) {
     case 'shelf':
       return <ShelfScreen />;
     case 'menu':
-      return <MenuScreen handle={route.handle} />;
+      return (
+        <WalletScope>
+          <MenuScreen handle={route.handle} />
+        </WalletScope>
+      );
     case 'library':
       return <LibraryScreen handle={route.handle} />;
     case 'report':
@@ -33,7 +44,11 @@ function Screen(props: { route: Route }) {
     case 'purchases':
       return <PurchasesScreen />;
     case 'settings':
-      return <SettingsScreen />;
+      return (
+        <WalletScope>
+          <SettingsScreen />
+        </WalletScope>
+      );
     case 'dossier':
       return <DossierScreen key={route.handle ?? ''} handle={route.handle} />;
   }
@@ -95,7 +110,9 @@ export function App() {
           </p>
         ) : null}
         <main ref={main} tabIndex={-1} className="content">
-          <Screen route={route} />
+          <Suspense fallback={<Loading label="Opening…" />}>
+            <Screen route={route} />
+          </Suspense>
         </main>
       </div>
     </NavigateContext.Provider>
