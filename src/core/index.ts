@@ -66,7 +66,7 @@ function buildHandlers(ctx: DeskContext): RpcHandlers {
       online: ctx.online,
       ...(ctx.recovered ? { databaseRecovered: ctx.recovered } : {}),
     }),
-    'shelf.list': () => shelfList(ctx),
+    'shelf.list': ({ refresh }) => shelfList(ctx, refresh ?? false),
     'menu.get': ({ handle }) => menuGet(ctx, handle),
     'quote.get': ({ handle, selection, includeOwned }) =>
       getQuote(ctx, handle, selection, includeOwned ?? false),

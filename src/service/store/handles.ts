@@ -1,5 +1,6 @@
 /** Handles, their dossier (profile, posts, edges) and their reports in the service store. */
 import type { Bundle, IntelReportSnapshot, ReportMenuItem, ShelfEntry } from '../../shared/wire';
+import { createHash } from 'node:crypto';
 import type { ServiceDb } from './db';
 
 /** Lower-cased, @-stripped: how handles are keyed (original-system-notes.md). */
@@ -57,6 +58,7 @@ export class HandleStore {
   private shelfBody: string | null = null;
   /** The same, encoded once: a free route answers with bytes made before the request came. */
   private shelfBytes: Buffer | null = null;
+  private shelfTag: string | null = null;
   /** Menus (GET /api/intel/reports without select), encoded once per handle until a write changes it. */
   private readonly menuBytes = new Map<string, Buffer>();
 
@@ -93,6 +95,12 @@ export class HandleStore {
   shelfBodyBytes(): Buffer {
     this.shelfBytes ??= Buffer.from(this.shelfJson());
     return this.shelfBytes;
+  }
+
+  /** A strong ETag of the shelf body: a client holding this shelf is answered 304 with no body. */
+  shelfEtag(): string {
+    this.shelfTag ??= `"${createHash('sha256').update(this.shelfBodyBytes()).digest('base64url')}"`;
+    return this.shelfTag;
   }
 
   /** The menu body of a handle, or undefined when the store holds no such handle. */
@@ -231,6 +239,7 @@ export class HandleStore {
     if (written) {
       this.shelfBody = null;
       this.shelfBytes = null;
+      this.shelfTag = null;
       this.menuBytes.clear();
     }
     const bundle = this.bundle(key);
