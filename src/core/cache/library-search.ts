@@ -12,7 +12,7 @@ import { searchableText } from './snapshots';
 import { snippetOf } from './snippet';
 
 /** Matches ranked per query; beyond this, the newest matches are ranked (storage order). */
-export const CANDIDATES = 2_000;
+export const CANDIDATES = 1_000;
 /** Matches counted per query; beyond this, the count says "at least". */
 export const COUNT_LIMIT = 10_000;
 
@@ -46,9 +46,11 @@ export function searchLibrary(db: DeskDb, request: SearchRequest): SearchView {
   const params = { match, candidates: CANDIDATES, ...(byHandle ? { handle } : {}) };
   const rows = db
     .prepare<Record<string, string | number>, ItemRow & { raw_json: string }>(
-      `WITH ranked AS (${candidates})
-       SELECT ${ITEM_COLUMNS}, s.raw_json FROM ranked r JOIN snapshots s ON s.text_id = r.key ${NAMES_JOIN}
-       ORDER BY r.score, r.key DESC LIMIT @limit OFFSET @offset`,
+      // The page is cut from the ranked keys before any report is read: only its rows' JSON is loaded.
+      `WITH ranked AS (${candidates}),
+         page AS (SELECT key, score FROM ranked ORDER BY score, key DESC LIMIT @limit OFFSET @offset)
+       SELECT ${ITEM_COLUMNS}, s.raw_json FROM page r JOIN snapshots s ON s.text_id = r.key ${NAMES_JOIN}
+       ORDER BY r.score, r.key DESC`,
     )
     .all({ ...params, limit: request.limit, offset: request.offset });
   const counted = db
