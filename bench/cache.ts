@@ -57,9 +57,17 @@ function searchLatencies(store: SnapshotStore): number[] {
   ]);
   const samples: number[] = [];
   for (let i = 0; i < 200; i++) {
+    // One word, two words, and (every fifth) a quoted phrase or a prefix, as a person types them.
+    const word = words[i % words.length]!;
     const query =
-      i % 3 === 0 ? `${words[i % words.length]} ${words[(i * 7) % words.length]}` : words[i % words.length]!;
-    samples.push(timeMs(() => store.search(query, 50)));
+      i % 5 === 4
+        ? i % 2 === 0
+          ? `"${TOPICS[i % TOPICS.length]!}"`
+          : word.slice(0, 3)
+        : i % 3 === 0
+          ? `${word} ${words[(i * 7) % words.length]}`
+          : word;
+    samples.push(timeMs(() => store.searchPage({ text: query, limit: 50, offset: 0 })));
   }
   return samples;
 }
@@ -75,24 +83,37 @@ async function measureAt(size: number, corpus: CorpusEntry[]): Promise<Record<st
     const last = corpus.slice(size - MARGINAL, size);
     const firstMs = insertOurs(store, db, first);
     const lastMs = insertOurs(store, db, last);
+    // Search indexing runs after each purchase commits, not inside it: timed here on its own, all at once.
+    const indexMs = timeMs(() => store.indexPending());
     const bare = bareTable(path.join(dir, 'bare.db'));
     const bareFirstMs = bare.insert(first);
     const bareLastMs = bare.insert(last);
     bare.db.close();
     const search = searchLatencies(store);
     const listing = Array.from({ length: 10 }, () => timeMs(() => store.list()));
+    // The Library screen's first page: 100 rows, the count and the total spent, in each sort.
+    const sorts = ['date', 'handle', 'purchased', 'spent'] as const;
+    const paging = Array.from({ length: 40 }, (_, i) =>
+      timeMs(() => store.page({ sort: sorts[i % sorts.length], limit: 100 })),
+    );
     if (store.list().length !== size) throw new Error(`the cache holds ${store.list().length}, not ${size}`);
     db.close();
     return {
       [`inserts_per_s_${size}`]: perSecond(size, firstMs + lastMs),
       [`bare_inserts_per_s_${size}`]: perSecond(size, bareFirstMs + bareLastMs),
       [`insert_overhead_ratio_${size}`]: round((firstMs + lastMs) / (bareFirstMs + bareLastMs)),
+      [`search_indexing_per_s_${size}`]: perSecond(size, indexMs),
+      [`insert_and_index_overhead_ratio_${size}`]: round(
+        (firstMs + lastMs + indexMs) / (bareFirstMs + bareLastMs),
+      ),
       [`marginal_inserts_per_s_at_${size}`]: perSecond(MARGINAL, lastMs),
       [`bare_marginal_inserts_per_s_at_${size}`]: perSecond(MARGINAL, bareLastMs),
       [`marginal_insert_overhead_ratio_at_${size}`]: round(lastMs / bareLastMs),
       [`fts_median_ms_${size}`]: round(percentile(search, 50), 3),
       [`fts_p95_ms_${size}`]: round(percentile(search, 95), 3),
       [`library_list_median_ms_${size}`]: round(percentile(listing, 50), 2),
+      [`library_page_ms_${size}`]: round(percentile(paging, 50), 2),
+      [`library_page_p95_ms_${size}`]: round(percentile(paging, 95), 2),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cacheSection } from './cache';
+import { cliSection } from './cli';
 import { coreThreadSection } from './core-thread';
 import { requestsSection } from './requests';
 import { rendererSection } from './renderer';
@@ -14,6 +15,7 @@ import type { Section } from './measure';
 
 const SECTIONS: Section[] = [
   cacheSection,
+  cliSection,
   coreThreadSection,
   requestsSection,
   serviceSection,

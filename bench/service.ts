@@ -2,6 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { toHex, verifyTypedData } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadFromWorker } from './http-load';
 import { startBenchStack, type Stack } from './stack';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/core/payments/authorization';
 import { round, throughput, timeMsAsync, type Section } from './measure';
@@ -102,6 +105,27 @@ async function verificationsPerSecond(stack: Stack): Promise<number> {
   return rounds / (ms / 1000);
 }
 
+/** The bare limit: node:http answering a fixed body of the same size, loaded the same way. */
+async function bareRps(body: Buffer): Promise<number> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    return await loadFromWorker({
+      url: `http://127.0.0.1:${port}/`,
+      headers: {},
+      concurrency: CONCURRENCY,
+      durationMs: DURATION_MS,
+    });
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 export const serviceSection: Section = {
   name: 'reference service (loopback)',
   async run() {
@@ -112,8 +136,13 @@ export const serviceSection: Section = {
       };
       const handle = shelf.entries[0]!.username;
       const menuUrl = `${stack.baseUrl}/api/intel/reports?username=${handle}`;
-      const listRps = await throughput(() => ok(`${stack.baseUrl}/api/intel/list`), CONCURRENCY, DURATION_MS);
-      const menuRps = await throughput(() => ok(menuUrl), CONCURRENCY, DURATION_MS);
+      // Free routes: the load comes from a worker thread, so the service has the main thread as in real use.
+      const free = (url: string) =>
+        loadFromWorker({ url, headers: {}, concurrency: CONCURRENCY, durationMs: DURATION_MS });
+      const listBody = Buffer.from(await (await fetch(`${stack.baseUrl}/api/intel/list`)).arrayBuffer());
+      const listRps = await free(`${stack.baseUrl}/api/intel/list`);
+      const menuRps = await free(menuUrl);
+      const bare = await bareRps(listBody);
       const secretRps = await throughput(
         () => ok(`${menuUrl}&select=all`, { 'X-Library-Secret': stack.librarySecret }),
         CONCURRENCY,
@@ -133,6 +162,9 @@ export const serviceSection: Section = {
       return {
         list_rps: round(listRps, 0),
         menu_rps: round(menuRps, 0),
+        bare_http_rps: round(bare, 0),
+        list_vs_bare_ratio: round(bare / listRps),
+        menu_vs_bare_ratio: round(bare / menuRps),
         paid_all_with_library_secret_rps: round(secretRps, 0),
         paid_settled_on_chain_rps: round(paidRps, 1),
         paid_requests_settled: payments.length,

@@ -4,17 +4,11 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDeskCore, type DeskCore } from '../core';
+// Only what `--help` and argument errors need is imported up front; core, its packages and each command's
+// module load when a command runs, so `intel-desk --help` starts about as fast as Node itself.
+import type { DeskCore } from '../core';
 import { DeskError } from '../core/errors';
 import { output, reportError, UsageError, type Output } from './output';
-import { buy, list, menu, quote } from './commands-catalog';
-import { exportReport, library, purchases, read, search } from './commands-library';
-import { exportFormatSchema } from '../shared/rpc';
-import { bundleGet, bundlePut } from './commands-bundle';
-import { diff } from './commands-diff';
-import { purchasesCsv, receipt } from './commands-receipt';
-import { prepareSigner, sessionKey, wallet } from './commands-wallet';
-import { SECRET_ENV, secret } from './commands-secret';
 
 const HELP = `intel-desk <command> [options]
 
@@ -112,6 +106,11 @@ async function openDesk(values: Values, command: string | undefined): Promise<De
   const timeout = timeoutMs(values);
   const serviceUrl = values.service ?? process.env['INTEL_DESK_SERVICE_URL'];
   const asset = demoAsset();
+  const [{ createDeskCore }, { sessionKey }, { SECRET_ENV }] = await Promise.all([
+    import('../core'),
+    import('./commands-wallet'),
+    import('./commands-secret'),
+  ]);
   const desk = await createDeskCore({
     dataDir: values['data-dir'] ?? process.env['INTEL_DESK_DATA_DIR'] ?? path.join(homedir(), '.intel-desk'),
     demo: values.demo ?? process.env['INTEL_DESK_DEMO'] === '1',
@@ -138,41 +137,62 @@ function need(positionals: string[], index: number, what: string): string {
 async function run(desk: DeskCore, out: Output, values: Values, [command, ...args]: string[]): Promise<void> {
   switch (command) {
     case 'list':
-      return list(desk, out);
+      return (await import('./commands-catalog')).list(desk, out);
     case 'menu':
-      return menu(desk, out, need(args, 0, 'handle'));
+      return (await import('./commands-catalog')).menu(desk, out, need(args, 0, 'handle'));
     case 'quote':
-      await quote(desk, out, need(args, 0, 'handle'), values);
+      await (await import('./commands-catalog')).quote(desk, out, need(args, 0, 'handle'), values);
       return;
     case 'buy': {
+      const [{ prepareSigner }, { buy }] = await Promise.all([
+        import('./commands-wallet'),
+        import('./commands-catalog'),
+      ]);
       const handle = need(args, 0, 'handle');
       const cannotSign = await prepareSigner(desk, values);
       return buy(desk, out, handle, values, cannotSign);
     }
     case 'library':
-      return library(desk, out, values.handle);
+      return (await import('./commands-library')).library(desk, out, values.handle);
     case 'search':
-      return search(desk, out, args.join(' ') || need(args, 0, 'search text'));
+      return (await import('./commands-library')).search(
+        desk,
+        out,
+        args.join(' ') || need(args, 0, 'search text'),
+      );
     case 'read':
-      return read(desk, out, need(args, 0, 'report id'));
+      return (await import('./commands-library')).read(desk, out, need(args, 0, 'report id'));
     case 'diff':
-      return diff(desk, out, need(args, 0, 'first report id'), need(args, 1, 'second report id'));
+      return (await import('./commands-diff')).diff(
+        desk,
+        out,
+        need(args, 0, 'first report id'),
+        need(args, 1, 'second report id'),
+      );
     case 'export': {
+      const { exportFormatSchema } = await import('../shared/rpc');
       const format = exportFormatSchema.safeParse(values.format ?? 'json');
       if (!format.success) throw new UsageError('--format is json, md or pdf');
-      return exportReport(desk, out, need(args, 0, 'report id'), format.data);
+      return (await import('./commands-library')).exportReport(
+        desk,
+        out,
+        need(args, 0, 'report id'),
+        format.data,
+      );
     }
     case 'purchases':
-      if (values.csv) return purchasesCsv(desk, { from: values.from, to: values.to });
-      return purchases(desk, out);
+      if (values.csv)
+        return (await import('./commands-receipt')).purchasesCsv(desk, { from: values.from, to: values.to });
+      return (await import('./commands-library')).purchases(desk, out);
     case 'receipt':
-      return receipt(desk, out, need(args, 0, 'purchase id'), {
+      return (await import('./commands-receipt')).receipt(desk, out, need(args, 0, 'purchase id'), {
         verify: values.verify ?? false,
         format: values.format,
       });
     case 'wallet':
-      return wallet(desk, out, values, need(args, 0, 'wallet action'));
+      return (await import('./commands-wallet')).wallet(desk, out, values, need(args, 0, 'wallet action'));
     case 'bundle': {
+      const { bundleGet, bundlePut } = await import('./commands-bundle');
       const action = need(args, 0, 'bundle action (get or put)');
       if (action === 'get') return bundleGet(desk, need(args, 1, 'handle'));
       if (action === 'put')
@@ -180,14 +200,18 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       throw new UsageError('bundle takes get or put');
     }
     case 'secret':
-      return secret(desk, out, need(args, 0, 'secret action (set, clear or status)'));
+      return (await import('./commands-secret')).secret(
+        desk,
+        out,
+        need(args, 0, 'secret action (set, clear or status)'),
+      );
     default:
       throw new UsageError(`unknown command "${command ?? ''}"; see --help`);
   }
 }
 
 /** Core's library-secret errors name the app's Settings; on the command line the remedy is a command. */
-const CLI_REMEDIES: Record<string, (error: DeskError) => string> = {
+const cliRemedies = (SECRET_ENV: string): Record<string, (error: DeskError) => string> => ({
   library_secret_required: () =>
     `This needs the library secret: set ${SECRET_ENV} for this command, or store it with \`intel-desk secret set\`.`,
   library_secret_refused: () =>
@@ -196,11 +220,11 @@ const CLI_REMEDIES: Record<string, (error: DeskError) => string> = {
     `The stored library secret was entered for ${String(error.details['origin'])}, not this service: store this service's secret with \`intel-desk secret set\`, or set ${SECRET_ENV} for this command.`,
   library_secret_unreadable: () =>
     'The stored library secret cannot be unsealed here: store it again with `intel-desk secret set`, or forget it with `intel-desk secret clear`.',
-};
+});
 
-function withCliRemedy(error: unknown): unknown {
+async function withCliRemedy(error: unknown): Promise<unknown> {
   if (!(error instanceof DeskError)) return error;
-  const remedy = CLI_REMEDIES[error.code];
+  const remedy = cliRemedies((await import('./commands-secret')).SECRET_ENV)[error.code];
   return remedy ? new DeskError(error.code, remedy(error), error.kind, error.details) : error;
 }
 
@@ -246,7 +270,7 @@ async function main(): Promise<number> {
     await run(desk, out, values, positionals);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
-    return reportError(withCliRemedy(error), out.json);
+    return reportError(await withCliRemedy(error), out.json);
   } finally {
     await desk?.close();
   }

@@ -2,11 +2,9 @@ import './zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { WagmiProvider } from 'wagmi';
 import { createRpcClient, RpcCallError } from './rpc/client';
 import { RpcProvider } from './rpc/context';
 import { createInvalidator, refreshingClient } from './rpc/invalidation';
-import { createWagmiConfig } from './wallet/config';
 import { App } from './app/App';
 import './styles.css';
 
@@ -23,20 +21,18 @@ const queryClient = new QueryClient({
 });
 const invalidator = createInvalidator(queryClient);
 const rpc = { ...connection, invalidator, client: refreshingClient(connection.client, invalidator) };
-const wagmiConfig = createWagmiConfig(rpc.client, rpc.mode);
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
       {rpc.hasToken ? (
-        <WagmiProvider config={wagmiConfig}>
-          <QueryClientProvider client={queryClient}>
-            <RpcProvider value={rpc}>
-              <App />
-            </RpcProvider>
-          </QueryClientProvider>
-        </WagmiProvider>
+        // Wallet code (wagmi, WalletConnect) loads with the screens that use it: see WalletScope in App.tsx.
+        <QueryClientProvider client={queryClient}>
+          <RpcProvider value={rpc}>
+            <App />
+          </RpcProvider>
+        </QueryClientProvider>
       ) : (
         <main className="content">
           <h1>Intel Desk</h1>

@@ -162,17 +162,53 @@ export interface LibraryItem {
   id: string;
   /** The service the report was bought from: report ids are unique only within one service. */
   serviceUrl: string;
+  /** The handle as a key: lower case. */
   handle: string;
+  /** The handle as it was bought, in its own case. */
+  username: string;
+  /** The handle's display name from the shelf, when the shelf has named it. */
+  displayName: string | null;
   createdAt: string;
   model: string;
   postCount: number | null;
   dateRange: DateRange | null;
   purchasedAt: string;
+  /** This report's share of what its purchase cost, in USD; 0 when read with the library secret. */
+  spentUsd: number;
+}
+
+/** Columns the library sorts by; each has an index in desk.db, so any page is as fast as the first. */
+export const librarySortSchema = z.enum(['date', 'handle', 'purchased', 'spent']);
+export type LibrarySort = z.infer<typeof librarySortSchema>;
+
+export interface LibraryPage {
+  items: LibraryItem[];
+  /** Reports matching the filter, and what they cost together, in USD. */
+  total: number;
+  totalSpentUsd: number;
+  /** Opaque; pass it back to get the page after this one. null on the last page. */
+  nextCursor: string | null;
 }
 
 export interface SearchHit extends LibraryItem {
   /** Plain text with match markers \u0001 ... \u0002 around matched terms; the renderer styles them. */
   snippet: string;
+}
+
+export interface LibraryHandle {
+  handle: string;
+  username: string;
+  displayName: string | null;
+  reports: number;
+}
+
+export interface SearchView {
+  hits: SearchHit[];
+  /** Reports that match, counted up to `countLimit`; `countCapped` says there may be more. */
+  count: number;
+  countCapped: boolean;
+  /** The words and phrases searched for, as understood (for "no match for …"). */
+  terms: string[];
 }
 
 export interface ReportView {
@@ -275,8 +311,26 @@ export const rpcInputs = {
   }),
   'purchases.list': z.object({}),
   'purchases.reconcile': z.object({}),
-  'library.list': z.object({ handle: handleInput.optional() }),
-  'library.search': z.object({ text: z.string().min(1).max(500) }),
+  'library.list': z.object({
+    handle: handleInput.optional(),
+    sort: librarySortSchema.optional(),
+    /** Default: newest, most expensive, latest bought first; handles A to Z. */
+    order: z.enum(['asc', 'desc']).optional(),
+    /** Without a limit, the whole library in one answer (the CLI's `library`). */
+    limit: z.number().int().min(1).max(1000).optional(),
+    cursor: z.string().max(1000).optional(),
+  }),
+  'library.handles': z.object({}),
+  /**
+   * Words match as prefixes, "quoted words" as a phrase, all of them required; the best (bm25) first.
+   * Snippets are made for the returned page only.
+   */
+  'library.search': z.object({
+    text: z.string().min(1).max(500),
+    handle: handleInput.optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+    offset: z.number().int().min(0).max(10_000).optional(),
+  }),
   'report.get': z.object({ id: z.string().min(1), serviceUrl: z.string().min(1).optional() }),
   'report.export': z.object({
     id: z.string().min(1),
@@ -353,6 +407,7 @@ export const rpcEffects: {
   'purchases.list': { reads: ['purchases'], changes: [] },
   'purchases.reconcile': { reads: ['purchases'], changes: ['purchases', 'library', 'menu', 'quote'] },
   'library.list': { reads: ['library'], changes: [] },
+  'library.handles': { reads: ['library'], changes: [] },
   'library.search': { reads: ['library'], changes: [] },
   'report.get': { reads: ['library'], changes: [] },
   'report.export': { reads: [], changes: [] },
@@ -390,8 +445,9 @@ export interface RpcOutputs {
   'purchase.submitSignature': PurchaseOutcome;
   'purchases.list': PurchasesView;
   'purchases.reconcile': PurchasesView;
-  'library.list': { items: LibraryItem[] };
-  'library.search': { hits: SearchHit[] };
+  'library.list': LibraryPage;
+  'library.handles': { handles: LibraryHandle[] };
+  'library.search': SearchView;
   'report.get': ReportView;
   'report.export': ExportedFile;
   'report.diff': ReportDiff;

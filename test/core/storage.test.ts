@@ -96,11 +96,20 @@ describe('snapshots', () => {
     const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
     try {
       let nested: unknown = 'bottomword at the very end';
-      for (let depth = 0; depth < 100_000; depth++) nested = depth % 2 ? { level: nested } : [nested];
+      let nestedJson = JSON.stringify(nested);
+      for (let depth = 0; depth < 100_000; depth++) {
+        nested = depth % 2 ? { level: nested } : [nested];
+        nestedJson = depth % 2 ? `{"level":${nestedJson}}` : `[${nestedJson}]`;
+      }
       const deep = { ...snapshot('deep1', 'Top summary'), changeSummary: { text: 'shallow', nested } };
+      // The service's bytes, as deep as the parsed value (JSON.stringify itself would recurse).
+      const raw = JSON.stringify({ ...deep, changeSummary: null }).replace(
+        '"changeSummary":null',
+        `"changeSummary":{"text":"shallow","nested":${nestedJson}}`,
+      );
       const store = new SnapshotStore(db);
       db.transaction(() =>
-        store.put(SERVICE, 'someone', [{ snapshot: deep, raw: '{}' }], null, '2026-01-01T00:00:00.000Z'),
+        store.put(SERVICE, 'someone', [{ snapshot: deep, raw }], null, '2026-01-01T00:00:00.000Z'),
       )();
       expect(store.search('bottomword').map((hit) => hit.id)).toEqual(['deep1']);
       expect(store.search('shallow').map((hit) => hit.id)).toEqual(['deep1']);
@@ -120,7 +129,7 @@ describe('snapshots', () => {
           store.put(
             SERVICE,
             'someone',
-            [{ snapshot: snapshot('r1', summary), raw: '{}' }],
+            [{ snapshot: snapshot('r1', summary), raw: JSON.stringify(snapshot('r1', summary)) }],
             null,
             '2026-01-01T00:00:00.000Z',
           ),
@@ -129,7 +138,7 @@ describe('snapshots', () => {
       put('Corrected wording about batteries');
       expect(store.search('turbines')).toEqual([]);
       expect(store.search('batteries').map((hit) => hit.id)).toEqual(['r1']);
-      expect(db.prepare('SELECT count(*) AS n FROM snapshot_fts').get()).toEqual({ n: 1 });
+      expect(db.prepare('SELECT count(*) AS n FROM snapshot_search_docsize').get()).toEqual({ n: 1 });
     } finally {
       db.close();
       data.remove();
@@ -166,7 +175,12 @@ describe('snapshots', () => {
         store.put(
           SERVICE,
           'someone',
-          [{ snapshot: snapshot('r1', 'Solar tariffs'), raw: '{}' }],
+          [
+            {
+              snapshot: snapshot('r1', 'Solar tariffs'),
+              raw: JSON.stringify(snapshot('r1', 'Solar tariffs')),
+            },
+          ],
           null,
           '2026-01-02T00:00:00.000Z',
         ),
@@ -218,17 +232,18 @@ describe('snapshots', () => {
       ]);
       expect(store.search('turbine').map((hit) => hit.id)).toEqual(['r2']);
       // The same id from another service is another report, kept beside the first.
+      const solarFromC = JSON.stringify({ ...snapshot('r1', 'Solar tariffs'), from: 'c' });
       db.transaction(() =>
         store.put(
           'http://c.example',
           'someone',
-          [{ snapshot: snapshot('r1', 'Solar tariffs'), raw: '{"from":"c"}' }],
+          [{ snapshot: snapshot('r1', 'Solar tariffs'), raw: solarFromC }],
           null,
           '2026-01-02T00:00:00.000Z',
         ),
       )();
       expect(store.raw('r1', 'http://a.example', '')?.raw).toBe('{"from":"a"}');
-      expect(store.raw('r1', 'http://c.example', '')?.raw).toBe('{"from":"c"}');
+      expect(store.raw('r1', 'http://c.example', '')?.raw).toBe(solarFromC);
       expect(store.raw('r1', null, 'http://c.example')?.serviceUrl).toBe('http://c.example');
       expect(store.search('battery').map((hit) => hit.serviceUrl)).toEqual(['http://a.example']);
       expect(store.search('solar').map((hit) => hit.serviceUrl)).toEqual(['http://c.example']);
@@ -248,7 +263,12 @@ describe('snapshots', () => {
         store.put(
           SERVICE,
           'someone',
-          [{ snapshot: snapshot('r1', 'Battery supply chains in Kraków'), raw: '{}' }],
+          [
+            {
+              snapshot: snapshot('r1', 'Battery supply chains in Kraków'),
+              raw: JSON.stringify(snapshot('r1', 'Battery supply chains in Kraków')),
+            },
+          ],
           null,
           '2026-01-01T00:00:00.000Z',
         ),
@@ -260,7 +280,8 @@ describe('snapshots', () => {
           expect(() => store.search(text)).not.toThrow();
         }),
       );
-      expect(ftsQuery('"); DROP TABLE x; --')).toBe('"DROP"* "TABLE"* "x"*');
+      expect(ftsQuery('"); DROP TABLE x; --')).toBe('"drop table x"');
+      expect(ftsQuery('); DROP* TABLE^ x NEAR(')).toBe('"drop"* "table"* "x"* "near"*');
     } finally {
       db.close();
       data.remove();

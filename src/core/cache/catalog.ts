@@ -10,6 +10,11 @@ export class CatalogCache {
       .run(serviceUrl, JSON.stringify(body), fetchedAt);
   }
 
+  /** The saved shelf is still the service's: only the time it was last confirmed changes. */
+  touchShelf(serviceUrl: string, fetchedAt: string): void {
+    this.db.prepare('UPDATE shelf_cache SET fetched_at = ? WHERE service_url = ?').run(fetchedAt, serviceUrl);
+  }
+
   loadShelf(serviceUrl: string): { json: string; fetchedAt: string } | undefined {
     return this.db
       .prepare<[string], { json: string; fetchedAt: string }>(

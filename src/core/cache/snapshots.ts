@@ -1,76 +1,100 @@
 /** The offline library: every purchased snapshot, byte-for-byte, with indexed columns and full-text search. */
-import type { IntelReportSnapshot, DateRange } from '../../shared/wire';
-import type { LibraryItem, SearchHit } from '../../shared/rpc';
+import type { Statement } from 'better-sqlite3';
+import type { IntelReportSnapshot } from '../../shared/wire';
+import type { LibraryHandle, LibraryItem, LibraryPage, SearchHit, SearchView } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../events';
+import { libraryPage, listAll, type PageRequest } from './library-page';
+import { searchLibrary, type SearchRequest } from './library-search';
 
-interface SnapshotRow {
-  service_url: string;
-  id: string;
-  handle: string;
-  created_at: string;
-  model: string;
-  post_count: number | null;
-  range_from: string | null;
-  range_to: string | null;
-  stored_at: string;
-}
+export { ftsQuery } from './search-syntax';
 
 export interface StoredSnapshot {
   snapshot: IntelReportSnapshot;
   raw: string;
 }
 
-/** Text worth searching: every string inside the narrative and the change summary, in document order. */
 /**
- * Every string of the narrative and change summary, in document order. Iterative: a paid snapshot nested
- * thousands of levels deep must still be stored and indexed, never overflow the stack after payment.
+ * The text a report is found by: every string of the narrative and change summary, in document order, cut at
+ * MAX_INDEXED_CHARS so one oversized report cannot grow the index without bound. Iterative: a paid snapshot
+ * nested thousands of levels deep must still be stored and indexed, never overflow the stack after payment.
  */
-export function searchableText(snapshot: IntelReportSnapshot): string {
+export const MAX_INDEXED_CHARS = 64 * 1024;
+
+export function searchableText(snapshot: Pick<IntelReportSnapshot, 'changeSummary' | 'narrative'>): string {
   const parts: string[] = [];
+  let length = 0;
   const pending: unknown[] = [snapshot.changeSummary, snapshot.narrative];
-  while (pending.length > 0) {
+  while (pending.length > 0 && length < MAX_INDEXED_CHARS) {
     const value = pending.pop();
-    if (typeof value === 'string') parts.push(value);
-    else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) pending.push(value[i]);
+    if (typeof value === 'string') {
+      parts.push(value);
+      length += value.length + 1;
+    } else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) pending.push(value[i]);
     else if (value && typeof value === 'object') pending.push(...Object.values(value).reverse());
   }
-  return parts.join('\n');
+  const text = parts.join('\n');
+  return text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
 }
 
-/** User text to an FTS5 query: each word a quoted prefix term, all required; no FTS syntax gets through. */
-export function ftsQuery(text: string): string | null {
-  const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-  if (words.length === 0) return null;
-  return words
-    .slice(0, 12)
-    .map((word) => `"${word}"*`)
-    .join(' ');
+interface PutStatements {
+  keyOf: Statement<[string, string], { text_id: number }>;
+  insert: Statement;
+  update: Statement;
+  removeText: Statement<[number]>;
+  addText: Statement<[number | bigint, string]>;
+  indexedUpTo: Statement<[], { n: number }>;
+  pending: Statement<[number, number], { key: number; raw: string }>;
+  markIndexed: Statement<[number]>;
 }
 
-function toItem(row: SnapshotRow): LibraryItem {
-  const dateRange: DateRange | null =
-    row.range_from !== null && row.range_to !== null ? { from: row.range_from, to: row.range_to } : null;
-  return {
-    id: row.id,
-    serviceUrl: row.service_url,
-    handle: row.handle,
-    createdAt: row.created_at,
-    model: row.model,
-    postCount: row.post_count,
-    dateRange,
-    purchasedAt: row.stored_at,
-  };
-}
+/** Reports indexed per step of the background catch-up: a few milliseconds, so calls in between stay quick. */
+const INDEX_STEP = 200;
 
-const ITEM_COLUMNS =
-  'service_url, id, handle, created_at, model, post_count, range_from, range_to, stored_at';
+function textOfRaw(raw: string): string {
+  try {
+    const parsed = JSON.parse(raw) as Partial<IntelReportSnapshot> | null;
+    return parsed && typeof parsed === 'object'
+      ? searchableText({ changeSummary: parsed.changeSummary, narrative: parsed.narrative ?? {} })
+      : '';
+  } catch {
+    return '';
+  }
+}
 
 export class SnapshotStore {
   constructor(
     private readonly db: DeskDb,
     private readonly events: DeskEvents | null = null,
   ) {}
+  /** Prepared once: preparing them on every put cost as much as the insert itself. */
+  private statements: PutStatements | null = null;
+
+  private prepared(): PutStatements {
+    this.statements ??= {
+      keyOf: this.db.prepare('SELECT text_id FROM snapshots WHERE id = ? AND service_url = ?'),
+      insert: this.db.prepare(
+        `INSERT INTO snapshots (service_url, id, handle, username, created_at, model, post_count, range_from,
+           range_to, raw_json, purchase_id, stored_at, spent_atomic)
+         VALUES (@serviceUrl, @id, @handle, @username, @createdAt, @model, @postCount, @from, @to, @raw,
+           @purchaseId, @storedAt,
+           COALESCE((SELECT CAST(amount AS INTEGER) / MAX(report_count, 1) FROM purchases WHERE id = @purchaseId), 0))`,
+      ),
+      // A re-stored report keeps its key, purchase and price: what changes is the service's copy of it.
+      update: this.db.prepare(
+        `UPDATE snapshots SET raw_json = @raw, model = @model, created_at = @createdAt, post_count = @postCount,
+           range_from = @from, range_to = @to WHERE text_id = @key`,
+      ),
+      removeText: this.db.prepare('DELETE FROM snapshot_search WHERE rowid = ?'),
+      addText: this.db.prepare('INSERT INTO snapshot_search (rowid, body) VALUES (?, ?)'),
+      indexedUpTo: this.db.prepare('SELECT indexed_up_to AS n FROM search_progress WHERE id = 1'),
+      pending: this.db.prepare(
+        'SELECT text_id AS key, raw_json AS raw FROM snapshots WHERE text_id > ? ORDER BY text_id LIMIT ?',
+      ),
+      markIndexed: this.db.prepare('UPDATE search_progress SET indexed_up_to = ? WHERE id = 1'),
+    };
+    return this.statements;
+  }
 
   /**
    * Call inside the caller's transaction: a purchase's snapshots land together with its completion. A report
@@ -83,26 +107,15 @@ export class SnapshotStore {
     purchaseId: string | null,
     storedAt: string,
   ): void {
-    const upsert = this.db.prepare(
-      `INSERT INTO snapshots (service_url, id, handle, created_at, model, post_count, range_from, range_to, raw_json, purchase_id, stored_at)
-       VALUES (@serviceUrl, @id, @handle, @createdAt, @model, @postCount, @from, @to, @raw, @purchaseId, @storedAt)
-       ON CONFLICT(service_url, id) DO UPDATE SET raw_json = excluded.raw_json, model = excluded.model,
-         created_at = excluded.created_at, post_count = excluded.post_count, range_from = excluded.range_from,
-         range_to = excluded.range_to`,
-    );
-    const textIdOf = this.db.prepare<[string, string], { text_id: number | null }>(
-      'SELECT text_id FROM snapshots WHERE service_url = ? AND id = ?',
-    );
-    const removeText = this.db.prepare('DELETE FROM snapshot_fts WHERE rowid = ?');
-    const addText = this.db.prepare('INSERT INTO snapshot_fts (rowid, body) VALUES (?, ?)');
-    const newText = this.db.prepare('INSERT INTO snapshot_fts (body) VALUES (?)');
-    const linkText = this.db.prepare('UPDATE snapshots SET text_id = ? WHERE service_url = ? AND id = ?');
+    const { keyOf, insert, update, removeText, addText, indexedUpTo } = this.prepared();
+    const indexed = indexedUpTo.get()?.n ?? 0;
     for (const { snapshot, raw } of entries) {
       const range = snapshot.meta.dateRange ?? null;
-      upsert.run({
+      const row = {
         serviceUrl,
         id: snapshot.id,
         handle: handle.toLowerCase(),
+        username: handle,
         createdAt: snapshot.createdAt,
         model: snapshot.model,
         postCount: snapshot.meta.postCount ?? null,
@@ -111,54 +124,108 @@ export class SnapshotStore {
         raw,
         purchaseId,
         storedAt,
-      });
-      const body = searchableText(snapshot);
-      const textId = textIdOf.get(serviceUrl, snapshot.id)?.text_id ?? null;
-      if (textId === null) {
-        linkText.run(newText.run(body).lastInsertRowid, serviceUrl, snapshot.id);
+      };
+      const existing = keyOf.get(snapshot.id, serviceUrl);
+      if (existing === undefined) {
+        // Indexed for search after the caller commits (see indexPending): the key is past indexed_up_to.
+        insert.run(row);
       } else {
-        removeText.run(textId);
-        addText.run(textId, body);
+        update.run({ ...row, key: existing.text_id });
+        if (existing.text_id <= indexed) {
+          removeText.run(existing.text_id);
+          addText.run(existing.text_id, searchableText(snapshot));
+        }
       }
     }
     if (entries.length > 0) this.events?.changed('library.changed');
+    this.scheduleIndexing();
+  }
+
+  private indexingScheduled = false;
+
+  /** Indexes new reports in steps once the current call is done, so a purchase never waits for it. */
+  scheduleIndexing(): void {
+    if (this.indexingScheduled) return;
+    this.indexingScheduled = true;
+    setImmediate(() => {
+      this.indexingScheduled = false;
+      if (!this.db.open) return;
+      if (this.indexPending(INDEX_STEP) === INDEX_STEP) this.scheduleIndexing();
+    });
+  }
+
+  /**
+   * Adds the reports stored since the last call to the search index, at most `max` of them, in one
+   * transaction; returns how many. Keys only grow (reports are never deleted), so "up to" is exact.
+   */
+  indexPending(max = Number.MAX_SAFE_INTEGER): number {
+    const { addText, indexedUpTo, pending, markIndexed } = this.prepared();
+    return this.db.transaction(() => {
+      const rows = pending.all(indexedUpTo.get()?.n ?? 0, max);
+      for (const row of rows) addText.run(row.key, textOfRaw(row.raw));
+      const last = rows.at(-1);
+      if (last) markIndexed.run(last.key);
+      return rows.length;
+    })();
   }
 
   /** Ids of the handle's reports owned from this service; another service's reports are not these. */
   ownedIds(serviceUrl: string, handle: string): Set<string> {
     const rows = this.db
       .prepare<[string, string], { id: string }>(
-        'SELECT id FROM snapshots WHERE service_url = ? AND handle = ?',
+        'SELECT id FROM snapshots WHERE handle = ? AND service_url = ?',
       )
-      .all(serviceUrl, handle.toLowerCase());
+      .all(handle.toLowerCase(), serviceUrl);
     return new Set(rows.map((row) => row.id));
   }
 
+  /** The whole library (or one handle's), newest first. Screens page through it with `page` instead. */
   list(handle?: string): LibraryItem[] {
-    const rows = handle
-      ? this.db
-          .prepare<[string], SnapshotRow>(
-            `SELECT ${ITEM_COLUMNS} FROM snapshots WHERE handle = ? ORDER BY created_at DESC`,
-          )
-          .all(handle.toLowerCase())
-      : this.db
-          .prepare<[], SnapshotRow>(`SELECT ${ITEM_COLUMNS} FROM snapshots ORDER BY created_at DESC`)
-          .all();
-    return rows.map(toItem);
+    return listAll(this.db, handle);
   }
 
-  search(text: string, limit = 50): SearchHit[] {
-    const query = ftsQuery(text);
-    if (!query) return [];
-    const rows = this.db
-      .prepare<[string, number], SnapshotRow & { snippet: string }>(
-        `SELECT s.service_url, s.id, s.handle, s.created_at, s.model, s.post_count, s.range_from, s.range_to, s.stored_at,
-                snippet(snapshot_fts, 0, char(1), char(2), '…', 16) AS snippet
-         FROM snapshot_fts JOIN snapshots s ON s.text_id = snapshot_fts.rowid
-         WHERE snapshot_fts MATCH ? ORDER BY rank LIMIT ?`,
+  page(request: PageRequest): LibraryPage {
+    return libraryPage(this.db, request);
+  }
+
+  /** Every handle with reports in the library, A to Z, with its display name and report count. */
+  handles(): LibraryHandle[] {
+    return this.db
+      .prepare<[], LibraryHandle>(
+        `SELECT s.handle, MAX(s.username) AS username, MAX(n.display_name) AS displayName, COUNT(*) AS reports
+         FROM snapshots s LEFT JOIN handle_names n ON n.service_url = s.service_url AND n.handle = s.handle
+         GROUP BY s.handle ORDER BY s.handle`,
       )
-      .all(query, limit);
-    return rows.map((row) => ({ ...toItem(row), snippet: row.snippet }));
+      .all();
+  }
+
+  /** Display names from a freshly fetched shelf, kept for the handles the library holds. */
+  nameHandles(serviceUrl: string, names: ReadonlyMap<string, string>): void {
+    const owned = this.db
+      .prepare<[string], { handle: string }>('SELECT DISTINCT handle FROM snapshots WHERE service_url = ?')
+      .all(serviceUrl);
+    const save = this.db.prepare(
+      'INSERT OR REPLACE INTO handle_names (service_url, handle, display_name) VALUES (?, ?, ?)',
+    );
+    const forget = this.db.prepare('DELETE FROM handle_names WHERE service_url = ? AND handle = ?');
+    this.db.transaction(() => {
+      for (const { handle } of owned) {
+        const name = names.get(handle);
+        if (name) save.run(serviceUrl, handle, name);
+        else forget.run(serviceUrl, handle);
+      }
+    })();
+  }
+
+  /** A search sees every stored report: whatever the background catch-up has not indexed yet is first. */
+  searchPage(request: SearchRequest): SearchView {
+    this.indexPending();
+    return searchLibrary(this.db, request);
+  }
+
+  /** The best `limit` matches of `text` (see searchPage for the syntax). */
+  search(text: string, limit = 50): SearchHit[] {
+    return this.searchPage({ text, limit, offset: 0 }).hits;
   }
 
   /**
@@ -173,9 +240,9 @@ export class SnapshotStore {
     if (serviceUrl !== null) {
       return this.db
         .prepare<[string, string], { raw: string; handle: string; serviceUrl: string }>(
-          'SELECT raw_json AS raw, handle, service_url AS serviceUrl FROM snapshots WHERE service_url = ? AND id = ?',
+          'SELECT raw_json AS raw, handle, service_url AS serviceUrl FROM snapshots WHERE id = ? AND service_url = ?',
         )
-        .get(serviceUrl, id);
+        .get(id, serviceUrl);
     }
     return this.db
       .prepare<[string, string], { raw: string; handle: string; serviceUrl: string }>(
@@ -188,10 +255,10 @@ export class SnapshotStore {
   timeline(serviceUrl: string, handle: string): { id: string; createdAt: string; model: string }[] {
     return this.db
       .prepare<[string, string], { id: string; createdAt: string; model: string }>(
-        `SELECT id, created_at AS createdAt, model FROM snapshots WHERE service_url = ? AND handle = ?
+        `SELECT id, created_at AS createdAt, model FROM snapshots WHERE handle = ? AND service_url = ?
          ORDER BY created_at ASC`,
       )
-      .all(serviceUrl, handle.toLowerCase());
+      .all(handle.toLowerCase(), serviceUrl);
   }
 
   /** The purchase that stored this copy, when one did (a copy from before the ledger kept it has none). */

@@ -195,14 +195,19 @@ export class ServiceClient {
     }
   }
 
-  private async free(path: string, signal?: AbortSignal, maxBytes = this.http.maxBytes): Promise<RawAnswer> {
+  private async free(
+    path: string,
+    signal?: AbortSignal,
+    maxBytes = this.http.maxBytes,
+    headers: Record<string, string> = {},
+  ): Promise<RawAnswer> {
     let lastError: unknown;
     for (let attempt = 0; attempt < this.attempts; attempt++) {
       if (attempt > 0) await this.sleep(this.backoffMs * 2 ** (attempt - 1), signal);
       try {
         const answer = await exchange(
           `${this.baseUrl}${path}`,
-          { method: 'GET' },
+          { method: 'GET', headers },
           { ...this.http, maxBytes, ...(signal ? { signal } : {}) },
         );
         if (answer.status < 500 && answer.status !== 429) return answer;
@@ -224,6 +229,30 @@ export class ServiceClient {
     const envelope = parseJson(answer, shelfEnvelopeSchema, 'shelf');
     const entries = envelope.entries.map(repairShelfEntry).filter((entry) => entry !== null);
     return { ...envelope, entries, skippedEntries: envelope.entries.length - entries.length };
+  }
+
+  /**
+   * The shelf unless it is still the one tagged `etag` (the service answers 304 Not Modified): then null, and
+   * the caller keeps the copy it already checked. A 100k-handle shelf is 22 MB that need not cross again.
+   */
+  async listIfChanged(
+    etag: string | null,
+    signal?: AbortSignal,
+  ): Promise<{ shelf: ShelfList & { skippedEntries: number }; etag: string | null } | null> {
+    const answer = await this.free(
+      '/api/intel/list',
+      signal,
+      this.http.maxBytes,
+      etag ? { 'If-None-Match': etag } : {},
+    );
+    if (answer.status === 304 && etag) return null;
+    if (answer.status !== 200) throw serviceError(answer);
+    const envelope = parseJson(answer, shelfEnvelopeSchema, 'shelf');
+    const entries = envelope.entries.map(repairShelfEntry).filter((entry) => entry !== null);
+    return {
+      shelf: { ...envelope, entries, skippedEntries: envelope.entries.length - entries.length },
+      etag: answer.headers.get('etag'),
+    };
   }
 
   async menu(handle: string, signal?: AbortSignal): Promise<ReportMenu> {

@@ -117,4 +117,62 @@ export const MIGRATIONS: readonly string[] = [
      CHECK (paid_with IN ('payment', 'library_secret'));
    UPDATE purchases SET paid_with = 'library_secret', network = '', payer = ''
      WHERE network = 'library secret' AND payer = 'library secret';`,
+  // 6: a library that pages and searches at 100k reports. The snapshot's integer key is its rowid (an INTEGER
+  // PRIMARY KEY keeps its value through VACUUM) and the full-text row's, so storing a report is one insert
+  // instead of an insert, a select and an update. The full-text index is contentless (the text is not kept a
+  // second time; snippets come from the stored report) and without the porter stemmer, so prefix and phrase
+  // queries match what is written. Each report keeps what it cost (its share of the purchase) and the handle
+  // as it was bought (`username`); handle_names keeps display names from the shelf for owned handles. One
+  // index per sortable column, each ending in the rowid, serves keyset paging. A new report is indexed for
+  // search just after its purchase commits (search_progress: every key up to indexed_up_to is indexed), so the
+  // purchase's transaction no longer waits for tokenizing; a search first indexes whatever is still pending.
+  `CREATE TABLE snapshots_v5 (
+     text_id INTEGER PRIMARY KEY,
+     service_url TEXT NOT NULL,
+     id TEXT NOT NULL,
+     handle TEXT NOT NULL,
+     username TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     model TEXT NOT NULL,
+     post_count INTEGER,
+     range_from TEXT,
+     range_to TEXT,
+     raw_json TEXT NOT NULL,
+     purchase_id TEXT REFERENCES purchases(id),
+     stored_at TEXT NOT NULL,
+     spent_atomic INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE VIRTUAL TABLE snapshot_search USING fts5(
+     body, tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1
+   );
+   INSERT INTO snapshots_v5 (text_id, service_url, id, handle, username, created_at, model, post_count,
+       range_from, range_to, raw_json, purchase_id, stored_at, spent_atomic)
+     SELECT s.text_id, s.service_url, s.id, s.handle, COALESCE(p.handle, s.handle), s.created_at, s.model,
+            s.post_count, s.range_from, s.range_to, s.raw_json, s.purchase_id, s.stored_at,
+            COALESCE(CAST(p.amount AS INTEGER) / MAX(p.report_count, 1), 0)
+     FROM snapshots s LEFT JOIN purchases p ON p.id = s.purchase_id
+     ORDER BY s.text_id IS NULL, s.text_id;
+   INSERT INTO snapshot_search (rowid, body)
+     SELECT f.rowid, f.body FROM snapshot_fts f JOIN snapshots_v5 s ON s.text_id = f.rowid;
+   -- Rows without text (none since version 3) were numbered after every row with text: they get indexed.
+   CREATE TABLE search_progress (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     indexed_up_to INTEGER NOT NULL
+   );
+   INSERT INTO search_progress (id, indexed_up_to)
+     SELECT 1, COALESCE(MAX(s.text_id), 0) FROM snapshots_v5 s JOIN snapshot_fts f ON f.rowid = s.text_id;
+   DROP TABLE snapshot_fts;
+   DROP TABLE snapshots;
+   ALTER TABLE snapshots_v5 RENAME TO snapshots;
+   CREATE UNIQUE INDEX snapshots_by_key ON snapshots(id, service_url);
+   CREATE INDEX snapshots_by_handle ON snapshots(handle, created_at);
+   CREATE INDEX snapshots_by_created ON snapshots(created_at);
+   CREATE INDEX snapshots_by_stored ON snapshots(stored_at);
+   CREATE INDEX snapshots_by_spent ON snapshots(spent_atomic);
+   CREATE TABLE handle_names (
+     service_url TEXT NOT NULL,
+     handle TEXT NOT NULL,
+     display_name TEXT NOT NULL,
+     PRIMARY KEY (service_url, handle)
+   );`,
 ];

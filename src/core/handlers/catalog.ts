@@ -23,14 +23,49 @@ function cachedJson(json: string): unknown {
   }
 }
 
-export async function shelfList(ctx: DeskContext): Promise<ShelfView> {
+/** Display names by handle key, for the Library's names of owned handles. */
+function displayNames(entries: ShelfView['entries']): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const entry of entries)
+    if (entry.displayName) names.set(entry.username.toLowerCase(), entry.displayName);
+  return names;
+}
+
+/**
+ * The last shelf fetched and checked per desk: while the service answers that it has not changed (ETag, 304),
+ * this copy is served again without fetching, parsing, checking or saving 100k entries once more.
+ */
+const checkedShelves = new WeakMap<DeskContext, { url: string; etag: string; view: ShelfView }>();
+
+export async function shelfList(ctx: DeskContext, refresh = false): Promise<ShelfView> {
   const url = ctx.serviceUrl();
   try {
-    const shelf = await ctx.client().list();
+    const held = checkedShelves.get(ctx);
+    const known = held && held.url === url && !refresh ? held : null;
+    const answer = await ctx.client().listIfChanged(known?.etag ?? null);
     const fetchedAt = new Date(ctx.now()).toISOString();
-    ctx.catalog.saveShelf(url, shelf, fetchedAt);
+    if (answer === null && known) {
+      ctx.catalog.touchShelf(url, fetchedAt);
+      return { ...known.view, fetchedAt };
+    }
+    if (answer === null)
+      throw new DeskError('service_malformed', 'The service answered 304 to a plain request.', 'service');
+    const { shelf, etag } = answer;
     const { configured, entries, skippedEntries } = shelf;
-    return { configured, entries, skippedEntries, stale: false, fetchedAt };
+    const view: ShelfView = { configured, entries, skippedEntries, stale: false, fetchedAt };
+    if (etag) checkedShelves.set(ctx, { url, etag, view });
+    else checkedShelves.delete(ctx);
+    // Saved once the answer is on its way: 22 MB of JSON need not delay the first paint.
+    const baseUrl = ctx.client().baseUrl;
+    setImmediate(() => {
+      try {
+        ctx.catalog.saveShelf(url, shelf, fetchedAt);
+        ctx.snapshots.nameHandles(baseUrl, displayNames(entries));
+      } catch {
+        // Closed meanwhile (the desk quit): the next fetch saves it.
+      }
+    });
+    return view;
   } catch (error) {
     const reason = offlineReason(error);
     if (reason === null) throw error;
@@ -82,6 +117,6 @@ export async function menuGet(ctx: DeskContext, rawHandle: string): Promise<Menu
 }
 
 export const catalogHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'shelf.list' | 'menu.get'> => ({
-  'shelf.list': () => shelfList(ctx),
+  'shelf.list': ({ refresh }) => shelfList(ctx, refresh ?? false),
   'menu.get': ({ handle }) => menuGet(ctx, handle),
 });

@@ -1,5 +1,13 @@
 /** The offline library: listing, search, one report with its history, export. */
-import type { ExportFormat, ExportedFile, ReportView, RpcHandlers } from '../../shared/rpc';
+import type {
+  ExportFormat,
+  ExportedFile,
+  LibraryPage,
+  ReportView,
+  RpcHandlers,
+  RpcInput,
+  SearchView,
+} from '../../shared/rpc';
 import { intelReportSnapshotSchema, type IntelReportSnapshot } from '../../shared/wire';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
@@ -13,6 +21,25 @@ interface Loaded {
   raw: string;
   handle: string;
   serviceUrl: string;
+}
+
+/** A page of the library; without a limit, all of it in one page (the CLI's `library`). */
+function libraryList(ctx: DeskContext, input: RpcInput<'library.list'>): LibraryPage {
+  if (input.limit === undefined) {
+    const items = ctx.snapshots.list(input.handle);
+    const page = ctx.snapshots.page({ handle: input.handle, limit: 1 });
+    return { items, total: page.total, totalSpentUsd: page.totalSpentUsd, nextCursor: null };
+  }
+  return ctx.snapshots.page({ ...input, limit: input.limit });
+}
+
+function librarySearch(ctx: DeskContext, input: RpcInput<'library.search'>): SearchView {
+  return ctx.snapshots.searchPage({
+    text: input.text,
+    handle: input.handle,
+    limit: input.limit ?? 50,
+    offset: input.offset ?? 0,
+  });
 }
 
 function loadSnapshot(ctx: DeskContext, id: string, serviceUrl: string | null): Loaded | null {
@@ -114,9 +141,13 @@ async function reportExport(
 
 export const libraryHandlers = (
   ctx: DeskContext,
-): Pick<RpcHandlers, 'library.list' | 'library.search' | 'report.get' | 'report.export' | 'report.diff'> => ({
-  'library.list': async ({ handle }) => ({ items: ctx.snapshots.list(handle) }),
-  'library.search': async ({ text }) => ({ hits: ctx.snapshots.search(text) }),
+): Pick<
+  RpcHandlers,
+  'library.list' | 'library.handles' | 'library.search' | 'report.get' | 'report.export' | 'report.diff'
+> => ({
+  'library.list': async (input) => libraryList(ctx, input),
+  'library.handles': async () => ({ handles: ctx.snapshots.handles() }),
+  'library.search': async (input) => librarySearch(ctx, input),
   'report.get': async ({ id, serviceUrl }) => reportGet(ctx, id, serviceUrl ?? null),
   'report.export': ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
   'report.diff': async ({ a, b }) => reportDiff(ctx, a, b),

@@ -1,5 +1,5 @@
 /** The frame: navigation, app status, theme, and the current screen. */
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
@@ -7,12 +7,19 @@ import { NavigateContext, useHashRoute, type Route } from './route';
 import { Welcome } from './Welcome';
 import { useTheme } from './theme';
 import { ShelfScreen } from '../screens/Shelf';
-import { MenuScreen } from '../screens/Menu';
-import { LibraryScreen } from '../screens/Library';
-import { ReportScreen } from '../screens/Report';
-import { PurchasesScreen } from '../screens/Purchases';
-import { SettingsScreen } from '../screens/Settings';
-import { DossierScreen } from '../screens/Dossier';
+import { Loading } from '../components/States';
+
+// The Shelf is the first screen and the only one in the first load; every other screen, and wagmi with the
+// wallet code (WalletScope), loads when first opened.
+const MenuScreen = lazy(() => import('../screens/Menu').then((m) => ({ default: m.MenuScreen })));
+const LibraryScreen = lazy(() => import('../screens/Library').then((m) => ({ default: m.LibraryScreen })));
+const ReportScreen = lazy(() => import('../screens/Report').then((m) => ({ default: m.ReportScreen })));
+const PurchasesScreen = lazy(() =>
+  import('../screens/Purchases').then((m) => ({ default: m.PurchasesScreen })),
+);
+const SettingsScreen = lazy(() => import('../screens/Settings').then((m) => ({ default: m.SettingsScreen })));
+const DossierScreen = lazy(() => import('../screens/Dossier').then((m) => ({ default: m.DossierScreen })));
+const WalletScope = lazy(() => import('../wallet/WalletScope'));
 
 const NAV: { screen: Route['screen']; label: string }[] = [
   { screen: 'shelf', label: 'Shelf' },
@@ -28,7 +35,11 @@ function Screen(props: { route: Route }) {
     case 'shelf':
       return <ShelfScreen />;
     case 'menu':
-      return <MenuScreen handle={route.handle} />;
+      return (
+        <WalletScope>
+          <MenuScreen handle={route.handle} />
+        </WalletScope>
+      );
     case 'library':
       return <LibraryScreen handle={route.handle} />;
     case 'report':
@@ -36,7 +47,11 @@ function Screen(props: { route: Route }) {
     case 'purchases':
       return <PurchasesScreen />;
     case 'settings':
-      return <SettingsScreen />;
+      return (
+        <WalletScope>
+          <SettingsScreen />
+        </WalletScope>
+      );
     case 'dossier':
       return <DossierScreen key={route.handle ?? ''} handle={route.handle} />;
   }
@@ -142,7 +157,9 @@ export function App() {
           {welcomeShown && info.data ? (
             <Welcome demo={info.data.demo} focus={helpOpen} onClose={closeWelcome} />
           ) : null}
-          <Screen route={route} />
+          <Suspense fallback={<Loading label="Opening…" />}>
+            <Screen route={route} />
+          </Suspense>
         </main>
       </div>
     </NavigateContext.Provider>

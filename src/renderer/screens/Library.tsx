@@ -1,40 +1,84 @@
 /**
- * Everything owned, per handle or across handles, with full-text search; all of it works offline. The list is
- * virtualized (LibraryTable), so a library of 10k+ reports shows as fast as a small one.
+ * Everything owned, per handle or across handles, with full-text search; all of it works offline. The list
+ * comes from core a page at a time as it scrolls (LibraryTable), so 100k reports open as fast as ten.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
 import { useDebounced } from '../app/debounce';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { Snippet } from '../components/Snippet';
-import { day, plural } from '../format';
+import { day, plural, usd } from '../format';
 import { LibraryTable } from './LibraryTable';
+import { useLibraryPages, useSearchPages, type LibraryView } from './library-data';
 
 const reports = (n: number) => plural(n, 'report');
 
+function SearchResults(props: { text: string; handle: string }) {
+  const navigate = useNavigate();
+  const search = useSearchPages(props.text, props.handle);
+  const hits = useMemo(() => search.data?.pages.flatMap((page) => page.hits) ?? [], [search.data]);
+  const first = search.data?.pages[0];
+  return (
+    <div aria-live="polite">
+      {search.isPending ? <Loading label="Searching…" /> : null}
+      {search.isError ? <ErrorMessage error={search.error} /> : null}
+      {first && hits.length === 0 ? <Empty title={`Nothing owned mentions “${props.text}”.`} /> : null}
+      {first && hits.length > 0 ? (
+        <p className="muted count" data-testid="search-count">
+          {first.countCapped ? 'More than ' : ''}
+          {first.count.toLocaleString('en-US')} {first.count === 1 ? 'match' : 'matches'}, best first
+        </p>
+      ) : null}
+      {hits.length > 0 ? (
+        <ul className="hits" aria-label="Search results" data-testid="search-hits">
+          {hits.map((hit) => (
+            <li key={`${hit.serviceUrl} ${hit.id}`}>
+              <button
+                type="button"
+                className="hit"
+                onClick={() => navigate({ screen: 'report', id: hit.id, serviceUrl: hit.serviceUrl })}
+              >
+                <span className="hit-head">
+                  {hit.displayName ? `${hit.displayName} ` : ''}@{hit.username} · {day(hit.createdAt)} ·{' '}
+                  {hit.model}
+                </span>
+                <Snippet text={hit.snippet} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {search.hasNextPage ? (
+        <button
+          type="button"
+          onClick={() => void search.fetchNextPage()}
+          disabled={search.isFetchingNextPage}
+        >
+          {search.isFetchingNextPage ? 'Loading…' : 'More matches'}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
 export function LibraryScreen(props: { handle?: string | undefined }) {
   const navigate = useNavigate();
-  const [handle, setHandle] = useState(props.handle ?? '');
+  const [handle, setHandle] = useState(props.handle?.toLowerCase() ?? '');
   const [text, setText] = useState('');
+  const [view, setView] = useState<LibraryView>({ sort: 'date', order: 'desc' });
   const searchRef = useRef<HTMLInputElement>(null);
   const tableRef = useRef<HTMLTableElement>(null);
   useSlashFocus(searchRef);
-  const all = useRpcQuery('library.list', {});
+  const handles = useRpcQuery('library.handles', {});
+  const list = useLibraryPages(handle, view);
   const settledText = useDebounced(text.trim(), 250);
-  const search = useRpcQuery('library.search', { text: settledText }, { enabled: settledText.length > 0 });
-  const handles = useMemo(
-    () => [...new Set((all.data?.items ?? []).map((item) => item.handle))].sort((a, b) => a.localeCompare(b)),
-    [all.data],
-  );
-  const owned = all.data?.items;
-  const items = useMemo(
-    () => (owned ?? []).filter((item) => !handle || item.handle === handle),
-    [owned, handle],
-  );
-  const total = owned?.length ?? 0;
-  const hits = (search.data?.hits ?? []).filter((hit) => !handle || hit.handle === handle);
+  const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
+  const first = list.data?.pages[0];
+  const owned = handles.data?.handles.reduce((sum, h) => sum + h.reports, 0) ?? first?.total ?? 0;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
 
   return (
     <section aria-labelledby="library-title">
@@ -46,6 +90,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
             type="search"
             placeholder="Search owned reports  ( / )"
             aria-label="Search owned reports"
+            title='Words match as prefixes; "quoted words" match as a phrase.'
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {
@@ -59,62 +104,48 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
             Handle{' '}
             <select value={handle} onChange={(e) => setHandle(e.target.value)} aria-label="Handle">
               <option value="">All handles</option>
-              {handles.map((h) => (
-                <option key={h} value={h}>
-                  @{h}
+              {(handles.data?.handles ?? []).map((h) => (
+                <option key={h.handle} value={h.handle}>
+                  {h.displayName ? `${h.displayName} (@${h.username})` : `@${h.username}`}
                 </option>
               ))}
             </select>
           </label>
         </div>
       </div>
-      {all.isPending ? <Loading label="Opening the library…" /> : null}
-      {all.isError ? <ErrorMessage error={all.error} onRetry={() => void all.refetch()} /> : null}
-      {all.data && all.data.items.length === 0 ? (
+      {list.isPending ? <Loading label="Opening the library…" /> : null}
+      {list.isError ? <ErrorMessage error={list.error} onRetry={() => void list.refetch()} /> : null}
+      {first && owned === 0 ? (
         <Empty title="Nothing owned yet.">
           <p>Buy reports from a handle on the Shelf; they stay here, readable offline.</p>
         </Empty>
       ) : null}
       {settledText ? (
-        <div aria-live="polite">
-          {search.isPending ? <Loading label="Searching…" /> : null}
-          {search.isError ? <ErrorMessage error={search.error} /> : null}
-          {search.data && hits.length === 0 ? (
-            <Empty title={`Nothing owned mentions “${settledText}”.`} />
-          ) : null}
-          {hits.length > 0 ? (
-            <ul className="hits" aria-label="Search results" data-testid="search-hits">
-              {hits.map((hit) => (
-                <li key={`${hit.serviceUrl} ${hit.id}`}>
-                  <button
-                    type="button"
-                    className="hit"
-                    onClick={() => navigate({ screen: 'report', id: hit.id, serviceUrl: hit.serviceUrl })}
-                  >
-                    <span className="hit-head">
-                      @{hit.handle} · {day(hit.createdAt)} · {hit.model}
-                    </span>
-                    <Snippet text={hit.snippet} />
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : items.length > 0 ? (
+        <SearchResults text={settledText} handle={handle} />
+      ) : first && first.total > 0 ? (
         <>
-          <p className="muted count library-count" data-testid="library-count">
-            {handle && items.length !== total ? `${items.length.toLocaleString('en-US')} of ` : ''}
-            {reports(total)} owned
+          <p className="muted count library-count">
+            <span data-testid="library-count">
+              {handle && first.total !== owned ? `${first.total.toLocaleString('en-US')} of ` : ''}
+              {reports(owned)} owned
+            </span>
+            {' · '}
+            <span data-testid="library-spent">{usd(first.totalSpentUsd)} spent</span>
           </p>
           <LibraryTable
-            key={handle}
+            key={`${handle} ${view.sort} ${view.order}`}
             items={items}
+            total={first.total}
+            hasMore={hasNextPage}
+            loadingMore={isFetchingNextPage}
+            loadMore={loadMore}
+            view={view}
+            onSort={setView}
             tableRef={tableRef}
             onOpen={(item) => navigate({ screen: 'report', id: item.id, serviceUrl: item.serviceUrl })}
           />
         </>
-      ) : total > 0 ? (
+      ) : first && owned > 0 ? (
         <Empty title={`Nothing owned from @${handle}.`} />
       ) : null}
     </section>

@@ -1,41 +1,99 @@
 /**
- * The owned reports as a virtualized table: only the rows in view (plus a few) are in the DOM, so 10k+ reports
- * open as fast as ten. One tab stop; arrows, PageUp/PageDown, Home/End move the current row, Enter opens it.
+ * The owned reports as a virtualized table over pages fetched as it scrolls: the table is as tall as the whole
+ * library (`total` rows), only the rows in view (plus a few) are in the DOM, and a row whose page has not come
+ * yet shows as loading until it does. One tab stop; arrows, PageUp/PageDown, Home/End move the current row,
+ * Enter opens it. Handle, Date, Bought and Spent sort (in core, over an index each).
  */
-import { useState, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { LibraryItem } from '../../shared/rpc';
-import { day } from '../format';
+import type { LibraryItem, LibrarySort } from '../../shared/rpc';
+import { day, usd } from '../format';
+import { DEFAULT_ORDER, type LibraryView } from './library-data';
 
 /** Both must match `.library-table` in styles.css: rows have a fixed height, the header sticks on top. */
 const ROW_HEIGHT = 36;
 const HEAD_HEIGHT = 36;
+/** Ask for the next page while this many loaded rows are still below the view. */
+const PREFETCH_ROWS = 60;
 
 interface Props {
   items: LibraryItem[];
+  total: number;
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMore(): void;
+  view: LibraryView;
+  onSort(view: LibraryView): void;
   onOpen(item: LibraryItem): void;
   /** The table is also the scrolling element and the one tab stop; the screen focuses it from the search. */
   tableRef: RefObject<HTMLTableElement | null>;
 }
 
-export function LibraryTable({ items, onOpen, tableRef }: Props) {
+const COLUMNS: { label: string; sort?: LibrarySort }[] = [
+  { label: 'Handle', sort: 'handle' },
+  { label: 'Date', sort: 'date' },
+  { label: 'Model' },
+  { label: 'Posts' },
+  { label: 'Bought', sort: 'purchased' },
+  { label: 'Spent', sort: 'spent' },
+];
+
+function SortHeader(props: { label: string; sort: LibrarySort; view: LibraryView; onSort: Props['onSort'] }) {
+  const active = props.view.sort === props.sort;
+  const order = active ? props.view.order : DEFAULT_ORDER[props.sort];
+  return (
+    <th
+      scope="col"
+      role="columnheader"
+      aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
+    >
+      <button
+        type="button"
+        className="link sort"
+        tabIndex={-1}
+        onClick={() =>
+          props.onSort({
+            sort: props.sort,
+            order: active ? (order === 'asc' ? 'desc' : 'asc') : DEFAULT_ORDER[props.sort],
+          })
+        }
+      >
+        {props.label}
+        {active ? <span aria-hidden="true">{order === 'asc' ? ' ▲' : ' ▼'}</span> : null}
+      </button>
+    </th>
+  );
+}
+
+export function LibraryTable(props: Props) {
+  const { items, total, hasMore, loadingMore, loadMore, onOpen, tableRef } = props;
   const [cursor, setCursor] = useState(0);
-  const current = Math.max(0, Math.min(cursor, items.length - 1));
+  const current = Math.max(0, Math.min(cursor, total - 1));
 
   const virtual = useVirtualizer({
-    count: items.length,
+    count: total,
     getScrollElement: () => tableRef.current,
     estimateSize: () => ROW_HEIGHT,
-    getItemKey: (index) => items[index]?.id ?? index,
+    getItemKey: (index) => {
+      const item = items[index];
+      return item ? `${item.serviceUrl} ${item.id}` : `row ${index}`;
+    },
     // The rows start below the header inside the scrolling table, and the sticky header covers that much.
     scrollMargin: HEAD_HEIGHT,
     scrollPaddingStart: HEAD_HEIGHT,
     overscan: 8,
   });
   const rows = virtual.getVirtualItems();
+  const lastShown = rows.at(-1)?.index ?? 0;
+  const wanted = Math.max(lastShown, current);
+
+  // Pages come in order (keyset): keep asking while the view, or the current row, is past what arrived.
+  useEffect(() => {
+    if (hasMore && !loadingMore && wanted + PREFETCH_ROWS >= items.length) loadMore();
+  }, [hasMore, loadingMore, wanted, items.length, loadMore]);
 
   const move = (to: number) => {
-    const next = Math.max(0, Math.min(items.length - 1, to));
+    const next = Math.max(0, Math.min(total - 1, to));
     setCursor(next);
     virtual.scrollToIndex(next);
   };
@@ -50,7 +108,7 @@ export function LibraryTable({ items, onOpen, tableRef }: Props) {
       PageDown: current + page,
       PageUp: current - page,
       Home: 0,
-      End: items.length - 1,
+      End: total - 1,
     };
     const target = moves[event.key];
     if (target !== undefined) {
@@ -62,56 +120,80 @@ export function LibraryTable({ items, onOpen, tableRef }: Props) {
     }
   };
 
-  const currentShown = rows.some((row) => row.index === current);
+  const currentShown = rows.some((row) => row.index === current && items[row.index]);
   return (
     <table
       ref={tableRef}
       className="menu-table library-table"
       role="grid"
       aria-label="Owned reports"
-      aria-rowcount={items.length + 1}
+      aria-rowcount={total + 1}
       aria-activedescendant={currentShown ? `library-row-${current}` : undefined}
       aria-readonly="true"
+      aria-busy={loadingMore}
       data-testid="library-items"
       tabIndex={0}
       onKeyDown={onKey}
     >
       <thead role="rowgroup">
         <tr role="row" aria-rowindex={1}>
-          <th scope="col" role="columnheader">
-            Handle
-          </th>
-          <th scope="col" role="columnheader">
-            Date
-          </th>
-          <th scope="col" role="columnheader">
-            Model
-          </th>
-          <th scope="col" role="columnheader">
-            Posts
-          </th>
-          <th scope="col" role="columnheader">
-            Bought
-          </th>
+          {COLUMNS.map((column) =>
+            column.sort ? (
+              <SortHeader
+                key={column.label}
+                label={column.label}
+                sort={column.sort}
+                view={props.view}
+                onSort={props.onSort}
+              />
+            ) : (
+              <th key={column.label} scope="col" role="columnheader">
+                {column.label}
+              </th>
+            ),
+          )}
         </tr>
       </thead>
       <tbody role="rowgroup" style={{ height: virtual.getTotalSize() }}>
         {rows.map((row) => {
           const item = items[row.index];
-          if (!item) return null;
+          const style = { transform: `translateY(${row.start - HEAD_HEIGHT}px)` };
+          if (!item) {
+            return (
+              <tr
+                key={row.key}
+                role="row"
+                aria-rowindex={row.index + 2}
+                className="loading-row"
+                style={style}
+              >
+                <td role="gridcell" className="muted">
+                  Loading…
+                </td>
+              </tr>
+            );
+          }
           return (
             <tr
-              key={`${item.serviceUrl} ${item.id}`}
+              key={row.key}
               id={`library-row-${row.index}`}
               role="row"
               aria-rowindex={row.index + 2}
               aria-selected={row.index === current}
               className={row.index === current ? 'current' : undefined}
-              style={{ transform: `translateY(${row.start - HEAD_HEIGHT}px)` }}
+              style={style}
               onClick={() => setCursor(row.index)}
             >
-              <td role="gridcell">
-                @<bdi>{item.handle}</bdi>
+              <td role="gridcell" title={`@${item.username}`}>
+                {item.displayName ? (
+                  <>
+                    <bdi>{item.displayName}</bdi> <span className="muted">@{item.username}</span>
+                  </>
+                ) : (
+                  <>
+                    @<bdi>{item.username}</bdi>
+                  </>
+                )}
               </td>
               <td role="gridcell">
                 <button type="button" className="link" tabIndex={-1} onClick={() => onOpen(item)}>
@@ -124,6 +206,9 @@ export function LibraryTable({ items, onOpen, tableRef }: Props) {
               <td role="gridcell">{item.postCount ?? '—'}</td>
               <td role="gridcell" className="muted">
                 {day(item.purchasedAt)}
+              </td>
+              <td role="gridcell" className="num">
+                {usd(item.spentUsd)}
               </td>
             </tr>
           );

@@ -10,7 +10,7 @@ import {
 } from '../payment/challenge';
 import { decodePayment, findPaymentHeader, PaymentDecodeError } from '../payment/decode';
 import type { PaymentVerifier } from '../payment/verify';
-import { HttpError, sendJson, sendRawJson } from './respond';
+import { HttpError, sendBytes, sendJson, sendRawJson } from './respond';
 import { librarySecretMatches, presentedLibrarySecret } from './library-secret';
 
 export interface ReportsRouteDeps {
@@ -77,14 +77,14 @@ export async function handleReports(
   deps: ReportsRouteDeps,
 ): Promise<void> {
   const key = requireHandle(url);
-  const handle = deps.store.find(key);
   const selectParam = url.searchParams.get('select');
   if (selectParam === null) {
-    if (!handle) throw new HttpError(404, 'unknown_handle', `no shared reports are held for ${key}`);
-    const reports = deps.store.menu(key);
-    sendJson(res, 200, { username: handle.username, reportCount: reports.length, reports });
+    const menu = deps.store.menuBodyBytes(key);
+    if (!menu) throw new HttpError(404, 'unknown_handle', `no shared reports are held for ${key}`);
+    sendBytes(res, 200, menu);
     return;
   }
+  const handle = deps.store.find(key);
   if (selectParam !== 'all' && selectParam !== 'range') {
     throw new HttpError(400, 'invalid_select', 'select must be "all" or "range"');
   }

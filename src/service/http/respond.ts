@@ -36,6 +36,22 @@ export function sendRawJson(
   res.end(json);
 }
 
+/** A body encoded ahead of the request (see HandleStore's precomputed shelf and menus). */
+export function sendBytes(
+  res: ServerResponse,
+  status: number,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': body.length,
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(body);
+}
+
 export function sendError(res: ServerResponse, error: HttpError): void {
   sendJson(res, error.status, { error: error.error, message: error.message, ...error.extra });
 }

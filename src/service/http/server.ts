@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { HandleStore } from '../store/handles';
 import type { PaymentTerms } from '../payment/challenge';
 import type { PaymentVerifier } from '../payment/verify';
-import { HttpError, sendError, sendRawJson } from './respond';
+import { HttpError, sendBytes, sendError } from './respond';
 import { handleReports } from './reports-route';
 import { handleBundle } from './bundle-route';
 
@@ -34,7 +34,12 @@ export async function listenService(
     const route = async (): Promise<void> => {
       if (url.pathname === '/api/intel/list') {
         if (req.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'use GET');
-        sendRawJson(res, 200, deps.store.shelfJson(), { 'Cache-Control': 'public, max-age=30' });
+        const etag = deps.store.shelfEtag();
+        const cache = { 'Cache-Control': 'public, max-age=30', ETag: etag };
+        if (req.headers['if-none-match'] === etag) {
+          res.writeHead(304, cache);
+          res.end();
+        } else sendBytes(res, 200, deps.store.shelfBodyBytes(), cache);
       } else if (url.pathname === '/api/intel/reports') {
         if (req.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'use GET');
         await handleReports(req, res, url, routeDeps);

@@ -1,5 +1,6 @@
 /** Handles, their dossier (profile, posts, edges) and their reports in the service store. */
 import type { Bundle, IntelReportSnapshot, ReportMenuItem, ShelfEntry } from '../../shared/wire';
+import { createHash } from 'node:crypto';
 import type { ServiceDb } from './db';
 
 /** Lower-cased, @-stripped: how handles are keyed (original-system-notes.md). */
@@ -55,6 +56,11 @@ type ShelfRow = Pick<
 export class HandleStore {
   /** The serialized shelf: with 100k handles building it takes about a second, so it is built once per write. */
   private shelfBody: string | null = null;
+  /** The same, encoded once: a free route answers with bytes made before the request came. */
+  private shelfBytes: Buffer | null = null;
+  private shelfTag: string | null = null;
+  /** Menus (GET /api/intel/reports without select), encoded once per handle until a write changes it. */
+  private readonly menuBytes = new Map<string, Buffer>();
 
   constructor(private readonly db: ServiceDb) {}
 
@@ -84,6 +90,31 @@ export class HandleStore {
   shelfJson(): string {
     this.shelfBody ??= JSON.stringify({ configured: true, entries: this.shelf() });
     return this.shelfBody;
+  }
+
+  shelfBodyBytes(): Buffer {
+    this.shelfBytes ??= Buffer.from(this.shelfJson());
+    return this.shelfBytes;
+  }
+
+  /** A strong ETag of the shelf body: a client holding this shelf is answered 304 with no body. */
+  shelfEtag(): string {
+    this.shelfTag ??= `"${createHash('sha256').update(this.shelfBodyBytes()).digest('base64url')}"`;
+    return this.shelfTag;
+  }
+
+  /** The menu body of a handle, or undefined when the store holds no such handle. */
+  menuBodyBytes(key: string): Buffer | undefined {
+    const cached = this.menuBytes.get(key);
+    if (cached) return cached;
+    const handle = this.find(key);
+    if (!handle) return undefined;
+    const reports = this.menu(key);
+    const body = Buffer.from(
+      JSON.stringify({ username: handle.username, reportCount: reports.length, reports }),
+    );
+    this.menuBytes.set(key, body);
+    return body;
   }
 
   find(key: string): HandleRow | undefined {
@@ -205,7 +236,12 @@ export class HandleStore {
       return true;
     });
     const written = write.immediate();
-    if (written) this.shelfBody = null;
+    if (written) {
+      this.shelfBody = null;
+      this.shelfBytes = null;
+      this.shelfTag = null;
+      this.menuBytes.clear();
+    }
     const bundle = this.bundle(key);
     if (!bundle) throw new Error(`bundle for ${key} vanished after PUT`);
     return { written, bundle };

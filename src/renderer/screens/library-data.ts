@@ -1,0 +1,53 @@
+/**
+ * The Library's data from core a page at a time: the list (keyset pages as the table scrolls) and search
+ * results (pages of hits with snippets). Only the pages scrolled to are held, so a 100k library opens as a
+ * small one does.
+ */
+import { useInfiniteQuery } from '@tanstack/react-query';
+import type { LibraryPage, LibrarySort, SearchView } from '../../shared/rpc';
+import { useRpc } from '../rpc/context';
+
+export const LIBRARY_PAGE = 200;
+export const SEARCH_PAGE = 25;
+
+export interface LibraryView {
+  sort: LibrarySort;
+  order: 'asc' | 'desc';
+}
+
+/** Newest, latest bought and most expensive first; handles A to Z. */
+export const DEFAULT_ORDER: Record<LibrarySort, 'asc' | 'desc'> = {
+  date: 'desc',
+  handle: 'asc',
+  purchased: 'desc',
+  spent: 'desc',
+};
+
+export function useLibraryPages(handle: string, view: LibraryView) {
+  const { client } = useRpc();
+  const input = { ...(handle ? { handle } : {}), sort: view.sort, order: view.order, limit: LIBRARY_PAGE };
+  return useInfiniteQuery({
+    // Keyed under 'library.list' so a purchase that refreshes the library refreshes these pages too.
+    queryKey: ['library.list', input],
+    queryFn: ({ pageParam }): Promise<LibraryPage> =>
+      client.call('library.list', pageParam ? { ...input, cursor: pageParam } : input),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+}
+
+export function useSearchPages(text: string, handle: string) {
+  const { client } = useRpc();
+  const input = { text, ...(handle ? { handle } : {}), limit: SEARCH_PAGE };
+  return useInfiniteQuery({
+    queryKey: ['library.search', input],
+    queryFn: ({ pageParam }): Promise<SearchView> =>
+      client.call('library.search', { ...input, offset: pageParam }),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => {
+      const shown = pages.reduce((sum, page) => sum + page.hits.length, 0);
+      return last.hits.length === SEARCH_PAGE && shown < last.count ? shown : undefined;
+    },
+    enabled: text.length > 0,
+  });
+}

@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { APPLICATION_ID, openDeskDb } from '../../src/core/db/open';
+import { MIGRATIONS } from '../../src/core/db/migrations';
+import { SnapshotStore } from '../../src/core/cache/snapshots';
+import type { LibraryItem } from '../../src/shared/rpc';
+import type { IntelReportSnapshot } from '../../src/shared/wire';
+import { tempDir } from './helpers';
+
+const SERVICE = 'http://a.example';
+
+function snapshot(id: string, summary: string, createdAt: string): IntelReportSnapshot {
+  return {
+    id,
+    createdAt,
+    model: 'm',
+    synthesisSettings: {},
+    meta: { postCount: 3, dateRange: null },
+    analytics: {},
+    narrative: { summary },
+    changeSummary: null,
+    previousReportId: null,
+  };
+}
+
+function withStore(run: (store: SnapshotStore, db: Database.Database) => void): void {
+  const data = tempDir('desk-library-');
+  const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+  try {
+    run(new SnapshotStore(db), db);
+  } finally {
+    db.close();
+    data.remove();
+  }
+}
+
+const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString();
+
+function putReport(
+  store: SnapshotStore,
+  db: Database.Database,
+  handle: string,
+  id: string,
+  summary: string,
+  created: number,
+  purchaseId: string | null = null,
+): void {
+  const snap = snapshot(id, summary, day(created));
+  db.transaction(() =>
+    store.put(
+      SERVICE,
+      handle,
+      [{ snapshot: snap, raw: JSON.stringify(snap) }],
+      purchaseId,
+      day(100 + created),
+    ),
+  )();
+}
+
+function purchase(db: Database.Database, id: string, amount: string, reports: number): void {
+  db.prepare(
+    `INSERT INTO purchases (id, service_url, handle, resource, report_count, amount, network, asset, payer,
+       pay_to, nonce, valid_before, quote_json, state, report_ids, created_at, updated_at)
+     VALUES (?, ?, 'Ada', '/r', ?, ?, 'eip155:8453', '0xa', '0xb', '0xc', ?, 0, '{}', 'completed', '[]',
+       '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+  ).run(id, SERVICE, reports, amount, `0x${id}`);
+}
+
+function allPages(store: SnapshotStore, request: Parameters<SnapshotStore['page']>[0]): LibraryItem[][] {
+  const pages: LibraryItem[][] = [];
+  let cursor: string | undefined;
+  do {
+    const page = store.page({ ...request, cursor });
+    pages.push(page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return pages;
+}
+
+describe('library pages', () => {
+  it('pages newest first by key, and a report stored meanwhile neither repeats nor hides a row', () => {
+    withStore((store, db) => {
+      for (let i = 0; i < 25; i++) putReport(store, db, `h${i % 3}`, `r${i}`, `report ${i}`, i);
+      const first = store.page({ limit: 10 });
+      expect(first.total).toBe(25);
+      expect(first.items.map((item) => item.id)).toEqual(Array.from({ length: 10 }, (_, i) => `r${24 - i}`));
+      // A newer and an older report arrive while the person scrolls.
+      putReport(store, db, 'h0', 'new', 'newest', 50);
+      putReport(store, db, 'h0', 'old', 'oldest', -5);
+      const rest: string[] = [];
+      let cursor = first.nextCursor ?? undefined;
+      while (cursor !== undefined) {
+        const page = store.page({ limit: 10, cursor });
+        rest.push(...page.items.map((item) => item.id));
+        cursor = page.nextCursor ?? undefined;
+      }
+      expect(rest).toEqual([...Array.from({ length: 15 }, (_, i) => `r${14 - i}`), 'old']);
+    });
+  });
+
+  it('sorts by handle and by what was spent, filters by handle, and sums the spending', () => {
+    withStore((store, db) => {
+      purchase(db, 'p1', '30000', 3);
+      purchase(db, 'p2', '50000', 1);
+      putReport(store, db, 'Zed', 'z1', 'a', 1, 'p1');
+      putReport(store, db, 'Zed', 'z2', 'b', 2, 'p1');
+      putReport(store, db, 'Ada', 'a1', 'c', 3, 'p1');
+      putReport(store, db, 'Ada', 'a2', 'd', 4, 'p2');
+      putReport(store, db, 'bob', 'b1', 'e', 5);
+      const byHandle = allPages(store, { sort: 'handle', limit: 2 }).flat();
+      expect(byHandle.map((item) => [item.handle, item.id])).toEqual([
+        ['ada', 'a1'],
+        ['ada', 'a2'],
+        ['bob', 'b1'],
+        ['zed', 'z1'],
+        ['zed', 'z2'],
+      ]);
+      expect(byHandle[0]!.username).toBe('Ada');
+      const bySpent = allPages(store, { sort: 'spent', limit: 3 }).flat();
+      expect(bySpent.map((item) => [item.id, item.spentUsd])).toEqual([
+        ['a2', 0.05],
+        ['a1', 0.01],
+        ['z2', 0.01],
+        ['z1', 0.01],
+        ['b1', 0],
+      ]);
+      const ada = store.page({ handle: 'ADA', limit: 10 });
+      expect(ada.items.map((item) => item.id)).toEqual(['a2', 'a1']);
+      expect(ada.total).toBe(2);
+      expect(ada.totalSpentUsd).toBeCloseTo(0.06);
+      expect(store.page({ limit: 1 }).totalSpentUsd).toBeCloseTo(0.08);
+      expect(store.page({ sort: 'date', order: 'asc', limit: 2 }).items.map((item) => item.id)).toEqual([
+        'z1',
+        'z2',
+      ]);
+      store.nameHandles(SERVICE, new Map([['ada', 'Ada Lindqvist']]));
+      expect(store.page({ handle: 'ada', limit: 1 }).items[0]!.displayName).toBe('Ada Lindqvist');
+      expect(store.handles().map((h) => [h.handle, h.displayName, h.reports])).toEqual([
+        ['ada', 'Ada Lindqvist', 2],
+        ['bob', null, 1],
+        ['zed', null, 2],
+      ]);
+      expect(() => store.page({ sort: 'handle', limit: 2, cursor: 'not-a-cursor' })).toThrow(
+        /start again from the first page/,
+      );
+      const dateCursor = store.page({ limit: 1 }).nextCursor!;
+      expect(() => store.page({ sort: 'spent', limit: 1, cursor: dateCursor })).toThrow(/first page/);
+    });
+  });
+});
+
+describe('library search', () => {
+  it('matches words as prefixes and quoted words as phrases, best first, with a count', () => {
+    withStore((store, db) => {
+      putReport(store, db, 'a', 'once', 'Battery prices rose. Other news.', 1);
+      putReport(store, db, 'a', 'thrice', 'Battery battery battery: supply of batteries', 2);
+      putReport(store, db, 'b', 'phrase', 'The supply chain of lithium', 3);
+      putReport(store, db, 'b', 'apart', 'Chain of custody; supply was short', 4);
+      const prefix = store.searchPage({ text: 'batt', limit: 10, offset: 0 });
+      expect(prefix.hits.map((hit) => hit.id)).toEqual(['thrice', 'once']);
+      expect(prefix.count).toBe(2);
+      expect(prefix.countCapped).toBe(false);
+      const phrase = store.searchPage({ text: '"supply chain"', limit: 10, offset: 0 });
+      expect(phrase.hits.map((hit) => hit.id)).toEqual(['phrase']);
+      expect(phrase.hits[0]!.snippet).toBe('The \u0001supply chain\u0002 of lithium');
+      expect(phrase.terms).toEqual(['"supply chain"']);
+      const words = store.searchPage({ text: 'supply chain', limit: 10, offset: 0 });
+      expect(words.hits.map((hit) => hit.id).sort()).toEqual(['apart', 'phrase']);
+      const paged = store.searchPage({ text: 'supply', limit: 1, offset: 1 });
+      expect(paged.hits).toHaveLength(1);
+      expect(paged.count).toBe(3);
+      expect(store.searchPage({ text: 'supply', handle: 'B', limit: 10, offset: 0 }).count).toBe(2);
+      expect(store.search('"battery battery"')[0]!.snippet).toContain(
+        '\u0001Battery battery\u0002 battery: supply',
+      );
+    });
+  });
+
+  it('indexes reports stored by an earlier run that stopped before indexing them', () => {
+    const data = tempDir('desk-pending-');
+    const file = path.join(data.dir, 'desk.db');
+    try {
+      const first = openDeskDb(file).db;
+      const store = new SnapshotStore(first);
+      putReport(store, first, 'a', 'r1', 'Geothermal permits', 1);
+      // Closed before the scheduled indexing ran, as when the app quits right after a purchase.
+      first.close();
+      const { db } = openDeskDb(file);
+      try {
+        expect(new SnapshotStore(db).search('geotherm').map((hit) => hit.id)).toEqual(['r1']);
+      } finally {
+        db.close();
+      }
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('migrates a version-4 library with its search text, prices and handles as bought', () => {
+    const data = tempDir('desk-v4-');
+    const file = path.join(data.dir, 'desk.db');
+    try {
+      const old = new Database(file);
+      for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
+      old.pragma(`application_id = ${APPLICATION_ID}`);
+      old.pragma('user_version = 4');
+      purchase(old, 'p1', '20000', 2);
+      const insert = old.prepare(
+        `INSERT INTO snapshots (service_url, id, handle, created_at, model, raw_json, purchase_id, stored_at, text_id)
+         VALUES (?, ?, 'ada', ?, 'm', ?, ?, '2026-02-01T00:00:00.000Z', ?)`,
+      );
+      const text = old.prepare('INSERT INTO snapshot_fts (rowid, body) VALUES (?, ?)');
+      insert.run(SERVICE, 'r1', day(1), JSON.stringify(snapshot('r1', 'Battery supply', day(1))), 'p1', 7);
+      text.run(7, 'Battery supply');
+      insert.run(SERVICE, 'r2', day(2), JSON.stringify(snapshot('r2', 'Wind permits', day(2))), null, 9);
+      text.run(9, 'Wind permits');
+      old.close();
+
+      const { db } = openDeskDb(file);
+      try {
+        expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+        const store = new SnapshotStore(db);
+        expect(store.search('battery').map((hit) => hit.id)).toEqual(['r1']);
+        expect(store.search('"wind permits"').map((hit) => hit.id)).toEqual(['r2']);
+        const page = store.page({ limit: 10 });
+        expect(page.items.map((item) => [item.id, item.username, item.spentUsd])).toEqual([
+          ['r2', 'ada', 0],
+          ['r1', 'Ada', 0.01],
+        ]);
+        expect(page.totalSpentUsd).toBeCloseTo(0.01);
+        // Reports stored after the migration are indexed too, and a re-stored one replaces its text.
+        putReport(store, db, 'ada', 'r3', 'Solar tariffs', 3);
+        putReport(store, db, 'ada', 'r1', 'Geothermal drilling', 1);
+        expect(store.search('solar').map((hit) => hit.id)).toEqual(['r3']);
+        expect(store.search('battery')).toEqual([]);
+        expect(store.search('geothermal').map((hit) => hit.id)).toEqual(['r1']);
+      } finally {
+        db.close();
+      }
+    } finally {
+      data.remove();
+    }
+  });
+});
