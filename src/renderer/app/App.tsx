@@ -1,5 +1,5 @@
 /** The frame: navigation, app status, theme, and the current screen. */
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
