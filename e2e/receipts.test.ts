@@ -45,6 +45,19 @@ describe('receipts on the Purchases screen', () => {
     await expect.poll(() => dialog.isVisible()).toBe(false);
   });
 
+  it('gives each receipt an address: reload reopens it and Back closes it', async () => {
+    const { page } = fx;
+    const purchaseId = (await fx.desk.core.handlers['purchases.list']({})).purchases[0]!.id;
+    await page.getByRole('button', { name: /^Receipt of the purchase/ }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe(`#/purchases/${purchaseId}`);
+    await page.reload();
+    const dialog = page.getByRole('dialog', { name: 'Receipt' });
+    await expect.poll(() => dialog.textContent()).toContain(txHash);
+    await page.goBack();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(new URL(page.url()).hash).toBe('#/purchases');
+  });
+
   it('exports the purchases as CSV', async () => {
     const { page } = fx;
     const [file] = await Promise.all([

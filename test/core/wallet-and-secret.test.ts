@@ -201,7 +201,7 @@ describe('the library secret (spec 5.8)', () => {
       expect(signings).toBe(0);
       expect(await balanceOf(stack, address)).toBe(before);
       expect(ledgerRows(data.dir)).toMatchObject([
-        { network: 'library secret', amount: '0', payer: 'library secret', nonce: '', state: 'completed' },
+        { paid_with: 'library_secret', network: '', amount: '0', payer: '', nonce: '', state: 'completed' },
       ]);
       expect((await desk.handlers['settings.clearLibrarySecret']({})).librarySecretSet).toBe(false);
       await desk.close();

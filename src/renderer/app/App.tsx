@@ -45,7 +45,7 @@ function Screen(props: { route: Route }) {
     case 'report':
       return <ReportScreen key={route.id} id={route.id} serviceUrl={route.serviceUrl} />;
     case 'purchases':
-      return <PurchasesScreen />;
+      return <PurchasesScreen purchaseId={route.purchaseId} />;
     case 'settings':
       return (
         <WalletScope>

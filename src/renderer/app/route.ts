@@ -11,7 +11,7 @@ export type Route =
   | { screen: 'menu'; handle: string }
   | { screen: 'library'; handle?: string }
   | { screen: 'report'; id: string; serviceUrl?: string }
-  | { screen: 'purchases' }
+  | { screen: 'purchases'; purchaseId?: string }
   | { screen: 'dossier'; handle?: string }
   | { screen: 'settings' };
 
@@ -35,6 +35,8 @@ export function routeHash(route: Route): string {
     case 'library':
     case 'dossier':
       return route.handle ? `${base}/${encodeURIComponent(route.handle)}` : base;
+    case 'purchases':
+      return route.purchaseId ? `${base}/${encodeURIComponent(route.purchaseId)}` : base;
     case 'report':
       return `${base}/${encodeURIComponent(route.id)}${
         route.serviceUrl ? `?service=${encodeURIComponent(route.serviceUrl)}` : ''
@@ -69,7 +71,7 @@ export function routeFromHash(hash: string): Route {
       return serviceUrl ? { screen: 'report', id: arg, serviceUrl } : { screen: 'report', id: arg };
     }
     case 'purchases':
-      return { screen: 'purchases' };
+      return arg ? { screen: 'purchases', purchaseId: arg } : { screen: 'purchases' };
     case 'dossiers':
       return arg ? { screen: 'dossier', handle: arg } : { screen: 'dossier' };
     case 'settings':

@@ -8,6 +8,7 @@ import { dateTime, networkName, plural, pluralWord, shortHash, usd } from '../fo
 import { useRpc } from '../rpc/context';
 import { download } from '../download';
 import { ReceiptDialog } from './ReceiptDialog';
+import { useNavigate } from '../app/route';
 import { CopyButton } from '../components/CopyButton';
 
 const STATE_TEXT: Record<string, string> = {
@@ -34,14 +35,15 @@ function charged(p: PurchaseView): ReactNode {
   return usd(p.movedUsd);
 }
 
-export function PurchasesScreen() {
+/** `purchaseId`: the purchase whose receipt is open (#/purchases/ID), so Back closes it and a link opens it. */
+export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
   const purchases = useRpcQuery('purchases.list', {});
   const reconcile = useRpcMutation('purchases.reconcile');
   const view = reconcile.data ?? purchases.data;
   const inDoubt = view?.purchases.filter((p) => p.state === 'in_doubt' || p.state === 'sent').length ?? 0;
   const spentShare = view && view.dailyCapUsd > 0 ? Math.min(1, view.spentTodayUsd / view.dailyCapUsd) : 0;
   const { client } = useRpc();
-  const [receiptOf, setReceiptOf] = useState<string | null>(null);
+  const navigate = useNavigate();
   const [csvError, setCsvError] = useState<string | null>(null);
   const exportCsv = async () => {
     setCsvError(null);
@@ -73,7 +75,9 @@ export function PurchasesScreen() {
           {csvError}
         </p>
       ) : null}
-      {receiptOf ? <ReceiptDialog purchaseId={receiptOf} onClose={() => setReceiptOf(null)} /> : null}
+      {props.purchaseId ? (
+        <ReceiptDialog purchaseId={props.purchaseId} onClose={() => navigate({ screen: 'purchases' })} />
+      ) : null}
       {reconcile.isError ? (
         <p className="error-text" role="alert">
           {errorMessage(reconcile.error)}
@@ -163,7 +167,7 @@ export function PurchasesScreen() {
                       type="button"
                       className="link"
                       aria-label={`Receipt of the purchase of ${dateTime(p.createdAt)}`}
-                      onClick={() => setReceiptOf(p.id)}
+                      onClick={() => navigate({ screen: 'purchases', purchaseId: p.id })}
                     >
                       Receipt
                     </button>
