@@ -151,6 +151,9 @@ async function readsLeftToRight(selector: string, word: string): Promise<boolean
   }, word);
 }
 
+/** The shelf's row height (ROW_HEIGHT in Shelf.tsx). */
+const ROW_HEIGHT = 56;
+
 describe('a hostile service', () => {
   it('shows every hostile shelf entry as plain text, the 1 MB name included', async () => {
     await page.locator('.shelf-row').first().waitFor({ timeout: 30_000 });
@@ -160,7 +163,11 @@ describe('a hostile service', () => {
     const list = page.getByRole('listbox', { name: 'Handles' });
     const seen = new Set<string>();
     for (let row = 0; row < shelfSize; row += 8) {
-      await list.evaluate((el, top) => el.scrollTo(0, top), row * 56);
+      // The shelf scrolls with the page (a window virtualizer): scroll the window to the row's place in the list.
+      await list.evaluate(
+        (el, top) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY + top),
+        row * ROW_HEIGHT,
+      );
       await page.locator(`#shelf-${row}`).waitFor();
       const shown = await page.locator('.shelf-name .muted').allTextContents();
       shown.forEach((text) => seen.add(text));
@@ -168,7 +175,7 @@ describe('a hostile service', () => {
     }
     const missing = corpus.filter((h) => !seen.has(`@${h.text}`)).map((h) => h.id);
     expect(missing).toEqual([]);
-    await list.evaluate((el) => el.scrollTo(0, 0));
+    await page.evaluate(() => window.scrollTo(0, 0));
     expect(await trapState(page)).toEqual({ pwned: [], violations: [] });
   });
 

@@ -305,7 +305,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
     expect(await balanceOf(stack!, payer)).toBe(before);
     const rows = ledgerRows(dataDir);
     expect(rows).toHaveLength(2);
-    const read = rows.find((row) => row.network === 'library secret');
+    const read = rows.find((row) => row.paid_with === 'library_secret');
     expect(read).toMatchObject({ state: 'completed', amount: '0', nonce: '', handle, report_count: rest });
     const stored = storedSnapshots(dataDir);
     expect(

@@ -25,12 +25,11 @@ function metricRows(metrics: MetricChange[]) {
 
 /** Shares of one are shown as percentages, their changes in percentage points. */
 function shareRows(shares: ShareChange[]) {
-  const asPercent = shares.every((s) => (s.before ?? 0) <= 1 && (s.after ?? 0) <= 1);
   return shares.map((s) => ({
     share: `${s.field}: ${s.label}`,
-    before: orDash(s.before, asPercent ? percent : plain),
-    after: orDash(s.after, asPercent ? percent : plain),
-    change: signed(s.delta, asPercent ? points : plain),
+    before: orDash(s.before, s.percent ? percent : plain),
+    after: orDash(s.after, s.percent ? percent : plain),
+    change: signed(s.delta, s.percent ? points : plain),
   }));
 }
 

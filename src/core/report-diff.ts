@@ -19,6 +19,8 @@ import type {
 interface Reading {
   metrics: Map<string, number>;
   shares: Map<string, Map<string, number>>;
+  /** Fields whose values are all fractions of one (shown as percentages). */
+  percentFields: Set<string>;
   series: Map<string, number>;
 }
 
@@ -28,7 +30,12 @@ function round(value: number): number {
 }
 
 function readAnalytics(snapshot: IntelReportSnapshot): Reading {
-  const reading: Reading = { metrics: new Map(), shares: new Map(), series: new Map() };
+  const reading: Reading = {
+    metrics: new Map(),
+    shares: new Map(),
+    series: new Map(),
+    percentFields: new Set(),
+  };
   if (isNumber(snapshot.meta.postCount)) reading.metrics.set('postCount', snapshot.meta.postCount);
   for (const figure of analyticsFigures(snapshot.analytics)) {
     if (figure.kind === 'value') reading.metrics.set(figure.name, figure.value);
@@ -36,6 +43,7 @@ function readAnalytics(snapshot: IntelReportSnapshot): Reading {
       for (const point of figure.points) reading.metrics.set(`${figure.name}.${point.label}`, point.value);
     } else if (figure.kind === 'bars') {
       reading.shares.set(figure.name, new Map(figure.points.map((p) => [p.label, p.value])));
+      if (figure.percent) reading.percentFields.add(figure.name);
     } else if (figure.kind === 'series' && figure.points.length > 0) {
       const mean = figure.points.reduce((sum, p) => sum + p.y, 0) / figure.points.length;
       reading.series.set(`${figure.name}.${figure.yLabel}`, round(mean));
@@ -75,7 +83,14 @@ function shareChanges(older: Reading, newer: Reading): ShareChange[] {
     const before = older.shares.get(field) ?? new Map<string, number>();
     const after = newer.shares.get(field) ?? new Map<string, number>();
     const labels = new Set([...before.keys(), ...after.keys()]);
-    return [...labels].map((label) => ({ field, label, ...change(before.get(label), after.get(label)) }));
+    // A field is in percent when each report that has it holds fractions of one.
+    const percent = [older, newer].every((r) => !r.shares.has(field) || r.percentFields.has(field));
+    return [...labels].map((label) => ({
+      field,
+      label,
+      percent,
+      ...change(before.get(label), after.get(label)),
+    }));
   });
 }
 

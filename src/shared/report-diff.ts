@@ -20,6 +20,8 @@ export interface MetricChange {
 export interface ShareChange {
   field: string;
   label: string;
+  /** The field's values are fractions of one: shown as percentages, changes in percentage points. */
+  percent: boolean;
   before: number | null;
   after: number | null;
   delta: number | null;

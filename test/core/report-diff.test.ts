@@ -68,9 +68,9 @@ describe('diffReports', () => {
       0,
     );
     expect(diff.shares).toEqual([
-      { field: 'topicShare', label: 'rates', before: 0.5, after: 0.3, delta: -0.2 },
-      { field: 'topicShare', label: 'housing', before: 0.5, after: null, delta: null },
-      { field: 'topicShare', label: 'energy', before: null, after: 0.7, delta: null },
+      { field: 'topicShare', label: 'rates', percent: true, before: 0.5, after: 0.3, delta: -0.2 },
+      { field: 'topicShare', label: 'housing', percent: true, before: 0.5, after: null, delta: null },
+      { field: 'topicShare', label: 'energy', percent: true, before: null, after: 0.7, delta: null },
     ]);
     expect(diff.topicsAdded).toEqual(['energy']);
     expect(diff.topicsDropped).toEqual(['housing']);

@@ -43,8 +43,6 @@ function MetricRows(props: { metrics: MetricChange[] }) {
 }
 
 function ShareRows(props: { shares: ShareChange[] }) {
-  const asPercent = props.shares.every((s) => (s.before ?? 0) <= 1 && (s.after ?? 0) <= 1);
-  const format = asPercent ? percent : number;
   return (
     <>
       {props.shares.map((s) => (
@@ -52,9 +50,9 @@ function ShareRows(props: { shares: ShareChange[] }) {
           <th scope="row">
             {humanize(s.field)}: <bdi>{s.label}</bdi>
           </th>
-          <Cell value={s.before} format={format} />
-          <Cell value={s.after} format={format} />
-          <td className="num">{signed(s.delta, asPercent ? points : number)}</td>
+          <Cell value={s.before} format={s.percent ? percent : number} />
+          <Cell value={s.after} format={s.percent ? percent : number} />
+          <td className="num">{signed(s.delta, s.percent ? points : number)}</td>
         </tr>
       ))}
     </>
