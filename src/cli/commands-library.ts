@@ -40,11 +40,12 @@ export async function read(desk: DeskCore, out: Output, id: string): Promise<voi
     view = await desk.handlers['report.get']({ id });
   } catch (error) {
     if (error instanceof DeskError && error.code === 'report_not_owned') {
-      throw new DeskError(
-        error.code,
-        `${error.message} Buy it with: intel-desk buy <handle> --ids ${terminalText(id)} --yes (\`intel-desk menu <handle>\` lists a handle's reports; check the price with \`quote\` first).`,
-        error.kind,
-      );
+      const known = error.details['handle'];
+      const remedy =
+        typeof known === 'string'
+          ? `Buy it with: intel-desk buy ${terminalText(known)} --ids ${terminalText(id)} --yes (check the price with \`quote\` first).`
+          : `Buy it with: intel-desk buy <handle> --ids ${terminalText(id)} --yes (\`intel-desk menu <handle>\` lists a handle's reports; check the price with \`quote\` first).`;
+      throw new DeskError(error.code, `${error.message} ${remedy}`, error.kind);
     }
     throw error;
   }

@@ -217,7 +217,27 @@ export class DeskContext {
     this.librarySecrets.useForSession(secret, serviceOrigin(this.serviceUrl()));
   }
 
+  private readonly deferredWrites = new Set<() => void>();
+
+  /**
+   * A write that need not delay the answer it belongs to (saving a 22 MB shelf): it runs just after, or when
+   * the desk closes at the latest, so a CLI command that answers and exits still saves it.
+   */
+  afterAnswer(write: () => void): void {
+    const run = () => {
+      if (!this.deferredWrites.delete(run)) return;
+      try {
+        write();
+      } catch {
+        // What is not saved now is saved by the next fetch; the answer already went out.
+      }
+    };
+    this.deferredWrites.add(run);
+    setImmediate(run);
+  }
+
   close(): void {
+    for (const run of [...this.deferredWrites]) run();
     this.db.close();
   }
 }

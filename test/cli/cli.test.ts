@@ -101,11 +101,15 @@ describe('intel-desk CLI', () => {
     const other = shelf.entries.find((e) => e.username !== handle)!.username;
     const menu = json(await cli(['menu', other, '--json'])) as unknown as { reports: { id: string }[] };
     const id = menu.reports[0]!.id;
+    // The menu seen above names the report's handle, so the suggestion is the exact command.
     const read = await cli(['read', id]);
     expect(read.code).toBe(2);
     expect(read.stderr).toContain(
-      `is not in your library. Buy it with: intel-desk buy <handle> --ids ${id} --yes`,
+      `is not in your library. Buy it with: intel-desk buy ${other} --ids ${id} --yes`,
     );
+    // A report no cached menu lists: the handle is left for the person to fill in.
+    const unknown = await cli(['read', 'rpt_never_listed']);
+    expect(unknown.stderr).toContain('Buy it with: intel-desk buy <handle> --ids rpt_never_listed --yes');
   });
 
   it('uses exit codes that tell usage, refusal, service and network errors apart', async () => {

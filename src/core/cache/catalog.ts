@@ -38,4 +38,17 @@ export class CatalogCache {
       )
       .get(serviceUrl, handle.toLowerCase());
   }
+
+  /** The handle whose cached menu lists this report, so a report not owned can be named with its buy. */
+  handleOfReport(serviceUrl: string, id: string): string | null {
+    const row = this.db
+      .prepare<[string, string], { handle: string }>(
+        `SELECT json_extract(m.body_json, '$.username') AS handle
+         FROM menu_cache m, json_each(m.body_json, '$.reports') r
+         WHERE m.service_url = ? AND json_valid(m.body_json) AND json_extract(r.value, '$.id') = ?
+         LIMIT 1`,
+      )
+      .get(serviceUrl, id);
+    return typeof row?.handle === 'string' ? row.handle : null;
+  }
 }

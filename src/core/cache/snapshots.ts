@@ -160,13 +160,15 @@ export class SnapshotStore {
    */
   indexPending(max = Number.MAX_SAFE_INTEGER): number {
     const { addText, indexedUpTo, pending, markIndexed } = this.prepared();
-    return this.db.transaction(() => {
-      const rows = pending.all(indexedUpTo.get()?.n ?? 0, max);
-      for (const row of rows) addText.run(row.key, textOfRaw(row.raw));
-      const last = rows.at(-1);
-      if (last) markIndexed.run(last.key);
-      return rows.length;
-    })();
+    return this.db
+      .transaction(() => {
+        const rows = pending.all(indexedUpTo.get()?.n ?? 0, max);
+        for (const row of rows) addText.run(row.key, textOfRaw(row.raw));
+        const last = rows.at(-1);
+        if (last) markIndexed.run(last.key);
+        return rows.length;
+      })
+      .immediate();
   }
 
   /** Ids of the handle's reports owned from this service; another service's reports are not these. */
@@ -208,13 +210,15 @@ export class SnapshotStore {
       'INSERT OR REPLACE INTO handle_names (service_url, handle, display_name) VALUES (?, ?, ?)',
     );
     const forget = this.db.prepare('DELETE FROM handle_names WHERE service_url = ? AND handle = ?');
-    this.db.transaction(() => {
-      for (const { handle } of owned) {
-        const name = names.get(handle);
-        if (name) save.run(serviceUrl, handle, name);
-        else forget.run(serviceUrl, handle);
-      }
-    })();
+    this.db
+      .transaction(() => {
+        for (const { handle } of owned) {
+          const name = names.get(handle);
+          if (name) save.run(serviceUrl, handle, name);
+          else forget.run(serviceUrl, handle);
+        }
+      })
+      .immediate();
   }
 
   /** A search sees every stored report: whatever the background catch-up has not indexed yet is first. */

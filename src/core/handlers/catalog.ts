@@ -57,13 +57,9 @@ export async function shelfList(ctx: DeskContext, refresh = false): Promise<Shel
     else checkedShelves.delete(ctx);
     // Saved once the answer is on its way: 22 MB of JSON need not delay the first paint.
     const baseUrl = ctx.client().baseUrl;
-    setImmediate(() => {
-      try {
-        ctx.catalog.saveShelf(url, shelf, fetchedAt);
-        ctx.snapshots.nameHandles(baseUrl, displayNames(entries));
-      } catch {
-        // Closed meanwhile (the desk quit): the next fetch saves it.
-      }
+    ctx.afterAnswer(() => {
+      ctx.catalog.saveShelf(url, shelf, fetchedAt);
+      ctx.snapshots.nameHandles(baseUrl, displayNames(entries));
     });
     return view;
   } catch (error) {

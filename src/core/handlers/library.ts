@@ -54,8 +54,14 @@ function loadSnapshot(ctx: DeskContext, id: string, serviceUrl: string | null): 
 
 function ownedSnapshot(ctx: DeskContext, id: string, serviceUrl: string | null): Loaded {
   const found = loadSnapshot(ctx, id, serviceUrl);
-  if (!found) throw new DeskError('report_not_owned', `Report ${id} is not in your library.`, 'usage');
-  return found;
+  if (found) return found;
+  const handle = ctx.catalog.handleOfReport(ctx.serviceUrl(), id);
+  throw new DeskError(
+    'report_not_owned',
+    `Report ${id} is not in your library.`,
+    'usage',
+    handle ? { handle } : {},
+  );
 }
 
 interface ReportRef {

@@ -381,14 +381,16 @@ export class Purchaser {
     }
     const entries = snapshotsFromAnswer(body, text);
     const storedAt = new Date(this.deps.now()).toISOString();
-    this.deps.db.transaction(() => {
-      this.deps.snapshots.put(row.service_url, row.handle, entries, purchaseId, storedAt);
-      this.deps.ledger.complete(
-        purchaseId,
-        entries.map((entry) => entry.snapshot.id),
-      );
-      this.step(purchaseId, 'stored');
-    })();
+    this.deps.db
+      .transaction(() => {
+        this.deps.snapshots.put(row.service_url, row.handle, entries, purchaseId, storedAt);
+        this.deps.ledger.complete(
+          purchaseId,
+          entries.map((entry) => entry.snapshot.id),
+        );
+        this.step(purchaseId, 'stored');
+      })
+      .immediate();
     return { ok: true };
   }
 

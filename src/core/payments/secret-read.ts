@@ -47,20 +47,22 @@ export async function readWithSecret(deps: SecretReadDeps, held: HeldQuote, secr
   const id = randomUUID();
   const createdAt = new Date(deps.now()).toISOString();
   const entries = snapshotsFromAnswer(text.body, text.text);
-  deps.db.transaction(() => {
-    deps.ledger.insertFree(
-      {
-        id,
-        serviceUrl: client.baseUrl,
-        handle: held.handle,
-        resource: held.quote.resource,
-        reportCount: entries.length,
-        quoteJson: JSON.stringify({ selection: held.selection }),
-        createdAt,
-      },
-      entries.map((entry) => entry.snapshot.id),
-    );
-    deps.snapshots.put(client.baseUrl, held.handle, entries, id, createdAt);
-  })();
+  deps.db
+    .transaction(() => {
+      deps.ledger.insertFree(
+        {
+          id,
+          serviceUrl: client.baseUrl,
+          handle: held.handle,
+          resource: held.quote.resource,
+          reportCount: entries.length,
+          quoteJson: JSON.stringify({ selection: held.selection }),
+          createdAt,
+        },
+        entries.map((entry) => entry.snapshot.id),
+      );
+      deps.snapshots.put(client.baseUrl, held.handle, entries, id, createdAt);
+    })
+    .immediate();
   return id;
 }

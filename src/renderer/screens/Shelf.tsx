@@ -29,9 +29,10 @@ export function ShelfScreen() {
   useSlashFocus(filterRef);
 
   // Handles with reports in the library are marked; the library is local, so this never waits on the network.
-  const library = useRpcQuery('library.list', {});
+  // One row per owned handle, not the whole library: a 100k-report library must not slow the Shelf.
+  const library = useRpcQuery('library.handles', {});
   const owned = useMemo(
-    () => new Set((library.data?.items ?? []).map((item) => item.handle.toLowerCase())),
+    () => new Set((library.data?.handles ?? []).map((owner) => owner.handle.toLowerCase())),
     [library.data],
   );
   const index = useMemo(() => indexShelf(shelf.data?.entries ?? []), [shelf.data]);
