@@ -10,7 +10,7 @@ import type { MenuView, ShelfView } from '../../src/shared/rpc';
 import type { ReportDiff } from '../../src/shared/report-diff';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { tempDir } from '../core/helpers';
-import { parsed, runCli, type Run } from './run-cli';
+import { parsed, runCli, stackEnv, type Run } from './run-cli';
 
 let stack: Stack;
 let data: ReturnType<typeof tempDir>;
@@ -19,15 +19,7 @@ let owned: string[];
 let notOwned: string;
 
 function cli(args: string[]): Promise<Run> {
-  return runCli(args, {
-    INTEL_DESK_SERVICE_URL: stack.baseUrl,
-    INTEL_DESK_DATA_DIR: data.dir,
-    INTEL_DESK_RPC_URL: stack.rpcUrl,
-    INTEL_DESK_DEMO: '1',
-    INTEL_DESK_DEMO_ASSET: stack.asset,
-    INTEL_DESK_PASSPHRASE: undefined,
-    INTEL_DESK_PRIVATE_KEY: undefined,
-  });
+  return runCli(args, stackEnv(stack, data.dir));
 }
 
 async function stored(id: string): Promise<IntelReportSnapshot> {

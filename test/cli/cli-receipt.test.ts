@@ -12,7 +12,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { MenuView, PurchasesView, ShelfView } from '../../src/shared/rpc';
 import type { Receipt } from '../../src/shared/receipt';
 import { tempDir } from '../core/helpers';
-import { parsed, runCli, type Run } from './run-cli';
+import { parsed, runCli, stackEnv, type Run } from './run-cli';
 
 let stack: Stack;
 let data: ReturnType<typeof tempDir>;
@@ -20,15 +20,7 @@ let keyFile: string;
 let handle: string;
 
 function cli(args: string[]): Promise<Run> {
-  return runCli(args, {
-    INTEL_DESK_SERVICE_URL: stack.baseUrl,
-    INTEL_DESK_DATA_DIR: data.dir,
-    INTEL_DESK_RPC_URL: stack.rpcUrl,
-    INTEL_DESK_DEMO: '1',
-    INTEL_DESK_DEMO_ASSET: stack.asset,
-    INTEL_DESK_PASSPHRASE: undefined,
-    INTEL_DESK_PRIVATE_KEY: undefined,
-  });
+  return runCli(args, stackEnv(stack, data.dir));
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

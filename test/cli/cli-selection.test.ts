@@ -8,7 +8,7 @@ import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { MenuView, PurchaseOutcome, QuoteView } from '../../src/shared/rpc';
 import { tempDir } from '../core/helpers';
-import { parsed, runCli, type Run } from './run-cli';
+import { parsed, runCli, stackEnv, type Run } from './run-cli';
 
 let stack: Stack;
 let data: ReturnType<typeof tempDir>;
@@ -18,15 +18,7 @@ let handle: string;
 let other: string;
 
 function cli(args: string[]): Promise<Run> {
-  return runCli(args, {
-    INTEL_DESK_SERVICE_URL: stack.baseUrl,
-    INTEL_DESK_DATA_DIR: data.dir,
-    INTEL_DESK_RPC_URL: stack.rpcUrl,
-    INTEL_DESK_DEMO: '1',
-    INTEL_DESK_DEMO_ASSET: stack.asset,
-    INTEL_DESK_PASSPHRASE: undefined,
-    INTEL_DESK_PRIVATE_KEY: undefined,
-  });
+  return runCli(args, stackEnv(stack, data.dir));
 }
 
 beforeAll(async () => {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
 import { tempDir } from '../core/helpers';
-import { root, runCli, type Run } from './run-cli';
+import { root, runCli, stackEnv, type Run } from './run-cli';
+import { closedPortUrl } from '../closed-port';
 
 let stack: Stack;
 let data: ReturnType<typeof tempDir>;
@@ -14,23 +14,7 @@ let keyFile: string;
 let handle: string;
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return runCli(args, {
-    INTEL_DESK_SERVICE_URL: stack.baseUrl,
-    INTEL_DESK_DATA_DIR: data.dir,
-    INTEL_DESK_RPC_URL: stack.rpcUrl,
-    INTEL_DESK_DEMO: '1',
-    INTEL_DESK_DEMO_ASSET: stack.asset,
-    ...env,
-  });
-}
-
-/** A loopback URL nothing listens on (port 9 would not do: fetch refuses it as a "bad port" without trying). */
-async function closedUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return runCli(args, { ...stackEnv(stack, data.dir), ...env });
 }
 
 const json = (run: Run) => JSON.parse(run.stdout) as Record<string, unknown> & unknown[];
@@ -123,7 +107,7 @@ describe('intel-desk CLI', () => {
     });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/network_not_allowed/);
-    const offline = await cli(['list', '--service', await closedUrl(), '--json']);
+    const offline = await cli(['list', '--service', await closedPortUrl(), '--json']);
     expect(offline.code).toBe(5);
     expect(JSON.parse(offline.stdout)).toMatchObject({ error: { code: 'network_unreachable' } });
   });

@@ -1,6 +1,7 @@
 /** Runs the real bin entry (bin/intel-desk.mjs) as a child process, the way a person or a script would. */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import type { Stack } from '../../src/service/stack';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
@@ -33,3 +34,19 @@ export function runCli(
 }
 
 export const parsed = <T>(run: Run): T => JSON.parse(run.stdout) as T;
+
+/**
+ * A CLI run on a test stack: its service, chain and demo token, this data folder, and nothing the caller's
+ * shell may hold (a passphrase or key there would change what the run can sign).
+ */
+export function stackEnv(stack: Stack, dataDir: string): Record<string, string | undefined> {
+  return {
+    INTEL_DESK_SERVICE_URL: stack.baseUrl,
+    INTEL_DESK_DATA_DIR: dataDir,
+    INTEL_DESK_RPC_URL: stack.rpcUrl,
+    INTEL_DESK_DEMO: '1',
+    INTEL_DESK_DEMO_ASSET: stack.asset,
+    INTEL_DESK_PASSPHRASE: undefined,
+    INTEL_DESK_PRIVATE_KEY: undefined,
+  };
+}
