@@ -3,6 +3,7 @@
  * verified against the chain from the dialog, and the ledger exported as CSV through the browser download.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyAll } from '../test/core/helpers';
 import { readFileSync } from 'node:fs';
 import { privateKeyToAccount } from 'viem/accounts';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
@@ -17,11 +18,7 @@ beforeAll(async () => {
   });
   const core = fx.desk.core;
   const handle = (await core.handlers['shelf.list']({})).entries[0]!.username;
-  const quote = await core.handlers['quote.get']({ handle, selection: { kind: 'all' } });
-  const outcome = await core.handlers['purchase.start']({
-    quoteId: quote.quoteId,
-    confirmedAmount: quote.amount,
-  });
+  const { outcome } = await buyAll(core, handle);
   expect(outcome.status).toBe('completed');
   txHash = (await core.handlers['purchases.list']({})).purchases[0]!.txHash!;
 });

@@ -3,6 +3,7 @@
  * and the change between them as a person reads it (figures, topic shares as percentages, word diff).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyAll } from '../test/core/helpers';
 import type { IntelReportSnapshot } from '../src/shared/wire';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 
@@ -16,11 +17,7 @@ beforeAll(async () => {
   });
   const core = fx.desk.core;
   const handle = (await core.handlers['shelf.list']({})).entries[0]!.username;
-  const quote = await core.handlers['quote.get']({ handle, selection: { kind: 'all' } });
-  const outcome = await core.handlers['purchase.start']({
-    quoteId: quote.quoteId,
-    confirmedAmount: quote.amount,
-  });
+  const { outcome } = await buyAll(core, handle);
   expect(outcome.status).toBe('completed');
   const { items } = await core.handlers['library.list']({ handle });
   reports = await Promise.all(

@@ -118,8 +118,8 @@ export async function failure(action: Promise<unknown>): Promise<DeskError> {
   throw new Error('expected a DeskError');
 }
 
-/** Quotes all of a handle's reports and buys them at the quoted amount. */
-export async function buyAll(desk: DeskCore, handle: string) {
+/** Quotes all of a handle's reports and buys them at the quoted amount, through any host's handlers. */
+export async function buyAll(desk: Pick<DeskCore, 'handlers'>, handle: string) {
   const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'all' } });
   const outcome = await desk.handlers['purchase.start']({
     quoteId: quote.quoteId,

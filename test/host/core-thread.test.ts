@@ -15,7 +15,7 @@ import type { PurchaseStep, SecretVault } from '../../src/core';
 import { startCoreThread, type CoreThread, type CoreThreadOptions } from '../../src/host/core-thread';
 import { fromWireError, toWireError } from '../../src/host/core-protocol';
 import { buildIfStale } from '../../scripts/build-if-stale';
-import { PASSPHRASE, tempDir } from '../core/helpers';
+import { PASSPHRASE, tempDir, buyAll } from '../core/helpers';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -160,11 +160,7 @@ describe('core in a worker thread', () => {
     const core = await coreThread(dataDir(), { onPurchaseStep: (_id, step) => steps.push(step) });
     await core.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
     const handle = (await core.handlers['shelf.list']({})).entries[0]!.username;
-    const quote = await core.handlers['quote.get']({ handle, selection: { kind: 'all' } });
-    const outcome = await core.handlers['purchase.start']({
-      quoteId: quote.quoteId,
-      confirmedAmount: quote.amount,
-    });
+    const { outcome } = await buyAll(core, handle);
     expect(outcome.status).toBe('completed');
     expect(steps.length).toBeGreaterThan(1);
     expect(steps.at(-1)).toBe('completed');
