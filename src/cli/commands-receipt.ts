@@ -1,7 +1,6 @@
 /** receipt and purchases --csv: a purchase's evidence, checked on chain on request, and the ledger as CSV. */
 import type { DeskCore } from '../core';
-import type { Receipt } from '../shared/receipt';
-import { formatUsd } from '../shared/money';
+import { receiptFields, type Receipt } from '../shared/receipt';
 import { terminalText, UsageError, type Output } from './output';
 
 function verificationText(receipt: Receipt): string {
@@ -20,19 +19,10 @@ function verificationText(receipt: Receipt): string {
 
 export function receiptText(receipt: Receipt): string {
   const rows: [string, string][] = [
-    ['purchase', receipt.purchaseId],
-    ['date', receipt.createdAt],
-    ['state', receipt.state],
-    ['service', receipt.serviceUrl],
-    ['handle', `@${receipt.handle}`],
-    ['amount', receipt.paid ? `${formatUsd(receipt.amountUsd)} (${receipt.amount} units)` : 'nothing paid'],
-    ['network', receipt.network || '—'],
-    ['token', receipt.asset || '—'],
-    ['payer', receipt.payer || '—'],
-    ['payee', receipt.payee || '—'],
-    ['nonce', receipt.authorization?.nonce ?? '—'],
-    ['transaction', receipt.txHash ?? 'none recorded'],
-    ...(receipt.explorerUrl ? ([['explorer', receipt.explorerUrl]] as [string, string][]) : []),
+    // A terminal shows no empty explorer row: the transaction line already says what there is.
+    ...receiptFields(receipt)
+      .filter((field) => field.name !== 'explorer' || field.value !== null)
+      .map((field): [string, string] => [field.name, field.value ?? '—']),
     ['on chain', verificationText(receipt)],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));

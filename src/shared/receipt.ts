@@ -1,4 +1,5 @@
 /** A purchase's evidence: what was asked, what was signed, what settled, and what was delivered. */
+import { formatUsd } from './money';
 
 export interface ReceiptReport {
   id: string;
@@ -46,4 +47,39 @@ export interface Receipt {
   answerSha256: string | null;
   reports: ReceiptReport[];
   verification: ReceiptVerification | null;
+}
+
+/** One fact of a receipt: `name` for a terminal, `label` for a page; null where the purchase has none. */
+export interface ReceiptField {
+  name: string;
+  label: string;
+  value: string | null;
+}
+
+/** The facts of a receipt in the order every view of it (terminal, PDF, window) shows them. */
+export function receiptFields(receipt: Receipt): ReceiptField[] {
+  const field = (label: string, value: string | null): ReceiptField => ({
+    name: label.toLowerCase(),
+    label,
+    value,
+  });
+  return [
+    field('Purchase', receipt.purchaseId),
+    field('Date', receipt.createdAt),
+    field('State', receipt.state),
+    field('Service', receipt.serviceUrl),
+    field('Handle', `@${receipt.handle}`),
+    field('Resource', receipt.resource),
+    field(
+      'Amount',
+      receipt.paid ? `${formatUsd(receipt.amountUsd)} (${receipt.amount} token units)` : 'nothing paid',
+    ),
+    field('Network', receipt.network || null),
+    field('Token', receipt.asset || null),
+    field('Payer', receipt.payer || null),
+    field('Payee', receipt.payee || null),
+    field('Nonce', receipt.authorization?.nonce ?? null),
+    field('Transaction', receipt.txHash ?? 'none recorded'),
+    field('Explorer', receipt.explorerUrl),
+  ];
 }

@@ -1,8 +1,8 @@
 /** Receipts and purchases as files a person keeps: JSON and a printable PDF of receipts, CSV of purchases. */
 import type { ExportedFile, PurchaseView } from '../../shared/rpc';
-import type { Receipt } from '../../shared/receipt';
+import { receiptFields, type Receipt } from '../../shared/receipt';
 import { pdfDocument, winAnsi, type Doc } from '../export-pdf';
-import { formatUsd, unitsText, usdToUnits } from '../../shared/money';
+import { unitsText, usdToUnits } from '../../shared/money';
 
 function period(receipts: Receipt[]): string {
   if (receipts.length === 1) return receipts[0]!.purchaseId;
@@ -42,22 +42,10 @@ function receiptPage(doc: Doc, receipt: Receipt): void {
     .text(winAnsi(`Receipt: @${receipt.handle}`));
   doc.font('Helvetica').fontSize(10.5).moveDown(0.5);
   const lines: [string, string][] = [
-    ['Purchase', receipt.purchaseId],
-    ['Date', receipt.createdAt],
-    ['State', receipt.state],
-    ['Service', receipt.serviceUrl],
-    ['Resource', receipt.resource],
-    [
-      'Amount',
-      receipt.paid ? `${formatUsd(receipt.amountUsd)} (${receipt.amount} token units)` : 'nothing paid',
-    ],
-    ['Network', receipt.network || 'none'],
-    ['Token', receipt.asset || 'none'],
-    ['Payer', receipt.payer || 'none'],
-    ['Payee', receipt.payee || 'none'],
-    ['Nonce', receipt.authorization?.nonce ?? 'none'],
-    ['Transaction', receipt.txHash ?? 'none recorded'],
-    ['Explorer', receipt.explorerUrl ?? 'none (local chain)'],
+    ...receiptFields(receipt).map((field): [string, string] => [
+      field.label,
+      field.value ?? (field.name === 'explorer' ? 'none (local chain)' : 'none'),
+    ]),
     ['On chain', verificationLine(receipt)],
   ];
   for (const [label, value] of lines) {
