@@ -3,7 +3,7 @@ import type { ExportedFile, RpcHandlers } from '../../shared/rpc';
 import type { Receipt } from '../../shared/receipt';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
-import { purchaseView, type PurchaseRow } from '../ledger/purchases';
+import type { PurchaseRow } from '../ledger/purchases';
 import { buildReceipt } from '../receipts/receipt';
 import { purchasesCsv, receiptsJson, receiptsPdf } from '../receipts/receipt-files';
 import { verifyOnChain } from '../receipts/verify';
@@ -73,11 +73,10 @@ async function receiptsExport(ctx: DeskContext, query: ReceiptsQuery): Promise<E
       'usage',
     );
   }
+  if (query.format === 'csv') return purchasesCsv(rows);
   const receipts: Receipt[] = [];
   for (const row of rows) receipts.push(await receiptOf(ctx, row, query.verify ?? false));
-  if (query.format === 'json') return receiptsJson(receipts);
-  if (query.format === 'pdf') return receiptsPdf(receipts);
-  return purchasesCsv(rows.map(purchaseView), new Map(receipts.map((r) => [r.purchaseId, r])));
+  return query.format === 'json' ? receiptsJson(receipts) : receiptsPdf(receipts);
 }
 
 export const receiptHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'receipt.get' | 'receipts.export'> => ({

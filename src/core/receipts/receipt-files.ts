@@ -1,13 +1,20 @@
 /** Receipts and purchases as files a person keeps: JSON and a printable PDF of receipts, CSV of purchases. */
-import type { ExportedFile, PurchaseView } from '../../shared/rpc';
+import type { ExportedFile } from '../../shared/rpc';
 import { receiptFields, type Receipt } from '../../shared/receipt';
 import { pdfDocument, winAnsi, type Doc } from '../export-pdf';
 import { unitsText, usdToUnits } from '../../shared/money';
+import { purchaseView, type PurchaseRow } from '../ledger/purchases';
+import { partiesOf } from './receipt';
+
+/** The days a file covers, for its name: first_to_last, or none. */
+function span(createdAt: string[]): string {
+  const days = createdAt.map((at) => at.slice(0, 10)).sort();
+  return days.length === 0 ? 'none' : `${days[0]}_to_${days[days.length - 1]}`;
+}
 
 function period(receipts: Receipt[]): string {
   if (receipts.length === 1) return receipts[0]!.purchaseId;
-  const days = receipts.map((r) => r.createdAt.slice(0, 10)).sort();
-  return days.length === 0 ? 'none' : `${days[0]}_to_${days[days.length - 1]}`;
+  return span(receipts.map((r) => r.createdAt));
 }
 
 const safeName = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, '_');
@@ -80,7 +87,7 @@ export async function receiptsPdf(receipts: Receipt[]): Promise<ExportedFile> {
 }
 
 /** RFC 4180 quoting; a leading =, +, - or @ is neutralised so a spreadsheet never runs a cell as a formula. */
-export function csvCell(value: string | number | null): string {
+function csvCell(value: string | number | null): string {
   let text = value === null ? '' : String(value);
   if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
@@ -100,35 +107,35 @@ const CSV_COLUMNS = [
   'transaction',
 ] as const;
 
-export function purchasesCsv(purchases: PurchaseView[], rows: Map<string, Receipt>): ExportedFile {
+/** The ledger as CSV: read from the rows alone, with no receipt built (or checked on chain) for it. */
+export function purchasesCsv(rows: PurchaseRow[]): ExportedFile {
   const lines = [
     CSV_COLUMNS.join(','),
-    ...purchases.map((p) => {
-      const receipt = rows.get(p.id);
+    ...rows.map((row) => {
+      const p = purchaseView(row);
+      const parties = partiesOf(row);
       // Exact decimals, no currency sign: a spreadsheet reads the column as numbers.
       const plain = (usd: number) => unitsText(usdToUnits(usd).toString());
       const charged = p.movedUsd === null ? `up to ${plain(p.amountUsd)}` : plain(p.movedUsd);
       return [
         p.createdAt,
         p.id,
-        receipt?.serviceUrl ?? '',
+        row.service_url,
         p.handle,
         p.reportCount,
         charged,
         p.state,
-        receipt?.network ?? '',
-        receipt?.payer ?? '',
-        receipt?.payee ?? '',
+        parties.network,
+        parties.payer,
+        parties.payee,
         p.txHash ?? '',
       ]
         .map(csvCell)
         .join(',');
     }),
   ];
-  const days = purchases.map((p) => p.createdAt.slice(0, 10)).sort();
-  const span = days.length === 0 ? 'none' : `${days[0]}_to_${days[days.length - 1]}`;
   return {
-    filename: safeName(`purchases-${span}.csv`),
+    filename: safeName(`purchases-${span(rows.map((row) => row.created_at))}.csv`),
     mimeType: 'text/csv',
     content: `${lines.join('\r\n')}\r\n`,
     encoding: 'utf8',

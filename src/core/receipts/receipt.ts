@@ -57,8 +57,19 @@ export interface ReceiptSources {
   verification: ReceiptVerification | null;
 }
 
-export function buildReceipt({ row, storedRaw, verification }: ReceiptSources): Receipt {
+/** Who paid whom on which network, as receipts and the CSV show it: a read with the secret paid no one. */
+export function partiesOf(row: PurchaseRow): {
+  paid: boolean;
+  network: string;
+  payer: string;
+  payee: string;
+} {
   const paid = row.paid_with !== 'library_secret';
+  return { paid, network: paid ? row.network : '', payer: paid ? row.payer : '', payee: row.pay_to };
+}
+
+export function buildReceipt({ row, storedRaw, verification }: ReceiptSources): Receipt {
+  const { paid, network, payer, payee } = partiesOf(row);
   const quote = keptQuote(row.quote_json);
   const delivered = deliveredReports(row.response_json);
   const ids = [...new Set([...reportIds(row), ...delivered.keys()])];
@@ -74,10 +85,10 @@ export function buildReceipt({ row, storedRaw, verification }: ReceiptSources): 
     state: row.state,
     createdAt: row.created_at,
     paid,
-    network: paid ? row.network : '',
+    network,
     asset: row.asset,
-    payer: paid ? row.payer : '',
-    payee: row.pay_to,
+    payer,
+    payee,
     amount: paid ? row.amount : '0',
     amountUsd: paid ? unitsToUsd(row.amount) : 0,
     resource: row.resource,
