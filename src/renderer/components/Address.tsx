@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { getAddress, isAddress, isAddressEqual } from 'viem';
 import { shortAddress } from '../format';
+import { copyText } from './CopyButton';
 
 /** The checksummed form when it is an address; anything else as it came. */
 export function checksummed(address: string): string {
@@ -34,12 +35,7 @@ export function Address(props: { address: string; label: string; testId?: string
         type="button"
         className="link copy"
         aria-label={`Copy the ${props.label} ${full}`}
-        onClick={() => {
-          void navigator.clipboard.writeText(full).then(
-            () => setCopied(true),
-            () => setCopied(false),
-          );
-        }}
+        onClick={() => void copyText(full).then(setCopied)}
       >
         {copied ? 'Copied' : 'Copy'}
       </button>

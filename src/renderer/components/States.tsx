@@ -24,6 +24,20 @@ export function ErrorMessage(props: { error: unknown; onRetry?: () => void }) {
   );
 }
 
+/**
+ * A failed action's message beside the control that failed (an export, a refresh), announced at once; nothing
+ * while there is no error. An RpcCallError shows its message; a string is shown as it is.
+ */
+export function ErrorLine(props: { error: unknown; testId?: string }) {
+  const { error } = props;
+  if (error === null || error === undefined || error === '') return null;
+  return (
+    <p className="error-text" role="alert" data-testid={props.testId}>
+      {typeof error === 'string' ? error : errorMessage(error)}
+    </p>
+  );
+}
+
 export function Empty(props: { title: string; children?: ReactNode }) {
   return (
     <div className="state state-empty">

@@ -82,10 +82,17 @@ export function useRpcQuery<M extends RpcMethod>(
   });
 }
 
-/** A call that changes something; what it changes is refreshed by the client (rpcEffects), not here. */
-export function useRpcMutation<M extends RpcMethod>(method: M) {
+/**
+ * A call that changes something, or that the person sets off (an export); what it changes is refreshed by
+ * the client (rpcEffects), not here. `onSuccess` runs with each answer, even after the caller has gone.
+ */
+export function useRpcMutation<M extends RpcMethod>(
+  method: M,
+  options: { onSuccess?: (value: RpcOutputs[M]) => void } = {},
+) {
   const { client } = useRpc();
   return useMutation<RpcOutputs[M], Error, RpcInput<M>>({
     mutationFn: (input) => client.call(method, input),
+    ...(options.onSuccess ? { onSuccess: options.onSuccess } : {}),
   });
 }

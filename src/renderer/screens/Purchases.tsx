@@ -1,11 +1,9 @@
 /** Every purchase with its amount, state and receipt; today's spend against the cap; reconcile. */
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { PurchaseView } from '../../shared/rpc';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
-import { errorMessage } from '../rpc/client';
-import { Empty, ErrorMessage, Loading } from '../components/States';
+import { Empty, ErrorLine, ErrorMessage, Loading } from '../components/States';
 import { dateTime, networkName, plural, pluralWord, shortHash, usd } from '../format';
-import { useRpc } from '../rpc/context';
 import { download } from '../download';
 import { ReceiptDialog } from './ReceiptDialog';
 import { useNavigate } from '../app/route';
@@ -42,17 +40,8 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
   const view = reconcile.data ?? purchases.data;
   const inDoubt = view?.purchases.filter((p) => p.state === 'in_doubt' || p.state === 'sent').length ?? 0;
   const spentShare = view && view.dailyCapUsd > 0 ? Math.min(1, view.spentTodayUsd / view.dailyCapUsd) : 0;
-  const { client } = useRpc();
   const navigate = useNavigate();
-  const [csvError, setCsvError] = useState<string | null>(null);
-  const exportCsv = async () => {
-    setCsvError(null);
-    try {
-      download(await client.call('receipts.export', { format: 'csv' }));
-    } catch (error) {
-      setCsvError(errorMessage(error));
-    }
-  };
+  const exportCsv = useRpcMutation('receipts.export', { onSuccess: download });
   return (
     <section aria-labelledby="purchases-title">
       <div className="screen-head">
@@ -63,26 +52,18 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
           </button>
           <button
             type="button"
-            onClick={() => void exportCsv()}
+            onClick={() => exportCsv.mutate({ format: 'csv' })}
             disabled={!view || view.purchases.length === 0}
           >
             Export CSV
           </button>
         </div>
       </div>
-      {csvError ? (
-        <p className="error-text" role="alert">
-          {csvError}
-        </p>
-      ) : null}
+      <ErrorLine error={exportCsv.error} />
       {props.purchaseId ? (
         <ReceiptDialog purchaseId={props.purchaseId} onClose={() => navigate({ screen: 'purchases' })} />
       ) : null}
-      {reconcile.isError ? (
-        <p className="error-text" role="alert">
-          {errorMessage(reconcile.error)}
-        </p>
-      ) : null}
+      <ErrorLine error={reconcile.error} />
       {purchases.isPending ? <Loading label="Reading the ledger…" /> : null}
       {purchases.isError ? (
         <ErrorMessage error={purchases.error} onRetry={() => void purchases.refetch()} />

@@ -1,10 +1,9 @@
 /** One purchase's receipt: the evidence the desk kept, checked on chain on request, exported as JSON or PDF. */
 import { useState } from 'react';
 import type { Receipt, ReceiptVerification } from '../../shared/receipt';
-import { useRpc, useRpcQuery } from '../rpc/context';
-import { errorMessage } from '../rpc/client';
+import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { Dialog } from '../components/Dialog';
-import { ErrorMessage, Loading } from '../components/States';
+import { ErrorLine, ErrorMessage, Loading } from '../components/States';
 import { download } from '../download';
 import { dateTime, networkName, usd } from '../format';
 
@@ -82,18 +81,11 @@ function Fields(props: { receipt: Receipt }) {
 }
 
 export function ReceiptDialog(props: { purchaseId: string; onClose: () => void }) {
-  const { client } = useRpc();
   const [verify, setVerify] = useState(false);
-  const [exportError, setExportError] = useState<string | null>(null);
   const receipt = useRpcQuery('receipt.get', { purchaseId: props.purchaseId, verify });
-  const exportAs = async (format: 'json' | 'pdf') => {
-    setExportError(null);
-    try {
-      download(await client.call('receipts.export', { purchaseIds: [props.purchaseId], format, verify }));
-    } catch (error) {
-      setExportError(errorMessage(error));
-    }
-  };
+  const exporter = useRpcMutation('receipts.export', { onSuccess: download });
+  const exportAs = (format: 'json' | 'pdf') =>
+    exporter.mutate({ purchaseIds: [props.purchaseId], format, verify });
   return (
     <Dialog title="Receipt" open onClose={props.onClose}>
       {receipt.isPending ? <Loading label={verify ? 'Checking the chain…' : 'Reading the ledger…'} /> : null}
@@ -115,19 +107,15 @@ export function ReceiptDialog(props: { purchaseId: string; onClose: () => void }
           </details>
         </>
       ) : null}
-      {exportError ? (
-        <p className="error-text" role="alert">
-          {exportError}
-        </p>
-      ) : null}
+      <ErrorLine error={exporter.error} />
       <div className="dialog-actions">
         <button type="button" onClick={props.onClose}>
           Close
         </button>
-        <button type="button" onClick={() => void exportAs('json')}>
+        <button type="button" onClick={() => exportAs('json')}>
           Export JSON
         </button>
-        <button type="button" onClick={() => void exportAs('pdf')}>
+        <button type="button" onClick={() => exportAs('pdf')}>
           Export PDF
         </button>
         {receipt.data?.paid ? (

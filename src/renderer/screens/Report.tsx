@@ -1,12 +1,10 @@
+/** One owned report: narrative, change summary, analytics charts, navigation over time, export. */
 import { useState } from 'react';
 import type { ExportFormat } from '../../shared/rpc';
 import { download } from '../download';
-
-/** One owned report: narrative, change summary, analytics charts, navigation over time, export. */
-import { useRpc, useRpcQuery } from '../rpc/context';
-import { errorMessage } from '../rpc/client';
+import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
-import { ErrorMessage, Loading } from '../components/States';
+import { ErrorLine, ErrorMessage, Loading } from '../components/States';
 import { RichText, ValueView } from '../components/RichText';
 import { Chart } from '../components/Charts';
 import { copyText } from '../components/CopyButton';
@@ -29,13 +27,13 @@ function Sections(props: { value: Record<string, unknown> }) {
 
 export function ReportScreen(props: { id: string; serviceUrl?: string | undefined }) {
   const navigate = useNavigate();
-  const { client, mode } = useRpc();
+  const { mode } = useRpc();
   const [copied, setCopied] = useState(false);
   const report = useRpcQuery('report.get', {
     id: props.id,
     ...(props.serviceUrl ? { serviceUrl: props.serviceUrl } : {}),
   });
-  const [exportError, setExportError] = useState<string | null>(null);
+  const exporter = useRpcMutation('report.export', { onSuccess: download });
   if (report.isPending) return <Loading label="Opening the report…" />;
   if (report.isError) return <ErrorMessage error={report.error} onRetry={() => void report.refetch()} />;
   const { snapshot, serviceUrl, timeline, previous } = report.data;
@@ -44,15 +42,7 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
   const newer = position >= 0 ? timeline[position + 1] : undefined;
   const change = snapshot.changeSummary;
 
-  const exportAs = async (format: ExportFormat) => {
-    setExportError(null);
-    try {
-      const file = await client.call('report.export', { id: snapshot.id, serviceUrl, format });
-      download(file);
-    } catch (error) {
-      setExportError(errorMessage(error));
-    }
-  };
+  const exportAs = (format: ExportFormat) => exporter.mutate({ id: snapshot.id, serviceUrl, format });
 
   return (
     <article className="report" aria-labelledby="report-title">
@@ -86,13 +76,13 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
           >
             Newer →
           </button>
-          <button type="button" onClick={() => void exportAs('json')}>
+          <button type="button" onClick={() => exportAs('json')}>
             Export JSON
           </button>
-          <button type="button" onClick={() => void exportAs('md')}>
+          <button type="button" onClick={() => exportAs('md')}>
             Export Markdown
           </button>
-          <button type="button" onClick={() => void exportAs('pdf')}>
+          <button type="button" onClick={() => exportAs('pdf')}>
             Export PDF
           </button>
           <button type="button" onClick={() => window.print()}>
@@ -105,11 +95,7 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
           ) : null}
         </div>
       </div>
-      {exportError ? (
-        <p className="error-text" role="alert">
-          {exportError}
-        </p>
-      ) : null}
+      <ErrorLine error={exporter.error} />
       <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
       <p className="muted">
         <bdi>{snapshot.model}</bdi> · {snapshot.meta.postCount ?? '?'} posts

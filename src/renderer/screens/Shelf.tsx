@@ -6,11 +6,10 @@ import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState, type Keyb
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
-import { errorMessage } from '../rpc/client';
 import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
 import { Avatar } from '../components/Avatar';
-import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States';
+import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import { count, day, plural, pluralWord } from '../format';
 import { filterShelf, indexShelf, type ShelfSort } from './shelf-filter';
 
@@ -137,11 +136,7 @@ export function ShelfScreen() {
           {pluralWord(shelf.data.skippedEntries, 'is', 'are')} not shown.
         </p>
       ) : null}
-      {refresh.isError ? (
-        <p className="error-text" role="alert">
-          {errorMessage(refresh.error)}
-        </p>
-      ) : null}
+      <ErrorLine error={refresh.error} />
       {shelf.isPending ? <Loading label="Loading the shelf…" /> : null}
       {shelf.isError ? <ErrorMessage error={shelf.error} onRetry={() => void shelf.refetch()} /> : null}
       {shelf.isError || shelf.data?.stale ? (

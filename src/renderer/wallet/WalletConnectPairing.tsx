@@ -7,6 +7,7 @@ import { useConnectors } from 'wagmi';
 import { useRpcQuery } from '../rpc/context';
 import { ConnectedWallet, useExternalWallet } from './external-wallet';
 import { QrCode } from '../components/QrCode';
+import { ErrorLine } from '../components/States';
 
 export function WalletConnectPairing() {
   const settings = useRpcQuery('settings.get', {});
@@ -51,11 +52,7 @@ export function WalletConnectPairing() {
           </figcaption>
         </figure>
       ) : null}
-      {wallet.error ? (
-        <p className="error-text" role="alert">
-          {wallet.error}
-        </p>
-      ) : null}
+      <ErrorLine error={wallet.error} />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { errorCode, errorMessage } from '../../rpc/client';
 import { useNavigate } from '../../app/route';
 import { WalletPanel } from '../../wallet/WalletPanel';
 import { plural, usd } from '../../format';
+import { ErrorLine } from '../../components/States';
 import { PriceLines } from './PriceLines';
 import { BalanceNote } from './BalanceNote';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -87,9 +88,7 @@ export function PurchasePanel(props: {
           {errorMessage(quote.error)}
         </p>
       ) : (
-        <p className="error-text" role="alert" data-testid="quote-error">
-          {errorMessage(quote.error)}
-        </p>
+        <ErrorLine error={quote.error} testId="quote-error" />
       )}
       {priced && withSecret ? (
         <>
