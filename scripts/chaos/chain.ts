@@ -3,46 +3,20 @@
  * authorization's window) and the reads the invariants trust, straight from the demo token.
  */
 import { parseAbiItem, type Address, type Hex } from 'viem';
-import { z } from 'zod';
+import { anvilCall, shiftChainClock } from '../../src/service/chain/anvil-time';
 import type { DemoChain } from '../../src/service/chain/demo-chain';
 
-const rpcAnswer = z.union([
-  z.object({ result: z.unknown() }),
-  z.object({ error: z.object({ message: z.string() }) }),
-]);
-
-export async function anvilCall(rpcUrl: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const answer = rpcAnswer.parse(await response.json());
-  if ('error' in answer) throw new Error(`${method}: ${answer.error.message}`);
-  return answer.result;
-}
-
-const wallSeconds = () => Math.floor(Date.now() / 1000);
-
-/** The chain as if nothing happened on it for `seconds`: its latest block that old, the next on the wall clock. */
-export async function idleFor(chain: DemoChain, seconds: number): Promise<void> {
-  await anvilCall(chain.rpcUrl, 'evm_setTime', [wallSeconds() - seconds]);
-  await anvilCall(chain.rpcUrl, 'evm_mine');
-  await anvilCall(chain.rpcUrl, 'evm_setTime', [wallSeconds()]);
-}
+export { idleFor } from '../../src/service/chain/anvil-time';
 
 /** A block on the wall clock: anvil's interval miner would otherwise go on counting from the idle block. */
-export async function catchUp(chain: DemoChain): Promise<void> {
-  await anvilCall(chain.rpcUrl, 'evm_setTime', [wallSeconds()]);
-  await anvilCall(chain.rpcUrl, 'evm_mine');
-}
+export const catchUp = (chain: DemoChain): Promise<void> => shiftChainClock(chain, 0);
 
 /** Moves the chain's clock past `timestamp` (seconds) and mines a block there. */
 export async function advancePast(chain: DemoChain, timestamp: number): Promise<void> {
   const latest = Number((await chain.clients.publicClient.getBlock({ blockTag: 'latest' })).timestamp);
   if (latest > timestamp) return;
-  await anvilCall(chain.rpcUrl, 'evm_increaseTime', [timestamp - latest + 1]);
-  await anvilCall(chain.rpcUrl, 'evm_mine');
+  await anvilCall(chain, 'evm_increaseTime', [timestamp - latest + 1]);
+  await anvilCall(chain, 'evm_mine');
 }
 
 export async function balanceOf(chain: DemoChain, owner: Address): Promise<bigint> {

@@ -3,6 +3,7 @@
  * real condition the desk meets in the field; the proxies and the driver make it happen for real.
  */
 import type { PurchaseStep } from '../../src/core';
+import { purchaseStepSchema } from '../../src/shared/events';
 import { weighted, type Prng } from './prng';
 
 export const FAULT_WEIGHTS = {
@@ -45,18 +46,13 @@ export const FAULT_WEIGHTS = {
 export type FaultKind = keyof typeof FAULT_WEIGHTS;
 export const FAULT_KINDS = Object.keys(FAULT_WEIGHTS) as FaultKind[];
 
-/** Where a desk kill may land: every step the purchaser reports, from signing to the end. */
-export const KILL_STEPS: readonly PurchaseStep[] = [
-  'signing',
-  'signed',
-  'ledger_written',
-  'sent',
-  'response_received',
-  'stored',
-  'completed',
-  'in_doubt',
-  'failed',
-];
+/**
+ * Where a desk kill may land: every step the purchaser reports, from signing to the end (`quoted` is the
+ * window's own state before a purchase starts; the purchaser never reports it).
+ */
+export const KILL_STEPS: readonly PurchaseStep[] = purchaseStepSchema.options.filter(
+  (step) => step !== 'quoted',
+);
 
 export interface Fault {
   kind: FaultKind;

@@ -7,8 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
-import { reportMenuSchema } from '../../src/shared/wire';
-import { balanceOf, deskWithWallet, failure, tempDir } from './helpers';
+import { balanceOf, deskWithWallet, failure, firstHandle, tempDir } from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 
 let stack: Stack;
@@ -41,12 +40,7 @@ beforeAll(async () => {
     },
   ));
   await desk.handlers['settings.update']({ perPurchaseCapUsd: 1, dailyCapUsd: 5 });
-  const shelf = await desk.handlers['shelf.list']({});
-  handle = shelf.entries[0]!.username;
-  const menu = reportMenuSchema.parse(
-    await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json(),
-  );
-  ids = menu.reports.map((r) => r.id);
+  ({ handle, ids } = await firstHandle(stack));
 });
 afterAll(async () => {
   await desk?.close();

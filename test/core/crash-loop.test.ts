@@ -15,8 +15,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { PurchaseStep } from '../../src/core';
 import { authorizationUsed } from '../../src/core/payments/reconcile';
-import { reportMenuSchema } from '../../src/shared/wire';
-import { balanceOf, deskFor, ledgerRows, storedSnapshots, tempDir } from './helpers';
+import { balanceOf, deskFor, ledgerRows, storedSnapshots, firstHandle, tempDir } from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -52,14 +51,7 @@ beforeAll(async () => {
   });
   proxy = await startHostileProxy(stack.baseUrl);
   data = tempDir('desk-crash-loop-');
-  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
-    entries: { username: string }[];
-  };
-  handle = shelf.entries[0]!.username;
-  const menu = reportMenuSchema.parse(
-    await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json(),
-  );
-  reportIds = menu.reports.map((r) => r.id);
+  ({ handle, ids: reportIds } = await firstHandle(stack));
   payer = privateKeyToAccount(stack.buyerKeys[0]!).address;
   startBalance = await balanceOf(stack, payer);
 });

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { PurchaseStep } from '../../src/core';
-import { balanceOf, deskFor, tempDir } from './helpers';
-import { reportMenuSchema } from '../../src/shared/wire';
+import { balanceOf, deskFor, firstHandle, tempDir } from './helpers';
 import { startHostileProxy } from './hostile-proxy';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -19,14 +18,7 @@ beforeAll(async () => {
     seed: { handles: 2, minReportsPerHandle: 12, maxReportsPerHandle: 12 },
     buyerCount: 1,
   });
-  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
-    entries: { username: string }[];
-  };
-  handle = shelf.entries[0]!.username;
-  const menu = reportMenuSchema.parse(
-    await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json(),
-  );
-  reportIds = menu.reports.map((r) => r.id);
+  ({ handle, ids: reportIds } = await firstHandle(stack));
 });
 afterAll(async () => {
   await stack?.stop();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import { DeskError } from '../../src/core/errors';
 import type { Bundle } from '../../src/shared/wire';
-import { deskFor, failure, tempDir } from './helpers';
+import { deskFor, failure, firstHandle, tempDir } from './helpers';
 
 let stack: Stack;
 let handle: string;
@@ -10,10 +10,7 @@ const dirs: ReturnType<typeof tempDir>[] = [];
 
 beforeAll(async () => {
   stack = await startStack({ seed: { handles: 3, minReportsPerHandle: 2, maxReportsPerHandle: 4 } });
-  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
-    entries: { username: string }[];
-  };
-  handle = shelf.entries[0]!.username;
+  ({ handle } = await firstHandle(stack));
 });
 afterAll(async () => {
   await stack?.stop();

@@ -11,12 +11,24 @@ import { expect } from 'vitest';
 import { DeskError } from '../../src/core/errors';
 import Database from 'better-sqlite3';
 import type { PurchaseRow } from '../../src/core/ledger/purchases';
+import { reportMenuSchema, shelfListSchema } from '../../src/shared/wire';
 
 export const PASSPHRASE = 'correct horse battery staple';
 
 export function tempDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The first handle on a stack's shelf and its report ids, read from the service's public routes (no desk). */
+export async function firstHandle(stack: Stack): Promise<{ handle: string; ids: string[] }> {
+  const shelf = shelfListSchema.parse(await (await fetch(`${stack.baseUrl}/api/intel/list`)).json());
+  const handle = shelf.entries[0]?.username;
+  if (!handle) throw new Error('the stack has no handle on its shelf');
+  const menu = reportMenuSchema.parse(
+    await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json(),
+  );
+  return { handle, ids: menu.reports.map((r) => r.id) };
 }
 
 export async function deskFor(

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
 import { secretMayGoTo, serviceOrigin } from '../../src/core/library-secret';
-import { balanceOf, deskFor, deskWithWallet, failure, tempDir } from './helpers';
+import { balanceOf, deskFor, deskWithWallet, failure, firstHandle, tempDir } from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 
 let stack: Stack;
@@ -19,14 +19,7 @@ beforeAll(async () => {
   });
   // Another origin that answers like the service: the secret must never reach it.
   elsewhere = await startHostileProxy(stack.baseUrl);
-  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
-    entries: { username: string }[];
-  };
-  handle = shelf.entries[0]!.username;
-  const menu = (await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json()) as {
-    reports: { id: string }[];
-  };
-  ids = menu.reports.map((r) => r.id);
+  ({ handle, ids } = await firstHandle(stack));
 });
 afterAll(async () => {
   await elsewhere?.close();

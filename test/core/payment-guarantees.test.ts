@@ -13,7 +13,7 @@ import type { DeskCoreOptions } from '../../src/core';
 import { startAnvil } from '../../src/service/chain/anvil';
 import { ACCOUNT_INDEX, anvilDevKey } from '../../src/service/chain/accounts';
 import { chainClients, deployDemoToken } from '../../src/service/chain/token';
-import { balanceOf, deskFor, deskWithWallet, failure, ledgerRows, tempDir } from './helpers';
+import { balanceOf, deskFor, deskWithWallet, failure, ledgerRows, firstHandle, tempDir } from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 
 let stack: Stack;
@@ -28,14 +28,7 @@ beforeAll(async () => {
     buyerCount: 2,
   });
   proxy = await startHostileProxy(stack.baseUrl);
-  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
-    entries: { username: string }[];
-  };
-  handle = shelf.entries[0]!.username;
-  const menu = (await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json()) as {
-    reports: { id: string }[];
-  };
-  ids = menu.reports.map((r) => r.id);
+  ({ handle, ids } = await firstHandle(stack));
 });
 afterEach(async () => {
   proxy.paidAnswer = null;

@@ -7,9 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
-import { reportMenuSchema } from '../../src/shared/wire';
 import type { ExternalSignRequest } from '../../src/shared/rpc';
-import { balanceOf, deskFor, deskWithWallet, failure, tempDir } from './helpers';
+import { balanceOf, deskFor, deskWithWallet, failure, firstHandle, tempDir } from './helpers';
 
 let stack: Stack;
 let handle: string;
@@ -25,14 +24,7 @@ beforeAll(async () => {
     seed: { handles: 1, minReportsPerHandle: 10, maxReportsPerHandle: 10 },
     buyerCount: 2,
   });
-  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
-    entries: { username: string }[];
-  };
-  handle = shelf.entries[0]!.username;
-  const menu = reportMenuSchema.parse(
-    await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json(),
-  );
-  ids = menu.reports.map((r) => r.id);
+  ({ handle, ids } = await firstHandle(stack));
 });
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();

@@ -17,7 +17,7 @@ import { HandleStore } from '../../src/service/store/handles';
 import { NonceBook } from '../../src/service/payment/nonces';
 import { PaymentVerifier } from '../../src/service/payment/verify';
 import { listenService } from '../../src/service/http/server';
-import { balanceOf, deskWithWallet, ledgerRows, tempDir } from './helpers';
+import { balanceOf, deskWithWallet, ledgerRows, firstHandle, tempDir } from './helpers';
 import { editChallenge, startHostileProxy, type HostileProxy } from './hostile-proxy';
 
 let stack: Stack;
@@ -32,14 +32,7 @@ beforeAll(async () => {
     buyerCount: 1,
   });
   proxy = await startHostileProxy(stack.baseUrl);
-  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
-    entries: { username: string }[];
-  };
-  handle = shelf.entries[0]!.username;
-  const menu = (await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json()) as {
-    reports: { id: string }[];
-  };
-  ids = menu.reports.map((r) => r.id);
+  ({ handle, ids } = await firstHandle(stack));
 });
 afterEach(async () => {
   proxy.mutate = null;

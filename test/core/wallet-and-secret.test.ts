@@ -6,7 +6,16 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import { DeskError } from '../../src/core/errors';
 import type { SecretVault } from '../../src/core/wallet/sealing';
-import { PASSPHRASE, balanceOf, deskFor, deskWithWallet, ledgerRows, tempDir, v3Keystore } from './helpers';
+import {
+  PASSPHRASE,
+  balanceOf,
+  deskFor,
+  deskWithWallet,
+  ledgerRows,
+  tempDir,
+  v3Keystore,
+  firstHandle,
+} from './helpers';
 
 let stack: Stack;
 let handle: string;
@@ -17,14 +26,7 @@ beforeAll(async () => {
     seed: { handles: 2, minReportsPerHandle: 6, maxReportsPerHandle: 6 },
     buyerCount: 2,
   });
-  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
-    entries: { username: string }[];
-  };
-  handle = shelf.entries[0]!.username;
-  const menu = (await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json()) as {
-    reports: { id: string }[];
-  };
-  ids = menu.reports.map((r) => r.id);
+  ({ handle, ids } = await firstHandle(stack));
 });
 afterAll(async () => {
   await stack?.stop();
