@@ -6,7 +6,6 @@ import { describe } from 'vitest';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startDeskHost } from '../src/host/desk-host';
-import { buildIfStale } from '../scripts/build-if-stale';
 import { launchChromium, recordRpc } from './browser';
 import { newUserJourney, type DeskDriver } from './journey';
 
@@ -18,7 +17,6 @@ const browserDriver: DeskDriver = {
   downloads: true,
   async open({ dataDir, serviceUrl, rpcUrl, demoAsset }) {
     if (!browser) {
-      await buildIfStale(root, () => undefined);
       browser = await launchChromium();
     }
     const desk = await startDeskHost({

@@ -9,7 +9,6 @@ import type { Browser, Page } from 'playwright-core';
 import type { Hex } from 'viem';
 import { startStack, type Stack, type StackOptions } from '../src/service/stack';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
-import { buildIfStale } from '../scripts/build-if-stale';
 import { launchChromium } from './browser';
 
 const root = path.resolve(__dirname, '..');
@@ -38,7 +37,6 @@ export interface DeskFixture {
 }
 
 export async function openDeskFixture(options: DeskFixtureOptions): Promise<DeskFixture> {
-  await buildIfStale(root, () => undefined);
   const stack = await startStack(options.stack);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'desk-e2e-'));
   let browser: Browser | null = null;

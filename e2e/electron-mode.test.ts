@@ -8,7 +8,6 @@
 import { describe } from 'vitest';
 import path from 'node:path';
 import { _electron as electron } from 'playwright-core';
-import { buildIfStale } from '../scripts/build-if-stale';
 import { findElectronBinary, findElectronPackage } from '../scripts/electron-binary';
 import { prepareElectronSqlite } from '../scripts/native-abi';
 import { newUserJourney, type DeskDriver } from './journey';
@@ -20,7 +19,6 @@ const electronDriver = (executablePath: string): DeskDriver => ({
   name: 'electron',
   downloads: false,
   async open({ dataDir, serviceUrl, rpcUrl, demoAsset }) {
-    await buildIfStale(root, () => undefined);
     const native = await prepareElectronSqlite({
       root,
       electron: findElectronPackage(root)!,

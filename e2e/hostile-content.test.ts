@@ -15,7 +15,6 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../src/service/stack';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { shelfListSchema } from '../src/shared/wire';
-import { buildIfStale } from '../scripts/build-if-stale';
 import { privateKeyToAccount } from 'viem/accounts';
 import { balanceOf, ledgerRows, storedSnapshots } from '../test/core/helpers';
 import { launchLoopbackOnlyChromium } from './browser';
@@ -54,7 +53,6 @@ let shelfSize: number;
 const bidiLeaks: string[] = [];
 
 beforeAll(async () => {
-  await buildIfStale(root, () => undefined);
   canary = await startCanary();
   corpus = hostileStrings(canary.origin);
   huge = hugeString(canary.origin);

@@ -16,7 +16,6 @@ import { openServiceDb } from '../src/service/store/db';
 import { DEMO_SEED, seedStore } from '../src/service/store/seed';
 import type { IntelReportSnapshot } from '../src/shared/wire';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
-import { buildIfStale } from '../scripts/build-if-stale';
 import { startFlakyProxy, type FlakyProxy } from '../test/core/flaky-proxy';
 import { launchChromium, shot } from './browser';
 
@@ -109,7 +108,6 @@ async function expectReportOpened(report: Owned): Promise<void> {
 }
 
 beforeAll(async () => {
-  await buildIfStale(root, () => undefined);
   const owned = corpus();
   expect(owned).toHaveLength(REPORTS);
   allHandles = owned.map((report) => report.handle);

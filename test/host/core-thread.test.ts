@@ -14,7 +14,6 @@ import { DeskError } from '../../src/core/errors';
 import type { PurchaseStep, SecretVault } from '../../src/core';
 import { startCoreThread, type CoreThread, type CoreThreadOptions } from '../../src/host/core-thread';
 import { fromWireError, toWireError } from '../../src/host/core-protocol';
-import { buildIfStale } from '../../scripts/build-if-stale';
 import { PASSPHRASE, tempDir, buyAll } from '../core/helpers';
 
 const root = path.resolve(__dirname, '../..');
@@ -199,7 +198,6 @@ describe('core in a worker thread', () => {
   });
 
   it('runs from the electron-vite build, where the worker is its own entry (out/main/core-worker.js)', async () => {
-    await buildIfStale(root, () => undefined);
     const core = await coreThread(dataDir(), { entry: path.join(root, 'out', 'main', 'core-worker.js') });
     expect((await core.handlers['shelf.list']({})).entries).toHaveLength(2);
     const wrong = await rejection(core.handlers['report.get']({ id: 'rpt_nobody_001' }));
