@@ -11,6 +11,8 @@ import { expect } from 'vitest';
 import { DeskError } from '../../src/core/errors';
 import Database from 'better-sqlite3';
 import type { PurchaseRow } from '../../src/core/ledger/purchases';
+import type { ExternalSignRequest } from '../../src/core/payments/purchaser';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { reportMenuSchema, shelfListSchema } from '../../src/shared/wire';
 
 export const PASSPHRASE = 'correct horse battery staple';
@@ -138,6 +140,18 @@ export async function buyAll(desk: Pick<DeskCore, 'handlers'>, handle: string) {
     confirmedAmount: quote.amount,
   });
   return { quote, outcome };
+}
+
+/** What an external wallet answers to a desk's signature request: the typed data signed by `account`. */
+export function signExternal(
+  account: PrivateKeyAccount,
+  request: ExternalSignRequest,
+): Promise<`0x${string}`> {
+  const { typedData } = request;
+  return account.signTypedData({
+    ...typedData,
+    domain: { ...typedData.domain, verifyingContract: typedData.domain.verifyingContract as `0x${string}` },
+  });
 }
 
 /** The purchases in a desk's ledger, read from desk.db directly (read-only), oldest first. */

@@ -8,12 +8,22 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { ExternalSignRequest } from '../../src/core/payments/purchaser';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCoreOptions } from '../../src/core';
 import { startAnvil } from '../../src/service/chain/anvil';
 import { ACCOUNT_INDEX, anvilDevKey } from '../../src/service/chain/accounts';
 import { chainClients, deployDemoToken } from '../../src/service/chain/token';
-import { balanceOf, deskFor, deskWithWallet, failure, ledgerRows, firstHandle, tempDir } from './helpers';
+import {
+  balanceOf,
+  deskFor,
+  deskWithWallet,
+  failure,
+  ledgerRows,
+  firstHandle,
+  signExternal,
+  tempDir,
+} from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 
 let stack: Stack;
@@ -148,6 +158,49 @@ describe('an external signature that comes back late', () => {
     expect(error).toMatchObject({ code: 'authorization_expired', kind: 'refused' });
     expect(error.message).toMatch(/Nothing was sent/);
     await expectNothingPaid(dir, account.address, before.balance, before.payments);
+  });
+});
+
+describe('an external signature judged again when it comes back', () => {
+  it('is refused over the daily cap when another purchase was paid while it waited, and nothing moves', async () => {
+    const dir = await dataDir();
+    const desk = await deskFor(stack, dir, { serviceUrl: proxy.url });
+    cleanups.push(() => desk.close());
+    const account = privateKeyToAccount(stack.buyerKeys[1]!);
+    await desk.handlers['wallet.useExternal']({ address: account.address });
+    await desk.handlers['settings.update']({ dailyCapUsd: 0.015 });
+    // Two reports asked for in two windows: each alone fits under the cap, so both signature requests go out.
+    const requests = [];
+    for (const id of [ids[4]!, ids[5]!]) {
+      const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'ids', ids: [id] } });
+      const started = await desk.handlers['purchase.start']({
+        quoteId: quote.quoteId,
+        confirmedAmount: quote.amount,
+      });
+      if (started.status !== 'needs_signature') throw new Error('expected a signature request');
+      requests.push(started.request);
+    }
+    const [first, second] = requests as [ExternalSignRequest, ExternalSignRequest];
+    const start = await balanceOf(stack, account.address);
+    const paid = await desk.handlers['purchase.submitSignature']({
+      purchaseId: first.purchaseId,
+      signature: await signExternal(account, first),
+    });
+    expect(paid.status).toBe('completed');
+    const before = { balance: await balanceOf(stack, account.address), payments: proxy.paymentsSeen.length };
+    expect(before.balance).toBe(start - 10_000n);
+
+    const error = await failure(
+      desk.handlers['purchase.submitSignature']({
+        purchaseId: second.purchaseId,
+        signature: await signExternal(account, second),
+      }),
+    );
+    expect(error).toMatchObject({ code: 'over_daily_cap', kind: 'refused' });
+    expect(error.message).toContain('With $0.01 already spent today, $0.01 more goes over');
+    expect(proxy.paymentsSeen.length).toBe(before.payments);
+    expect(await balanceOf(stack, account.address)).toBe(before.balance);
+    expect(ledgerRows(dir).map((row) => row.state)).toEqual(['completed']);
   });
 });
 

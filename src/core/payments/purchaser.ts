@@ -74,6 +74,8 @@ interface PendingExternal {
   /** The quotes it holds (in use, not spent: only a valid signature, submitted, spends them). */
   quoteIds: string[];
   target: GuardedSelection;
+  /** What the person agreed to at the start, judged again when the signature comes back. */
+  consent: PurchaseRequest;
 }
 
 export class Purchaser {
@@ -185,7 +187,13 @@ export class Purchaser {
         this.dropPendingFor(wanted);
         if (held.id !== request.quoteId) this.deps.quotes.claim(held.id);
         const quoteIds = [request.quoteId, held.id];
-        this.pendingExternal.set(purchaseId, { held, authorization, quoteIds, target: wanted });
+        this.pendingExternal.set(purchaseId, {
+          held,
+          authorization,
+          quoteIds,
+          target: wanted,
+          consent: request,
+        });
         this.confirmedQuote.set(purchaseId, request.quoteId);
         kept = true;
         return { status: 'needs_signature', request: externalRequest(purchaseId, held, authorization) };
@@ -244,12 +252,16 @@ export class Purchaser {
       }
       await assertSignedBy(held.quote, authorization, signature);
       this.inFlight.assertNone(target, this.deps.ledger, this.deps.now());
+      // The person may have taken minutes to sign: other purchases were paid meanwhile, or the day turned.
+      this.checkPolicy(held.quote, pending.consent, held.serviceUrl);
       for (const quoteId of quoteIds) this.deps.quotes.spend(quoteId);
       this.inFlight.add(purchaseId, target, Number.POSITIVE_INFINITY);
+      this.signing.set(purchaseId, held.quote.amount);
       paying = true;
       return await this.pay(purchaseId, held, authorization, signature);
     } finally {
       this.confirmedQuote.delete(purchaseId);
+      this.signing.delete(purchaseId);
       if (paying) this.inFlight.remove(purchaseId);
       else {
         // Nothing was sent: the quote may be used again, and this purchase is over.
