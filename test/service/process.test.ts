@@ -79,6 +79,18 @@ function leftBehind(pgid: number): string[] {
   return groupMembers(pgid).filter((name) => name !== 'esbuild');
 }
 
+/** The pid of the process in the group whose child is anvil: the service that owns the chain. */
+function chainOwner(pgid: number): number {
+  const table = execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,comm='], { encoding: 'utf8' });
+  const rows = table
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cols) => Number(cols[2]) === pgid);
+  const anvil = rows.find((cols) => cols[3] === 'anvil');
+  if (!anvil) throw new Error(`no anvil in process group ${pgid}`);
+  return Number(anvil[1]);
+}
+
 async function waitForLine(proc: Launched, pattern: RegExp): Promise<void> {
   if (pattern.test(proc.stderr())) return;
   await new Promise<void>((resolve, reject) => {
@@ -181,6 +193,28 @@ describe.skipIf(!posix)('npm run service', () => {
     ]).toContainEqual(await proc.exit);
     expect(proc.stderr()).toContain('SIGINT: stopping the service and its chain');
     // npm exits after its script, which exits after anvil.
+    expect(leftBehind(proc.pgid)).toEqual([]);
+    await expectChainDown(String(info!['rpcUrl']));
+  });
+
+  it('stops with its chain on Ctrl-C even when the service is slow to react (a loaded machine)', async () => {
+    const proc = launch('npm', ['run', '--silent', 'service']);
+    const info = await proc.info;
+    expect(info, proc.stderr()).not.toBeNull();
+    // The service gets no CPU for a moment while Ctrl-C reaches every process of the group, as on a busy
+    // machine. A launcher between npm and the service that gives up on it after a few milliseconds and kills
+    // it would leave anvil running with nobody to stop it.
+    const service = chainOwner(proc.pgid);
+    process.kill(service, 'SIGSTOP');
+    process.kill(-proc.pgid, 'SIGINT');
+    // Fault injection, not synchronisation: how long the service stays frozen.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(service, 'SIGCONT');
+    expect([
+      { code: 0, signal: null },
+      { code: null, signal: 'SIGINT' },
+    ]).toContainEqual(await proc.exit);
+    expect(proc.stderr()).toContain('SIGINT: stopping the service and its chain');
     expect(leftBehind(proc.pgid)).toEqual([]);
     await expectChainDown(String(info!['rpcUrl']));
   });
