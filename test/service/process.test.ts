@@ -118,6 +118,19 @@ async function expectChainDown(rpcUrl: string): Promise<void> {
   await expect(fetch(rpcUrl, { method: 'POST', body: '{}' })).rejects.toThrow();
 }
 
+/** `npm run service` after Ctrl-C: exited as npm does, said so, anvil gone and nothing of the group left. */
+async function expectStoppedByCtrlC(proc: Launched, info: Record<string, unknown>): Promise<void> {
+  // npm re-raises the signal on itself once its script has exited; that is its normal Ctrl-C exit.
+  expect([
+    { code: 0, signal: null },
+    { code: null, signal: 'SIGINT' },
+  ]).toContainEqual(await proc.exit);
+  expect(proc.stderr()).toContain('SIGINT: stopping the service and its chain');
+  // npm exits after its script, which exits after anvil.
+  expect(leftBehind(proc.pgid)).toEqual([]);
+  await expectChainDown(String(info['rpcUrl']));
+}
+
 describe.skipIf(!posix)('npm run service', () => {
   it('prints one JSON line, serves, answers on its chain, and stops with it on SIGTERM', async () => {
     const proc = serviceProcess();
@@ -186,15 +199,7 @@ describe.skipIf(!posix)('npm run service', () => {
     expect(groupMembers(proc.pgid)).toEqual(expect.arrayContaining(['anvil', 'node']));
 
     process.kill(-proc.pgid, 'SIGINT');
-    // npm re-raises the signal on itself once its script has exited; that is its normal Ctrl-C exit.
-    expect([
-      { code: 0, signal: null },
-      { code: null, signal: 'SIGINT' },
-    ]).toContainEqual(await proc.exit);
-    expect(proc.stderr()).toContain('SIGINT: stopping the service and its chain');
-    // npm exits after its script, which exits after anvil.
-    expect(leftBehind(proc.pgid)).toEqual([]);
-    await expectChainDown(String(info!['rpcUrl']));
+    await expectStoppedByCtrlC(proc, info!);
   });
 
   it('stops with its chain on Ctrl-C even when the service is slow to react (a loaded machine)', async () => {
@@ -210,13 +215,7 @@ describe.skipIf(!posix)('npm run service', () => {
     // Fault injection, not synchronisation: how long the service stays frozen.
     await new Promise((resolve) => setTimeout(resolve, 300));
     process.kill(service, 'SIGCONT');
-    expect([
-      { code: 0, signal: null },
-      { code: null, signal: 'SIGINT' },
-    ]).toContainEqual(await proc.exit);
-    expect(proc.stderr()).toContain('SIGINT: stopping the service and its chain');
-    expect(leftBehind(proc.pgid)).toEqual([]);
-    await expectChainDown(String(info!['rpcUrl']));
+    await expectStoppedByCtrlC(proc, info!);
   });
 
   it('still stops its chain when the signal comes while a large store is being seeded', async () => {
