@@ -131,13 +131,20 @@ function DiffResult(props: { id: string; other: string; serviceUrl: string }) {
   return <DiffView diff={diff.data} />;
 }
 
-export function ReportCompare(props: { id: string; serviceUrl: string; timeline: TimelineEntry[] }) {
+export function ReportCompare(props: {
+  id: string;
+  serviceUrl: string;
+  timeline: TimelineEntry[];
+  /** A report chosen on the timeline: compared at once. */
+  compare?: string | undefined;
+}) {
   const others = props.timeline.filter((entry) => entry.id !== props.id);
   const position = props.timeline.findIndex((entry) => entry.id === props.id);
+  const chosen = others.some((entry) => entry.id === props.compare) ? props.compare : undefined;
   const [other, setOther] = useState<string>(
-    () => (position > 0 ? props.timeline[position - 1]?.id : others[0]?.id) ?? '',
+    () => chosen ?? (position > 0 ? props.timeline[position - 1]?.id : others[0]?.id) ?? '',
   );
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(chosen !== undefined);
   if (others.length === 0) return null;
   return (
     <section className="compare no-print" aria-label="Compare with another report">
