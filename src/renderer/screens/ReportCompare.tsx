@@ -1,14 +1,10 @@
 /** "Compare with…" on a report: how the subject changed against another owned report of the same handle. */
 import { useState } from 'react';
+import type { TimelineEntry } from '../../shared/rpc';
 import type { MetricChange, NarrativeChange, ReportDiff, ShareChange } from '../../shared/report-diff';
 import { useRpcQuery } from '../rpc/context';
 import { ErrorMessage, Loading } from '../components/States';
 import { dateTime, humanize } from '../format';
-
-interface TimelineEntry {
-  id: string;
-  createdAt: string;
-}
 
 const figures = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const number = (value: number) => figures.format(value);
