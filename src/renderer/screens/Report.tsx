@@ -8,7 +8,7 @@ import { ErrorLine, ErrorMessage, Loading } from '../components/States';
 import { RichText, ValueView } from '../components/RichText';
 import { Chart } from '../components/Charts';
 import { copyText } from '../components/CopyButton';
-import { analyticsFigures, readableDay, type AnalyticsFigure } from '../../shared/analytics-shape';
+import { analyticsFigures, readableDayOf, type AnalyticsFigure } from '../../shared/analytics-shape';
 import { ReportCompare } from './ReportCompare';
 import { ReportTimeline } from './ReportTimeline';
 import { dateTime, day, humanize } from '../format';
@@ -120,7 +120,7 @@ export function ReportScreen(props: {
       </p>
       <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
       <p className="report-place" data-testid="report-place">
-        Report {position + 1} of {timeline.length}, {readableDay(Date.parse(snapshot.createdAt))}
+        Report {position + 1} of {timeline.length}, {readableDayOf(snapshot.createdAt)}
       </p>
       <p className="muted">
         <bdi>{snapshot.model}</bdi> · {snapshot.meta.postCount ?? '?'} posts

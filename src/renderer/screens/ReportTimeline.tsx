@@ -15,7 +15,7 @@ import {
   type TooltipContentProps,
 } from 'recharts';
 import type { TimelineEntry } from '../../shared/rpc';
-import { readableDate, readableDay } from '../../shared/analytics-shape';
+import { isoTime, readableDate, readableDayOf } from '../../shared/analytics-shape';
 import { ChartTooltip, tickDate } from '../components/Charts';
 
 interface Point {
@@ -41,7 +41,7 @@ function chainLine(point: Point): string {
   const { entry, follows } = point;
   if (entry.previousReportId === null) return 'Baseline: the first report of this handle';
   const change = entry.changeHeadline ? `: ${entry.changeHeadline}` : '';
-  if (follows) return `Since ${readableDay(Date.parse(follows.createdAt))}${change}`;
+  if (follows) return `Since ${readableDayOf(follows.createdAt)}${change}`;
   return `Its previous report is not in your library${change}`;
 }
 
@@ -94,13 +94,13 @@ export function ReportTimeline(props: {
     active.current = id;
   }, []);
   const byId = new Map(timeline.map((t) => [t.id, t]));
-  const points: Point[] = timeline.map((entry) => ({
-    id: entry.id,
-    x: Date.parse(entry.createdAt),
-    y: entry.postCount ?? 0,
-    entry,
-    follows: entry.previousReportId ? (byId.get(entry.previousReportId) ?? null) : null,
-  }));
+  // A report whose date is not a date has no place on the axis; the Older/Newer buttons still reach it.
+  const points: Point[] = timeline.flatMap((entry) => {
+    const x = isoTime(entry.createdAt);
+    if (x === null) return [];
+    const follows = entry.previousReportId ? (byId.get(entry.previousReportId) ?? null) : null;
+    return [{ id: entry.id, x, y: entry.postCount ?? 0, entry, follows }];
+  });
   const xs = points.map((p) => p.x);
   const pad = Math.max((Math.max(...xs) - Math.min(...xs)) * 0.04, DAY / 2);
 
@@ -117,7 +117,7 @@ export function ReportTimeline(props: {
     setChosen([]);
     props.onCompare(older.id, newer.id);
   };
-  const chosenDays = chosen.map((id) => readableDay(Date.parse(byId.get(id)?.createdAt ?? '')));
+  const chosenDays = chosen.map((id) => readableDayOf(byId.get(id)?.createdAt ?? ''));
 
   return (
     <section className="timeline no-print" aria-label="Timeline">
@@ -143,79 +143,81 @@ export function ReportTimeline(props: {
             : 'Each point is a report you own, at its date and as high as the posts it read. Click one, or move with the arrow keys and press Enter, to open it.'}
         </p>
       </div>
-      <div
-        className="chart-box timeline-chart"
-        onKeyDown={(event) => {
-          if (event.key !== 'Enter' || !active.current) return;
-          event.preventDefault();
-          choose(active.current);
-        }}
-      >
-        <LineChart
-          data={points}
-          responsive
-          style={{ width: '100%', height: 170 }}
-          margin={{ top: 14, right: 20, bottom: 4, left: 0 }}
-          aria-label={`Reports of @${props.username} you own over time, ${timeline.length} in all: arrow keys move between them`}
+      {points.length === 0 ? null : (
+        <div
+          className="chart-box timeline-chart"
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter' || !active.current) return;
+            event.preventDefault();
+            choose(active.current);
+          }}
         >
-          <CartesianGrid vertical={false} strokeDasharray="2 3" />
-          <XAxis
-            dataKey="x"
-            type="number"
-            scale="time"
-            domain={[Math.min(...xs) - pad, Math.max(...xs) + pad]}
-            ticks={dayTicks(points, 6)}
-            tick={{ fontSize: 12 }}
-            tickFormatter={tickDate}
-          />
-          <YAxis width={48} tick={{ fontSize: 12 }} allowDecimals={false} />
-          <Tooltip
-            isAnimationActive={false}
-            content={(tip: TooltipContentProps) => {
-              const point = tip.payload[0]?.payload as Point | undefined;
-              return (
-                <ChartTooltip
-                  active={tip.active}
-                  lines={
-                    point
-                      ? [
-                          <strong key="d">
-                            {readableDate(point.entry.createdAt)}
-                            {point.id === currentId ? ' (open)' : ''}
-                          </strong>,
-                          `${point.entry.postCount ?? '?'} posts · ${point.entry.model}`,
-                          chainLine(point),
-                        ]
-                      : null
-                  }
-                />
-              );
-            }}
-          />
-          <Line
-            dataKey="y"
-            type="linear"
-            isAnimationActive={false}
-            className="timeline-line"
-            dot={(dot: { cx?: number; cy?: number; payload?: unknown }) => {
-              const point = dot.payload as Point;
-              return (
-                <Dot
-                  key={point.id}
-                  cx={dot.cx}
-                  cy={dot.cy}
-                  payload={point}
-                  current={currentId}
-                  chosen={chosen}
-                  onChoose={choose}
-                />
-              );
-            }}
-            activeDot={{ r: 8 }}
-          />
-          <ActiveProbe onChange={onActive} />
-        </LineChart>
-      </div>
+          <LineChart
+            data={points}
+            responsive
+            style={{ width: '100%', height: 170 }}
+            margin={{ top: 14, right: 20, bottom: 4, left: 0 }}
+            aria-label={`Reports of @${props.username} you own over time, ${timeline.length} in all: arrow keys move between them`}
+          >
+            <CartesianGrid vertical={false} strokeDasharray="2 3" />
+            <XAxis
+              dataKey="x"
+              type="number"
+              scale="time"
+              domain={[Math.min(...xs) - pad, Math.max(...xs) + pad]}
+              ticks={dayTicks(points, 6)}
+              tick={{ fontSize: 12 }}
+              tickFormatter={tickDate}
+            />
+            <YAxis width={48} tick={{ fontSize: 12 }} allowDecimals={false} />
+            <Tooltip
+              isAnimationActive={false}
+              content={(tip: TooltipContentProps) => {
+                const point = tip.payload[0]?.payload as Point | undefined;
+                return (
+                  <ChartTooltip
+                    active={tip.active}
+                    lines={
+                      point
+                        ? [
+                            <strong key="d">
+                              {readableDate(point.entry.createdAt)}
+                              {point.id === currentId ? ' (open)' : ''}
+                            </strong>,
+                            `${point.entry.postCount ?? '?'} posts · ${point.entry.model}`,
+                            chainLine(point),
+                          ]
+                        : null
+                    }
+                  />
+                );
+              }}
+            />
+            <Line
+              dataKey="y"
+              type="linear"
+              isAnimationActive={false}
+              className="timeline-line"
+              dot={(dot: { cx?: number; cy?: number; payload?: unknown }) => {
+                const point = dot.payload as Point;
+                return (
+                  <Dot
+                    key={point.id}
+                    cx={dot.cx}
+                    cy={dot.cy}
+                    payload={point}
+                    current={currentId}
+                    chosen={chosen}
+                    onChoose={choose}
+                  />
+                );
+              }}
+              activeDot={{ r: 8 }}
+            />
+            <ActiveProbe onChange={onActive} />
+          </LineChart>
+        </div>
+      )}
     </section>
   );
 }
