@@ -284,7 +284,9 @@ describe('a hostile service', () => {
       .locator('.narrative-section', { has: page.locator('h3', { hasText: /^Huge section$/ }) })
       .evaluate((el) => el.textContent?.length ?? 0);
     expect(hugeShown).toBeGreaterThan(huge.length * 0.9);
-    expect(await page.locator('section[aria-label="Analytics"] svg.chart').count()).toBeGreaterThan(3);
+    expect(
+      await page.locator('section[aria-label="Analytics"] .chart-box svg.recharts-surface').count(),
+    ).toBeGreaterThan(3);
     await page.locator('section.change').scrollIntoViewIfNeeded();
     await checkScreen('section.change', 'report-change-summary');
     await page.locator('section[aria-label="Analytics"]').scrollIntoViewIfNeeded();

@@ -193,7 +193,9 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await page().getByRole('button', { name: 'Read now' }).click();
     await page().getByRole('heading', { name: 'Summary' }).waitFor();
     expect(await page().locator('.change').textContent()).toContain('Against the report of');
-    expect(await page().locator('svg.chart').count()).toBeGreaterThan(1);
+    expect(
+      await page().locator('section[aria-label="Analytics"] svg.recharts-surface').count(),
+    ).toBeGreaterThan(1);
     expect(await page().locator('script:not([src])').count()).toBe(0);
     await snap('05-report');
     if (driver().downloads) {

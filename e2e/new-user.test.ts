@@ -141,7 +141,7 @@ describe('a new user in browser mode', () => {
   it('tells reports of one day apart, aligns the change summary, and draws legible charts', async () => {
     const id = (await fx.desk.core.handlers['library.list']({ handle: owned })).items[0]!.id;
     await go(`#/report/${id}`);
-    await page.locator('.chart-frame').first().waitFor();
+    await page.locator('.chart-box .recharts-surface').first().waitFor();
     const options = await page.getByLabel('Report over time').locator('option').allTextContents();
     expect(options.length).toBeGreaterThanOrEqual(3);
     for (const option of options) expect(option).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC · \S+$/);
@@ -153,22 +153,28 @@ describe('a new user in browser mode', () => {
     expect(lefts.length).toBeGreaterThan(2);
     expect(new Set(lefts).size).toBe(1);
 
-    const sizes = await page
-      .locator('.chart-label, .chart-value')
+    const analytics = page.locator('section[aria-label="Analytics"]');
+    await analytics.locator('.recharts-cartesian-axis-tick-value').first().waitFor();
+    const sizes = await analytics
+      .locator('.recharts-cartesian-axis-tick-value, .chart-value')
       .evaluateAll((els) => els.map((el) => parseFloat(getComputedStyle(el).fontSize)));
+    expect(sizes.length).toBeGreaterThan(6);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(12);
     const topic = page.locator('figure', { hasText: 'Topic share' });
     const shares = await topic.locator('.chart-value').allTextContents();
+    expect(shares.length).toBeGreaterThan(1);
     for (const share of shares) expect(share).toMatch(/^\d{1,3}%$/);
-    const axis = await page
+    const ticks = page
       .locator('figure', { hasText: 'Posts per day' })
-      .locator('.chart-label')
-      .allTextContents();
-    for (const tick of axis) expect(tick).toMatch(/^[A-Z][a-z]{2} \d{1,2}$/);
-    // One tab stop per chart; arrow keys read each value out.
-    await topic.locator('.chart-frame').focus();
-    await page.keyboard.press('ArrowDown');
-    expect(await topic.locator('.chart-readout').textContent()).toMatch(/: \d{1,3}%$/);
+      .locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
+    await ticks.first().waitFor();
+    const axis = await ticks.allTextContents();
+    expect(axis.length).toBeGreaterThan(1);
+    for (const tick of axis) expect(tick).toMatch(/^\d{1,2} [A-Z][a-z]{2}$/);
+    // One tab stop per chart; arrow keys move the tooltip, which reads the value out.
+    await topic.getByRole('application').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => topic.locator('.chart-tooltip').textContent()).toMatch(/\d{1,3}%$/);
   });
 
   it('shows the cap bar apart from the table and copies a receipt', async () => {

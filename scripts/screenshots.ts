@@ -3,7 +3,8 @@
  * Debian's Chromium, every screen saved in light and dark at 1280 px, and the ones that get tight at 900 px,
  * into docs/screenshots/ for the README. Purchases are made through the same RPC the page uses, so the
  * pictures show a library with reports in it. PNGs are quantized with pngquant when it is installed (about a
- * third of the size; `apt-get install pngquant`).
+ * third of the size; `apt-get install pngquant`). `npm run screenshots -- report menu` takes only the shots
+ * with those names.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -18,6 +19,8 @@ import { launchDebianChromium } from './chromium';
 
 const root = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(root, 'docs', 'screenshots');
+const only = new Set(process.argv.slice(2));
+const wanted = (name: string) => only.size === 0 || only.has(name);
 
 type Theme = 'light' | 'dark';
 
@@ -105,20 +108,22 @@ async function main(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     await page.goto(desk.host.url);
     // First run: the welcome, before anything is bought.
-    const files = [
-      await take(
-        page,
-        { name: 'welcome', hash: '#/shelf', ready: '[data-testid="welcome"]', widths: [] },
-        'light',
-        1280,
-      ),
-      await take(
-        page,
-        { name: 'welcome', hash: '#/shelf', ready: '[data-testid="welcome"]', widths: [] },
-        'dark',
-        1280,
-      ),
-    ];
+    const files: string[] = [];
+    if (wanted('welcome'))
+      files.push(
+        await take(
+          page,
+          { name: 'welcome', hash: '#/shelf', ready: '[data-testid="welcome"]', widths: [] },
+          'light',
+          1280,
+        ),
+        await take(
+          page,
+          { name: 'welcome', hash: '#/shelf', ready: '[data-testid="welcome"]', widths: [] },
+          'dark',
+          1280,
+        ),
+      );
     await call('settings.update', { welcomeDismissed: true });
     await buyAll(call, main);
     await buyAll(call, second);
@@ -136,7 +141,7 @@ async function main(): Promise<void> {
       {
         name: 'report',
         hash: `#/report/${encodeURIComponent(latest.id)}`,
-        ready: '.chart-frame',
+        ready: '.chart-box .recharts-surface',
         widths: [1280, 900],
         fullPage: true,
       },
@@ -151,7 +156,7 @@ async function main(): Promise<void> {
         fullPage: true,
       },
     ];
-    for (const shot of shots)
+    for (const shot of shots.filter((s) => wanted(s.name)))
       for (const width of shot.widths)
         for (const theme of ['light', 'dark'] as const) files.push(await take(page, shot, theme, width));
     const total = files.reduce((sum, file) => sum + statSync(file).size, 0);

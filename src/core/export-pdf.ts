@@ -6,7 +6,13 @@
 import PDFDocument from 'pdfkit';
 import type { IntelReportSnapshot } from '../shared/wire';
 import { humanize, MAX_EXPORT_DEPTH, provenanceLine, TOO_DEEP, type Provenance } from './export';
-import { analyticsFigures, figureText, readableDate, type AnalyticsFigure } from './analytics-shape';
+import {
+  analyticsFigures,
+  figureText,
+  readableDate,
+  seriesDate,
+  type AnalyticsFigure,
+} from '../shared/analytics-shape';
 
 const MAX_TEXT = 20_000;
 const TYPOGRAPHY = '–—‘’‚“”„•…€™†‡‰‹›ŒœŠšŽžŸƒˆ˜';
@@ -129,7 +135,7 @@ function drawFigure(doc: Doc, figure: AnalyticsFigure): void {
     drawBars(
       doc,
       figure.points.map((p) => ({
-        label: `${humanize(figure.xLabel)} ${p.x}`,
+        label: figure.dates ? seriesDate(p.x) : `${humanize(figure.xLabel)} ${p.x}`,
         value: p.y,
         text: figureText(p.y, false),
       })),

@@ -1,7 +1,13 @@
 /** A snapshot as Markdown for sharing: sections in order, model text kept as text. */
 import type { IntelReportSnapshot } from '../shared/wire';
 import { oneLine, stripControls } from './plain-text';
-import { analyticsFigures, figureText, readableDate, type AnalyticsFigure } from './analytics-shape';
+import {
+  analyticsFigures,
+  figureText,
+  readableDate,
+  seriesDate,
+  type AnalyticsFigure,
+} from '../shared/analytics-shape';
 
 export function humanize(key: string): string {
   return key
@@ -135,7 +141,7 @@ function figureMarkdown(figure: AnalyticsFigure): string[] {
           text: figureText(p.value, figure.percent),
         }))
       : figure.points.map((p) => ({
-          label: `${field(humanize(figure.xLabel))} ${p.x}`,
+          label: figure.dates ? seriesDate(p.x) : `${field(humanize(figure.xLabel))} ${p.x}`,
           value: p.y,
           text: figureText(p.y, false),
         }));

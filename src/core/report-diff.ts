@@ -6,7 +6,7 @@
  */
 import { diffWords } from 'diff';
 import type { IntelReportSnapshot } from '../shared/wire';
-import { analyticsFigures, isNumber } from './analytics-shape';
+import { analyticsFigures, isNumber } from '../shared/analytics-shape';
 import type {
   DiffSide,
   MetricChange,

@@ -211,12 +211,28 @@ export interface SearchView {
   terms: string[];
 }
 
+/** One owned report in its handle's timeline. */
+export interface TimelineEntry {
+  id: string;
+  createdAt: string;
+  model: string;
+  postCount: number | null;
+  /** The report its change summary is against (the chain of `previousReportId`); null on the baseline. */
+  previousReportId: string | null;
+  /** The change summary in one line, when the service wrote it as words (`headline`, `summary` or `text`). */
+  changeHeadline: string | null;
+}
+
 export interface ReportView {
   snapshot: IntelReportSnapshot;
   /** The service this copy was bought from; the timeline and `previous` are from the same service. */
   serviceUrl: string;
-  /** This handle's cached reports, oldest first, for navigation over time (time and model tell apart a day's). */
-  timeline: { id: string; createdAt: string; model: string }[];
+  /** The handle the report is about: as a key (lower case), as it was bought, and its name on the shelf. */
+  handle: string;
+  username: string;
+  displayName: string | null;
+  /** This handle's owned reports, oldest first, for navigation over time (time and model tell apart a day's). */
+  timeline: TimelineEntry[];
   previous: IntelReportSnapshot | null;
 }
 

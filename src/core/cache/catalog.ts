@@ -51,4 +51,21 @@ export class CatalogCache {
       .get(serviceUrl, id);
     return typeof row?.handle === 'string' ? row.handle : null;
   }
+
+  /**
+   * The display name the cached shelf gives a handle: for a handle bought since the shelf was last fetched,
+   * whose name handle_names does not hold yet.
+   */
+  displayNameOf(serviceUrl: string, handle: string): string | null {
+    const row = this.db
+      .prepare<[string, string], { name: unknown }>(
+        `SELECT json_extract(e.value, '$.displayName') AS name
+         FROM shelf_cache s, json_each(s.body_json, '$.entries') e
+         WHERE s.service_url = ? AND json_valid(s.body_json)
+           AND lower(json_extract(e.value, '$.username')) = ?
+         LIMIT 1`,
+      )
+      .get(serviceUrl, handle.toLowerCase());
+    return typeof row?.name === 'string' && row.name.trim() !== '' ? row.name : null;
+  }
 }

@@ -1,7 +1,14 @@
 /** The offline library: every purchased snapshot, byte-for-byte, with indexed columns and full-text search. */
 import type { Statement } from 'better-sqlite3';
 import type { IntelReportSnapshot } from '../../shared/wire';
-import type { LibraryHandle, LibraryItem, LibraryPage, SearchHit, SearchView } from '../../shared/rpc';
+import type {
+  LibraryHandle,
+  LibraryItem,
+  LibraryPage,
+  SearchHit,
+  SearchView,
+  TimelineEntry,
+} from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../events';
 import { libraryPage, listAll, type PageRequest } from './library-page';
@@ -256,13 +263,36 @@ export class SnapshotStore {
       .get(id, preferred);
   }
 
-  timeline(serviceUrl: string, handle: string): { id: string; createdAt: string; model: string }[] {
+  /**
+   * The handle's owned reports from one service, oldest first, with the chain each one's change summary
+   * follows. JSON is read only from copies SQLite can parse (a hostile report may nest past its limit).
+   */
+  timeline(serviceUrl: string, handle: string): TimelineEntry[] {
+    const text = (path: string) =>
+      `CASE WHEN json_type(raw_json, '${path}') = 'text' THEN json_extract(raw_json, '${path}') END`;
     return this.db
-      .prepare<[string, string], { id: string; createdAt: string; model: string }>(
-        `SELECT id, created_at AS createdAt, model FROM snapshots WHERE handle = ? AND service_url = ?
+      .prepare<[string, string], TimelineEntry>(
+        `SELECT id, created_at AS createdAt, model, post_count AS postCount,
+           CASE WHEN json_valid(raw_json) THEN ${text('$.previousReportId')} END AS previousReportId,
+           CASE WHEN json_valid(raw_json) THEN COALESCE(${text('$.changeSummary')},
+             ${text('$.changeSummary.headline')}, ${text('$.changeSummary.summary')},
+             ${text('$.changeSummary.text')}) END AS changeHeadline
+         FROM snapshots WHERE handle = ? AND service_url = ?
          ORDER BY created_at ASC`,
       )
       .all(handle.toLowerCase(), serviceUrl);
+  }
+
+  /** The handle as it was bought and its display name from the last shelf that named it. */
+  handleNames(serviceUrl: string, handle: string): { username: string; displayName: string | null } {
+    const row = this.db
+      .prepare<[string, string], { username: string | null; displayName: string | null }>(
+        `SELECT MAX(s.username) AS username, MAX(n.display_name) AS displayName
+         FROM snapshots s LEFT JOIN handle_names n ON n.service_url = s.service_url AND n.handle = s.handle
+         WHERE s.service_url = ? AND s.handle = ?`,
+      )
+      .get(serviceUrl, handle.toLowerCase());
+    return { username: row?.username ?? handle, displayName: row?.displayName ?? null };
   }
 
   /** The purchase that stored this copy, when one did (a copy from before the ledger kept it has none). */

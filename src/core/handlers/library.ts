@@ -98,9 +98,13 @@ function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): Rep
   const found = ownedSnapshot(ctx, id, serviceUrl);
   const previousId = found.snapshot.previousReportId;
   const previous = previousId ? (loadSnapshot(ctx, previousId, found.serviceUrl)?.snapshot ?? null) : null;
+  const names = ctx.snapshots.handleNames(found.serviceUrl, found.handle);
   return {
     snapshot: found.snapshot,
     serviceUrl: found.serviceUrl,
+    handle: found.handle.toLowerCase(),
+    username: names.username,
+    displayName: names.displayName ?? ctx.catalog.displayNameOf(found.serviceUrl, found.handle),
     timeline: ctx.snapshots.timeline(found.serviceUrl, found.handle),
     previous,
   };

@@ -43,7 +43,14 @@ function Screen(props: { route: Route }) {
     case 'library':
       return <LibraryScreen handle={route.handle} />;
     case 'report':
-      return <ReportScreen key={route.id} id={route.id} serviceUrl={route.serviceUrl} />;
+      return (
+        <ReportScreen
+          key={`${route.id} ${route.compare ?? ''}`}
+          id={route.id}
+          serviceUrl={route.serviceUrl}
+          compare={route.compare}
+        />
+      );
     case 'purchases':
       return <PurchasesScreen purchaseId={route.purchaseId} />;
     case 'settings':

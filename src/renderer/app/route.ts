@@ -10,7 +10,7 @@ export type Route =
   | { screen: 'shelf' }
   | { screen: 'menu'; handle: string }
   | { screen: 'library'; handle?: string }
-  | { screen: 'report'; id: string; serviceUrl?: string }
+  | { screen: 'report'; id: string; serviceUrl?: string; compare?: string }
   | { screen: 'purchases'; purchaseId?: string }
   | { screen: 'dossier'; handle?: string }
   | { screen: 'settings' };
@@ -37,10 +37,13 @@ export function routeHash(route: Route): string {
       return route.handle ? `${base}/${encodeURIComponent(route.handle)}` : base;
     case 'purchases':
       return route.purchaseId ? `${base}/${encodeURIComponent(route.purchaseId)}` : base;
-    case 'report':
-      return `${base}/${encodeURIComponent(route.id)}${
-        route.serviceUrl ? `?service=${encodeURIComponent(route.serviceUrl)}` : ''
-      }`;
+    case 'report': {
+      const query = new URLSearchParams();
+      if (route.serviceUrl) query.set('service', route.serviceUrl);
+      if (route.compare) query.set('compare', route.compare);
+      const tail = query.toString();
+      return `${base}/${encodeURIComponent(route.id)}${tail ? `?${tail}` : ''}`;
+    }
     default:
       return base;
   }
@@ -67,8 +70,14 @@ export function routeFromHash(hash: string): Route {
       return arg ? { screen: 'library', handle: arg } : { screen: 'library' };
     case 'report': {
       if (!arg) return { screen: 'library' };
-      const serviceUrl = new URLSearchParams(query).get('service');
-      return serviceUrl ? { screen: 'report', id: arg, serviceUrl } : { screen: 'report', id: arg };
+      const params = new URLSearchParams(query);
+      const [serviceUrl, compare] = [params.get('service'), params.get('compare')];
+      return {
+        screen: 'report',
+        id: arg,
+        ...(serviceUrl ? { serviceUrl } : {}),
+        ...(compare ? { compare } : {}),
+      };
     }
     case 'purchases':
       return arg ? { screen: 'purchases', purchaseId: arg } : { screen: 'purchases' };

@@ -1,226 +1,193 @@
 /**
- * Hand-drawn SVG charts: nothing remote, readable in print, drawn at the box's real pixel width so labels stay
- * 12 px whatever the column. Each chart is one tab stop: arrow keys (or the pointer) pick a bar or point, whose
- * value is read out under the chart; every bar and point also has its value as a tooltip.
+ * The Report screen's analytics as recharts charts: bars labelled with their values (shares as percentages),
+ * series over a date axis, a tooltip on every bar and point. Each chart is one tab stop named for what it
+ * shows; recharts' accessibility layer moves the tooltip with the arrow keys. Colours and type sizes come
+ * from styles.css (SVG presentation attributes cannot read the theme's CSS variables).
+ * Only the lazily loaded Report screen imports this, so recharts stays out of the first paint.
  */
-import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { formatValue, shortDate, type Chartable } from './chart-data';
+import type { KeyboardEvent, ReactNode } from 'react';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  LabelList,
+  Line,
+  LineChart,
+  ReferenceLine,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { TooltipContentProps } from 'recharts';
+import { figureText, seriesDate, type AnalyticsFigure } from '../../shared/analytics-shape';
 import { humanize } from '../format';
 
-/** The element's width, following resizes; 360 before the first layout. */
-function useWidth(): [RefObject<HTMLDivElement | null>, number] {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(360);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const measure = () => setWidth(Math.max(240, Math.floor(element.clientWidth)));
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width];
+type Drawn = Exclude<AnalyticsFigure, { kind: 'other' }>;
+
+const TICK = { fontSize: 12 };
+const LABEL_CHARS = 22;
+
+/** "6 Nov": a date tick (UTC, as the reports' dates are). */
+export function tickDate(time: number): string {
+  return new Date(time).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 }
 
-function Frame(props: {
-  title: string;
-  count: number;
-  active: number | null;
-  setActive: (index: number | null) => void;
-  readout: string | null;
-  children: (width: number) => ReactNode;
-}) {
-  const [ref, width] = useWidth();
-  const { count, active, setActive } = props;
-  const moves: Record<string, number> = {
-    ArrowRight: (active ?? -1) + 1,
-    ArrowDown: (active ?? -1) + 1,
-    ArrowLeft: (active ?? count) - 1,
-    ArrowUp: (active ?? count) - 1,
-    Home: 0,
-    End: count - 1,
-  };
+/** About `count` ticks on data points, first and last included, so a date axis never repeats a day. */
+export function spreadTicks(xs: number[], count: number): number[] {
+  if (xs.length <= count) return xs;
+  const step = (xs.length - 1) / (count - 1);
+  return [...new Set(Array.from({ length: count }, (_, i) => xs[Math.round(i * step)]!))];
+}
+
+/** A tooltip in the theme's colours that a screen reader announces as the arrow keys move it. */
+export function ChartTooltip(props: { active: boolean; lines: ReactNode[] | null }): ReactNode {
+  if (!props.active || !props.lines) return null;
   return (
-    <div
-      ref={ref}
-      className="chart-frame"
-      role="group"
-      aria-label={`${props.title}: arrow keys read each value`}
-      tabIndex={0}
-      onFocus={() => setActive(active ?? 0)}
-      onBlur={() => setActive(null)}
-      onKeyDown={(event) => {
-        const next = moves[event.key];
-        if (next === undefined) return;
-        event.preventDefault();
-        setActive(Math.max(0, Math.min(count - 1, next)));
-      }}
-    >
-      {props.children(width)}
-      <p className="chart-readout" aria-live="polite">
-        {props.readout ?? '\u00a0'}
-      </p>
+    <div className="chart-tooltip" role="status" aria-live="polite">
+      {props.lines.map((line, i) => (
+        <p key={i}>{line}</p>
+      ))}
     </div>
   );
 }
 
-export function BarChart(props: {
-  points: { label: string; value: number }[];
-  percent: boolean;
-  title: string;
-}) {
-  const [active, setActive] = useState<number | null>(null);
-  const max = Math.max(...props.points.map((p) => Math.abs(p.value)), 1e-9);
-  const rowHeight = 26;
-  const text = (i: number) => {
-    const point = props.points[i];
-    return point ? `${point.label}: ${formatValue(point.value, props.percent)}` : null;
-  };
+function datum<T>(props: TooltipContentProps): T | null {
+  const first = props.payload[0];
+  return first ? (first.payload as T) : null;
+}
+
+/**
+ * Recharts moves the tooltip of a chart laid out top to bottom backwards (ArrowRight goes up). Its bars read
+ * as a list, so Down and Right go to the next bar and Up and Left to the one before, and the page does not
+ * scroll under the focused chart.
+ */
+const LIST_KEYS: Record<string, string> = {
+  ArrowDown: 'ArrowLeft',
+  ArrowRight: 'ArrowLeft',
+  ArrowUp: 'ArrowRight',
+  ArrowLeft: 'ArrowRight',
+};
+
+function listKeys(event: KeyboardEvent<HTMLDivElement>): void {
+  const key = LIST_KEYS[event.key];
+  if (!key || !event.nativeEvent.isTrusted) return;
+  event.preventDefault();
+  event.stopPropagation();
+  event.target.dispatchEvent(new globalThis.KeyboardEvent('keydown', { key, bubbles: true }));
+}
+
+function BarFigure(props: { figure: Extract<AnalyticsFigure, { kind: 'bars' }>; title: string }) {
+  const { figure } = props;
+  const text = (value: number) => figureText(value, figure.percent);
+  const label = (raw: string) => (figure.origin === 'record' ? humanize(raw) : raw);
+  const data = figure.points.map((p) => ({ label: label(p.label), value: p.value }));
+  const longest = Math.max(...data.map((d) => Math.min(d.label.length, LABEL_CHARS)));
+  const labelWidth = Math.min(180, 20 + longest * 7.5);
   return (
-    <Frame
-      title={props.title}
-      count={props.points.length}
-      active={active}
-      setActive={setActive}
-      readout={active === null ? null : text(active)}
-    >
-      {(width) => {
-        const labelWidth = Math.min(180, Math.round(width * 0.38));
-        const barSpace = width - labelWidth - 64;
-        return (
-          <svg className="chart" width={width} height={props.points.length * rowHeight} aria-hidden="true">
-            {props.points.map((point, i) => {
-              const barWidth = Math.max((Math.abs(point.value) / max) * barSpace, 1);
-              const label = point.label.length > 24 ? `${point.label.slice(0, 23)}…` : point.label;
-              return (
-                <g
-                  key={point.label}
-                  transform={`translate(0 ${i * rowHeight})`}
-                  className={active === i ? 'chart-item active' : 'chart-item'}
-                  onMouseEnter={() => setActive(i)}
-                  onMouseLeave={() => setActive(null)}
-                >
-                  <title>{text(i)}</title>
-                  <text x="0" y="17" className="chart-label">
-                    {label}
-                  </text>
-                  <rect x={labelWidth} y="5" width={barWidth} height="16" className="chart-bar" rx="2" />
-                  <text x={labelWidth + barWidth + 6} y="17" className="chart-value">
-                    {formatValue(point.value, props.percent)}
-                  </text>
-                </g>
-              );
-            })}
-          </svg>
-        );
-      }}
-    </Frame>
+    <div onKeyDownCapture={listKeys}>
+      <BarChart
+        layout="vertical"
+        data={data}
+        responsive
+        style={{ width: '100%', height: data.length * 30 + 12 }}
+        margin={{ top: 4, right: 56, bottom: 4, left: 4 }}
+        aria-label={`${props.title}, a bar chart: up and down arrow keys read each bar`}
+      >
+        <XAxis type="number" hide domain={[(min: number) => Math.min(0, min), 'auto']} />
+        <YAxis
+          type="category"
+          dataKey="label"
+          width={labelWidth}
+          tick={TICK}
+          tickLine={false}
+          interval={0}
+          tickFormatter={(value: string) =>
+            value.length > LABEL_CHARS ? `${value.slice(0, LABEL_CHARS - 1)}…` : value
+          }
+        />
+        <Tooltip
+          isAnimationActive={false}
+          content={(tip: TooltipContentProps) => {
+            const row = datum<{ label: string; value: number }>(tip);
+            return (
+              <ChartTooltip
+                active={tip.active}
+                lines={
+                  row ? [<bdi key="l">{row.label}</bdi>, <strong key="v">{text(row.value)}</strong>] : null
+                }
+              />
+            );
+          }}
+        />
+        <Bar dataKey="value" isAnimationActive={false} barSize={16} radius={2}>
+          <LabelList
+            dataKey="value"
+            position="right"
+            className="chart-value"
+            formatter={(value: unknown) => (typeof value === 'number' ? text(value) : '')}
+          />
+        </Bar>
+      </BarChart>
+    </div>
   );
 }
 
-export function LineChart(props: {
-  points: { x: number; y: number }[];
-  dates: boolean;
-  xLabel: string;
-  yLabel: string;
-  title: string;
-}) {
-  const [active, setActive] = useState<number | null>(null);
-  const { points } = props;
-  const xs = points.map((p) => p.x);
-  const ys = points.map((p) => p.y);
-  const [minX, maxX] = [Math.min(...xs), Math.max(...xs)];
-  const [minY, maxY] = [Math.min(0, ...ys), Math.max(0, ...ys)];
-  const xText = (x: number) => (props.dates ? shortDate(x) : `${humanize(props.xLabel)} ${x}`);
-  const text = (i: number) => {
-    const point = points[i];
-    return point
-      ? `${xText(point.x)}: ${formatValue(point.y, false)} ${humanize(props.yLabel).toLowerCase()}`
-      : null;
-  };
-  const height = 170;
-  const [left, right, top, bottom] = [44, 12, 10, 34];
+function SeriesFigure(props: { figure: Extract<AnalyticsFigure, { kind: 'series' }>; title: string }) {
+  const { figure } = props;
+  const yName = humanize(figure.yLabel).toLowerCase();
+  const xText = (x: number) => (figure.dates ? seriesDate(x) : `${humanize(figure.xLabel)} ${x}`);
+  const xs = figure.points.map((p) => p.x);
   return (
-    <Frame
-      title={props.title}
-      count={points.length}
-      active={active}
-      setActive={setActive}
-      readout={active === null ? null : text(active)}
+    <LineChart
+      data={figure.points}
+      responsive
+      style={{ width: '100%', height: 190 }}
+      margin={{ top: 8, right: 16, bottom: 4, left: 0 }}
+      aria-label={`${props.title}, ${yName} by ${figure.dates ? 'day' : humanize(figure.xLabel).toLowerCase()}: arrow keys read each point`}
     >
-      {(width) => {
-        const sx = (x: number) => left + ((x - minX) / (maxX - minX || 1)) * (width - left - right);
-        const sy = (y: number) => top + (1 - (y - minY) / (maxY - minY || 1)) * (height - top - bottom);
-        const ticks = [...new Set([0, Math.floor((points.length - 1) / 2), points.length - 1])]
-          .map((i) => points[i])
-          .filter((p) => p !== undefined);
-        const yTicks = [...new Set([minY, 0, maxY])];
-        const path = points.map(
-          (p, i) => `${i === 0 ? 'M' : 'L'}${sx(p.x).toFixed(1)} ${sy(p.y).toFixed(1)}`,
-        );
-        return (
-          <svg className="chart" width={width} height={height} aria-hidden="true">
-            {yTicks.map((y) => (
-              <g key={y}>
-                <line x1={left} x2={width - right} y1={sy(y)} y2={sy(y)} className="chart-grid" />
-                <text x={left - 6} y={sy(y) + 4} className="chart-value" textAnchor="end">
-                  {formatValue(y, false)}
-                </text>
-              </g>
-            ))}
-            <line
-              x1={left}
-              x2={width - right}
-              y1={height - bottom}
-              y2={height - bottom}
-              className="chart-axis"
-            />
-            {ticks.map((p, i) => (
-              <text
-                key={p.x}
-                x={sx(p.x)}
-                y={height - bottom + 18}
-                className="chart-label"
-                textAnchor={i === 0 ? 'start' : i === ticks.length - 1 ? 'end' : 'middle'}
-              >
-                {props.dates ? shortDate(p.x) : String(p.x)}
-              </text>
-            ))}
-            <path d={path.join(' ')} className="chart-line" fill="none" />
-            {points.map((p, i) => (
-              <circle
-                key={p.x}
-                cx={sx(p.x)}
-                cy={sy(p.y)}
-                r={active === i ? 5 : 3.5}
-                className="chart-dot chart-item"
-                onMouseEnter={() => setActive(i)}
-                onMouseLeave={() => setActive(null)}
-              >
-                <title>{text(i)}</title>
-              </circle>
-            ))}
-          </svg>
-        );
-      }}
-    </Frame>
-  );
-}
-
-export function Chart(props: { chart: Chartable; title: string }) {
-  const { chart } = props;
-  if (chart.kind === 'bars')
-    return <BarChart points={chart.points} percent={chart.percent} title={props.title} />;
-  if (chart.kind === 'line')
-    return (
-      <LineChart
-        points={chart.points}
-        dates={chart.dates}
-        xLabel={chart.xLabel}
-        yLabel={chart.yLabel}
-        title={props.title}
+      <CartesianGrid vertical={false} strokeDasharray="2 3" />
+      <XAxis
+        dataKey="x"
+        type="number"
+        scale={figure.dates ? 'time' : 'auto'}
+        domain={['dataMin', 'dataMax']}
+        ticks={spreadTicks(xs, 4)}
+        tick={TICK}
+        tickFormatter={(x: number) => (figure.dates ? tickDate(x) : String(x))}
+        padding={{ left: 12, right: 12 }}
       />
-    );
-  return <p className="stat">{chart.value.toLocaleString('en-US')}</p>;
+      <YAxis
+        width={48}
+        tick={TICK}
+        tickFormatter={(y: number) => figureText(y, false)}
+        domain={['auto', 'auto']}
+      />
+      {/* Zero is always on the axis, and the ticks stay round numbers. */}
+      <ReferenceLine y={0} ifOverflow="extendDomain" className="chart-zero" />
+      <Tooltip
+        isAnimationActive={false}
+        content={(tip: TooltipContentProps) => {
+          const point = datum<{ x: number; y: number }>(tip);
+          return (
+            <ChartTooltip
+              active={tip.active}
+              lines={
+                point
+                  ? [xText(point.x), <strong key="v">{`${figureText(point.y, false)} ${yName}`}</strong>]
+                  : null
+              }
+            />
+          );
+        }}
+      />
+      <Line dataKey="y" type="linear" isAnimationActive={false} strokeWidth={2} dot={{ r: 3 }} />
+    </LineChart>
+  );
+}
+
+export function Chart(props: { figure: Drawn; title: string }) {
+  const { figure } = props;
+  if (figure.kind === 'bars') return <BarFigure figure={figure} title={props.title} />;
+  if (figure.kind === 'series') return <SeriesFigure figure={figure} title={props.title} />;
+  return <p className="stat">{figureText(figure.value, false)}</p>;
 }

@@ -3,6 +3,10 @@
  * client refreshes, after every call, what the contract says the call changes (invalidation.ts); core's
  * events are subscribed to once, here, and refresh what they change too. Screens keep no invalidation lists.
  */
+// Before shared/events.ts builds its schemas: this module is shared with the screens loaded later, so the
+// bundler runs it (and events.ts) in a common chunk ahead of main.tsx's own code, and main.tsx's import of
+// zod-jitless alone would come too late.
+import '../zod-jitless';
 import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useMutation, useQuery, type UseQueryOptions } from '@tanstack/react-query';
 import type { RpcClient, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';

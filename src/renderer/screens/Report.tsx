@@ -8,8 +8,9 @@ import { ErrorLine, ErrorMessage, Loading } from '../components/States';
 import { RichText, ValueView } from '../components/RichText';
 import { Chart } from '../components/Charts';
 import { copyText } from '../components/CopyButton';
-import { chartable } from '../components/chart-data';
+import { analyticsFigures, readableDayOf, type AnalyticsFigure } from '../../shared/analytics-shape';
 import { ReportCompare } from './ReportCompare';
+import { ReportTimeline } from './ReportTimeline';
 import { dateTime, day, humanize } from '../format';
 
 function Sections(props: { value: Record<string, unknown> }) {
@@ -25,7 +26,17 @@ function Sections(props: { value: Record<string, unknown> }) {
   );
 }
 
-export function ReportScreen(props: { id: string; serviceUrl?: string | undefined }) {
+/** A figure with something to draw: bars and series with no usable point are shown as their values. */
+function drawable(figure: AnalyticsFigure): figure is Exclude<AnalyticsFigure, { kind: 'other' }> {
+  if (figure.kind === 'other') return false;
+  return figure.kind === 'value' || figure.points.length > 0;
+}
+
+export function ReportScreen(props: {
+  id: string;
+  serviceUrl?: string | undefined;
+  compare?: string | undefined;
+}) {
   const navigate = useNavigate();
   const { mode } = useRpc();
   const [copied, setCopied] = useState(false);
@@ -36,7 +47,7 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
   const exporter = useRpcMutation('report.export', { onSuccess: download });
   if (report.isPending) return <Loading label="Opening the report…" />;
   if (report.isError) return <ErrorMessage error={report.error} onRetry={() => void report.refetch()} />;
-  const { snapshot, serviceUrl, timeline, previous } = report.data;
+  const { snapshot, serviceUrl, timeline, previous, username, displayName } = report.data;
   const position = timeline.findIndex((t) => t.id === snapshot.id);
   const older = position > 0 ? timeline[position - 1] : undefined;
   const newer = position >= 0 ? timeline[position + 1] : undefined;
@@ -96,14 +107,40 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
         </div>
       </div>
       <ErrorLine error={exporter.error} />
+      <p className="report-handle">
+        <button
+          type="button"
+          className="link"
+          title="This handle's reports in your library"
+          onClick={() => navigate({ screen: 'library', handle: username })}
+        >
+          {displayName ? <bdi className="report-name">{displayName}</bdi> : null}{' '}
+          <bdi className={displayName ? 'muted' : 'report-name'}>@{username}</bdi>
+        </button>
+      </p>
       <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
+      <p className="report-place" data-testid="report-place">
+        Report {position + 1} of {timeline.length}, {readableDayOf(snapshot.createdAt)}
+      </p>
       <p className="muted">
         <bdi>{snapshot.model}</bdi> · {snapshot.meta.postCount ?? '?'} posts
         {snapshot.meta.dateRange
           ? ` · ${day(snapshot.meta.dateRange.from)} – ${day(snapshot.meta.dateRange.to)}`
           : ''}
-        {` · ${position + 1} of ${timeline.length} owned`}
       </p>
+      <ReportTimeline
+        timeline={timeline}
+        currentId={snapshot.id}
+        username={username}
+        onOpen={(id) => navigate({ screen: 'report', id, serviceUrl })}
+        onCompare={(older, newer) =>
+          navigate({
+            screen: 'report',
+            ...(older === snapshot.id ? { id: older, compare: newer } : { id: newer, compare: older }),
+            serviceUrl,
+          })
+        }
+      />
       <section className="change" aria-label="Change summary">
         <h2>Change since the previous report</h2>
         {change === null || change === undefined ? (
@@ -121,7 +158,7 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
           </>
         )}
       </section>
-      <ReportCompare id={snapshot.id} serviceUrl={serviceUrl} timeline={timeline} />
+      <ReportCompare id={snapshot.id} serviceUrl={serviceUrl} timeline={timeline} compare={props.compare} />
       <section aria-label="Narrative">
         <h2>Narrative</h2>
         <Sections value={snapshot.narrative} />
@@ -129,15 +166,16 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
       <section aria-label="Analytics">
         <h2>Analytics</h2>
         <div className="charts">
-          {Object.entries(snapshot.analytics).map(([key, value]) => {
-            const chart = chartable(value);
-            return (
-              <figure key={key} className="chart-box">
-                <figcaption>{humanize(key)}</figcaption>
-                {chart ? <Chart chart={chart} title={humanize(key)} /> : <ValueView value={value} />}
-              </figure>
-            );
-          })}
+          {analyticsFigures(snapshot.analytics).map((figure) => (
+            <figure key={figure.name} className="chart-box">
+              <figcaption>{humanize(figure.name)}</figcaption>
+              {drawable(figure) ? (
+                <Chart figure={figure} title={humanize(figure.name)} />
+              ) : (
+                <ValueView value={snapshot.analytics[figure.name]} />
+              )}
+            </figure>
+          ))}
         </div>
       </section>
     </article>

@@ -1,14 +1,10 @@
 /** "Compare with…" on a report: how the subject changed against another owned report of the same handle. */
 import { useState } from 'react';
+import type { TimelineEntry } from '../../shared/rpc';
 import type { MetricChange, NarrativeChange, ReportDiff, ShareChange } from '../../shared/report-diff';
 import { useRpcQuery } from '../rpc/context';
 import { ErrorMessage, Loading } from '../components/States';
 import { dateTime, humanize } from '../format';
-
-interface TimelineEntry {
-  id: string;
-  createdAt: string;
-}
 
 const figures = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const number = (value: number) => figures.format(value);
@@ -131,13 +127,20 @@ function DiffResult(props: { id: string; other: string; serviceUrl: string }) {
   return <DiffView diff={diff.data} />;
 }
 
-export function ReportCompare(props: { id: string; serviceUrl: string; timeline: TimelineEntry[] }) {
+export function ReportCompare(props: {
+  id: string;
+  serviceUrl: string;
+  timeline: TimelineEntry[];
+  /** A report chosen on the timeline: compared at once. */
+  compare?: string | undefined;
+}) {
   const others = props.timeline.filter((entry) => entry.id !== props.id);
   const position = props.timeline.findIndex((entry) => entry.id === props.id);
+  const chosen = others.some((entry) => entry.id === props.compare) ? props.compare : undefined;
   const [other, setOther] = useState<string>(
-    () => (position > 0 ? props.timeline[position - 1]?.id : others[0]?.id) ?? '',
+    () => chosen ?? (position > 0 ? props.timeline[position - 1]?.id : others[0]?.id) ?? '',
   );
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(chosen !== undefined);
   if (others.length === 0) return null;
   return (
     <section className="compare no-print" aria-label="Compare with another report">

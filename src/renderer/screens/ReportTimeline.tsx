@@ -1,0 +1,223 @@
+/**
+ * A handle's owned reports on a time axis: each report a point at its date (height: posts analysed), the one
+ * open marked. Click a point, or move to it with the arrow keys and press Enter, to open it; "Compare two"
+ * picks two points the same way and opens the compare view on them.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+  useActiveTooltipDataPoints,
+  type TooltipContentProps,
+} from 'recharts';
+import type { TimelineEntry } from '../../shared/rpc';
+import { isoTime, readableDate, readableDayOf } from '../../shared/analytics-shape';
+import { ChartTooltip, tickDate } from '../components/Charts';
+
+interface Point {
+  id: string;
+  x: number;
+  y: number;
+  entry: TimelineEntry;
+  /** The report its change summary is against, when that one is owned too. */
+  follows: TimelineEntry | null;
+}
+
+const DAY = 86_400_000;
+
+/** Ticks on the reports' days, one per day shown, at most about `count`. */
+function dayTicks(points: Point[], count: number): number[] {
+  const days = [...new Set(points.map((p) => Math.floor(p.x / DAY) * DAY))];
+  if (days.length <= count) return days;
+  const step = (days.length - 1) / (count - 1);
+  return [...new Set(Array.from({ length: count }, (_, i) => days[Math.round(i * step)]!))];
+}
+
+function chainLine(point: Point): string {
+  const { entry, follows } = point;
+  if (entry.previousReportId === null) return 'Baseline: the first report of this handle';
+  const change = entry.changeHeadline ? `: ${entry.changeHeadline}` : '';
+  if (follows) return `Since ${readableDayOf(follows.createdAt)}${change}`;
+  return `Its previous report is not in your library${change}`;
+}
+
+/** Tells the timeline which point the tooltip is on, so Enter opens what the tooltip shows. */
+function ActiveProbe(props: { onChange: (id: string | null) => void }) {
+  const active = useActiveTooltipDataPoints<Point>();
+  const id = active?.[0]?.id ?? null;
+  const { onChange } = props;
+  useEffect(() => onChange(id), [id, onChange]);
+  return null;
+}
+
+function Dot(props: {
+  cx?: number | undefined;
+  cy?: number | undefined;
+  payload: Point;
+  current: string;
+  chosen: string[];
+  onChoose: (id: string) => void;
+}) {
+  const { cx, cy, payload } = props;
+  if (cx === undefined || cy === undefined) return null;
+  const current = payload.id === props.current;
+  const chosen = props.chosen.includes(payload.id);
+  // Each point takes its own clicks: the chart's tooltip index can lag a pointer that has just moved.
+  return (
+    <g
+      className={`timeline-dot${current ? ' current' : ''}${chosen ? ' chosen' : ''}`}
+      onClick={() => props.onChoose(payload.id)}
+    >
+      <circle cx={cx} cy={cy} r={12} className="timeline-hit" />
+      {current || chosen ? <circle cx={cx} cy={cy} r={9} className="timeline-ring" /> : null}
+      <circle cx={cx} cy={cy} r={current ? 6 : 4.5} />
+    </g>
+  );
+}
+
+export function ReportTimeline(props: {
+  timeline: TimelineEntry[];
+  currentId: string;
+  username: string;
+  onOpen: (id: string) => void;
+  onCompare: (older: string, newer: string) => void;
+}) {
+  const { timeline, currentId } = props;
+  const [picking, setPicking] = useState(false);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const active = useRef<string | null>(null);
+  const onActive = useCallback((id: string | null) => {
+    active.current = id;
+  }, []);
+  const byId = new Map(timeline.map((t) => [t.id, t]));
+  // A report whose date is not a date has no place on the axis; the Older/Newer buttons still reach it.
+  const points: Point[] = timeline.flatMap((entry) => {
+    const x = isoTime(entry.createdAt);
+    if (x === null) return [];
+    const follows = entry.previousReportId ? (byId.get(entry.previousReportId) ?? null) : null;
+    return [{ id: entry.id, x, y: entry.postCount ?? 0, entry, follows }];
+  });
+  const xs = points.map((p) => p.x);
+  const pad = Math.max((Math.max(...xs) - Math.min(...xs)) * 0.04, DAY / 2);
+
+  const choose = (id: string) => {
+    if (!picking) {
+      if (id !== currentId) props.onOpen(id);
+      return;
+    }
+    const next = chosen.includes(id) ? chosen.filter((c) => c !== id) : [...chosen, id];
+    if (next.length < 2) return setChosen(next);
+    const [a, b] = next.map((c) => byId.get(c)!) as [TimelineEntry, TimelineEntry];
+    const [older, newer] = a.createdAt <= b.createdAt ? [a, b] : [b, a];
+    setPicking(false);
+    setChosen([]);
+    props.onCompare(older.id, newer.id);
+  };
+  const chosenDays = chosen.map((id) => readableDayOf(byId.get(id)?.createdAt ?? ''));
+
+  return (
+    <section className="timeline no-print" aria-label="Timeline">
+      <div className="timeline-head">
+        <h2>Timeline</h2>
+        {timeline.length > 1 ? (
+          <button
+            type="button"
+            aria-pressed={picking}
+            onClick={() => {
+              setPicking((on) => !on);
+              setChosen([]);
+            }}
+          >
+            {picking ? 'Cancel comparing' : 'Compare two…'}
+          </button>
+        ) : null}
+        <p className="small muted" aria-live="polite">
+          {picking
+            ? `Choose two reports to compare (click, or arrow keys and Enter)${
+                chosenDays.length ? `: ${chosenDays.join(', ')} chosen` : ''
+              }.`
+            : 'Each point is a report you own, at its date and as high as the posts it read. Click one, or move with the arrow keys and press Enter, to open it.'}
+        </p>
+      </div>
+      {points.length === 0 ? null : (
+        <div
+          className="chart-box timeline-chart"
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter' || !active.current) return;
+            event.preventDefault();
+            choose(active.current);
+          }}
+        >
+          <LineChart
+            data={points}
+            responsive
+            style={{ width: '100%', height: 170 }}
+            margin={{ top: 14, right: 20, bottom: 4, left: 0 }}
+            aria-label={`Reports of @${props.username} you own over time, ${timeline.length} in all: arrow keys move between them`}
+          >
+            <CartesianGrid vertical={false} strokeDasharray="2 3" />
+            <XAxis
+              dataKey="x"
+              type="number"
+              scale="time"
+              domain={[Math.min(...xs) - pad, Math.max(...xs) + pad]}
+              ticks={dayTicks(points, 6)}
+              tick={{ fontSize: 12 }}
+              tickFormatter={tickDate}
+            />
+            <YAxis width={48} tick={{ fontSize: 12 }} allowDecimals={false} />
+            <Tooltip
+              isAnimationActive={false}
+              content={(tip: TooltipContentProps) => {
+                const point = tip.payload[0]?.payload as Point | undefined;
+                return (
+                  <ChartTooltip
+                    active={tip.active}
+                    lines={
+                      point
+                        ? [
+                            <strong key="d">
+                              {readableDate(point.entry.createdAt)}
+                              {point.id === currentId ? ' (open)' : ''}
+                            </strong>,
+                            `${point.entry.postCount ?? '?'} posts · ${point.entry.model}`,
+                            chainLine(point),
+                          ]
+                        : null
+                    }
+                  />
+                );
+              }}
+            />
+            <Line
+              dataKey="y"
+              type="linear"
+              isAnimationActive={false}
+              className="timeline-line"
+              dot={(dot: { cx?: number; cy?: number; payload?: unknown }) => {
+                const point = dot.payload as Point;
+                return (
+                  <Dot
+                    key={point.id}
+                    cx={dot.cx}
+                    cy={dot.cy}
+                    payload={point}
+                    current={currentId}
+                    chosen={chosen}
+                    onChoose={choose}
+                  />
+                );
+              }}
+              activeDot={{ r: 8 }}
+            />
+            <ActiveProbe onChange={onActive} />
+          </LineChart>
+        </div>
+      )}
+    </section>
+  );
+}
