@@ -36,7 +36,10 @@ export async function installProbe(page: Page): Promise<void> {
 export interface FirstRow {
   /** Navigation start to the first .shelf-row in the DOM. */
   rowAt: number | null;
-  /** The first shelf.list RPC, request start to response end (core asking the service, and the answer). */
+  /**
+   * The shelf's RPCs before the first row (shelf.summary, then the first shelf.page): from the first request's
+   * start to the last answer's end, so core asking the service and the answers are both in it.
+   */
   shelfRpcMs: number | null;
 }
 
@@ -44,8 +47,10 @@ export function firstRow(page: Page): Promise<FirstRow> {
   return page.evaluate<FirstRow>(`({
     rowAt: window.__bench.firstRow,
     shelfRpcMs: (() => {
-      const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/rpc/shelf.list'));
-      return entry ? entry.responseEnd - entry.startTime : null;
+      const calls = performance.getEntriesByType('resource').filter((e) => e.name.includes('/rpc/shelf.'));
+      const first = calls.find((e) => e.name.includes('/rpc/shelf.page'));
+      if (calls.length === 0 || !first) return null;
+      return first.responseEnd - Math.min(...calls.map((e) => e.startTime));
     })(),
   })`);
 }
