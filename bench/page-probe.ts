@@ -37,8 +37,8 @@ export interface FirstRow {
   /** Navigation start to the first .shelf-row in the DOM. */
   rowAt: number | null;
   /**
-   * The shelf's RPCs before the first row (shelf.summary, then the first shelf.page): from the first request's
-   * start to the last answer's end, so core asking the service and the answers are both in it.
+   * The shelf.summary RPC that brings the first page, request start to response end (core asking the service,
+   * and the answer).
    */
   shelfRpcMs: number | null;
 }
@@ -47,10 +47,8 @@ export function firstRow(page: Page): Promise<FirstRow> {
   return page.evaluate<FirstRow>(`({
     rowAt: window.__bench.firstRow,
     shelfRpcMs: (() => {
-      const calls = performance.getEntriesByType('resource').filter((e) => e.name.includes('/rpc/shelf.'));
-      const first = calls.find((e) => e.name.includes('/rpc/shelf.page'));
-      if (calls.length === 0 || !first) return null;
-      return first.responseEnd - Math.min(...calls.map((e) => e.startTime));
+      const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/rpc/shelf.summary'));
+      return entry ? entry.responseEnd - entry.startTime : null;
     })(),
   })`);
 }

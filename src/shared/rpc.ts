@@ -71,6 +71,8 @@ export interface ShelfSummary extends Freshness {
   skippedEntries?: number;
   /** Changes whenever core holds another shelf: pages asked with an older version are asked again. */
   version: number;
+  /** The first page, unfiltered and newest first, when asked for: the first paint needs one answer. */
+  first?: ShelfPage;
 }
 
 export interface ShelfPage {
@@ -313,7 +315,10 @@ export const rpcInputs = {
   'app.info': z.object({}),
   'shelf.list': z.object({ refresh: z.boolean().optional() }),
   /** Asks the service (with its ETag) and keeps what it answers for shelf.page. */
-  'shelf.summary': z.object({ refresh: z.boolean().optional() }),
+  'shelf.summary': z.object({
+    refresh: z.boolean().optional(),
+    firstPage: z.number().int().min(1).max(500).optional(),
+  }),
   /** Filtered and sorted in core from the shelf of the last shelf.summary; no request to the service. */
   'shelf.page': z.object({
     version: z.number().int().nonnegative().optional(),

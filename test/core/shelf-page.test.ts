@@ -26,8 +26,11 @@ describe('the shelf, a page at a time', () => {
     const desk = await deskFor({ ...stack, baseUrl: service.url }, dir.dir);
     try {
       const all = (await desk.handlers['shelf.list']({})).entries;
-      const summary = await desk.handlers['shelf.summary']({});
+      const summary = await desk.handlers['shelf.summary']({ firstPage: 12 });
       expect(summary).toMatchObject({ configured: true, stale: false, total: all.length });
+      expect(summary.first).toEqual(
+        await desk.handlers['shelf.page']({ text: '', sort: 'updated', offset: 0, limit: 12 }),
+      );
       const index = indexShelf(all);
       const needle = all[7]!.username.slice(0, 3).toUpperCase();
       for (const sort of SHELF_SORTS) {

@@ -86,7 +86,11 @@ const servedShelves = new WeakMap<
 >();
 let nextVersion = 1;
 
-export async function shelfSummary(ctx: DeskContext, refresh = false): Promise<ShelfSummary> {
+export async function shelfSummary(
+  ctx: DeskContext,
+  refresh = false,
+  firstPage?: number,
+): Promise<ShelfSummary> {
   const view = await shelfList(ctx, refresh);
   const url = ctx.serviceUrl();
   const held = servedShelves.get(ctx);
@@ -97,7 +101,17 @@ export async function shelfSummary(ctx: DeskContext, refresh = false): Promise<S
     : { url, view, index: new ShelfIndex(view.entries), version: nextVersion++ };
   servedShelves.set(ctx, served);
   const { entries, ...freshness } = view;
-  return { ...freshness, total: entries.length, version: served.version };
+  const summary: ShelfSummary = { ...freshness, total: entries.length, version: served.version };
+  // The first page comes with the summary: a shelf just fetched is saved right after this answer, and a
+  // second call would wait for that save.
+  if (firstPage !== undefined) summary.first = pageOf(served, { offset: 0, limit: firstPage });
+  return summary;
+}
+
+function pageOf(served: { index: ShelfIndex; version: number }, input: RpcInput<'shelf.page'>): ShelfPage {
+  const { offset, limit } = input;
+  const { matched, entries } = served.index.page(input.text ?? '', input.sort ?? 'updated', offset, limit);
+  return { version: served.version, matched, total: served.index.entries.length, offset, entries };
 }
 
 export async function shelfPage(ctx: DeskContext, input: RpcInput<'shelf.page'>): Promise<ShelfPage> {
@@ -107,9 +121,7 @@ export async function shelfPage(ctx: DeskContext, input: RpcInput<'shelf.page'>)
     served = servedShelves.get(ctx);
   }
   if (!served) throw new DeskError('shelf_not_held', 'The shelf was fetched but core kept no copy of it.');
-  const { offset, limit } = input;
-  const { matched, entries } = served.index.page(input.text ?? '', input.sort ?? 'updated', offset, limit);
-  return { version: served.version, matched, total: served.index.entries.length, offset, entries };
+  return pageOf(served, input);
 }
 
 export async function menuGet(ctx: DeskContext, rawHandle: string): Promise<MenuView> {
@@ -150,7 +162,7 @@ export const catalogHandlers = (
   ctx: DeskContext,
 ): Pick<RpcHandlers, 'shelf.list' | 'shelf.summary' | 'shelf.page' | 'menu.get'> => ({
   'shelf.list': ({ refresh }) => shelfList(ctx, refresh ?? false),
-  'shelf.summary': ({ refresh }) => shelfSummary(ctx, refresh ?? false),
+  'shelf.summary': ({ refresh, firstPage }) => shelfSummary(ctx, refresh ?? false, firstPage),
   'shelf.page': (input) => shelfPage(ctx, input),
   'menu.get': ({ handle }) => menuGet(ctx, handle),
 });

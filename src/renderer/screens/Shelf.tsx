@@ -13,12 +13,12 @@ import { Avatar } from '../components/Avatar';
 import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import { count, day, plural, pluralWord } from '../format';
 import type { ShelfSort } from '../../shared/shelf-filter';
-import { useShelfHead, useShelfRows } from './shelf-pages';
+import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
 
 const ROW_HEIGHT = 56;
 
 export function ShelfScreen() {
-  const summary = useRpcQuery('shelf.summary', {});
+  const summary = useRpcQuery('shelf.summary', SHELF_SUMMARY);
   const { client } = useRpc();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -93,8 +93,8 @@ export function ShelfScreen() {
   };
 
   const refresh = useMutation({
-    mutationFn: () => client.call('shelf.summary', { refresh: true }),
-    onSuccess: (fresh) => queryClient.setQueryData(['shelf.summary', {}], fresh),
+    mutationFn: () => client.call('shelf.summary', { ...SHELF_SUMMARY, refresh: true }),
+    onSuccess: (fresh) => queryClient.setQueryData(['shelf.summary', SHELF_SUMMARY], fresh),
   });
 
   return (

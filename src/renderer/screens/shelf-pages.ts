@@ -11,6 +11,9 @@ import { useRpc } from '../rpc/context';
 /** Rows per page: the first one fills any window, so the first paint waits for one small answer. */
 export const SHELF_PAGE = 100;
 
+/** What the screen asks shelf.summary: the check of the service, and the first page with it. */
+export const SHELF_SUMMARY = { firstPage: SHELF_PAGE };
+
 function pageInput(
   summary: ShelfSummary | undefined,
   text: string,
@@ -27,11 +30,14 @@ function pageInput(
 export function useShelfHead(summary: ShelfSummary | undefined, text: string, sort: ShelfSort) {
   const { client } = useRpc();
   const input = pageInput(summary, text, sort, 0);
+  // The summary brings the unfiltered first page (SHELF_SUMMARY): the first paint waits for no other answer.
+  const first = text === '' && sort === 'updated' ? summary?.first : undefined;
   return useQuery<ShelfPage>({
     queryKey: ['shelf.page', input],
     queryFn: () => client.call('shelf.page', input),
     enabled: summary !== undefined,
     placeholderData: keepPreviousData,
+    ...(first && first.version === summary?.version ? { initialData: first } : {}),
   });
 }
 
