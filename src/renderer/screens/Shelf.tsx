@@ -12,7 +12,7 @@ import { useSlashFocus } from '../app/keys';
 import { Avatar } from '../components/Avatar';
 import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import { count, day, plural, pluralWord } from '../format';
-import type { ShelfSort } from '../../shared/shelf-filter';
+import { shelfHaystack, shelfNeedle, type ShelfSort } from '../../shared/shelf-filter';
 import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
 
 const ROW_HEIGHT = 56;
@@ -38,11 +38,22 @@ export function ShelfScreen() {
   );
   const head = useShelfHead(summary.data, text, sort);
   const matched = head.data?.matched ?? 0;
+  // While core answers a new filter, the rows already here that match it stay (the same rule as core's), so
+  // a row typed for never gives way to rows that do not match.
+  const needle = shelfNeedle(text);
+  const interim = useMemo(
+    () =>
+      head.isPlaceholderData && head.data
+        ? head.data.entries.filter((entry) => shelfHaystack(entry).includes(needle))
+        : null,
+    [head.isPlaceholderData, head.data, needle],
+  );
+  const shown = interim ? interim.length : matched;
   const total = head.data?.total ?? summary.data?.total ?? 0;
   const [listTop, setListTop] = useState(0);
   // Where the list starts in the page moves with what is above it (banners, the welcome): measured again
   // whenever the page's size changes.
-  const hasRows = matched > 0;
+  const hasRows = shown > 0;
   useLayoutEffect(() => {
     const measure = () => {
       const list = listRef.current;
@@ -54,21 +65,22 @@ export function ShelfScreen() {
     return () => observer.disconnect();
   }, [hasRows]);
   const virtual = useWindowVirtualizer({
-    count: matched,
+    count: shown,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
     scrollMargin: listTop,
   });
   const items = virtual.getVirtualItems();
-  const rowAt = useShelfRows(
+  const pageRowAt = useShelfRows(
     summary.data,
     head,
     { text, sort },
     { first: items[0]?.index ?? 0, last: items.at(-1)?.index ?? 0 },
   );
+  const rowAt = interim ? (index: number) => interim[index] : pageRowAt;
 
   const move = (to: number) => {
-    const next = Math.max(0, Math.min(matched - 1, to));
+    const next = Math.max(0, Math.min(shown - 1, to));
     setCursor(next);
     virtual.scrollToIndex(next);
   };
@@ -80,7 +92,7 @@ export function ShelfScreen() {
       PageDown: cursor + page,
       PageUp: cursor - page,
       Home: 0,
-      End: matched - 1,
+      End: shown - 1,
     };
     const target = moves[event.key];
     if (target !== undefined) {
