@@ -18,7 +18,8 @@ export function reportCorpus(count: number): CorpusEntry[] {
   try {
     seedStore(db, {
       ...DEMO_SEED,
-      handles: Math.ceil(count / 25),
+      // At least 20 reports per handle: enough handles that the seed always holds `count` reports.
+      handles: Math.ceil(count / 20),
       minReportsPerHandle: 20,
       maxReportsPerHandle: 30,
       seed: 7,

@@ -1,8 +1,8 @@
 /**
  * What to type into the shelf filter, and what the shelf count must read after each keystroke. Counts use the
- * renderer's own index (src/renderer/screens/shelf-filter.ts), so the expectation is exactly what the page shows.
+ * renderer's own index (src/shared/shelf-filter.ts), so the expectation is exactly what the page shows.
  */
-import { indexShelf } from '../src/renderer/screens/shelf-filter';
+import { indexShelf } from '../src/shared/shelf-filter';
 import type { ShelfEntry } from '../src/shared/wire';
 
 export interface PlannedKey {

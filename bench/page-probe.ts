@@ -36,7 +36,10 @@ export async function installProbe(page: Page): Promise<void> {
 export interface FirstRow {
   /** Navigation start to the first .shelf-row in the DOM. */
   rowAt: number | null;
-  /** The first shelf.list RPC, request start to response end (core asking the service, and the answer). */
+  /**
+   * The shelf.summary RPC that brings the first page, request start to response end (core asking the service,
+   * and the answer).
+   */
   shelfRpcMs: number | null;
 }
 
@@ -44,7 +47,7 @@ export function firstRow(page: Page): Promise<FirstRow> {
   return page.evaluate<FirstRow>(`({
     rowAt: window.__bench.firstRow,
     shelfRpcMs: (() => {
-      const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/rpc/shelf.list'));
+      const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/rpc/shelf.summary'));
       return entry ? entry.responseEnd - entry.startTime : null;
     })(),
   })`);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ReportDiff } from './report-diff';
+import { SHELF_SORTS } from './shelf-filter';
 import type { Receipt } from './receipt';
 import type { Bundle, DateRange, IntelReportSnapshot, ReportMenuItem, ShelfEntry } from './wire';
 
@@ -60,6 +61,27 @@ export interface ShelfView extends Freshness {
   entries: ShelfEntry[];
   /** Entries the service sent that had no valid handle: left out, and said so. */
   skippedEntries?: number;
+}
+
+/** The shelf core holds, without its entries: the Shelf screen asks for those a page at a time. */
+export interface ShelfSummary extends Freshness {
+  configured: boolean;
+  /** Handles on the shelf. */
+  total: number;
+  skippedEntries?: number;
+  /** Changes whenever core holds another shelf: pages asked with an older version are asked again. */
+  version: number;
+  /** The first page, unfiltered and newest first, when asked for: the first paint needs one answer. */
+  first?: ShelfPage;
+}
+
+export interface ShelfPage {
+  version: number;
+  /** Handles that match the filter, in all. */
+  matched: number;
+  total: number;
+  offset: number;
+  entries: ShelfEntry[];
 }
 
 export interface MenuItemView extends ReportMenuItem {
@@ -308,6 +330,19 @@ export interface DossierView {
 export const rpcInputs = {
   'app.info': z.object({}),
   'shelf.list': z.object({ refresh: z.boolean().optional() }),
+  /** Asks the service (with its ETag) and keeps what it answers for shelf.page. */
+  'shelf.summary': z.object({
+    refresh: z.boolean().optional(),
+    firstPage: z.number().int().min(1).max(500).optional(),
+  }),
+  /** Filtered and sorted in core from the shelf of the last shelf.summary; no request to the service. */
+  'shelf.page': z.object({
+    version: z.number().int().nonnegative().optional(),
+    text: z.string().max(200).optional(),
+    sort: z.enum(SHELF_SORTS).optional(),
+    offset: z.number().int().min(0),
+    limit: z.number().int().min(1).max(500),
+  }),
   'menu.get': z.object({ handle: handleInput, refresh: z.boolean().optional() }),
   'quote.get': z.object({
     handle: handleInput,
@@ -414,6 +449,8 @@ export const rpcEffects: {
 } = {
   'app.info': { reads: ['app'], changes: [] },
   'shelf.list': { reads: ['shelf'], changes: [] },
+  'shelf.summary': { reads: ['shelf'], changes: [] },
+  'shelf.page': { reads: ['shelf'], changes: [] },
   'menu.get': { reads: ['menu'], changes: [] },
   // Core tells the balance of the token the last quote asked for: a quote can change what wallet.status says.
   'quote.get': { reads: ['quote'], changes: ['wallet'] },
@@ -455,6 +492,8 @@ export type RpcInput<M extends RpcMethod> = z.input<(typeof rpcInputs)[M]>;
 export interface RpcOutputs {
   'app.info': AppInfo;
   'shelf.list': ShelfView;
+  'shelf.summary': ShelfSummary;
+  'shelf.page': ShelfPage;
   'menu.get': MenuView;
   'quote.get': QuoteView;
   'purchase.start': PurchaseOutcome;

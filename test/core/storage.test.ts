@@ -145,6 +145,39 @@ describe('snapshots', () => {
     }
   });
 
+  it('indexes the text the transaction committed when a put is rolled back', () => {
+    const data = tempDir('desk-rollback-');
+    const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+    try {
+      const store = new SnapshotStore(db);
+      const put = (id: string, summary: string, fail = false) =>
+        db.transaction(() => {
+          const stored = snapshot(id, summary);
+          store.put(
+            SERVICE,
+            'someone',
+            [{ snapshot: stored, raw: JSON.stringify(stored) }],
+            null,
+            '2026-01-01',
+          );
+          if (fail) throw new Error('the purchase failed after storing');
+        })();
+      // A new report rolled back: its key goes to the next report, which is indexed with its own text.
+      expect(() => put('r1', 'Rolled back turbines', true)).toThrow('the purchase failed');
+      put('r2', 'Committed batteries');
+      // A committed report, re-stored in a transaction that rolls back before it is indexed.
+      put('r3', 'Committed glaciers');
+      expect(() => put('r3', 'Rolled back volcanoes', true)).toThrow('the purchase failed');
+      expect(store.search('turbines')).toEqual([]);
+      expect(store.search('volcanoes')).toEqual([]);
+      expect(store.search('batteries').map((hit) => hit.id)).toEqual(['r2']);
+      expect(store.search('glaciers').map((hit) => hit.id)).toEqual(['r3']);
+    } finally {
+      db.close();
+      data.remove();
+    }
+  });
+
   it('carries the search text of a version-2 library into the rowid-keyed index', () => {
     const data = tempDir('desk-v2-');
     const file = path.join(data.dir, 'desk.db');

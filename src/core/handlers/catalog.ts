@@ -1,9 +1,10 @@
 /** Shelf and menus: live when the service answers, the last-known copy (marked stale) when it does not. */
-import type { MenuView, RpcHandlers, ShelfView } from '../../shared/rpc';
+import type { MenuView, RpcHandlers, RpcInput, ShelfPage, ShelfSummary, ShelfView } from '../../shared/rpc';
 import { reportMenuSchema, shelfListSchema } from '../../shared/wire';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
 import { normalizeHandle } from '../client/service-client';
+import { ShelfIndex } from '../cache/shelf-index';
 
 /** Failures that make the last-known copy worth showing: the service is away or broken, not refusing. */
 const UNUSABLE_ANSWERS = new Set(['service_unexpected_status', 'service_malformed', 'service_oversize']);
@@ -78,6 +79,51 @@ export async function shelfList(ctx: DeskContext, refresh = false): Promise<Shel
   }
 }
 
+/** The shelf the Shelf screen pages through, per desk: replaced when shelf.summary finds another one. */
+const servedShelves = new WeakMap<
+  DeskContext,
+  { url: string; view: ShelfView; index: ShelfIndex; version: number }
+>();
+let nextVersion = 1;
+
+export async function shelfSummary(
+  ctx: DeskContext,
+  refresh = false,
+  firstPage?: number,
+): Promise<ShelfSummary> {
+  const view = await shelfList(ctx, refresh);
+  const url = ctx.serviceUrl();
+  const held = servedShelves.get(ctx);
+  // A 304 keeps the same entries: the index (and its sort orders) outlive the check.
+  const same = held && held.url === url && held.index.entries === view.entries;
+  const served = same
+    ? { ...held, view }
+    : { url, view, index: new ShelfIndex(view.entries), version: nextVersion++ };
+  servedShelves.set(ctx, served);
+  const { entries, ...freshness } = view;
+  const summary: ShelfSummary = { ...freshness, total: entries.length, version: served.version };
+  // The first page comes with the summary: a shelf just fetched is saved right after this answer, and a
+  // second call would wait for that save.
+  if (firstPage !== undefined) summary.first = pageOf(served, { offset: 0, limit: firstPage });
+  return summary;
+}
+
+function pageOf(served: { index: ShelfIndex; version: number }, input: RpcInput<'shelf.page'>): ShelfPage {
+  const { offset, limit } = input;
+  const { matched, entries } = served.index.page(input.text ?? '', input.sort ?? 'updated', offset, limit);
+  return { version: served.version, matched, total: served.index.entries.length, offset, entries };
+}
+
+export async function shelfPage(ctx: DeskContext, input: RpcInput<'shelf.page'>): Promise<ShelfPage> {
+  let served = servedShelves.get(ctx);
+  if (!served || served.url !== ctx.serviceUrl()) {
+    await shelfSummary(ctx);
+    served = servedShelves.get(ctx);
+  }
+  if (!served) throw new DeskError('shelf_not_held', 'The shelf was fetched but core kept no copy of it.');
+  return pageOf(served, input);
+}
+
 export async function menuGet(ctx: DeskContext, rawHandle: string): Promise<MenuView> {
   const handle = normalizeHandle(rawHandle);
   const url = ctx.serviceUrl();
@@ -112,7 +158,11 @@ export async function menuGet(ctx: DeskContext, rawHandle: string): Promise<Menu
   }
 }
 
-export const catalogHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'shelf.list' | 'menu.get'> => ({
+export const catalogHandlers = (
+  ctx: DeskContext,
+): Pick<RpcHandlers, 'shelf.list' | 'shelf.summary' | 'shelf.page' | 'menu.get'> => ({
   'shelf.list': ({ refresh }) => shelfList(ctx, refresh ?? false),
+  'shelf.summary': ({ refresh, firstPage }) => shelfSummary(ctx, refresh ?? false, firstPage),
+  'shelf.page': (input) => shelfPage(ctx, input),
   'menu.get': ({ handle }) => menuGet(ctx, handle),
 });

@@ -1,8 +1,9 @@
 /**
  * Every handle on the service: filter as you type, sort, arrow keys, virtualized for 100k rows against the
- * page's own scroll, so the list takes its natural height and there is one scrollbar.
+ * page's own scroll, so the list takes its natural height and there is one scrollbar. Core filters and sorts
+ * the shelf it holds and sends the pages the list shows (shelf-pages.ts).
  */
-import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
@@ -11,12 +12,13 @@ import { useSlashFocus } from '../app/keys';
 import { Avatar } from '../components/Avatar';
 import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import { count, day, plural, pluralWord } from '../format';
-import { filterShelf, indexShelf, type ShelfSort } from './shelf-filter';
+import { shelfHaystack, shelfNeedle, type ShelfSort } from '../../shared/shelf-filter';
+import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
 
 const ROW_HEIGHT = 56;
 
 export function ShelfScreen() {
-  const shelf = useRpcQuery('shelf.list', {});
+  const summary = useRpcQuery('shelf.summary', SHELF_SUMMARY);
   const { client } = useRpc();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -34,13 +36,24 @@ export function ShelfScreen() {
     () => new Set((library.data?.handles ?? []).map((owner) => owner.handle.toLowerCase())),
     [library.data],
   );
-  const index = useMemo(() => indexShelf(shelf.data?.entries ?? []), [shelf.data]);
-  const deferredText = useDeferredValue(text);
-  const rows = useMemo(() => filterShelf(index, deferredText, sort), [index, deferredText, sort]);
+  const head = useShelfHead(summary.data, text, sort);
+  const matched = head.data?.matched ?? 0;
+  // While core answers a new filter, the rows already here that match it stay (the same rule as core's), so
+  // a row typed for never gives way to rows that do not match.
+  const needle = shelfNeedle(text);
+  const interim = useMemo(
+    () =>
+      head.isPlaceholderData && head.data
+        ? head.data.entries.filter((entry) => shelfHaystack(entry).includes(needle))
+        : null,
+    [head.isPlaceholderData, head.data, needle],
+  );
+  const shown = interim ? interim.length : matched;
+  const total = head.data?.total ?? summary.data?.total ?? 0;
   const [listTop, setListTop] = useState(0);
   // Where the list starts in the page moves with what is above it (banners, the welcome): measured again
   // whenever the page's size changes.
-  const hasRows = rows.length > 0;
+  const hasRows = shown > 0;
   useLayoutEffect(() => {
     const measure = () => {
       const list = listRef.current;
@@ -52,14 +65,22 @@ export function ShelfScreen() {
     return () => observer.disconnect();
   }, [hasRows]);
   const virtual = useWindowVirtualizer({
-    count: rows.length,
+    count: shown,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
     scrollMargin: listTop,
   });
+  const items = virtual.getVirtualItems();
+  const pageRowAt = useShelfRows(
+    summary.data,
+    head,
+    { text, sort },
+    { first: items[0]?.index ?? 0, last: items.at(-1)?.index ?? 0 },
+  );
+  const rowAt = interim ? (index: number) => interim[index] : pageRowAt;
 
   const move = (to: number) => {
-    const next = Math.max(0, Math.min(rows.length - 1, to));
+    const next = Math.max(0, Math.min(shown - 1, to));
     setCursor(next);
     virtual.scrollToIndex(next);
   };
@@ -71,20 +92,21 @@ export function ShelfScreen() {
       PageDown: cursor + page,
       PageUp: cursor - page,
       Home: 0,
-      End: rows.length - 1,
+      End: shown - 1,
     };
     const target = moves[event.key];
     if (target !== undefined) {
       event.preventDefault();
       move(target);
-    } else if (event.key === 'Enter' && rows[cursor]) {
-      navigate({ screen: 'menu', handle: rows[cursor].username });
+    } else if (event.key === 'Enter') {
+      const entry = rowAt(cursor);
+      if (entry) navigate({ screen: 'menu', handle: entry.username });
     }
   };
 
   const refresh = useMutation({
-    mutationFn: () => client.call('shelf.list', { refresh: true }),
-    onSuccess: (fresh) => queryClient.setQueryData(['shelf.list', {}], fresh),
+    mutationFn: () => client.call('shelf.summary', { ...SHELF_SUMMARY, refresh: true }),
+    onSuccess: (fresh) => queryClient.setQueryData(['shelf.summary', SHELF_SUMMARY], fresh),
   });
 
   return (
@@ -123,25 +145,28 @@ export function ShelfScreen() {
           </button>
         </div>
       </div>
-      {shelf.data ? (
+      {summary.data ? (
         <StaleBanner
-          stale={shelf.data.stale}
-          fetchedAt={shelf.data.fetchedAt}
-          reason={shelf.data.staleReason}
+          stale={summary.data.stale}
+          fetchedAt={summary.data.fetchedAt}
+          reason={summary.data.staleReason}
         />
       ) : null}
-      {shelf.data?.skippedEntries ? (
+      {summary.data?.skippedEntries ? (
         <p className="warn-text" data-testid="skipped-entries">
-          {plural(shelf.data.skippedEntries, 'entry', 'entries')} from the service had no valid handle and{' '}
-          {pluralWord(shelf.data.skippedEntries, 'is', 'are')} not shown.
+          {plural(summary.data.skippedEntries, 'entry', 'entries')} from the service had no valid handle and{' '}
+          {pluralWord(summary.data.skippedEntries, 'is', 'are')} not shown.
         </p>
       ) : null}
       <ErrorLine error={refresh.error} />
-      {shelf.isPending ? <Loading label="Loading the shelf…" /> : null}
-      {shelf.isError ? <ErrorMessage error={shelf.error} onRetry={() => void shelf.refetch()} /> : null}
-      {shelf.isError || shelf.data?.stale ? (
+      {summary.isPending || (summary.data && !head.data && !head.isError) ? (
+        <Loading label="Loading the shelf…" />
+      ) : null}
+      {summary.isError ? <ErrorMessage error={summary.error} onRetry={() => void summary.refetch()} /> : null}
+      {head.isError ? <ErrorMessage error={head.error} onRetry={() => void head.refetch()} /> : null}
+      {summary.isError || summary.data?.stale ? (
         <p className="offline-pointer" data-testid="offline-pointer">
-          {shelf.isError
+          {summary.isError
             ? 'No copy of the shelf is saved yet. '
             : 'This is the shelf as it was last fetched; prices need the service. '}
           Reports you own read offline:{' '}
@@ -151,31 +176,32 @@ export function ShelfScreen() {
           .
         </p>
       ) : null}
-      {shelf.data && !shelf.data.configured ? (
+      {summary.data && !summary.data.configured ? (
         <Empty title="This service has no shared reports yet.">
           <p>Its store is not configured. Point Intel Desk at another service in Settings.</p>
         </Empty>
       ) : null}
-      {shelf.data?.configured && rows.length === 0 ? (
+      {summary.data?.configured && head.data && matched === 0 ? (
         <Empty title={text ? `No handle matches “${text}”.` : 'The shelf is empty.'} />
       ) : null}
-      {shelf.data && rows.length > 0 ? (
+      {summary.data && matched > 0 ? (
         <>
           <p className="muted count" data-testid="shelf-count">
-            {rows.length.toLocaleString('en-US')} of {index.length.toLocaleString('en-US')} handles
+            {matched.toLocaleString('en-US')} of {total.toLocaleString('en-US')} handles
           </p>
           <div
             ref={listRef}
             className="shelf-list"
             role="listbox"
             aria-label="Handles"
-            aria-activedescendant={rows[cursor] ? `shelf-${cursor}` : undefined}
+            aria-activedescendant={rowAt(cursor) ? `shelf-${cursor}` : undefined}
             tabIndex={0}
             onKeyDown={onListKey}
           >
             <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-              {virtual.getVirtualItems().map((item) => {
-                const entry = rows[item.index];
+              {items.map((item) => {
+                const entry = rowAt(item.index);
+                // A row whose page is still on its way keeps its place, empty, so the list never jumps.
                 if (!entry) return null;
                 return (
                   <div

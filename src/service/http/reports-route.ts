@@ -10,7 +10,7 @@ import {
 } from '../payment/challenge';
 import { decodePayment, findPaymentHeader, PaymentDecodeError } from '../payment/decode';
 import type { PaymentVerifier } from '../payment/verify';
-import { HttpError, sendBytes, sendJson, sendRawJson } from './respond';
+import { HttpError, sendEncoded, sendJson, sendRawJson } from './respond';
 import { librarySecretMatches, presentedLibrarySecret } from './library-secret';
 
 export interface ReportsRouteDeps {
@@ -79,9 +79,9 @@ export async function handleReports(
   const key = requireHandle(url);
   const selectParam = url.searchParams.get('select');
   if (selectParam === null) {
-    const menu = deps.store.menuBodyBytes(key);
+    const menu = deps.store.menuEncoded(key);
     if (!menu) throw new HttpError(404, 'unknown_handle', `no shared reports are held for ${key}`);
-    sendBytes(res, 200, menu);
+    sendEncoded(req, res, menu);
     return;
   }
   const handle = deps.store.find(key);

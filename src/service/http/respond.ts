@@ -1,5 +1,6 @@
 /** JSON answers and request bodies for the service's node:http handlers. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EncodedBody } from '../store/handles';
 
 export class HttpError extends Error {
   constructor(
@@ -36,20 +37,15 @@ export function sendRawJson(
   res.end(json);
 }
 
-/** A body encoded ahead of the request (see HandleStore's precomputed shelf and menus). */
-export function sendBytes(
-  res: ServerResponse,
-  status: number,
-  body: Buffer,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': body.length,
-    'Cache-Control': 'no-store',
-    ...headers,
-  });
-  res.end(body);
+/** A body encoded ahead of the request (HandleStore's shelf and menus), or 304 when the client holds it. */
+export function sendEncoded(req: IncomingMessage, res: ServerResponse, body: EncodedBody): void {
+  if (req.headers['if-none-match'] === body.etag) {
+    res.writeHead(304, { 'Cache-Control': body.headers['Cache-Control'] ?? 'no-cache', ETag: body.etag });
+    res.end();
+    return;
+  }
+  res.writeHead(200, body.headers);
+  res.end(body.bytes);
 }
 
 export function sendError(res: ServerResponse, error: HttpError): void {

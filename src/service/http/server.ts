@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { HandleStore } from '../store/handles';
 import type { PaymentTerms } from '../payment/challenge';
 import type { PaymentVerifier } from '../payment/verify';
-import { HttpError, sendBytes, sendError } from './respond';
+import { HttpError, sendEncoded, sendError } from './respond';
 import { handleReports } from './reports-route';
 import { handleBundle } from './bundle-route';
 
@@ -30,16 +30,15 @@ export async function listenService(
   let baseUrl = '';
   const routeDeps = { ...deps, baseUrl: () => baseUrl };
   const server = createServer((req, res) => {
+    // The shelf is the busiest route and needs nothing from the URL: answered before any parsing.
+    if (req.method === 'GET' && (req.url === '/api/intel/list' || req.url?.startsWith('/api/intel/list?'))) {
+      sendEncoded(req, res, deps.store.shelfEncoded());
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://service.invalid');
     const route = async (): Promise<void> => {
       if (url.pathname === '/api/intel/list') {
-        if (req.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'use GET');
-        const etag = deps.store.shelfEtag();
-        const cache = { 'Cache-Control': 'public, max-age=30', ETag: etag };
-        if (req.headers['if-none-match'] === etag) {
-          res.writeHead(304, cache);
-          res.end();
-        } else sendBytes(res, 200, deps.store.shelfBodyBytes(), cache);
+        throw new HttpError(405, 'method_not_allowed', 'use GET');
       } else if (url.pathname === '/api/intel/reports') {
         if (req.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'use GET');
         await handleReports(req, res, url, routeDeps);

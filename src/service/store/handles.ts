@@ -53,14 +53,39 @@ type ShelfRow = Pick<
   | 'affiliation_badge_url'
 > & { report_count: number };
 
+/**
+ * A body encoded once, with its strong ETag and response headers: a free route answers with what was made
+ * before the request came, and a client that holds the same body gets 304 and no body.
+ */
+export interface EncodedBody {
+  bytes: Buffer;
+  etag: string;
+  headers: Readonly<Record<string, string | number>>;
+}
+
+function encode(json: string, cacheControl: string): EncodedBody {
+  const bytes = Buffer.from(json);
+  const etag = `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+  return {
+    bytes,
+    etag,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': bytes.length,
+      'Cache-Control': cacheControl,
+      ETag: etag,
+    },
+  };
+}
+
 export class HandleStore {
-  /** The serialized shelf: with 100k handles building it takes about a second, so it is built once per write. */
-  private shelfBody: string | null = null;
-  /** The same, encoded once: a free route answers with bytes made before the request came. */
-  private shelfBytes: Buffer | null = null;
-  private shelfTag: string | null = null;
+  /**
+   * The shelf body: with 100k handles building it takes about a second, so it is built once per write. Every
+   * write goes through putBundle, which drops it and the menus.
+   */
+  private shelfBody: EncodedBody | null = null;
   /** Menus (GET /api/intel/reports without select), encoded once per handle until a write changes it. */
-  private readonly menuBytes = new Map<string, Buffer>();
+  private readonly menuBodies = new Map<string, EncodedBody>();
 
   constructor(private readonly db: ServiceDb) {}
 
@@ -86,34 +111,32 @@ export class HandleStore {
     }));
   }
 
-  /** The body of GET /api/intel/list, cached until a bundle write changes the store. */
-  shelfJson(): string {
-    this.shelfBody ??= JSON.stringify({ configured: true, entries: this.shelf() });
+  /** The body of GET /api/intel/list, encoded once per change of the store. */
+  shelfEncoded(): EncodedBody {
+    this.shelfBody ??= encode(
+      JSON.stringify({ configured: true, entries: this.shelf() }),
+      'public, max-age=30',
+    );
     return this.shelfBody;
   }
 
-  shelfBodyBytes(): Buffer {
-    this.shelfBytes ??= Buffer.from(this.shelfJson());
-    return this.shelfBytes;
-  }
-
-  /** A strong ETag of the shelf body: a client holding this shelf is answered 304 with no body. */
-  shelfEtag(): string {
-    this.shelfTag ??= `"${createHash('sha256').update(this.shelfBodyBytes()).digest('base64url')}"`;
-    return this.shelfTag;
+  shelfJson(): string {
+    return this.shelfEncoded().bytes.toString('utf8');
   }
 
   /** The menu body of a handle, or undefined when the store holds no such handle. */
-  menuBodyBytes(key: string): Buffer | undefined {
-    const cached = this.menuBytes.get(key);
+  menuEncoded(key: string): EncodedBody | undefined {
+    const cached = this.menuBodies.get(key);
     if (cached) return cached;
     const handle = this.find(key);
     if (!handle) return undefined;
     const reports = this.menu(key);
-    const body = Buffer.from(
+    // no-cache, not no-store: a client may keep the menu but asks again (with its ETag) before using it.
+    const body = encode(
       JSON.stringify({ username: handle.username, reportCount: reports.length, reports }),
+      'no-cache',
     );
-    this.menuBytes.set(key, body);
+    this.menuBodies.set(key, body);
     return body;
   }
 
@@ -238,9 +261,7 @@ export class HandleStore {
     const written = write.immediate();
     if (written) {
       this.shelfBody = null;
-      this.shelfBytes = null;
-      this.shelfTag = null;
-      this.menuBytes.clear();
+      this.menuBodies.clear();
     }
     const bundle = this.bundle(key);
     if (!bundle) throw new Error(`bundle for ${key} vanished after PUT`);
