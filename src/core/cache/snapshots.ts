@@ -6,8 +6,7 @@ import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../events';
 import { libraryPage, listAll, type PageRequest } from './library-page';
 import { searchLibrary, type SearchRequest } from './library-search';
-
-export { ftsQuery } from './search-syntax';
+import { reportFacts } from './report-facts';
 
 export interface StoredSnapshot {
   snapshot: IntelReportSnapshot;
@@ -46,6 +45,9 @@ interface PutStatements {
   indexedUpTo: Statement<[], { n: number }>;
   pending: Statement<[number, number], { key: number; raw: string }>;
   markIndexed: Statement<[number]>;
+  putFacts: Statement;
+  removeTopics: Statement<[number | bigint]>;
+  addTopic: Statement<[string, number | bigint]>;
 }
 
 /** Reports indexed per step of the background catch-up: a few milliseconds, so calls in between stay quick. */
@@ -92,6 +94,12 @@ export class SnapshotStore {
         'SELECT text_id AS key, raw_json AS raw FROM snapshots WHERE text_id > ? ORDER BY text_id LIMIT ?',
       ),
       markIndexed: this.db.prepare('UPDATE search_progress SET indexed_up_to = ? WHERE id = 1'),
+      putFacts: this.db.prepare(
+        `INSERT OR REPLACE INTO snapshot_facts (text_id, sentiment, likes, reposts, replies)
+         VALUES (@key, @sentiment, @likes, @reposts, @replies)`,
+      ),
+      removeTopics: this.db.prepare('DELETE FROM snapshot_topics WHERE text_id = ?'),
+      addTopic: this.db.prepare('INSERT OR IGNORE INTO snapshot_topics (topic, text_id) VALUES (?, ?)'),
     };
     return this.statements;
   }
@@ -107,7 +115,8 @@ export class SnapshotStore {
     purchaseId: string | null,
     storedAt: string,
   ): void {
-    const { keyOf, insert, update, removeText, addText, indexedUpTo } = this.prepared();
+    const { keyOf, insert, update, removeText, addText, indexedUpTo, putFacts, removeTopics, addTopic } =
+      this.prepared();
     const indexed = indexedUpTo.get()?.n ?? 0;
     for (const { snapshot, raw } of entries) {
       const range = snapshot.meta.dateRange ?? null;
@@ -126,16 +135,22 @@ export class SnapshotStore {
         storedAt,
       };
       const existing = keyOf.get(snapshot.id, serviceUrl);
+      let key: number | bigint;
       if (existing === undefined) {
         // Indexed for search after the caller commits (see indexPending): the key is past indexed_up_to.
-        insert.run(row);
+        key = insert.run(row).lastInsertRowid;
       } else {
-        update.run({ ...row, key: existing.text_id });
+        key = existing.text_id;
+        update.run({ ...row, key });
+        removeTopics.run(key);
         if (existing.text_id <= indexed) {
           removeText.run(existing.text_id);
           addText.run(existing.text_id, searchableText(snapshot));
         }
       }
+      const { topics, ...facts } = reportFacts(snapshot);
+      putFacts.run({ key, ...facts });
+      for (const topic of topics) addTopic.run(topic, key);
     }
     if (entries.length > 0) this.events?.changed('library.changed');
     this.scheduleIndexing();
