@@ -10,6 +10,7 @@ import { Chart } from '../components/Charts';
 import { copyText } from '../components/CopyButton';
 import { chartable } from '../components/chart-data';
 import { ReportCompare } from './ReportCompare';
+import { ReportNotes } from './ReportNotes';
 import { dateTime, day, humanize } from '../format';
 
 function Sections(props: { value: Record<string, unknown> }) {
@@ -122,6 +123,7 @@ export function ReportScreen(props: { id: string; serviceUrl?: string | undefine
         )}
       </section>
       <ReportCompare id={snapshot.id} serviceUrl={serviceUrl} timeline={timeline} />
+      <ReportNotes key={`${serviceUrl} ${snapshot.id}`} id={snapshot.id} serviceUrl={serviceUrl} />
       <section aria-label="Narrative">
         <h2>Narrative</h2>
         <Sections value={snapshot.narrative} />
