@@ -102,7 +102,14 @@ export function withLabels<T extends Unlabelled>(
   db: DeskDb,
   items: T[],
 ): (T & Pick<LibraryItem, 'tags' | 'note'>)[] {
-  if (items.length === 0) return [];
+  const none = { tags: [], note: null };
+  // Most libraries label few reports or none: a list of 100k then costs nothing extra.
+  const labelled = db
+    .prepare<[], { n: number }>(
+      'SELECT EXISTS (SELECT 1 FROM report_tags) + EXISTS (SELECT 1 FROM report_notes) AS n',
+    )
+    .get();
+  if (items.length === 0 || !labelled?.n) return items.map((item) => ({ ...item, ...none }));
   const ids = JSON.stringify([...new Set(items.map((item) => item.id))]);
   const key = (serviceUrl: string, id: string) => `${serviceUrl}\n${id}`;
   const tags = new Map<string, string[]>();
