@@ -64,12 +64,19 @@ function rankedQueries(query: CompiledSearch, where: string[]): { rows: string; 
   };
 }
 
-/** Newest first, when nothing ranks: qualifiers, comparisons, or words only under NOT. */
+/**
+ * Newest first, when nothing ranks: qualifiers, comparisons, or words only under NOT. The conditions are
+ * judged on the narrow snapshots_by_filter index (migration 7) and only the page's rows are read: walking the
+ * reports themselves read each one's JSON, 800 ms for a filter that matched nothing in 100k.
+ */
 function filteredQueries(where: string[]): { rows: string; count: string } {
+  const from = `FROM snapshots s INDEXED BY snapshots_by_filter ${whereOf(where)}`;
   return {
-    rows: `SELECT ${ITEM_COLUMNS}, s.raw_json FROM snapshots s ${NAMES_JOIN} ${whereOf(where)}
-       ORDER BY s.created_at DESC, s.text_id DESC LIMIT @limit OFFSET @offset`,
-    count: `SELECT COUNT(*) AS n FROM (SELECT 1 FROM snapshots s ${whereOf(where)} LIMIT @cap)`,
+    rows: `WITH page AS (SELECT s.text_id AS key, s.created_at ${from}
+         ORDER BY s.created_at DESC, s.text_id DESC LIMIT @limit OFFSET @offset)
+       SELECT ${ITEM_COLUMNS}, s.raw_json FROM page r JOIN snapshots s ON s.text_id = r.key ${NAMES_JOIN}
+       ORDER BY r.created_at DESC, r.key DESC`,
+    count: `SELECT COUNT(*) AS n FROM (SELECT 1 ${from} LIMIT @cap)`,
   };
 }
 

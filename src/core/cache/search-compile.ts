@@ -120,9 +120,7 @@ class SqlBuilder {
   private field(node: Extract<SearchNode, { kind: 'field' }>): string {
     switch (node.field) {
       case 'handle':
-        return node.prefix
-          ? `s.handle LIKE ${this.bind(`${likeEscaped(node.value)}%`)} ESCAPE '\\'`
-          : `s.handle = ${this.bind(node.value)}`;
+        return this.equalsOrPrefix('s.handle', node.value, node.prefix);
       case 'model':
         return `s.model LIKE ${this.bind(`${likeEscaped(node.value)}${node.prefix ? '%' : ''}`)} ESCAPE '\\'`;
       case 'topic':

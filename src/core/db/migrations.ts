@@ -207,6 +207,10 @@ export const MIGRATIONS: readonly string[] = [
      updated_at TEXT NOT NULL,
      PRIMARY KEY (service_url, report_id)
    );
+   -- Qualifiers and comparisons are judged from this narrow index, newest first, before any report row (and
+   -- its JSON) is read: a filter over 100k reports then reads megabytes, not the whole library.
+   CREATE INDEX snapshots_by_filter ON snapshots(created_at, handle, model, post_count, spent_atomic, id,
+     service_url);
    CREATE TABLE saved_searches (
      id INTEGER PRIMARY KEY,
      name TEXT NOT NULL UNIQUE COLLATE NOCASE,
