@@ -97,6 +97,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
           <input
             ref={searchRef}
             type="search"
+            className="library-search"
             placeholder="Search owned reports  ( / )"
             aria-label="Search owned reports"
             title='Words, "phrases", prefix*, handle: model: topic: tag: note: after:/before:YYYY-MM-DD, posts>100, sentiment<0, AND OR NOT ( )'
