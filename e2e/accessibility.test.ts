@@ -86,10 +86,14 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await page.getByRole('grid', { name: 'Owned reports' }).focus();
     await page.keyboard.press('ArrowDown');
     await check('library with current row');
-    expect(await typeIntoEveryField(page)).toBe(1);
+    // The search box and the name for a saved search.
+    expect(await typeIntoEveryField(page)).toBe(2);
     await page.getByLabel('Search owned reports').fill('the');
     await page.locator('[data-testid="search-hits"], .state-empty').first().waitFor();
     await check('library search');
+    await page.getByLabel('Search owned reports').fill('the )');
+    await page.getByTestId('search-error').waitFor();
+    await check('library search syntax error');
     await nav('Purchases');
     await page.locator('table[aria-label="Purchases"] tbody tr').first().waitFor();
     await check('purchases');

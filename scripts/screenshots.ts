@@ -129,6 +129,11 @@ async function main(): Promise<void> {
     await buyAll(call, second);
     await call('settings.useDemoLibrarySecret', {});
     const latest = (await call('library.list', { handle: main })).items[0]!;
+    // The Library's side panel and labels, as a person who asks it questions has them.
+    await call('searches.save', { name: 'Gloomy weeks', query: 'sentiment<0 posts>50' });
+    await call('searches.save', { name: `@${main} this autumn`, query: `handle:${main} after:2026-09-01` });
+    await call('report.tag', { id: latest.id, action: 'add', tag: 'follow-up' });
+    await call('report.note', { id: latest.id, note: 'Compare the topic shares with the previous quarter.' });
     await page.reload();
     const shots: Shot[] = [
       { name: 'shelf', hash: '#/shelf', ready: '.shelf-row', widths: [1280, 900] },

@@ -1,4 +1,4 @@
-/** library, search, read, export, purchases: the offline side. */
+/** library, read, export, purchases: the offline side (search is in commands-query.ts). */
 import { formatUsd } from '../shared/money';
 import { DeskError, type DeskCore } from '../core';
 import type { ExportFormat } from '../shared/rpc';
@@ -17,20 +17,6 @@ export async function library(desk: DeskCore, out: Output, handle?: string): Pro
       })),
       ['id', 'handle', 'created', 'model', 'posts'],
     ),
-  );
-}
-
-export async function search(desk: DeskCore, out: Output, text: string): Promise<void> {
-  const { hits } = await desk.handlers['library.search']({ text });
-  out.result(hits, () =>
-    hits.length === 0
-      ? 'no match'
-      : hits
-          .map(
-            (hit) =>
-              `${hit.id}  @${hit.handle}  ${hit.createdAt.slice(0, 10)}\n  ${hit.snippet.split('\u0001').join('[').split('\u0002').join(']')}`,
-          )
-          .join('\n'),
   );
 }
 

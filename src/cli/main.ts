@@ -20,7 +20,11 @@ const HELP = `intel-desk <command> [options]
                                          ISO: 2026-10-01 (whole day) or 2026-10-01T08:30:00Z
   buy <handle> (same selection) --yes    pay and store the reports (--over-cap, --accept-payee)
   library [--handle h]                   everything you own
-  search <text>                          full-text search of your library
+  search <query>                         search your library: words, "phrases", prefix*, handle:,
+                                         model:, topic:, tag:, note:, after:/before:YYYY-MM-DD, posts>100,
+                                         sentiment<0, AND/OR/NOT, ( ) (docs/search.md); --handle h
+  tag <reportId> add|remove <tag>        your own tags on an owned report (kept when bought again)
+  note <reportId> [text | --clear]       show, set or clear your note on an owned report
   read <reportId>                        a report as text
   export <reportId> --format json|md|pdf a report to stdout (pdf: redirect it to a file)
   diff <reportA> <reportB>               how the subject changed: analytics, topics, sentiment and a
@@ -77,6 +81,7 @@ const OPTIONS = {
   format: { type: 'string' },
   csv: { type: 'boolean' },
   verify: { type: 'boolean' },
+  clear: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -155,10 +160,27 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
     case 'library':
       return (await import('./commands-library')).library(desk, out, values.handle);
     case 'search':
-      return (await import('./commands-library')).search(
+      return (await import('./commands-query')).search(
         desk,
         out,
-        args.join(' ') || need(args, 0, 'search text'),
+        args.join(' ') || need(args, 0, 'search query'),
+        values.handle,
+      );
+    case 'tag':
+      return (await import('./commands-query')).tag(
+        desk,
+        out,
+        need(args, 0, 'report id'),
+        need(args, 1, 'add or remove'),
+        need(args, 2, 'tag'),
+      );
+    case 'note':
+      return (await import('./commands-query')).note(
+        desk,
+        out,
+        need(args, 0, 'report id'),
+        args.slice(1).join(' '),
+        values.clear ?? false,
       );
     case 'read':
       return (await import('./commands-library')).read(desk, out, need(args, 0, 'report id'));

@@ -81,6 +81,9 @@ export function reportError(error: unknown, json: boolean): number {
   const message =
     desk?.message ?? `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
   if (json) process.stdout.write(`${terminalJson({ error: { code, message } }, 0)}\n`);
-  process.stderr.write(`intel-desk: ${terminalText(message)}${code !== 'usage' ? ` [${code}]` : ''}\n`);
+  // The code goes on the first line: a message may go on to show the input with a caret under a column.
+  const [first = '', ...rest] = terminalText(message).split('\n');
+  const lines = [`${first}${code !== 'usage' ? ` [${code}]` : ''}`, ...rest];
+  process.stderr.write(`intel-desk: ${lines.join('\n')}\n`);
   return EXIT[desk?.kind ?? 'internal'];
 }

@@ -5,7 +5,14 @@
  */
 import PDFDocument from 'pdfkit';
 import type { IntelReportSnapshot } from '../shared/wire';
-import { humanize, MAX_EXPORT_DEPTH, provenanceLine, TOO_DEEP, type Provenance } from './export';
+import {
+  humanize,
+  MAX_EXPORT_DEPTH,
+  provenanceLine,
+  TOO_DEEP,
+  type ExportLabels,
+  type Provenance,
+} from './export';
 import {
   analyticsFigures,
   figureText,
@@ -147,6 +154,7 @@ export function snapshotPdf(
   handle: string,
   snapshot: IntelReportSnapshot,
   provenance: Provenance | null = null,
+  labels: ExportLabels | null = null,
 ): Promise<Buffer> {
   const { doc, done } = pdfDocument(`@${handle}: report of ${snapshot.createdAt.slice(0, 10)}`);
   doc
@@ -163,7 +171,12 @@ export function snapshotPdf(
     ),
   );
   if (provenance) doc.text(winAnsi(provenanceLine(provenance)));
+  if (labels && labels.tags.length > 0) doc.text(winAnsi(`Tags: ${labels.tags.join(', ')}`));
   doc.fillColor('#000000').fontSize(10.5);
+  if (labels && labels.note.trim() !== '') {
+    heading(doc, 'My notes');
+    doc.text(winAnsi(labels.note));
+  }
   for (const [section, text] of Object.entries(snapshot.narrative)) {
     heading(doc, humanize(section));
     writeValue(doc, text, 0, null);

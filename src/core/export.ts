@@ -111,6 +111,12 @@ export interface Provenance {
   paidWithSecret: boolean;
 }
 
+/** The person's own tags and note, carried into exports. */
+export interface ExportLabels {
+  tags: string[];
+  note: string;
+}
+
 export function provenanceLine(p: Provenance): string {
   const how = p.paidWithSecret
     ? 'read with the library secret'
@@ -162,6 +168,7 @@ export function snapshotMarkdown(
   handle: string,
   snapshot: IntelReportSnapshot,
   provenance: Provenance | null = null,
+  labels: ExportLabels | null = null,
 ): string {
   const range = snapshot.meta.dateRange;
   const lines = [
@@ -175,7 +182,9 @@ export function snapshotMarkdown(
     range
       ? `- Period: ${field(readableDate(range.from))} to ${field(readableDate(range.to))}`
       : '- Period: unknown',
+    ...(labels && labels.tags.length > 0 ? [`- Tags: ${labels.tags.map(field).join(', ')}`] : []),
     '',
+    ...(labels && labels.note.trim() !== '' ? ['## My notes', '', markdownText(labels.note), ''] : []),
   ];
   for (const [section, text] of Object.entries(snapshot.narrative)) {
     lines.push(

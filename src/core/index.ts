@@ -11,6 +11,7 @@ import { catalogHandlers } from './handlers/catalog';
 import { quoteHandlers } from './handlers/quote';
 import { purchaseHandlers, reconcile } from './handlers/purchases';
 import { libraryHandlers } from './handlers/library';
+import { libraryLabelHandlers } from './handlers/library-labels';
 import { walletHandlers } from './handlers/wallet';
 import { settingsHandlers } from './handlers/settings';
 import { dossierHandlers } from './handlers/dossier';
@@ -38,6 +39,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     ...quoteHandlers(ctx),
     ...purchaseHandlers(ctx),
     ...libraryHandlers(ctx),
+    ...libraryLabelHandlers(ctx),
     ...walletHandlers(ctx),
     ...settingsHandlers(ctx),
     ...dossierHandlers(ctx),

@@ -29,7 +29,15 @@ export const capDetailsSchema = z.object({
 });
 export type CapDetails = z.infer<typeof capDetailsSchema>;
 
+/** Where a library query stops making sense: the column (from 1) and how many characters to mark. */
+export const searchSyntaxDetailsSchema = z.object({
+  column: z.number().int().positive(),
+  length: z.number().int().positive(),
+});
+export type SearchSyntaxDetails = z.infer<typeof searchSyntaxDetailsSchema>;
+
 export const rpcErrorDetailsSchemas = {
+  search_syntax: searchSyntaxDetailsSchema,
   quote_changed: quoteChangedDetailsSchema,
   payee_changed: payeeChangedDetailsSchema,
   over_purchase_cap: capDetailsSchema,

@@ -10,6 +10,7 @@ import type { Receipt } from './receipt';
 import type { Bundle, DateRange, IntelReportSnapshot, ReportMenuItem, ShelfEntry } from './wire';
 
 export const handleInput = z.string().trim().min(1).max(100);
+const savedSearchName = z.string().trim().min(1).max(80);
 
 export const selectionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('all') }),
@@ -197,6 +198,26 @@ export interface LibraryItem {
   purchasedAt: string;
   /** This report's share of what its purchase cost, in USD; 0 when read with the library secret. */
   spentUsd: number;
+  /** The person's own tags (lower case, A to Z) and note on the report; kept when it is bought again. */
+  tags: string[];
+  note: string | null;
+}
+
+export interface ReportLabels {
+  id: string;
+  serviceUrl: string;
+  tags: string[];
+  /** Empty when there is no note. */
+  note: string;
+  noteUpdatedAt: string | null;
+}
+
+export interface SavedSearch {
+  id: number;
+  name: string;
+  query: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** Columns the library sorts by; each has an index in desk.db, so any page is as fast as the first. */
@@ -373,7 +394,9 @@ export const rpcInputs = {
   }),
   'library.handles': z.object({}),
   /**
-   * Words match as prefixes, "quoted words" as a phrase, all of them required; the best (bm25) first.
+   * The query language of docs/search.md: words, "phrases", prefix*, qualifiers, comparisons, AND/OR/NOT and
+   * parentheses; words rank the matches (bm25), else the newest first. `prefixLast` (the app while typing)
+   * lets a bare last word match as a prefix. A syntax error is 'search_syntax' with its column.
    * Snippets are made for the returned page only.
    */
   'library.search': z.object({
@@ -381,6 +404,25 @@ export const rpcInputs = {
     handle: handleInput.optional(),
     limit: z.number().int().min(1).max(200).optional(),
     offset: z.number().int().min(0).max(10_000).optional(),
+    prefixLast: z.boolean().optional(),
+  }),
+  'searches.list': z.object({}),
+  /** Saving under a name already used replaces that search's query. */
+  'searches.save': z.object({ name: savedSearchName, query: z.string().min(1).max(500) }),
+  'searches.rename': z.object({ id: z.number().int().positive(), name: savedSearchName }),
+  'searches.delete': z.object({ id: z.number().int().positive() }),
+  'report.labels': z.object({ id: z.string().min(1), serviceUrl: z.string().min(1).optional() }),
+  'report.tag': z.object({
+    id: z.string().min(1),
+    serviceUrl: z.string().min(1).optional(),
+    action: z.enum(['add', 'remove']),
+    tag: z.string().min(1).max(41),
+  }),
+  /** An empty note removes it. */
+  'report.note': z.object({
+    id: z.string().min(1),
+    serviceUrl: z.string().min(1).optional(),
+    note: z.string().max(10_000),
   }),
   'report.get': z.object({ id: z.string().min(1), serviceUrl: z.string().min(1).optional() }),
   'report.export': z.object({
@@ -437,7 +479,16 @@ export type RpcMethod = keyof typeof rpcInputs;
 
 /** What the window shows, by kind: what a method reads and what it changes are named in these. */
 export type RpcTopic =
-  'app' | 'shelf' | 'menu' | 'quote' | 'purchases' | 'library' | 'wallet' | 'settings' | 'dossier';
+  | 'app'
+  | 'shelf'
+  | 'menu'
+  | 'quote'
+  | 'purchases'
+  | 'library'
+  | 'wallet'
+  | 'settings'
+  | 'dossier'
+  | 'searches';
 
 /**
  * Per method, what it reads and what it changes. The window refreshes, in one place, every query whose
@@ -462,6 +513,14 @@ export const rpcEffects: {
   'library.list': { reads: ['library'], changes: [] },
   'library.handles': { reads: ['library'], changes: [] },
   'library.search': { reads: ['library'], changes: [] },
+  'searches.list': { reads: ['searches'], changes: [] },
+  'searches.save': { reads: [], changes: ['searches'] },
+  'searches.rename': { reads: [], changes: ['searches'] },
+  'searches.delete': { reads: [], changes: ['searches'] },
+  // Tags and notes show in the Library and are searched with tag: and note:.
+  'report.labels': { reads: ['library'], changes: [] },
+  'report.tag': { reads: [], changes: ['library'] },
+  'report.note': { reads: [], changes: ['library'] },
   'report.get': { reads: ['library'], changes: [] },
   'report.export': { reads: [], changes: [] },
   'report.diff': { reads: ['library'], changes: [] },
@@ -503,6 +562,13 @@ export interface RpcOutputs {
   'library.list': LibraryPage;
   'library.handles': { handles: LibraryHandle[] };
   'library.search': SearchView;
+  'searches.list': { searches: SavedSearch[] };
+  'searches.save': SavedSearch;
+  'searches.rename': SavedSearch;
+  'searches.delete': { deleted: boolean };
+  'report.labels': ReportLabels;
+  'report.tag': ReportLabels;
+  'report.note': ReportLabels;
   'report.get': ReportView;
   'report.export': ExportedFile;
   'report.diff': ReportDiff;

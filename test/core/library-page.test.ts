@@ -151,13 +151,13 @@ describe('library pages', () => {
 });
 
 describe('library search', () => {
-  it('matches words as prefixes and quoted words as phrases, best first, with a count', () => {
+  it('matches prefix* words as prefixes and quoted words as phrases, best first, with a count', () => {
     withStore((store, db) => {
       putReport(store, db, 'a', 'once', 'Battery prices rose. Other news.', 1);
       putReport(store, db, 'a', 'thrice', 'Battery battery battery: supply of batteries', 2);
       putReport(store, db, 'b', 'phrase', 'The supply chain of lithium', 3);
       putReport(store, db, 'b', 'apart', 'Chain of custody; supply was short', 4);
-      const prefix = store.searchPage({ text: 'batt', limit: 10, offset: 0 });
+      const prefix = store.searchPage({ text: 'batt*', limit: 10, offset: 0 });
       expect(prefix.hits.map((hit) => hit.id)).toEqual(['thrice', 'once']);
       expect(prefix.count).toBe(2);
       expect(prefix.countCapped).toBe(false);
@@ -188,7 +188,7 @@ describe('library search', () => {
       first.close();
       const { db } = openDeskDb(file);
       try {
-        expect(new SnapshotStore(db).search('geotherm').map((hit) => hit.id)).toEqual(['r1']);
+        expect(new SnapshotStore(db).search('geotherm*').map((hit) => hit.id)).toEqual(['r1']);
       } finally {
         db.close();
       }

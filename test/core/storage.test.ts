@@ -6,7 +6,10 @@ import fc from 'fast-check';
 import { openDeskDb, APPLICATION_ID } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';
 import { topLevelArrayElements } from '../../src/core/cache/json-slices';
-import { ftsQuery, SnapshotStore } from '../../src/core/cache/snapshots';
+import { SnapshotStore } from '../../src/core/cache/snapshots';
+import { compileSearch } from '../../src/core/cache/search-compile';
+import { parseQuery } from '../../src/core/cache/search-syntax';
+import { DeskError } from '../../src/core/errors';
 import { createDeskCore } from '../../src/core';
 import { tempDir } from './helpers';
 import { closedPortUrl } from '../closed-port';
@@ -307,14 +310,24 @@ describe('snapshots', () => {
         ),
       )();
       expect(store.search('battery kraków').map((hit) => hit.id)).toEqual(['r1']);
-      expect(store.search('batt')).toHaveLength(1);
+      expect(store.search('batt*')).toHaveLength(1);
+      // Any text either searches or is refused as a syntax error naming its column: never an SQLite error.
       fc.assert(
         fc.property(fc.string({ maxLength: 40 }), (text) => {
-          expect(() => store.search(text)).not.toThrow();
+          try {
+            store.search(text);
+          } catch (error) {
+            expect(error).toBeInstanceOf(DeskError);
+            expect((error as DeskError).code).toBe('search_syntax');
+            expect((error as DeskError).message).toMatch(/column \d+/);
+          }
         }),
       );
-      expect(ftsQuery('"); DROP TABLE x; --')).toBe('"drop table x"');
-      expect(ftsQuery('); DROP* TABLE^ x NEAR(')).toBe('"drop"* "table"* "x"* "near"*');
+      expect(compileSearch(parseQuery('"); DROP TABLE x; --"'))?.match).toBe('("drop table x")');
+      expect(compileSearch(parseQuery('DROP* TABLE^ x NEAR'))?.match).toBe(
+        '("drop"* AND "table" AND "x" AND "near")',
+      );
+      expect(() => parseQuery('); DROP* TABLE^ x NEAR(')).toThrow('Unexpected ")" at column 1');
     } finally {
       db.close();
       data.remove();

@@ -7,6 +7,7 @@ import type { DateRange } from '../../shared/wire';
 import type { LibraryItem, LibraryPage, LibrarySort } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import { DeskError } from '../errors';
+import { withLabels } from './report-labels';
 
 export interface PageRequest {
   handle?: string | undefined;
@@ -40,7 +41,7 @@ export const NAMES_JOIN = 'LEFT JOIN handle_names n ON n.service_url = s.service
 /** USDC has 6 decimals; prices are kept in its smallest unit. */
 const ATOMIC_PER_USD = 1_000_000;
 
-export function toItem(row: ItemRow): LibraryItem {
+export function toItem(row: ItemRow): Omit<LibraryItem, 'tags' | 'note'> {
   const dateRange: DateRange | null =
     row.range_from !== null && row.range_to !== null ? { from: row.range_from, to: row.range_to } : null;
   return {
@@ -142,7 +143,7 @@ export function libraryPage(db: DeskDb, request: PageRequest): LibraryPage {
   const shown = more ? rows.slice(0, request.limit) : rows;
   const last = shown.at(-1);
   return {
-    items: shown.map(toItem),
+    items: withLabels(db, shown.map(toItem)),
     total: totals.n,
     totalSpentUsd: totals.spent / ATOMIC_PER_USD,
     nextCursor:
@@ -169,5 +170,5 @@ export function listAll(db: DeskDb, handle?: string): LibraryItem[] {
           `SELECT ${ITEM_COLUMNS} FROM snapshots s ${NAMES_JOIN} ORDER BY s.created_at DESC, s.text_id DESC`,
         )
         .all();
-  return rows.map(toItem);
+  return withLabels(db, rows.map(toItem));
 }

@@ -13,8 +13,7 @@ import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../events';
 import { libraryPage, listAll, type PageRequest } from './library-page';
 import { searchLibrary, type SearchRequest } from './library-search';
-
-export { ftsQuery } from './search-syntax';
+import { reportFacts } from './report-facts';
 
 export interface StoredSnapshot {
   snapshot: IntelReportSnapshot;
@@ -54,6 +53,9 @@ interface PutStatements {
   indexedUpTo: Statement<[], { n: number }>;
   pending: Statement<[number, number], { key: number; id: string; serviceUrl: string; raw: string }>;
   markIndexed: Statement<[number]>;
+  putFacts: Statement;
+  removeTopics: Statement<[number | bigint]>;
+  addTopic: Statement<[string, number | bigint]>;
 }
 
 /** Reports indexed per step of the background catch-up: a few milliseconds, so calls in between stay quick. */
@@ -112,6 +114,12 @@ export class SnapshotStore {
          WHERE text_id > ? ORDER BY text_id LIMIT ?`,
       ),
       markIndexed: this.db.prepare('UPDATE search_progress SET indexed_up_to = ? WHERE id = 1'),
+      putFacts: this.db.prepare(
+        `INSERT OR REPLACE INTO snapshot_facts (text_id, sentiment, likes, reposts, replies)
+         VALUES (@key, @sentiment, @likes, @reposts, @replies)`,
+      ),
+      removeTopics: this.db.prepare('DELETE FROM snapshot_topics WHERE text_id = ?'),
+      addTopic: this.db.prepare('INSERT OR IGNORE INTO snapshot_topics (topic, text_id) VALUES (?, ?)'),
     };
     return this.statements;
   }
@@ -127,7 +135,8 @@ export class SnapshotStore {
     purchaseId: string | null,
     storedAt: string,
   ): void {
-    const { keyOf, insert, update, removeText, addText, indexedUpTo } = this.prepared();
+    const { keyOf, insert, update, removeText, addText, indexedUpTo, putFacts, removeTopics, addTopic } =
+      this.prepared();
     for (const { snapshot, raw } of entries) {
       const range = snapshot.meta.dateRange ?? null;
       const row = {
@@ -147,20 +156,26 @@ export class SnapshotStore {
       // A new report is indexed for search after the caller commits (see indexPending): its key is past
       // indexed_up_to. One statement for it: the unique key finds a stored copy without a lookup first.
       const inserted = insert.run(row);
+      let key: number | bigint;
       if (inserted.changes > 0) {
-        const text = searchableText(snapshot);
-        this.holdText(Number(inserted.lastInsertRowid), { id: snapshot.id, serviceUrl, text });
-        continue;
+        key = inserted.lastInsertRowid;
+        this.holdText(Number(key), { id: snapshot.id, serviceUrl, text: searchableText(snapshot) });
+      } else {
+        const existing = keyOf.get(snapshot.id, serviceUrl);
+        if (existing === undefined) continue;
+        key = existing.text_id;
+        update.run({ ...row, key });
+        removeTopics.run(key);
+        // Not yet indexed: indexing reads the stored report, whichever copy the caller's transaction leaves.
+        this.dropText(existing.text_id);
+        if (existing.text_id <= (indexedUpTo.get()?.n ?? 0)) {
+          removeText.run(existing.text_id);
+          addText.run(existing.text_id, searchableText(snapshot));
+        }
       }
-      const existing = keyOf.get(snapshot.id, serviceUrl);
-      if (existing === undefined) continue;
-      update.run({ ...row, key: existing.text_id });
-      // Not yet indexed: indexing reads the stored report, whichever copy the caller's transaction leaves.
-      this.dropText(existing.text_id);
-      if (existing.text_id <= (indexedUpTo.get()?.n ?? 0)) {
-        removeText.run(existing.text_id);
-        addText.run(existing.text_id, searchableText(snapshot));
-      }
+      const { topics, ...facts } = reportFacts(snapshot);
+      putFacts.run({ key, ...facts });
+      for (const topic of topics) addTopic.run(topic, key);
     }
     if (entries.length > 0) this.events?.changed('library.changed');
     this.scheduleIndexing();

@@ -178,4 +178,68 @@ export const MIGRATIONS: readonly string[] = [
   // 7: when a saved shelf was last confirmed by the service (a 304 to its ETag) is kept apart from the shelf:
   // setting it on shelf_cache rewrote the whole row, 22 MB at 100k handles, on every check.
   `CREATE TABLE shelf_checks (service_url TEXT PRIMARY KEY, checked_at TEXT NOT NULL);`,
+  // 8: the library answers questions. Figures a query compares (mean sentiment, engagement) and a report's
+  // topics are kept beside the snapshot in narrow tables: read from the snapshot row they would walk past its
+  // JSON on every row. Tags and notes are a person's own and belong to the report (service and id), not to a
+  // stored copy, so buying a report again keeps them. Saved searches are the Library's named queries.
+  `CREATE TABLE snapshot_facts (
+     text_id INTEGER PRIMARY KEY,
+     sentiment REAL,
+     likes INTEGER,
+     reposts INTEGER,
+     replies INTEGER
+   );
+   CREATE TABLE snapshot_topics (
+     topic TEXT NOT NULL,
+     text_id INTEGER NOT NULL,
+     PRIMARY KEY (topic, text_id)
+   ) WITHOUT ROWID;
+   CREATE INDEX snapshot_topics_by_report ON snapshot_topics(text_id);
+   CREATE TABLE report_tags (
+     service_url TEXT NOT NULL,
+     report_id TEXT NOT NULL,
+     tag TEXT NOT NULL,
+     added_at TEXT NOT NULL,
+     PRIMARY KEY (service_url, report_id, tag)
+   ) WITHOUT ROWID;
+   CREATE INDEX report_tags_by_tag ON report_tags(tag);
+   CREATE TABLE report_notes (
+     service_url TEXT NOT NULL,
+     report_id TEXT NOT NULL,
+     note TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (service_url, report_id)
+   );
+   -- Qualifiers and comparisons are judged from this narrow index, newest first, before any report row (and
+   -- its JSON) is read: a filter over 100k reports then reads megabytes, not the whole library.
+   CREATE INDEX snapshots_by_filter ON snapshots(created_at, handle, model, post_count, spent_atomic, id,
+     service_url);
+   CREATE TABLE saved_searches (
+     id INTEGER PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+     query TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   INSERT INTO snapshot_facts (text_id, sentiment, likes, reposts, replies)
+     SELECT v.text_id,
+       CASE WHEN json_type(v.raw_json, '$.analytics.sentimentSeries') = 'array' THEN
+         (SELECT AVG(CASE WHEN j.type = 'object' THEN
+                       CASE WHEN json_type(j.value, '$.score') IN ('integer', 'real')
+                         THEN json_extract(j.value, '$.score') END END)
+          FROM json_each(v.raw_json, '$.analytics.sentimentSeries') j) END,
+       CASE WHEN json_type(v.raw_json, '$.analytics.engagement.likes') IN ('integer', 'real')
+         THEN json_extract(v.raw_json, '$.analytics.engagement.likes') END,
+       CASE WHEN json_type(v.raw_json, '$.analytics.engagement.reposts') IN ('integer', 'real')
+         THEN json_extract(v.raw_json, '$.analytics.engagement.reposts') END,
+       CASE WHEN json_type(v.raw_json, '$.analytics.engagement.replies') IN ('integer', 'real')
+         THEN json_extract(v.raw_json, '$.analytics.engagement.replies') END
+     FROM (SELECT text_id, raw_json FROM snapshots WHERE json_valid(raw_json)) v;
+   INSERT OR IGNORE INTO snapshot_topics (topic, text_id)
+     SELECT lower(trim(json_extract(j.value, '$.label'))), v.text_id
+     FROM (SELECT text_id, raw_json FROM snapshots
+           WHERE json_valid(raw_json) AND json_type(raw_json, '$.analytics.topicShare') = 'array') v,
+          json_each(v.raw_json, '$.analytics.topicShare') j
+     WHERE j.type = 'object' AND json_type(j.value, '$.label') = 'text'
+       AND trim(json_extract(j.value, '$.label')) <> '';`,
 ];

@@ -15,6 +15,7 @@ import { snapshotMarkdown, type Provenance } from '../export';
 import { snapshotPdf } from '../export-pdf';
 import { diffReports } from '../report-diff';
 import type { ReportDiff } from '../../shared/report-diff';
+import { reportLabelStore } from './library-labels';
 
 interface Loaded {
   snapshot: IntelReportSnapshot;
@@ -39,6 +40,7 @@ function librarySearch(ctx: DeskContext, input: RpcInput<'library.search'>): Sea
     handle: input.handle,
     limit: input.limit ?? 50,
     offset: input.offset ?? 0,
+    prefixLast: input.prefixLast,
   });
 }
 
@@ -136,11 +138,12 @@ async function reportExport(
   if (format === 'json')
     return { filename: `${base}.json`, mimeType: 'application/json', content: found.raw, encoding: 'utf8' };
   const provenance = provenanceOf(ctx, found);
+  const labels = reportLabelStore(ctx).get(found.serviceUrl, found.snapshot.id);
   if (format === 'md') {
-    const content = snapshotMarkdown(found.handle, found.snapshot, provenance);
+    const content = snapshotMarkdown(found.handle, found.snapshot, provenance, labels);
     return { filename: `${base}.md`, mimeType: 'text/markdown', content, encoding: 'utf8' };
   }
-  const pdf = await snapshotPdf(found.handle, found.snapshot, provenance);
+  const pdf = await snapshotPdf(found.handle, found.snapshot, provenance, labels);
   return {
     filename: `${base}.pdf`,
     mimeType: 'application/pdf',

@@ -1,6 +1,7 @@
 /**
- * Everything owned, per handle or across handles, with full-text search; all of it works offline. The list
- * comes from core a page at a time as it scrolls (LibraryTable), so 100k reports open as fast as ten.
+ * Everything owned, per handle or across handles, searched with the query language (docs/search.md) and
+ * saved searches beside it; all of it works offline. The list comes from core a page at a time as it
+ * scrolls (LibraryTable), so 100k reports open as fast as ten.
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useRpcQuery } from '../rpc/context';
@@ -9,9 +10,13 @@ import { useSlashFocus } from '../app/keys';
 import { useDebounced } from '../app/debounce';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { Snippet } from '../components/Snippet';
+import { Tags } from '../components/Tags';
+import { errorCode } from '../rpc/client';
 import { day, plural, usd } from '../format';
 import { LibraryTable } from './LibraryTable';
 import { useLibraryPages, useSearchPages, type LibraryView } from './library-data';
+import { SavedSearches } from './SavedSearches';
+import { SearchSyntaxError } from './SearchSyntaxError';
 
 const reports = (n: number) => plural(n, 'report');
 
@@ -23,8 +28,12 @@ function SearchResults(props: { text: string; handle: string }) {
   return (
     <div aria-live="polite">
       {search.isPending ? <Loading label="Searching…" /> : null}
-      {search.isError ? <ErrorMessage error={search.error} /> : null}
-      {first && hits.length === 0 ? <Empty title={`Nothing owned mentions “${props.text}”.`} /> : null}
+      {search.isError && errorCode(search.error) === 'search_syntax' ? (
+        <SearchSyntaxError error={search.error} query={props.text} />
+      ) : search.isError ? (
+        <ErrorMessage error={search.error} />
+      ) : null}
+      {first && hits.length === 0 ? <Empty title={`Nothing owned matches “${props.text}”.`} /> : null}
       {first && hits.length > 0 ? (
         <p className="muted count" data-testid="search-count">
           {first.countCapped ? 'More than ' : ''}
@@ -42,7 +51,7 @@ function SearchResults(props: { text: string; handle: string }) {
               >
                 <span className="hit-head">
                   {hit.displayName ? `${hit.displayName} ` : ''}@{hit.username} · {day(hit.createdAt)} ·{' '}
-                  {hit.model}
+                  {hit.model} <Tags tags={hit.tags} note={hit.note} />
                 </span>
                 <Snippet text={hit.snippet} />
               </button>
@@ -88,9 +97,10 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
           <input
             ref={searchRef}
             type="search"
+            className="library-search"
             placeholder="Search owned reports  ( / )"
             aria-label="Search owned reports"
-            title='Words match as prefixes; "quoted words" match as a phrase.'
+            title='Words, "phrases", prefix*, handle: model: topic: tag: note: after:/before:YYYY-MM-DD, posts>100, sentiment<0, AND OR NOT ( )'
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {
@@ -113,41 +123,46 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
           </label>
         </div>
       </div>
-      {list.isPending ? <Loading label="Opening the library…" /> : null}
-      {list.isError ? <ErrorMessage error={list.error} onRetry={() => void list.refetch()} /> : null}
-      {first && owned === 0 ? (
-        <Empty title="Nothing owned yet.">
-          <p>Buy reports from a handle on the Shelf; they stay here, readable offline.</p>
-        </Empty>
-      ) : null}
-      {settledText ? (
-        <SearchResults text={settledText} handle={handle} />
-      ) : first && first.total > 0 ? (
-        <>
-          <p className="muted count library-count">
-            <span data-testid="library-count">
-              {handle && first.total !== owned ? `${first.total.toLocaleString('en-US')} of ` : ''}
-              {reports(owned)} owned
-            </span>
-            {' · '}
-            <span data-testid="library-spent">{usd(first.totalSpentUsd)} spent</span>
-          </p>
-          <LibraryTable
-            key={`${handle} ${view.sort} ${view.order}`}
-            items={items}
-            total={first.total}
-            hasMore={hasNextPage}
-            loadingMore={isFetchingNextPage}
-            loadMore={loadMore}
-            view={view}
-            onSort={setView}
-            tableRef={tableRef}
-            onOpen={(item) => navigate({ screen: 'report', id: item.id, serviceUrl: item.serviceUrl })}
-          />
-        </>
-      ) : first && owned > 0 ? (
-        <Empty title={`Nothing owned from @${handle}.`} />
-      ) : null}
+      <div className="library-layout">
+        <SavedSearches query={settledText} onRun={setText} />
+        <div className="library-main">
+          {list.isPending ? <Loading label="Opening the library…" /> : null}
+          {list.isError ? <ErrorMessage error={list.error} onRetry={() => void list.refetch()} /> : null}
+          {first && owned === 0 ? (
+            <Empty title="Nothing owned yet.">
+              <p>Buy reports from a handle on the Shelf; they stay here, readable offline.</p>
+            </Empty>
+          ) : null}
+          {settledText ? (
+            <SearchResults text={settledText} handle={handle} />
+          ) : first && first.total > 0 ? (
+            <>
+              <p className="muted count library-count">
+                <span data-testid="library-count">
+                  {handle && first.total !== owned ? `${first.total.toLocaleString('en-US')} of ` : ''}
+                  {reports(owned)} owned
+                </span>
+                {' · '}
+                <span data-testid="library-spent">{usd(first.totalSpentUsd)} spent</span>
+              </p>
+              <LibraryTable
+                key={`${handle} ${view.sort} ${view.order}`}
+                items={items}
+                total={first.total}
+                hasMore={hasNextPage}
+                loadingMore={isFetchingNextPage}
+                loadMore={loadMore}
+                view={view}
+                onSort={setView}
+                tableRef={tableRef}
+                onOpen={(item) => navigate({ screen: 'report', id: item.id, serviceUrl: item.serviceUrl })}
+              />
+            </>
+          ) : first && owned > 0 ? (
+            <Empty title={`Nothing owned from @${handle}.`} />
+          ) : null}
+        </div>
+      </div>
     </section>
   );
 }

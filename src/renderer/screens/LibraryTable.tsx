@@ -8,6 +8,7 @@ import { useEffect, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LibraryItem, LibrarySort } from '../../shared/rpc';
 import { day, usd } from '../format';
+import { Tags } from '../components/Tags';
 import { DEFAULT_ORDER, type LibraryView } from './library-data';
 
 /** Both must match `.library-table` in styles.css: rows have a fixed height, the header sticks on top. */
@@ -201,7 +202,7 @@ export function LibraryTable(props: Props) {
                 </button>
               </td>
               <td role="gridcell">
-                <bdi>{item.model}</bdi>
+                <bdi>{item.model}</bdi> <Tags tags={item.tags} note={item.note} />
               </td>
               <td role="gridcell">{item.postCount ?? '—'}</td>
               <td role="gridcell" className="muted">

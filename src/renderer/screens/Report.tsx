@@ -11,6 +11,7 @@ import { copyText } from '../components/CopyButton';
 import { analyticsFigures, readableDayOf, type AnalyticsFigure } from '../../shared/analytics-shape';
 import { ReportCompare } from './ReportCompare';
 import { ReportTimeline } from './ReportTimeline';
+import { ReportNotes } from './ReportNotes';
 import { dateTime, day, humanize } from '../format';
 
 function Sections(props: { value: Record<string, unknown> }) {
@@ -159,6 +160,7 @@ export function ReportScreen(props: {
         )}
       </section>
       <ReportCompare id={snapshot.id} serviceUrl={serviceUrl} timeline={timeline} compare={props.compare} />
+      <ReportNotes key={`${serviceUrl} ${snapshot.id}`} id={snapshot.id} serviceUrl={serviceUrl} />
       <section aria-label="Narrative">
         <h2>Narrative</h2>
         <Sections value={snapshot.narrative} />

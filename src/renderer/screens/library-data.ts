@@ -38,7 +38,8 @@ export function useLibraryPages(handle: string, view: LibraryView) {
 
 export function useSearchPages(text: string, handle: string) {
   const { client } = useRpc();
-  const input = { text, ...(handle ? { handle } : {}), limit: SEARCH_PAGE };
+  // The app searches as the person types: the last bare word is a prefix of what they are typing.
+  const input = { text, ...(handle ? { handle } : {}), limit: SEARCH_PAGE, prefixLast: true };
   return useInfiniteQuery({
     queryKey: ['library.search', input],
     queryFn: ({ pageParam }): Promise<SearchView> =>

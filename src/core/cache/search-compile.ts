@@ -1,0 +1,171 @@
+/**
+ * A parsed query (search-syntax.ts) as SQL over desk.db. Text that can be one FTS5 expression is: the words
+ * required at the top level become the MATCH that ranks (bm25) and drives the query, so a text search costs
+ * what it did before qualifiers existed. Everything else is a predicate on the snapshot row `s`: qualifiers
+ * and comparisons on indexed columns, and text under OR/NOT beside them as a rowid set from the index. Values
+ * reach SQL only as bound parameters; FTS5 sees only letters and digits, each term in double quotes.
+ */
+import type { Metric, SearchNode, SearchTerms } from './search-syntax';
+
+export interface CompiledSearch {
+  /** The FTS5 expression that ranks, or null: then the rows are the predicates' alone, newest first. */
+  match: string | null;
+  /** SQL conditions on `s` (snapshots), all required. */
+  where: string[];
+  params: Record<string, string | number>;
+  /** What to mark in snippets. */
+  terms: SearchTerms;
+}
+
+/** Nodes that match nothing in particular (punctuation typed alone) go; single-child groups unwrap. */
+export function simplify(node: SearchNode): SearchNode | null {
+  if (node.kind === 'not') {
+    const child = simplify(node.child);
+    return child ? { kind: 'not', child } : null;
+  }
+  if (node.kind !== 'and' && node.kind !== 'or') return node;
+  const children = node.children
+    .map(simplify)
+    .filter((child): child is SearchNode => child !== null)
+    .flatMap((child) =>
+      child.kind === node.kind ? (child as { children: SearchNode[] }).children : [child],
+    );
+  if (children.length === 0) return null;
+  return children.length === 1 ? children[0]! : { kind: node.kind, children };
+}
+
+const textOnly = (node: SearchNode): boolean =>
+  node.kind === 'text' ||
+  (node.kind === 'not' && textOnly(node.child)) ||
+  ((node.kind === 'and' || node.kind === 'or') && node.children.every(textOnly));
+
+/** The node as one FTS5 expression, or null when FTS5 cannot say it (a NOT with nothing to subtract from). */
+export function ftsOf(node: SearchNode): string | null {
+  switch (node.kind) {
+    case 'text':
+      return `"${node.words.join(' ')}"${node.prefix ? '*' : ''}`;
+    case 'or': {
+      const parts = node.children.map(ftsOf);
+      return parts.every((part) => part !== null) ? `(${parts.join(' OR ')})` : null;
+    }
+    case 'and': {
+      const kept = node.children.filter((child) => child.kind !== 'not').map(ftsOf);
+      const dropped = node.children.flatMap((child) => (child.kind === 'not' ? [ftsOf(child.child)] : []));
+      if (kept.length === 0 || [...kept, ...dropped].some((part) => part === null)) return null;
+      return `(${kept.join(' AND ')})${dropped.map((part) => ` NOT ${part}`).join('')}`;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Where each figure is kept: on the snapshot row, or in snapshot_facts (narrow rows, quick to scan). */
+const COLUMNS: Record<Metric, { column: string; facts: boolean; scale: number }> = {
+  posts: { column: 's.post_count', facts: false, scale: 1 },
+  sentiment: { column: 'sentiment', facts: true, scale: 1 },
+  likes: { column: 'likes', facts: true, scale: 1 },
+  reposts: { column: 'reposts', facts: true, scale: 1 },
+  replies: { column: 'replies', facts: true, scale: 1 },
+  // Kept in USDC's smallest unit; typed in dollars.
+  spent: { column: 's.spent_atomic', facts: false, scale: 1_000_000 },
+};
+
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+/** Past every string that starts with the prefix: a range on an index instead of a LIKE scan. */
+const PREFIX_END = '\u{10FFFF}';
+
+class SqlBuilder {
+  readonly params: Record<string, string | number> = {};
+  private next = 0;
+
+  bind(value: string | number): string {
+    const name = `p${this.next++}`;
+    this.params[name] = value;
+    return `@${name}`;
+  }
+
+  /** `column = value`, or the range of values starting with it. */
+  private equalsOrPrefix(column: string, value: string, prefix: boolean): string {
+    return prefix
+      ? `${column} >= ${this.bind(value)} AND ${column} < ${this.bind(value + PREFIX_END)}`
+      : `${column} = ${this.bind(value)}`;
+  }
+
+  sql(node: SearchNode): string {
+    if (textOnly(node)) {
+      const fts = ftsOf(node);
+      if (fts !== null)
+        return `s.text_id IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ${this.bind(fts)})`;
+    }
+    switch (node.kind) {
+      case 'not':
+        return `NOT (${this.sql(node.child)})`;
+      case 'and':
+      case 'or':
+        return `(${node.children.map((child) => this.sql(child)).join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
+      case 'text':
+        throw new Error('unreachable: text is always an FTS5 expression');
+      case 'date':
+        return `s.created_at ${node.field === 'after' ? '>=' : '<'} ${this.bind(node.day)}`;
+      case 'compare': {
+        const { column, facts, scale } = COLUMNS[node.metric];
+        const test = `${column} ${node.op} ${this.bind(node.value * scale)}`;
+        return facts ? `s.text_id IN (SELECT text_id FROM snapshot_facts WHERE ${test})` : test;
+      }
+      case 'field':
+        return this.field(node);
+    }
+  }
+
+  private field(node: Extract<SearchNode, { kind: 'field' }>): string {
+    switch (node.field) {
+      case 'handle':
+        return this.equalsOrPrefix('s.handle', node.value, node.prefix);
+      case 'model':
+        return `s.model LIKE ${this.bind(`${likeEscaped(node.value)}${node.prefix ? '%' : ''}`)} ESCAPE '\\'`;
+      case 'topic':
+        return `s.text_id IN (SELECT text_id FROM snapshot_topics WHERE ${this.equalsOrPrefix('topic', node.value, node.prefix)})`;
+      case 'tag':
+        return `(s.id, s.service_url) IN (SELECT report_id, service_url FROM report_tags WHERE ${this.equalsOrPrefix('tag', node.value, node.prefix)})`;
+      case 'note':
+        return `(s.id, s.service_url) IN (SELECT report_id, service_url FROM report_notes
+          WHERE note LIKE ${this.bind(`%${likeEscaped(node.value)}%`)} ESCAPE '\\')`;
+    }
+  }
+}
+
+/** Words to mark in snippets: those a match looks for, not those under NOT. */
+function collectTerms(node: SearchNode, terms: SearchTerms): SearchTerms {
+  if (node.kind === 'text') {
+    if (node.words.length === 1 && node.prefix) terms.prefixes.push(node.words[0]!);
+    else terms.phrases.push(node.words);
+  } else if (node.kind === 'and' || node.kind === 'or') node.children.forEach((c) => collectTerms(c, terms));
+  return terms;
+}
+
+export function compileSearch(tree: SearchNode | null): CompiledSearch | null {
+  const node = tree ? simplify(tree) : null;
+  if (!node) return null;
+  const terms = collectTerms(node, { prefixes: [], phrases: [] });
+  const conjuncts = node.kind === 'and' ? node.children : [node];
+  // A NOT joins the MATCH only beside a word it can subtract from: FTS5 has no NOT on its own.
+  const ranked = conjuncts.filter(
+    (c) => textOnly(c) && (ftsOf(c) !== null || (c.kind === 'not' && ftsOf(c.child) !== null)),
+  );
+  const match = ranked.some((c) => c.kind !== 'not') ? ftsOf({ kind: 'and', children: ranked }) : null;
+  const rest = match === null ? conjuncts : conjuncts.filter((conjunct) => !ranked.includes(conjunct));
+  const builder = new SqlBuilder();
+  const where = rest.map((conjunct) => builder.sql(conjunct));
+  return { match, where, params: builder.params, terms };
+}
+
+/** How the query reads back to a person, for "nothing matches …". */
+export function describeQuery(tree: SearchNode | null): string[] {
+  const node = tree ? simplify(tree) : null;
+  if (!node) return [];
+  const terms = collectTerms(node, { prefixes: [], phrases: [] });
+  return [
+    ...terms.phrases.map((words) => (words.length > 1 ? `"${words.join(' ')}"` : words[0]!)),
+    ...terms.prefixes.map((word) => `${word}*`),
+  ];
+}

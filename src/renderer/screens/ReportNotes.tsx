@@ -1,0 +1,96 @@
+/**
+ * The person's own tags and note on this report, kept in desk.db by the report (buying it again keeps them).
+ * Tags: type and press Enter (or a comma) to add, Backspace in the empty field removes the last, each chip
+ * has its own remove button. The note is saved explicitly (button or Ctrl/⌘+Enter), and says when it has
+ * unsaved changes. Give it a key per report: another report starts from its own note.
+ */
+import { useState } from 'react';
+import { useRpcMutation, useRpcQuery } from '../rpc/context';
+import { ErrorLine } from '../components/States';
+import { dateTime } from '../format';
+
+export function ReportNotes(props: { id: string; serviceUrl: string }) {
+  const ref = { id: props.id, serviceUrl: props.serviceUrl };
+  const labels = useRpcQuery('report.labels', ref);
+  const tag = useRpcMutation('report.tag');
+  const note = useRpcMutation('report.note');
+  const [tagText, setTagText] = useState('');
+  const [draft, setDraft] = useState<string | null>(null);
+  const saved = labels.data?.note ?? '';
+  const dirty = draft !== null && draft !== saved;
+  const tags = labels.data?.tags ?? [];
+
+  const addTag = () => {
+    const text = tagText.trim().replace(/,$/, '');
+    if (!text) return;
+    tag.mutate({ ...ref, action: 'add', tag: text }, { onSuccess: () => setTagText('') });
+  };
+  const saveNote = () => note.mutate({ ...ref, note: draft ?? saved }, { onSuccess: () => setDraft(null) });
+
+  return (
+    <section className="report-notes no-print" aria-labelledby="report-notes-title">
+      <h2 id="report-notes-title">Your tags and note</h2>
+      <div className="tag-editor">
+        <ul aria-label="Tags" className="tags">
+          {tags.map((t) => (
+            <li key={t} className="tag">
+              #<bdi>{t}</bdi>{' '}
+              <button
+                type="button"
+                className="link"
+                aria-label={`Remove tag ${t}`}
+                onClick={() => tag.mutate({ ...ref, action: 'remove', tag: t })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+        <input
+          aria-label="Add a tag"
+          placeholder="Add a tag, then Enter"
+          value={tagText}
+          maxLength={41}
+          onChange={(e) => setTagText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' || e.key === ',') {
+              e.preventDefault();
+              addTag();
+            } else if (e.key === 'Backspace' && tagText === '' && tags.length > 0) {
+              tag.mutate({ ...ref, action: 'remove', tag: tags[tags.length - 1]! });
+            }
+          }}
+        />
+      </div>
+      <ErrorLine error={tag.error} />
+      <label className="note-editor">
+        Note
+        <textarea
+          rows={4}
+          maxLength={10_000}
+          value={draft ?? saved}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              saveNote();
+            }
+          }}
+        />
+      </label>
+      <div className="note-actions">
+        <button type="button" onClick={saveNote} disabled={!dirty || note.isPending}>
+          Save note
+        </button>
+        <span className="muted small" aria-live="polite" data-testid="note-state">
+          {dirty
+            ? 'Unsaved changes'
+            : labels.data?.noteUpdatedAt
+              ? `Saved ${dateTime(labels.data.noteUpdatedAt)}`
+              : ''}
+        </span>
+      </div>
+      <ErrorLine error={note.error} />
+    </section>
+  );
+}

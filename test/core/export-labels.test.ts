@@ -1,0 +1,49 @@
+/** A person's tags and note travel with the report into Markdown and PDF exports. */
+import { describe, expect, it } from 'vitest';
+import { inflateSync } from 'node:zlib';
+import { snapshotPdf } from '../../src/core/export-pdf';
+import { snapshotMarkdown } from '../../src/core/export';
+import type { IntelReportSnapshot } from '../../src/shared/wire';
+
+/** Text drawn on the pages: pdfkit writes it as hex strings inside Flate-compressed content streams. */
+function drawnText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1');
+  const texts: string[] = [];
+  for (const match of raw.matchAll(/stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    let content = '';
+    try {
+      content = inflateSync(pdf.subarray(start, raw.indexOf('endstream', start))).toString('latin1');
+    } catch {
+      continue;
+    }
+    for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g))
+      texts.push(Buffer.from(hex[1]!, 'hex').toString('latin1'));
+  }
+  return texts.join('');
+}
+
+const snapshot: IntelReportSnapshot = {
+  id: 'rpt_labels_001',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  model: 'test-model',
+  synthesisSettings: {},
+  meta: { postCount: 42 },
+  analytics: {},
+  narrative: { summary: 'Grid battery prices fell.' },
+  changeSummary: null,
+};
+const labels = { tags: ['energy', 'follow-up'], note: 'Ask the analyst about Kraków.\nSecond line.' };
+
+describe('exports with tags and a note', () => {
+  it('lists the tags and writes the note as its own section', async () => {
+    const md = snapshotMarkdown('ada', snapshot, null, labels);
+    expect(md).toContain('- Tags: energy, follow-up\n');
+    expect(md).toContain('## My notes\n\nAsk the analyst about Kraków.');
+    expect(snapshotMarkdown('ada', snapshot, null, { tags: [], note: '' })).not.toMatch(/Tags:|My notes/);
+    const text = drawnText(await snapshotPdf('ada', snapshot, null, labels));
+    expect(text).toContain('Tags: energy, follow-up');
+    expect(text).toContain('My notes');
+    expect(text).toContain('Ask the analyst about Krak');
+  });
+});
