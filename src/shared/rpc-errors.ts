@@ -29,11 +29,18 @@ export const capDetailsSchema = z.object({
 });
 export type CapDetails = z.infer<typeof capDetailsSchema>;
 
+export const budgetDetailsSchema = capDetailsSchema.extend({
+  /** The handle whose monthly budget it is; `spent` is what it committed this month. */
+  handle: z.string().min(1),
+});
+export type BudgetDetails = z.infer<typeof budgetDetailsSchema>;
+
 export const rpcErrorDetailsSchemas = {
   quote_changed: quoteChangedDetailsSchema,
   payee_changed: payeeChangedDetailsSchema,
   over_purchase_cap: capDetailsSchema,
   over_daily_cap: capDetailsSchema,
+  over_handle_budget: budgetDetailsSchema,
 } as const;
 
 export type DetailedErrorCode = keyof typeof rpcErrorDetailsSchemas;

@@ -175,4 +175,11 @@ export const MIGRATIONS: readonly string[] = [
      display_name TEXT NOT NULL,
      PRIMARY KEY (service_url, handle)
    );`,
+  // 7: a spending budget per handle, per calendar month (docs/decisions): beside the daily and per-purchase
+  // caps, going over it asks for the same confirmation. The handle is matched without regard to case.
+  `CREATE TABLE handle_budgets (
+     handle TEXT NOT NULL PRIMARY KEY COLLATE NOCASE,
+     monthly_units INTEGER NOT NULL CHECK (monthly_units >= 0),
+     set_at TEXT NOT NULL
+   );`,
 ];

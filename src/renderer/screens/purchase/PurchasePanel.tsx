@@ -112,6 +112,11 @@ export function PurchasePanel(props: {
           <PriceLines quote={q} />
           {q.overPurchaseCap ? <p className="warn-text">Above your per-purchase cap.</p> : null}
           {q.overDailyCap ? <p className="warn-text">Above what is left of your daily cap.</p> : null}
+          {q.overHandleBudget ? (
+            <p className="warn-text" data-testid="over-budget">
+              Above what is left of the monthly budget for @{q.handle}.
+            </p>
+          ) : null}
           <BalanceNote quote={q} wallet={wallet.data} />
           <button
             type="button"
