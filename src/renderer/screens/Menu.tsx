@@ -1,4 +1,4 @@
-/** One handle's free menu: choose reports, see the live price, buy. */
+/** One handle's free menu: choose reports, plan what they cost, see the live price, buy. */
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
@@ -173,7 +173,7 @@ export function MenuScreen(props: { handle: string }) {
                           owned · read
                         </button>
                       ) : (
-                        <span className="muted">—</span>
+                        <span className="muted">missing</span>
                       )}
                     </td>
                   </tr>
@@ -188,6 +188,7 @@ export function MenuScreen(props: { handle: string }) {
             emptyReason={emptyReason(reports, choice)}
             choiceKey={JSON.stringify(choice)}
             settling={settledSelection !== selection}
+            plan={{ all: reports.length, missing: reports.length - ownedCount, chosen: chosen.size }}
           />
         </div>
       ) : null}

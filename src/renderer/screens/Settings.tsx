@@ -1,9 +1,10 @@
-/** Service URL, spending caps, wallet, WalletConnect, library secret, theme. Secrets go in; only "set / accepted" comes out. */
+/** Service URL, spending caps and budgets, wallet, WalletConnect, library secret, theme. Secrets go in; only "set / accepted" comes out. */
 import { useId, useState, type FormEvent } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorCode, errorMessage } from '../rpc/client';
 import { ErrorMessage, Loading } from '../components/States';
 import { FormMessage, invalidProps } from '../components/FormMessage';
+import { BudgetsForm } from './BudgetsForm';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
@@ -391,6 +392,7 @@ export function SettingsScreen() {
           {/* Not keyed by the saved values: a remount would drop the "Saved." the person is told. */}
           <ServiceForm settings={settings.data} />
           <CapsForm settings={settings.data} />
+          <BudgetsForm />
           <div className="settings-block">
             <h2>Wallet</h2>
             <WalletPanel />
