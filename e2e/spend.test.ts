@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { filterAndOpen, openShelf } from './flow';
+import { addAxe, audit } from './axe';
 
 let fx: DeskFixture;
 let page: Page;
@@ -17,6 +18,7 @@ beforeAll(async () => {
   fx = await openDeskFixture({
     stack: { seed: { handles: 2, minReportsPerHandle: 4, maxReportsPerHandle: 4 }, unitPriceUsd: 0.01 },
     demoKey: (stack) => stack.buyerKeys[0]!,
+    beforeLoad: addAxe,
   });
   page = fx.page;
   const core = fx.desk.core;
@@ -67,6 +69,7 @@ describe('spend you can see and steer', () => {
     expect(await page.getByTestId('plan-source').textContent()).toBe(
       'Estimates at $0.01 per report, the price of the live quote.',
     );
+    expect(await audit(page, 'menu planner')).toEqual([]);
     expect(await planned('all').textContent()).toBe('All (4 reports)≈ $0.04 estimate');
     await page.unroute('**/rpc/quote.get');
   });
@@ -95,6 +98,7 @@ describe('spend you can see and steer', () => {
     await expect
       .poll(() => byDay.locator('.recharts-tooltip-wrapper').textContent())
       .toMatch(/Spent.*\$0\.02/);
+    expect(await audit(page, 'purchases with charts')).toEqual([]);
   });
 
   it('sets a budget in Settings; the next purchase over it asks for the cap confirmation', async () => {
@@ -125,5 +129,8 @@ describe('spend you can see and steer', () => {
     await expect.poll(() => page.getByTestId('spend-month').textContent()).toBe('$0.04');
     const budgets = page.getByRole('table', { name: 'Handle budgets this month' });
     expect(await budgets.locator('tbody tr').first().textContent()).toBe(`@${handle}$0.04 (over)$0.03`);
+    await nav('Settings');
+    await page.getByRole('list', { name: 'Budgets' }).waitFor();
+    expect(await audit(page, 'settings with a budget')).toEqual([]);
   });
 });
