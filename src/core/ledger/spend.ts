@@ -59,17 +59,16 @@ export class SpendLedger {
   byHandle(monthStart: Date): HandleSpend[] {
     return this.db
       .prepare<[string], { handle: string; total: bigint; month: bigint; purchases: bigint }>(
-        `SELECT (SELECT p.handle FROM purchases p WHERE lower(p.handle) = lower(q.handle)
-                   ORDER BY p.created_at DESC LIMIT 1) AS handle,
-           SUM(${UNITS}) AS total,
+        // With one MAX() in the query, SQLite takes the bare `handle` from the row that has the max.
+        `SELECT handle, MAX(created_at) AS latest, SUM(${UNITS}) AS total,
            COALESCE(SUM(CASE WHEN created_at >= ? THEN ${UNITS} END), 0) AS month,
            COUNT(*) AS purchases
-         FROM purchases q WHERE ${COUNTS}
+         FROM purchases WHERE ${COUNTS}
          GROUP BY lower(handle) ORDER BY total DESC, lower(handle)`,
       )
       .safeIntegers(true)
       .all(monthStart.toISOString())
-      .map((row) => ({ ...row, purchases: Number(row.purchases) }));
+      .map(({ handle, total, month, purchases }) => ({ handle, total, month, purchases: Number(purchases) }));
   }
 
   /** Spend per local day since `since` (a local midnight); days without spend are absent. */
