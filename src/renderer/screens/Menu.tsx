@@ -8,6 +8,7 @@ import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States'
 import { day } from '../format';
 import { chosenItems, coveredItems, emptyReason, initialChoice, toSelection, type Choice } from './selection';
 import { PurchasePanel } from './purchase/PurchasePanel';
+import { Planner } from './purchase/Planner';
 
 export function MenuScreen(props: { handle: string }) {
   const { handle } = props;
@@ -133,6 +134,13 @@ export function MenuScreen(props: { handle: string }) {
                 </label>
               ) : null}
             </fieldset>
+            <Planner
+              handle={menu.data?.username ?? handle}
+              counts={{ all: reports.length, missing: reports.length - ownedCount, chosen: chosen.size }}
+              selection={settledSelection}
+              includeOwned={choice.includeOwned}
+              settling={settledSelection !== selection}
+            />
             <table className="menu-table" aria-label="Reports">
               <thead>
                 <tr>
@@ -188,7 +196,6 @@ export function MenuScreen(props: { handle: string }) {
             emptyReason={emptyReason(reports, choice)}
             choiceKey={JSON.stringify(choice)}
             settling={settledSelection !== selection}
-            plan={{ all: reports.length, missing: reports.length - ownedCount, chosen: chosen.size }}
           />
         </div>
       ) : null}

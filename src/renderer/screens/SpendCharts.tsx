@@ -70,6 +70,8 @@ export function SpendByHandleChart(props: { handles: SpendView['byHandle'] }) {
     .filter((row) => row.totalUsd > 0)
     .map((row) => ({ ...row, label: `@${row.handle}` }));
   if (rows.length === 0) return null;
+  // Room for the longest handle at the 12 px ticks, within reason.
+  const labelWidth = Math.min(200, 12 + 8 * Math.max(...rows.map((row) => row.label.length)));
   return (
     <figure className="spend-chart" data-testid="spend-by-handle">
       <figcaption>Spent by handle: this month and in all</figcaption>
@@ -83,7 +85,12 @@ export function SpendByHandleChart(props: { handles: SpendView['byHandle'] }) {
         >
           <CartesianGrid stroke="var(--line)" horizontal={false} />
           <XAxis type="number" tickFormatter={axisUsd} tick={{ fill: 'var(--muted)', fontSize: 12 }} />
-          <YAxis type="category" dataKey="label" width={120} tick={{ fill: 'var(--text)', fontSize: 12 }} />
+          <YAxis
+            type="category"
+            dataKey="label"
+            width={labelWidth}
+            tick={{ fill: 'var(--text)', fontSize: 12 }}
+          />
           <Tooltip
             formatter={(value, name) => [tooltipUsd(value), name]}
             contentStyle={{

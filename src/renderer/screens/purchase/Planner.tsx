@@ -4,9 +4,10 @@
  * or a quote); the live quote then confirms the choice's price, and the other two are estimated at its price
  * per report. With no price known, it says so rather than inventing one.
  */
-import type { QuoteView } from '../../../shared/rpc';
+import type { QuoteView, Selection } from '../../../shared/rpc';
 import { useRpcQuery } from '../../rpc/context';
 import { day, plural, usd } from '../../format';
+import { useChoiceQuote } from './useChoiceQuote';
 
 export interface PlanCounts {
   /** Every report on the menu. */
@@ -49,11 +50,19 @@ function Cost(props: { label: string; count: number; unit: number | null; live?:
 export function Planner(props: {
   handle: string;
   counts: PlanCounts;
-  /** The live quote of the choice as it is now; undefined while none answered for it. */
-  live: QuoteView | undefined;
+  /** The choice's selection and whether the person is still changing it (the price panel's own inputs). */
+  selection: Selection | null;
+  includeOwned: boolean;
+  settling: boolean;
 }) {
   const last = useRpcQuery('quote.lastPrice', { handle: props.handle });
-  const { live, counts } = props;
+  const quote = useChoiceQuote(props.handle, props.selection, props.includeOwned);
+  // Only a quote of the choice on screen confirms its price; one being replaced or failed does not.
+  const live =
+    props.selection !== null && !props.settling && !quote.isFetching && !quote.isError
+      ? quote.data
+      : undefined;
+  const { counts } = props;
   const known = last.data ?? null;
   const unit = live ? live.unitPriceUsd : (known?.unitPriceUsd ?? null);
   const source = live
@@ -68,8 +77,10 @@ export function Planner(props: {
         ? 'Looking up the last known price…'
         : 'No price is known yet for this service: the live quote gives the first one.';
   return (
-    <section className="planner" aria-label="Plan" data-testid="planner">
-      <h3 className="small">Plan</h3>
+    <section className="planner" aria-labelledby="planner-title" data-testid="planner">
+      <h2 id="planner-title" className="planner-title">
+        Plan
+      </h2>
       <dl className="planner-costs">
         <Cost label="All" count={counts.all} unit={unit} />
         <Cost label="Missing only" count={counts.missing} unit={unit} />

@@ -16,7 +16,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { Outcome } from './Outcome';
 import { PurchaseProgress } from './PurchaseProgress';
 import { RefusalChoice } from './RefusalChoice';
-import { Planner, type PlanCounts } from './Planner';
+import { useChoiceQuote } from './useChoiceQuote';
 import { headline } from './labels';
 import { termsOf, usePurchase } from './usePurchase';
 
@@ -37,20 +37,10 @@ export function PurchasePanel(props: {
   /** Identifies the person's choice (not the derived selection, which a purchase itself changes). */
   choiceKey: string;
   settling: boolean;
-  /** How many reports All, Missing only and the choice come to, for the planner's estimates. */
-  plan: PlanCounts;
 }) {
   const navigate = useNavigate();
   const wallet = useRpcQuery('wallet.status', {});
-  const quote = useRpcQuery(
-    'quote.get',
-    {
-      handle: props.handle,
-      selection: props.selection ?? { kind: 'all' as const },
-      ...(props.includeOwned ? { includeOwned: true } : {}),
-    },
-    { enabled: props.selection !== null, staleTime: 20_000, retry: false },
-  );
+  const quote = useChoiceQuote(props.handle, props.selection, props.includeOwned);
   const [confirming, setConfirming] = useState(false);
   const { run, start, acceptRefusal } = usePurchase(`${props.handle} ${props.choiceKey}`);
   const busy = run?.busy ?? false;
@@ -75,12 +65,6 @@ export function PurchasePanel(props: {
   return (
     <aside className="purchase-panel" aria-label="Purchase" ref={panel}>
       <h2>Price</h2>
-      <Planner
-        handle={props.handle}
-        counts={props.plan}
-        // Only a quote of the choice on screen confirms its price; one being replaced does not.
-        live={priced && !props.settling && !quote.isFetching ? q : undefined}
-      />
       {props.selection === null ? (
         <p className="muted" data-testid="nothing-to-price">
           {props.emptyReason ?? 'Nothing chosen.'}
