@@ -9,7 +9,8 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { rpcErrorDetails } from '../../src/shared/rpc-errors';
 import { startOfLocalMonth } from '../../src/shared/money';
-import { balanceOf, deskFor, failure, PASSPHRASE, tempDir } from './helpers';
+import { balanceOf, deskFor, failure, PASSPHRASE, signExternal, tempDir } from './helpers';
+import type { ExternalSignRequest } from '../../src/shared/rpc';
 
 let stack: Stack;
 let data: ReturnType<typeof tempDir>;
@@ -139,5 +140,47 @@ describe('a handle budget', () => {
     expect((await quoteIds(handle, ids.slice(4, 6))).overHandleBudget).toBe(false);
     const spend = await desk.handlers['purchases.spend']({});
     expect(spend.byHandle.find((r) => r.handle === handle)?.budgetUsd).toBeNull();
+  });
+
+  it('judges an external signature again when it comes back, with the other one paid meanwhile', async () => {
+    const other = tempDir('desk-handle-budget-external-');
+    const external = await deskFor(stack, other.dir);
+    try {
+      const account = privateKeyToAccount(stack.buyerKeys[0]!);
+      await external.handlers['wallet.useExternal']({ address: account.address });
+      await external.handlers['settings.update']({ dailyCapUsd: 100, perPurchaseCapUsd: 100 });
+      const handle = handles[1]!;
+      await external.handlers['budget.set']({ handle, monthlyUsd: 0.015 });
+      const ids = (await external.handlers['menu.get']({ handle })).reports.map((r) => r.id).slice(4, 6);
+      // Each alone fits the budget, so both signature requests go out.
+      const requests: ExternalSignRequest[] = [];
+      for (const id of ids) {
+        const quote = await external.handlers['quote.get']({ handle, selection: { kind: 'ids', ids: [id] } });
+        const started = await external.handlers['purchase.start']({
+          quoteId: quote.quoteId,
+          confirmedAmount: quote.amount,
+        });
+        if (started.status !== 'needs_signature') throw new Error('expected a signature request');
+        requests.push(started.request);
+      }
+      const [first, second] = requests as [ExternalSignRequest, ExternalSignRequest];
+      const paid = await external.handlers['purchase.submitSignature']({
+        purchaseId: first.purchaseId,
+        signature: await signExternal(account, first),
+      });
+      expect(paid.status).toBe('completed');
+      const before = await balanceOf(stack, account.address);
+      const refusal = await failure(
+        external.handlers['purchase.submitSignature']({
+          purchaseId: second.purchaseId,
+          signature: await signExternal(account, second),
+        }),
+      );
+      expect(refusal.code).toBe('over_handle_budget');
+      expect(await balanceOf(stack, account.address)).toBe(before);
+    } finally {
+      await external.close();
+      other.remove();
+    }
   });
 });

@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { DeskError } from '../../src/core/errors';
 import Database from 'better-sqlite3';
 import type { PurchaseRow } from '../../src/core/ledger/purchases';
-import type { ExternalSignRequest } from '../../src/core/payments/purchaser';
+import type { ExternalSignRequest } from '../../src/shared/rpc';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { reportMenuSchema, shelfListSchema } from '../../src/shared/wire';
 

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { ExternalSignRequest } from '../../src/core/payments/purchaser';
+import type { ExternalSignRequest } from '../../src/shared/rpc';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCoreOptions } from '../../src/core';
 import { startAnvil } from '../../src/service/chain/anvil';
