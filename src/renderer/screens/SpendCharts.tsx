@@ -16,8 +16,11 @@ function dayLabel(day: string, withYear = false): string {
   return `${date} ${MONTHS[month - 1] ?? ''}${withYear ? ` ${year}` : ''}`;
 }
 
-/** Axis ticks in dollars: whole cents are enough to read the scale. */
-const axisUsd = (value: number) => `$${value.toFixed(value !== 0 && value < 1 ? 2 : 0)}`;
+/** Axis ticks in dollars, exact to a tenth of a cent ($0.075), so no tick is rounded to a neighbour's value. */
+const axisUsd = (value: number) =>
+  value === 0
+    ? '$0'
+    : `$${value.toLocaleString('en-US', { minimumFractionDigits: value < 10 ? 2 : 0, maximumFractionDigits: 3 })}`;
 
 const tooltipUsd = (value: unknown) => usd(typeof value === 'number' ? value : Number(value));
 
