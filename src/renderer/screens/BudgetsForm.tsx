@@ -14,9 +14,8 @@ export function BudgetsForm() {
   const [handle, setHandle] = useState('');
   const [amount, setAmount] = useState('');
   const messageId = useId();
-  const listId = useId();
+  const titleId = useId();
   const budgets = spend.data?.byHandle.filter((row) => row.budgetUsd !== null) ?? [];
-  const known = spend.data?.byHandle.map((row) => row.handle) ?? [];
   const done = set.data
     ? set.data.monthlyUsd === null
       ? `@${set.data.handle} has no budget now.`
@@ -25,13 +24,13 @@ export function BudgetsForm() {
   return (
     <form
       className="settings-block"
-      aria-labelledby={`${listId}-title`}
+      aria-labelledby={titleId}
       onSubmit={(e) => {
         e.preventDefault();
         set.mutate({ handle: handle.trim().replace(/^@/, ''), monthlyUsd: Number(amount) });
       }}
     >
-      <h2 id={`${listId}-title`}>Budgets per handle</h2>
+      <h2 id={titleId}>Budgets per handle</h2>
       <p className="muted small">
         What a handle&apos;s reports may cost each calendar month; over it, a purchase needs an extra
         confirmation, as over a cap.
@@ -58,18 +57,12 @@ export function BudgetsForm() {
         Handle{' '}
         <input
           value={handle}
-          list={listId}
           autoComplete="off"
           required
           onChange={(e) => setHandle(e.target.value)}
           {...invalidProps(messageId, set.isError)}
         />
       </label>
-      <datalist id={listId}>
-        {known.map((name) => (
-          <option key={name} value={name} />
-        ))}
-      </datalist>
       <label>
         Per month (USD){' '}
         <input

@@ -392,7 +392,6 @@ export function SettingsScreen() {
           {/* Not keyed by the saved values: a remount would drop the "Saved." the person is told. */}
           <ServiceForm settings={settings.data} />
           <CapsForm settings={settings.data} />
-          <BudgetsForm />
           <div className="settings-block">
             <h2>Wallet</h2>
             <WalletPanel />
@@ -401,6 +400,8 @@ export function SettingsScreen() {
           <WalletConnectForm settings={settings.data} />
           <LibrarySecret settings={settings.data} />
           <ThemePicker settings={settings.data} />
+          {/* Last, so the cards above keep their rows; its text names the caps it sits beside. */}
+          <BudgetsForm />
         </div>
       ) : null}
     </section>
