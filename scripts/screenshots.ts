@@ -127,6 +127,8 @@ async function main(): Promise<void> {
     await call('settings.update', { welcomeDismissed: true });
     await buyAll(call, main);
     await buyAll(call, second);
+    // A budget the purchase went over, for Purchases and Settings to show.
+    await call('budget.set', { handle: main, monthlyUsd: 0.05 });
     await call('settings.useDemoLibrarySecret', {});
     const latest = (await call('library.list', { handle: main })).items[0]!;
     // The Library's side panel and labels, as a person who asks it questions has them.
@@ -151,7 +153,13 @@ async function main(): Promise<void> {
         fullPage: true,
       },
       { name: 'library', hash: '#/library', ready: '.library-table tbody tr', widths: [1280] },
-      { name: 'purchases', hash: '#/purchases', ready: 'table tbody tr', widths: [1280, 900] },
+      {
+        name: 'purchases',
+        hash: '#/purchases',
+        ready: '[data-testid="spend-by-day"] .recharts-bar-rectangle',
+        widths: [1280, 900],
+        fullPage: true,
+      },
       { name: 'settings', hash: '#/settings', ready: '.settings-block', widths: [1280], fullPage: true },
       {
         name: 'dossier',

@@ -149,6 +149,9 @@ export async function quote(desk: DeskCore, out: Output, handle: string, flags: 
       ownedLine(view),
       `pay to ${view.payTo} (${view.payToStatus}) on ${view.network}, token ${view.asset}`,
       view.overPurchaseCap || view.overDailyCap ? 'over your spend cap: add --over-cap to buy anyway' : '',
+      view.overHandleBudget
+        ? `over the monthly budget for @${view.handle}: add --over-cap to buy anyway`
+        : '',
     ]
       .filter(Boolean)
       .join('\n'),

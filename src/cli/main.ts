@@ -31,6 +31,9 @@ const HELP = `intel-desk <command> [options]
                                          word diff of the narrative (either order; --json for data)
   purchases [--csv [--from D] [--to D]]  purchase history (in-doubt purchases are checked first); --csv
                                          writes it as CSV for an expense report
+  spend [--days N]                       spent today, this month and in all, by handle and by day (in-doubt
+                                         purchases count in full, as for the daily cap; last 30 days)
+  budget <handle> <usd> | --clear        a handle's monthly budget: a purchase over it needs --over-cap
   receipt <purchaseId> [--verify] [--format json|pdf]
                                          a purchase's evidence: challenge, authorization, transaction,
                                          payer, payee, amount and a SHA-256 of each delivered report;
@@ -81,6 +84,7 @@ const OPTIONS = {
   format: { type: 'string' },
   csv: { type: 'boolean' },
   verify: { type: 'boolean' },
+  days: { type: 'string' },
   clear: { type: 'boolean' },
 } as const;
 
@@ -206,6 +210,16 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       if (values.csv)
         return (await import('./commands-receipt')).purchasesCsv(desk, { from: values.from, to: values.to });
       return (await import('./commands-library')).purchases(desk, out);
+    case 'spend':
+      return (await import('./commands-spend')).spend(desk, out, values.days);
+    case 'budget':
+      return (await import('./commands-spend')).budget(
+        desk,
+        out,
+        need(args, 0, 'handle'),
+        args[1],
+        values.clear ?? false,
+      );
     case 'receipt':
       return (await import('./commands-receipt')).receipt(desk, out, need(args, 0, 'purchase id'), {
         verify: values.verify ?? false,
@@ -242,6 +256,14 @@ const cliRemedies = (SECRET_ENV: string): Record<string, (error: DeskError) => s
     `The stored library secret was entered for ${String(error.details['origin'])}, not this service: store this service's secret with \`intel-desk secret set\`, or set ${SECRET_ENV} for this command.`,
   library_secret_unreadable: () =>
     'The stored library secret cannot be unsealed here: store it again with `intel-desk secret set`, or forget it with `intel-desk secret clear`.',
+  // The window confirms going over a cap or budget with a tick; here it is the --over-cap flag.
+  ...Object.fromEntries(
+    ['over_purchase_cap', 'over_daily_cap', 'over_handle_budget'].map((code) => [
+      code,
+      (error: DeskError) =>
+        error.message.replace(/confirm again to go over it\.$/, 'add --over-cap to go over it.'),
+    ]),
+  ),
 });
 
 async function withCliRemedy(error: unknown): Promise<unknown> {

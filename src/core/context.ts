@@ -4,6 +4,8 @@ import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
 import { openDeskDb, type DeskDb } from './db/open';
 import { PurchaseLedger } from './ledger/purchases';
+import { SpendLedger } from './ledger/spend';
+import { HandleBudgets } from './ledger/budgets';
 import { SnapshotStore } from './cache/snapshots';
 import { CatalogCache } from './cache/catalog';
 import { SettingsStore } from './settings';
@@ -68,6 +70,8 @@ export class DeskContext {
   readonly db: DeskDb;
   readonly recovered: { path: string; reason: string } | null;
   readonly ledger: PurchaseLedger;
+  readonly spend: SpendLedger;
+  readonly budgets: HandleBudgets;
   readonly snapshots: SnapshotStore;
   readonly catalog: CatalogCache;
   readonly settings: SettingsStore;
@@ -97,6 +101,8 @@ export class DeskContext {
     this.recovered = opened.movedAside;
     if (options.onEvent) this.events.on(options.onEvent);
     this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()), this.events);
+    this.spend = new SpendLedger(this.db);
+    this.budgets = new HandleBudgets(this.db, this.now, this.events);
     this.snapshots = new SnapshotStore(this.db, this.events);
     this.catalog = new CatalogCache(this.db);
     this.settings = new SettingsStore(this.db, this.events);
@@ -126,6 +132,8 @@ export class DeskContext {
     this.purchaser = new Purchaser({
       db: this.db,
       ledger: this.ledger,
+      spend: this.spend,
+      budgets: this.budgets,
       snapshots: this.snapshots,
       settings: this.settings,
       wallet: this.wallet,

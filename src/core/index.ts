@@ -10,6 +10,7 @@ import { appHandlers } from './handlers/app';
 import { catalogHandlers } from './handlers/catalog';
 import { quoteHandlers } from './handlers/quote';
 import { purchaseHandlers, reconcile } from './handlers/purchases';
+import { spendHandlers } from './handlers/spend';
 import { libraryHandlers } from './handlers/library';
 import { libraryLabelHandlers } from './handlers/library-labels';
 import { walletHandlers } from './handlers/wallet';
@@ -38,6 +39,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     ...catalogHandlers(ctx),
     ...quoteHandlers(ctx),
     ...purchaseHandlers(ctx),
+    ...spendHandlers(ctx),
     ...libraryHandlers(ctx),
     ...libraryLabelHandlers(ctx),
     ...walletHandlers(ctx),

@@ -1,6 +1,6 @@
 /**
  * Money in one place, for core, the CLI and the renderer: the token's decimals, token base units to and
- * from USD, how an amount is shown, and where "today" starts for the daily cap.
+ * from USD, how an amount is shown, and where "today" (the daily cap) and "this month" (handle budgets) start.
  */
 
 /** USDC's decimals, the only token Intel Desk pays with. */
@@ -42,4 +42,18 @@ export function startOfLocalDay(now: number): Date {
   const day = new Date(now);
   day.setHours(0, 0, 0, 0);
   return day;
+}
+
+/** The first day, local time, of the month `now` falls in: a handle's budget counts from here. */
+export function startOfLocalMonth(now: number): Date {
+  const month = startOfLocalDay(now);
+  month.setDate(1);
+  return month;
+}
+
+/** The local day a moment falls in, as 2026-11-23: how spend is grouped by day (the daily cap's day). */
+export function localDayKey(at: number): string {
+  const date = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
 }

@@ -35,6 +35,11 @@ export const searchSyntaxDetailsSchema = z.object({
   length: z.number().int().positive(),
 });
 export type SearchSyntaxDetails = z.infer<typeof searchSyntaxDetailsSchema>;
+export const budgetDetailsSchema = capDetailsSchema.extend({
+  /** The handle whose monthly budget it is; `spent` is what it committed this month. */
+  handle: z.string().min(1),
+});
+export type BudgetDetails = z.infer<typeof budgetDetailsSchema>;
 
 export const rpcErrorDetailsSchemas = {
   search_syntax: searchSyntaxDetailsSchema,
@@ -42,6 +47,7 @@ export const rpcErrorDetailsSchemas = {
   payee_changed: payeeChangedDetailsSchema,
   over_purchase_cap: capDetailsSchema,
   over_daily_cap: capDetailsSchema,
+  over_handle_budget: budgetDetailsSchema,
 } as const;
 
 export type DetailedErrorCode = keyof typeof rpcErrorDetailsSchemas;

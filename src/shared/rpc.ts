@@ -7,6 +7,8 @@ import { z } from 'zod';
 import type { ReportDiff } from './report-diff';
 import { SHELF_SORTS } from './shelf-filter';
 import type { Receipt } from './receipt';
+import type { LastPriceView, SpendView } from './spend';
+export type { HandleSpendView, LastPriceView, SpendView } from './spend';
 import type { Bundle, DateRange, IntelReportSnapshot, ReportMenuItem, ShelfEntry } from './wire';
 
 export const handleInput = z.string().trim().min(1).max(100);
@@ -129,6 +131,8 @@ export interface QuoteView {
   pinnedPayTo: string | null;
   overPurchaseCap: boolean;
   overDailyCap: boolean;
+  /** Over the handle's monthly budget, counting what it committed this month; false when it has none. */
+  overHandleBudget: boolean;
   fetchedAt: string;
   expiresAt: string;
 }
@@ -383,6 +387,13 @@ export const rpcInputs = {
   }),
   'purchases.list': z.object({}),
   'purchases.reconcile': z.object({}),
+  'purchases.spend': z.object({ days: z.number().int().min(1).max(366).optional() }),
+  /** A monthly budget for a handle's purchases (USD), or null to clear it. */
+  'budget.set': z.object({
+    handle: handleInput,
+    monthlyUsd: z.number().nonnegative().max(1_000_000).nullable(),
+  }),
+  'quote.lastPrice': z.object({ handle: handleInput }),
   'library.list': z.object({
     handle: handleInput.optional(),
     sort: librarySortSchema.optional(),
@@ -510,6 +521,11 @@ export const rpcEffects: {
   'purchase.submitSignature': { reads: [], changes: ['purchases', 'library', 'menu', 'wallet', 'quote'] },
   'purchases.list': { reads: ['purchases'], changes: [] },
   'purchases.reconcile': { reads: ['purchases'], changes: ['purchases', 'library', 'menu', 'quote'] },
+  // Caps and budgets are settings; the totals and charts are the ledger's.
+  'purchases.spend': { reads: ['purchases', 'settings'], changes: [] },
+  // A budget changes what a quote warns about.
+  'budget.set': { reads: [], changes: ['settings', 'quote'] },
+  'quote.lastPrice': { reads: ['quote', 'purchases'], changes: [] },
   'library.list': { reads: ['library'], changes: [] },
   'library.handles': { reads: ['library'], changes: [] },
   'library.search': { reads: ['library'], changes: [] },
@@ -559,6 +575,9 @@ export interface RpcOutputs {
   'purchase.submitSignature': PurchaseOutcome;
   'purchases.list': PurchasesView;
   'purchases.reconcile': PurchasesView;
+  'purchases.spend': SpendView;
+  'budget.set': { handle: string; monthlyUsd: number | null };
+  'quote.lastPrice': LastPriceView | null;
   'library.list': LibraryPage;
   'library.handles': { handles: LibraryHandle[] };
   'library.search': SearchView;

@@ -24,6 +24,7 @@ function facts(overrides: Partial<PaymentFacts> = {}): PaymentFacts {
     pinnedPayTo: PINNED,
     caps: { perPurchaseCapUsd: 1, dailyCapUsd: 5 },
     spent: 0n,
+    handle: { name: 'Someone', budget: null, spentThisMonth: 0n },
     ...overrides,
   };
 }
@@ -129,6 +130,23 @@ describe('enforcePayment', () => {
       details: { cap: '5000000', amount: '50000', spent: '4990000' },
     });
     expect(() => enforcePayment(over, consent({ acceptOverCap: true }, over))).not.toThrow();
+  });
+
+  it("refuses over the handle's monthly budget with its handle, unless accepted; none set is never over", () => {
+    const handle = { name: 'Someone', budget: 100_000n, spentThisMonth: 50_000n };
+    expect(judgePayment(facts({ handle })).overHandleBudget).toBe(false);
+    const over = facts({ handle: { ...handle, spentThisMonth: 50_001n } });
+    expect(judgePayment(over).overHandleBudget).toBe(true);
+    const error = refusal(() => enforcePayment(over, consent({}, over)));
+    expect(error).toMatchObject({
+      code: 'over_handle_budget',
+      kind: 'refused',
+      details: { cap: '100000', amount: '50000', spent: '50001', handle: 'Someone' },
+    });
+    expect(error.message).toContain('over its monthly budget of $0.10');
+    expect(() => enforcePayment(over, consent({ acceptOverCap: true }, over))).not.toThrow();
+    const none = facts({ handle: { name: 'Someone', budget: null, spentThisMonth: 10n ** 12n } });
+    expect(judgePayment(none).overHandleBudget).toBe(false);
   });
 
   it('refuses a changed payee with both addresses, unless accepted; accepting caps does not accept it', () => {

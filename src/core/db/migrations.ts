@@ -242,4 +242,11 @@ export const MIGRATIONS: readonly string[] = [
           json_each(v.raw_json, '$.analytics.topicShare') j
      WHERE j.type = 'object' AND json_type(j.value, '$.label') = 'text'
        AND trim(json_extract(j.value, '$.label')) <> '';`,
+  // 9: a spending budget per handle, per calendar month (docs/decisions): beside the daily and per-purchase
+  // caps, going over it asks for the same confirmation. The handle is matched without regard to case.
+  `CREATE TABLE handle_budgets (
+     handle TEXT NOT NULL PRIMARY KEY COLLATE NOCASE,
+     monthly_units INTEGER NOT NULL CHECK (monthly_units >= 0),
+     set_at TEXT NOT NULL
+   );`,
 ];

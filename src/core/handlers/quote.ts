@@ -4,7 +4,13 @@ import type { DeskContext } from '../context';
 import { priceChoice } from '../quoting';
 import { QUOTE_FRESH_MS } from '../payments/quote-book';
 import { judgePayment, spentToday } from '../payments/policy';
-import { TOKEN_DECIMALS, startOfLocalDay, unitsToUsd, usdToUnits } from '../../shared/money';
+import {
+  TOKEN_DECIMALS,
+  startOfLocalDay,
+  startOfLocalMonth,
+  unitsToUsd,
+  usdToUnits,
+} from '../../shared/money';
 
 export const quoteHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'quote.get'> => ({
   'quote.get': async ({ handle, selection, includeOwned }): Promise<QuoteView> => {
@@ -19,6 +25,11 @@ export const quoteHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'quote.get'> 
       pinnedPayTo: pinned,
       caps: ctx.settings.get(),
       spent: spentToday(ctx.ledger.spendSince(startOfLocalDay(now)), now),
+      handle: {
+        name: held.handle,
+        budget: ctx.budgets.get(held.handle),
+        spentThisMonth: ctx.spend.handleSince(held.handle, startOfLocalMonth(now)),
+      },
     });
     return {
       quoteId: held.id,
@@ -42,6 +53,7 @@ export const quoteHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'quote.get'> 
       pinnedPayTo: pinned,
       overPurchaseCap: verdict.overPurchaseCap,
       overDailyCap: verdict.overDailyCap,
+      overHandleBudget: verdict.overHandleBudget,
       fetchedAt: new Date(held.fetchedAt).toISOString(),
       expiresAt: new Date(held.fetchedAt + QUOTE_FRESH_MS).toISOString(),
     };

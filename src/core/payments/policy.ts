@@ -1,10 +1,10 @@
 /**
- * The payment rules a person set (DESIGN.md rules 3 and 6): the per-purchase and daily caps, and the payee
- * pinned at the first purchase from a service. The quote shows what they would say; purchase.start enforces
+ * The payment rules a person set (DESIGN.md rules 3 and 6): the per-purchase and daily caps, the handle's
+ * monthly budget, and the payee pinned at the first purchase from a service. The quote shows what they would say; purchase.start enforces
  * the same verdict, so the two can never disagree.
  */
 import { formatUnitsUsd, startOfLocalDay, usdToUnits } from '../../shared/money';
-import type { CapDetails, PayeeChangedDetails } from '../../shared/rpc-errors';
+import type { BudgetDetails, CapDetails, PayeeChangedDetails } from '../../shared/rpc-errors';
 import type { PurchaseState } from '../../shared/rpc';
 import { refused } from '../errors';
 
@@ -47,12 +47,15 @@ export interface PaymentFacts {
   caps: Caps;
   /** From spentToday. */
   spent: bigint;
+  /** The handle paid for, its monthly budget if it has one, and what it committed this month (as `spent`). */
+  handle: { name: string; budget: bigint | null; spentThisMonth: bigint };
 }
 
 export interface PaymentVerdict {
   payToStatus: PayeeStatus;
   overPurchaseCap: boolean;
   overDailyCap: boolean;
+  overHandleBudget: boolean;
   perPurchaseCap: bigint;
   dailyCap: bigint;
 }
@@ -64,6 +67,8 @@ export function judgePayment(facts: PaymentFacts): PaymentVerdict {
     payToStatus: payeeStatus(facts.pinnedPayTo, facts.payTo),
     overPurchaseCap: facts.amount > perPurchaseCap,
     overDailyCap: facts.spent + facts.amount > dailyCap,
+    overHandleBudget:
+      facts.handle.budget !== null && facts.handle.spentThisMonth + facts.amount > facts.handle.budget,
     perPurchaseCap,
     dailyCap,
   };
@@ -100,6 +105,20 @@ export function enforcePayment(facts: PaymentFacts, consent: Consent): void {
       throw refused(
         'over_daily_cap',
         `With ${formatUnitsUsd(facts.spent)} already spent today, ${formatUnitsUsd(facts.amount)} more goes over your daily cap of ${formatUnitsUsd(verdict.dailyCap)}; confirm again to go over it.`,
+        details,
+      );
+    }
+    const { handle } = facts;
+    if (verdict.overHandleBudget && handle.budget !== null) {
+      const details: BudgetDetails = {
+        cap: handle.budget.toString(),
+        amount: facts.amount.toString(),
+        spent: handle.spentThisMonth.toString(),
+        handle: handle.name,
+      };
+      throw refused(
+        'over_handle_budget',
+        `With ${formatUnitsUsd(handle.spentThisMonth)} already spent on @${handle.name} this month, ${formatUnitsUsd(facts.amount)} more goes over its monthly budget of ${formatUnitsUsd(handle.budget)}; confirm again to go over it.`,
         details,
       );
     }

@@ -9,6 +9,8 @@ import type { PaidSuccess } from '../../shared/wire';
 import { DeskError, refused } from '../errors';
 import type { DeskDb } from '../db/open';
 import type { PurchaseLedger } from '../ledger/purchases';
+import type { SpendLedger } from '../ledger/spend';
+import type { HandleBudgets } from '../ledger/budgets';
 import { purchaseView } from '../ledger/purchases';
 import type { SnapshotStore } from '../cache/snapshots';
 import type { ServiceClient } from '../client/service-client';
@@ -22,14 +24,14 @@ import {
   typedData,
   type Authorization,
 } from './authorization';
-import { quoteDifference, type Quote } from './quote';
+import { quoteDifference } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
 import { deliveryMismatch, expectationFromLedger, snapshotsFromAnswer } from './delivery';
 import type { ClockSample } from './chain-clock';
 import { judgeAfterSend } from './after-send';
 import { readWithSecret } from './secret-read';
-import { enforcePayment, spentToday } from './policy';
-import { startOfLocalDay, unitsToUsd } from '../../shared/money';
+import { CommittedSpend } from './committed-spend';
+import { unitsToUsd } from '../../shared/money';
 import type { QuoteChangedDetails } from '../../shared/rpc-errors';
 import type { PurchaseStep } from '../../shared/events';
 import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
@@ -46,6 +48,8 @@ export interface PurchaseRequest {
 export interface PurchaserDeps {
   db: DeskDb;
   ledger: PurchaseLedger;
+  spend: SpendLedger;
+  budgets: HandleBudgets;
   snapshots: SnapshotStore;
   settings: SettingsStore;
   wallet: DeskWallet;
@@ -84,10 +88,12 @@ export class Purchaser {
   private readonly inFlight = new PaymentsInFlight();
   /** The quote each running purchase was confirmed on, so the window can follow its own purchase's steps. */
   private readonly confirmedQuote = new Map<string, string>();
-  /** Amounts of payments past the cap check and not yet in the ledger, by purchase id. */
-  private readonly signing = new Map<string, bigint>();
+  /** Payments past the cap check and not yet in the ledger, counted by the next check. */
+  private readonly committed: CommittedSpend;
 
-  constructor(private readonly deps: PurchaserDeps) {}
+  constructor(private readonly deps: PurchaserDeps) {
+    this.committed = new CommittedSpend(deps);
+  }
 
   private step(purchaseId: string, step: PurchaseStep): void {
     this.deps.onStep(purchaseId, step, this.confirmedQuote.get(purchaseId) ?? null);
@@ -115,30 +121,9 @@ export class Purchaser {
     return { held: fresh, contacted: true };
   }
 
-  /** The caps and the pinned payee (payments/policy.ts), as the quote showed them. */
-  private checkPolicy(quote: Quote, request: PurchaseRequest, serviceUrl: string): void {
-    const now = this.deps.now();
-    enforcePayment(
-      {
-        amount: quote.amount,
-        payTo: quote.payTo,
-        pinnedPayTo: this.deps.settings.pinnedPayTo(serviceUrl),
-        caps: this.deps.settings.get(),
-        spent: this.spentTodayCommitted(now),
-      },
-      request,
-    );
-  }
-
-  /**
-   * Spent today with everything committed counted: the ledger's purchases not failed (in doubt included) and
-   * payments being signed that have no ledger row yet, so two purchases started at once cannot together go
-   * over the daily cap.
-   */
-  private spentTodayCommitted(now: number): bigint {
-    let spent = spentToday(this.deps.ledger.spendSince(startOfLocalDay(now)), now);
-    for (const [id, amount] of this.signing) if (!this.deps.ledger.get(id)) spent += amount;
-    return spent;
+  /** The caps, the handle's budget and the pinned payee (payments/policy.ts), as the quote showed them. */
+  private checkPolicy(held: HeldQuote, request: PurchaseRequest, serviceUrl: string): void {
+    this.committed.enforce(held, request, serviceUrl);
   }
 
   async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
@@ -159,7 +144,7 @@ export class Purchaser {
       }
       const wanted = { serviceUrl: client.baseUrl, handle: held.handle, selection: held.selection };
       this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
-      this.checkPolicy(held.quote, request, client.baseUrl);
+      this.checkPolicy(held, request, client.baseUrl);
       const kind = this.deps.wallet.kind();
       const payer = this.deps.wallet.address();
       if (kind === null || payer === null)
@@ -178,7 +163,7 @@ export class Purchaser {
       // concurrent starts for the same reports the second sees the first.
       this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
       // And the rules again, for the same reason: a concurrent purchase may have been committed meanwhile.
-      this.checkPolicy(held.quote, request, held.serviceUrl);
+      this.checkPolicy(held, request, held.serviceUrl);
       const authorization = newAuthorization(held.quote, payer, this.deps.now(), clock);
       const purchaseId = randomUUID();
       if (kind === 'external' || !account) {
@@ -202,14 +187,14 @@ export class Purchaser {
       this.deps.quotes.spend(held.id);
       kept = true;
       this.inFlight.add(purchaseId, wanted, Number.POSITIVE_INFINITY);
-      this.signing.set(purchaseId, held.quote.amount);
+      this.committed.signing(purchaseId, held);
       try {
         this.confirmedQuote.set(purchaseId, request.quoteId);
         this.step(purchaseId, 'signing');
         const signature = await account.signTypedData(typedData(held.quote, authorization));
         return await this.pay(purchaseId, held, authorization, signature);
       } finally {
-        this.signing.delete(purchaseId);
+        this.committed.done(purchaseId);
         this.inFlight.remove(purchaseId);
         this.confirmedQuote.delete(purchaseId);
       }
@@ -253,15 +238,15 @@ export class Purchaser {
       await assertSignedBy(held.quote, authorization, signature);
       this.inFlight.assertNone(target, this.deps.ledger, this.deps.now());
       // The person may have taken minutes to sign: other purchases were paid meanwhile, or the day turned.
-      this.checkPolicy(held.quote, pending.consent, held.serviceUrl);
+      this.checkPolicy(held, pending.consent, held.serviceUrl);
       for (const quoteId of quoteIds) this.deps.quotes.spend(quoteId);
       this.inFlight.add(purchaseId, target, Number.POSITIVE_INFINITY);
-      this.signing.set(purchaseId, held.quote.amount);
+      this.committed.signing(purchaseId, held);
       paying = true;
       return await this.pay(purchaseId, held, authorization, signature);
     } finally {
       this.confirmedQuote.delete(purchaseId);
-      this.signing.delete(purchaseId);
+      this.committed.done(purchaseId);
       if (paying) this.inFlight.remove(purchaseId);
       else {
         // Nothing was sent: the quote may be used again, and this purchase is over.

@@ -65,6 +65,17 @@ export class QuoteBook {
     this.uses.set(id, { use: 'spent', at: this.now() });
   }
 
+  /** The newest quote still held for the service, and the handle unless null (matched without case). */
+  latest(serviceUrl: string, handle: string | null): HeldQuote | null {
+    let newest: HeldQuote | null = null;
+    for (const held of this.quotes.values()) {
+      if (held.serviceUrl !== serviceUrl || held.secretReadOnly) continue;
+      if (handle !== null && held.handle.toLowerCase() !== handle.toLowerCase()) continue;
+      if (!newest || held.fetchedAt >= newest.fetchedAt) newest = held;
+    }
+    return newest;
+  }
+
   isFresh(held: HeldQuote): boolean {
     return this.now() - held.fetchedAt < QUOTE_FRESH_MS;
   }

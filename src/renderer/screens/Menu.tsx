@@ -1,4 +1,4 @@
-/** One handle's free menu: choose reports, see the live price, buy. */
+/** One handle's free menu: choose reports, plan what they cost, see the live price, buy. */
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
@@ -8,6 +8,7 @@ import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States'
 import { day } from '../format';
 import { chosenItems, coveredItems, emptyReason, initialChoice, toSelection, type Choice } from './selection';
 import { PurchasePanel } from './purchase/PurchasePanel';
+import { Planner } from './purchase/Planner';
 
 export function MenuScreen(props: { handle: string }) {
   const { handle } = props;
@@ -133,6 +134,13 @@ export function MenuScreen(props: { handle: string }) {
                 </label>
               ) : null}
             </fieldset>
+            <Planner
+              handle={menu.data?.username ?? handle}
+              counts={{ all: reports.length, missing: reports.length - ownedCount, chosen: chosen.size }}
+              selection={settledSelection}
+              includeOwned={choice.includeOwned}
+              settling={settledSelection !== selection}
+            />
             <table className="menu-table" aria-label="Reports">
               <thead>
                 <tr>
@@ -173,7 +181,7 @@ export function MenuScreen(props: { handle: string }) {
                           owned · read
                         </button>
                       ) : (
-                        <span className="muted">—</span>
+                        <span className="muted">missing</span>
                       )}
                     </td>
                   </tr>

@@ -1,4 +1,7 @@
-/** Every purchase with its amount, state and receipt; today's spend against the cap; reconcile. */
+/**
+ * Every purchase with its amount, state and receipt; today's spend against the cap; totals, budgets and
+ * charts of what was spent; reconcile.
+ */
 import type { ReactNode } from 'react';
 import type { PurchaseView } from '../../shared/rpc';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
@@ -8,6 +11,7 @@ import { download } from '../download';
 import { ReceiptDialog } from './ReceiptDialog';
 import { useNavigate } from '../app/route';
 import { CopyButton } from '../components/CopyButton';
+import { SpendSummary } from './SpendSummary';
 
 const STATE_TEXT: Record<string, string> = {
   signed: 'signed, not sent',
@@ -93,6 +97,7 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
           ) : null}
         </div>
       ) : null}
+      {view && view.purchases.length > 0 ? <SpendSummary /> : null}
       {view && view.purchases.length === 0 ? <Empty title="No purchases yet." /> : null}
       {view && view.purchases.length > 0 ? (
         <table className="menu-table" aria-label="Purchases">

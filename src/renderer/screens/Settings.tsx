@@ -1,9 +1,10 @@
-/** Service URL, spending caps, wallet, WalletConnect, library secret, theme. Secrets go in; only "set / accepted" comes out. */
+/** Service URL, spending caps and budgets, wallet, WalletConnect, library secret, theme. Secrets go in; only "set / accepted" comes out. */
 import { useId, useState, type FormEvent } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorCode, errorMessage } from '../rpc/client';
 import { ErrorMessage, Loading } from '../components/States';
 import { FormMessage, invalidProps } from '../components/FormMessage';
+import { BudgetsForm } from './BudgetsForm';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
@@ -399,6 +400,8 @@ export function SettingsScreen() {
           <WalletConnectForm settings={settings.data} />
           <LibrarySecret settings={settings.data} />
           <ThemePicker settings={settings.data} />
+          {/* Last, so the cards above keep their rows; its text names the caps it sits beside. */}
+          <BudgetsForm />
         </div>
       ) : null}
     </section>

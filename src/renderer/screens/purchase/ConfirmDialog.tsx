@@ -26,7 +26,7 @@ export function ConfirmDialog(props: {
     props.onClose();
   };
   const needsPayee = q?.payToStatus === 'changed';
-  const needsCap = Boolean(q?.overPurchaseCap || q?.overDailyCap);
+  const needsCap = Boolean(q?.overPurchaseCap || q?.overDailyCap || q?.overHandleBudget);
   const needsRebuy = Boolean(q?.includesOwned);
   return (
     <Dialog title="Confirm the purchase" open={props.open && q !== undefined} onClose={close}>
@@ -59,7 +59,7 @@ export function ConfirmDialog(props: {
           {needsCap ? (
             <label className="warn-text">
               <input type="checkbox" checked={cap} onChange={(e) => setCap(e.target.checked)} /> I accept
-              going over my spending cap
+              going over my spending cap or budget
             </label>
           ) : null}
           <div className="dialog-actions">

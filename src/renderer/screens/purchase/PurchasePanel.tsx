@@ -16,6 +16,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { Outcome } from './Outcome';
 import { PurchaseProgress } from './PurchaseProgress';
 import { RefusalChoice } from './RefusalChoice';
+import { useChoiceQuote } from './useChoiceQuote';
 import { headline } from './labels';
 import { termsOf, usePurchase } from './usePurchase';
 
@@ -39,15 +40,7 @@ export function PurchasePanel(props: {
 }) {
   const navigate = useNavigate();
   const wallet = useRpcQuery('wallet.status', {});
-  const quote = useRpcQuery(
-    'quote.get',
-    {
-      handle: props.handle,
-      selection: props.selection ?? { kind: 'all' as const },
-      ...(props.includeOwned ? { includeOwned: true } : {}),
-    },
-    { enabled: props.selection !== null, staleTime: 20_000, retry: false },
-  );
+  const quote = useChoiceQuote(props.handle, props.selection, props.includeOwned);
   const [confirming, setConfirming] = useState(false);
   const { run, start, acceptRefusal } = usePurchase(`${props.handle} ${props.choiceKey}`);
   const busy = run?.busy ?? false;
@@ -112,6 +105,11 @@ export function PurchasePanel(props: {
           <PriceLines quote={q} />
           {q.overPurchaseCap ? <p className="warn-text">Above your per-purchase cap.</p> : null}
           {q.overDailyCap ? <p className="warn-text">Above what is left of your daily cap.</p> : null}
+          {q.overHandleBudget ? (
+            <p className="warn-text" data-testid="over-budget">
+              Above what is left of the monthly budget for @{q.handle}.
+            </p>
+          ) : null}
           <BalanceNote quote={q} wallet={wallet.data} />
           <button
             type="button"

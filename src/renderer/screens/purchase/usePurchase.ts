@@ -128,6 +128,8 @@ export function termsOf(quote: QuoteView, accepted: { payee: boolean; cap: boole
     amount: quote.amount,
     tokenDecimals: quote.tokenDecimals,
     ...(quote.payToStatus === 'changed' ? { acceptPayToChange: accepted.payee } : {}),
-    ...(quote.overPurchaseCap || quote.overDailyCap ? { acceptOverCap: accepted.cap } : {}),
+    ...(quote.overPurchaseCap || quote.overDailyCap || quote.overHandleBudget
+      ? { acceptOverCap: accepted.cap }
+      : {}),
   };
 }

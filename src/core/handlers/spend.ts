@@ -1,0 +1,99 @@
+/** What was spent (purchases.spend), handle budgets (budget.set) and the last known price (quote.lastPrice). */
+import type { LastPriceView, RpcHandlers, SpendView } from '../../shared/rpc';
+import type { DeskContext } from '../context';
+import { normalizeHandle } from '../client/service-client';
+import { localDayKey, startOfLocalDay, startOfLocalMonth, unitsToUsd, usdToUnits } from '../../shared/money';
+
+const DEFAULT_DAYS = 30;
+
+/** `days` local days ending today, oldest first: from SQL's days with spend, the others at 0. */
+function dayRange(ctx: DeskContext, today: Date, days: number): SpendView['byDay'] {
+  const first = new Date(today);
+  first.setDate(first.getDate() - (days - 1));
+  const spent = new Map(ctx.spend.byDay(first).map((row) => [row.day, row.amount]));
+  const out: SpendView['byDay'] = [];
+  for (let at = new Date(first); at <= today; at.setDate(at.getDate() + 1)) {
+    const day = localDayKey(at.getTime());
+    out.push({ day, usd: unitsToUsd(spent.get(day) ?? 0n) });
+  }
+  return out;
+}
+
+export function spendView(ctx: DeskContext, days: number = DEFAULT_DAYS): SpendView {
+  const now = ctx.now();
+  const dayStart = startOfLocalDay(now);
+  const monthStart = startOfLocalMonth(now);
+  const totals = ctx.spend.totals(dayStart, monthStart);
+  const budgets = new Map(ctx.budgets.list().map((b) => [b.handle.toLowerCase(), b]));
+  const byHandle: SpendView['byHandle'] = ctx.spend.byHandle(monthStart).map((row) => {
+    const budget = budgets.get(row.handle.toLowerCase());
+    budgets.delete(row.handle.toLowerCase());
+    return {
+      handle: row.handle,
+      totalUsd: unitsToUsd(row.total),
+      monthUsd: unitsToUsd(row.month),
+      purchases: row.purchases,
+      budgetUsd: budget ? unitsToUsd(budget.monthly) : null,
+    };
+  });
+  for (const budget of budgets.values()) {
+    byHandle.push({
+      handle: budget.handle,
+      totalUsd: 0,
+      monthUsd: 0,
+      purchases: 0,
+      budgetUsd: unitsToUsd(budget.monthly),
+    });
+  }
+  const settings = ctx.settings.get();
+  return {
+    lifetimeUsd: unitsToUsd(totals.lifetime),
+    monthUsd: unitsToUsd(totals.month),
+    todayUsd: unitsToUsd(totals.today),
+    unsettledUsd: unitsToUsd(totals.unsettled),
+    dayStart: dayStart.toISOString(),
+    monthStart: monthStart.toISOString(),
+    dailyCapUsd: settings.dailyCapUsd,
+    perPurchaseCapUsd: settings.perPurchaseCapUsd,
+    byHandle,
+    byDay: dayRange(ctx, dayStart, days),
+  };
+}
+
+/**
+ * The last price per report the selected service asked: for this handle if it was ever priced, else for any
+ * of the service's handles. The newer of a purchase in the ledger and a quote held this run wins.
+ */
+function lastPrice(ctx: DeskContext, handle: string): LastPriceView | null {
+  const serviceUrl = ctx.client().baseUrl;
+  for (const wanted of [handle, null]) {
+    const paid = ctx.spend.lastPayment(serviceUrl, wanted);
+    const quoted = ctx.quotes.latest(serviceUrl, wanted);
+    const quotedAt = quoted ? new Date(quoted.fetchedAt).toISOString() : null;
+    if (quoted && quotedAt !== null && (!paid || quotedAt >= paid.createdAt)) {
+      return {
+        unitPriceUsd: quoted.quote.unitPriceUsd,
+        at: quotedAt,
+        source: 'quote',
+        handle: quoted.handle,
+      };
+    }
+    if (paid) {
+      const unit = BigInt(paid.amount) / BigInt(paid.reportCount);
+      return { unitPriceUsd: unitsToUsd(unit), at: paid.createdAt, source: 'purchase', handle: paid.handle };
+    }
+  }
+  return null;
+}
+
+export const spendHandlers = (
+  ctx: DeskContext,
+): Pick<RpcHandlers, 'purchases.spend' | 'budget.set' | 'quote.lastPrice'> => ({
+  'purchases.spend': async ({ days }) => spendView(ctx, days),
+  'budget.set': async ({ handle, monthlyUsd }) => {
+    const name = normalizeHandle(handle);
+    ctx.budgets.set(name, monthlyUsd === null ? null : usdToUnits(monthlyUsd));
+    return { handle: name, monthlyUsd };
+  },
+  'quote.lastPrice': async ({ handle }) => lastPrice(ctx, normalizeHandle(handle)),
+});

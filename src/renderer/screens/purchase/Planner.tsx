@@ -1,0 +1,94 @@
+/**
+ * The menu as a purchase planner: what All, Missing only and the person's choice would cost, side by side.
+ * Before the live quote answers they are estimates from the last price per report this desk knows (a purchase
+ * or a quote); the live quote then confirms the choice's price, and the other two are estimated at its price
+ * per report. With no price known, it says so rather than inventing one.
+ */
+import type { QuoteView, Selection } from '../../../shared/rpc';
+import { useRpcQuery } from '../../rpc/context';
+import { day, plural, usd } from '../../format';
+import { useChoiceQuote } from './useChoiceQuote';
+
+export interface PlanCounts {
+  /** Every report on the menu. */
+  all: number;
+  /** Those not owned. */
+  missing: number;
+  /** What a purchase of the choice would buy (owned ones only when buying them again was chosen). */
+  chosen: number;
+}
+
+function Cost(props: { label: string; count: number; unit: number | null; live?: QuoteView | undefined }) {
+  const { count, unit, live } = props;
+  let value: string;
+  let note: string;
+  if (live) {
+    value = usd(live.totalUsd);
+    note = 'live quote';
+  } else if (count === 0) {
+    value = usd(0);
+    note = 'nothing to buy';
+  } else if (unit === null) {
+    value = 'unknown';
+    note = 'no price known yet';
+  } else {
+    value = `≈ ${usd(count * unit)}`;
+    note = 'estimate';
+  }
+  return (
+    <div data-testid={`plan-${props.label.toLowerCase().replace(/\s+/g, '-')}`}>
+      <dt>
+        {props.label} ({plural(count, 'report')})
+      </dt>
+      <dd>
+        <strong>{value}</strong> <span className="muted small">{note}</span>
+      </dd>
+    </div>
+  );
+}
+
+export function Planner(props: {
+  handle: string;
+  counts: PlanCounts;
+  /** The choice's selection and whether the person is still changing it (the price panel's own inputs). */
+  selection: Selection | null;
+  includeOwned: boolean;
+  settling: boolean;
+}) {
+  const last = useRpcQuery('quote.lastPrice', { handle: props.handle });
+  const quote = useChoiceQuote(props.handle, props.selection, props.includeOwned);
+  // Only a quote of the choice on screen confirms its price; one being replaced or failed does not.
+  const live =
+    props.selection !== null && !props.settling && !quote.isFetching && !quote.isError
+      ? quote.data
+      : undefined;
+  const { counts } = props;
+  const known = last.data ?? null;
+  const unit = live ? live.unitPriceUsd : (known?.unitPriceUsd ?? null);
+  const source = live
+    ? `Estimates at ${usd(live.unitPriceUsd)} per report, the price of the live quote.`
+    : known
+      ? `Estimates at ${usd(known.unitPriceUsd)} per report, the last price ${
+          known.source === 'purchase' ? 'paid' : 'quoted'
+        } on ${day(known.at)}${
+          known.handle.toLowerCase() === props.handle.toLowerCase() ? '' : ` for @${known.handle}`
+        }, until the live quote confirms one.`
+      : last.isPending
+        ? 'Looking up the last known price…'
+        : 'No price is known yet for this service: the live quote gives the first one.';
+  return (
+    <section className="planner" aria-labelledby="planner-title" data-testid="planner">
+      <h2 id="planner-title" className="planner-title">
+        Plan
+      </h2>
+      <dl className="planner-costs">
+        <Cost label="All" count={counts.all} unit={unit} />
+        <Cost label="Missing only" count={counts.missing} unit={unit} />
+        <Cost label="Your choice" count={counts.chosen} unit={unit} live={live} />
+      </dl>
+      <p className="muted small" data-testid="plan-source">
+        {source}
+      </p>
+    </section>
+  );
+}

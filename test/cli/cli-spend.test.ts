@@ -1,0 +1,93 @@
+/**
+ * `intel-desk spend` and `intel-desk budget` against the reference service and anvil: the totals the
+ * Purchases screen shows, and a handle's monthly budget that a purchase goes over only with --over-cap.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startStack, type Stack } from '../../src/service/stack';
+import type { MenuView, ShelfView, SpendView } from '../../src/shared/rpc';
+import { localDayKey } from '../../src/shared/money';
+import { tempDir } from '../core/helpers';
+import { parsed, runCli, stackEnv, type Run } from './run-cli';
+
+let stack: Stack;
+let data: ReturnType<typeof tempDir>;
+let keyFile: string;
+let handle: string;
+let ids: string[];
+
+function cli(args: string[]): Promise<Run> {
+  return runCli(args, stackEnv(stack, data.dir));
+}
+
+const buy = (reportIds: string[], ...flags: string[]) =>
+  cli(['buy', handle, '--ids', reportIds.join(','), '--yes', '--key-file', keyFile, ...flags]);
+
+beforeAll(async () => {
+  stack = await startStack({
+    seed: { handles: 1, minReportsPerHandle: 6, maxReportsPerHandle: 6 },
+    buyerCount: 1,
+  });
+  data = tempDir('desk-cli-spend-');
+  keyFile = path.join(data.dir, 'buyer.key');
+  writeFileSync(keyFile, stack.buyerKeys[0]!, { mode: 0o600 });
+  handle = parsed<ShelfView>(await cli(['list', '--json'])).entries[0]!.username;
+  ids = parsed<MenuView>(await cli(['menu', handle, '--json'])).reports.map((r) => r.id);
+});
+afterAll(async () => {
+  await stack?.stop();
+  data?.remove();
+});
+
+describe('intel-desk budget and spend', () => {
+  it('sets a budget, refuses going over it without --over-cap, and spend shows it all', async () => {
+    const set = await cli(['budget', handle, '0.03']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain(`@${handle}: $0.03 a month`);
+
+    const first = await buy(ids.slice(0, 2));
+    expect(first.code, first.stderr).toBe(0);
+
+    const quote = await cli(['quote', handle, '--ids', ids.slice(2, 4).join(',')]);
+    expect(quote.stdout).toContain(`over the monthly budget for @${handle}: add --over-cap to buy anyway`);
+    const refused = await buy(ids.slice(2, 4));
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/over its monthly budget of \$0\.03; add --over-cap to go over it\./);
+    expect(refused.stderr).toContain('[over_handle_budget]');
+
+    const over = await buy(ids.slice(2, 4), '--over-cap');
+    expect(over.code, over.stderr).toBe(0);
+
+    const json = await cli(['spend', '--json', '--days', '3']);
+    expect(json.code, json.stderr).toBe(0);
+    const view = parsed<SpendView>(json);
+    expect(view).toMatchObject({ lifetimeUsd: 0.04, monthUsd: 0.04, todayUsd: 0.04 });
+    expect(view.byHandle).toEqual([
+      { handle, totalUsd: 0.04, monthUsd: 0.04, purchases: 2, budgetUsd: 0.03 },
+    ]);
+    expect(view.byDay.map((d) => d.day)).toHaveLength(3);
+    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(Date.now()), usd: 0.04 });
+
+    const text = await cli(['spend']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^today: +\$0\.04 of your \$\d+\.\d\d daily cap$/m);
+    expect(text.stdout).toMatch(/^this month: \$0\.04$/m);
+    expect(text.stdout).toMatch(new RegExp(`^@${handle} +2 +\\$0\\.04 +\\$0\\.03/month +\\$0\\.04$`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^${localDayKey(Date.now())} +\\$0\\.04$`, 'm'));
+  });
+
+  it('clears a budget with --clear, and refuses a budget that is not an amount', async () => {
+    const cleared = await cli(['budget', handle, '--clear']);
+    expect(cleared.code, cleared.stderr).toBe(0);
+    expect(cleared.stdout).toContain(`@${handle} has no monthly budget now`);
+    const view = parsed<SpendView>(await cli(['spend', '--json']));
+    expect(view.byHandle[0]?.budgetUsd).toBeNull();
+
+    const bad = await cli(['budget', handle, 'lots']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('the budget is an amount in USD');
+    const both = await cli(['budget', handle, '5', '--clear']);
+    expect(both.code).toBe(2);
+  });
+});

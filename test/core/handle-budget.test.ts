@@ -1,0 +1,186 @@
+/**
+ * A monthly budget per handle, beside the daily and per-purchase caps: the quote says when a purchase would
+ * go over it, purchase.start refuses it until the person accepts going over (the caps' own consent), and two
+ * purchases of the same handle started at once cannot pass it together. It counts the local calendar month.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startStack, type Stack } from '../../src/service/stack';
+import type { DeskCore } from '../../src/core';
+import { rpcErrorDetails } from '../../src/shared/rpc-errors';
+import { startOfLocalMonth } from '../../src/shared/money';
+import { balanceOf, deskFor, failure, PASSPHRASE, signExternal, tempDir } from './helpers';
+import type { ExternalSignRequest } from '../../src/shared/rpc';
+
+let stack: Stack;
+let data: ReturnType<typeof tempDir>;
+let desk: DeskCore;
+let handles: string[];
+/** The desk's clock: the wall clock, or a moment held still. */
+const clock: { at: number | null } = { at: null };
+
+beforeAll(async () => {
+  stack = await startStack({
+    seed: { handles: 3, minReportsPerHandle: 8, maxReportsPerHandle: 8 },
+    buyerCount: 1,
+  });
+  data = tempDir('desk-handle-budget-');
+  desk = await deskFor(stack, data.dir, { now: () => clock.at ?? Date.now() });
+  await desk.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
+  // The caps leave room: only the budget can say no.
+  await desk.handlers['settings.update']({ dailyCapUsd: 100, perPurchaseCapUsd: 100 });
+  handles = (await desk.handlers['shelf.list']({})).entries.map((entry) => entry.username);
+});
+afterAll(async () => {
+  await desk?.close();
+  await stack?.stop();
+  data?.remove();
+});
+
+async function reportIds(handle: string): Promise<string[]> {
+  return (await desk.handlers['menu.get']({ handle })).reports.map((r) => r.id);
+}
+
+const quoteIds = (handle: string, ids: string[]) =>
+  desk.handlers['quote.get']({ handle, selection: { kind: 'ids', ids } });
+
+describe('a handle budget', () => {
+  it('asks for confirmation to go over it, like the caps, and a confirmed purchase pays', async () => {
+    const handle = handles[0]!;
+    const ids = await reportIds(handle);
+    // $0.03 a month: two reports at $0.01 fit, two more do not. Set in another case than the shelf's.
+    await desk.handlers['budget.set']({ handle: handle.toUpperCase(), monthlyUsd: 0.03 });
+    const first = await quoteIds(handle, ids.slice(0, 2));
+    expect(first.overHandleBudget).toBe(false);
+    const paid = await desk.handlers['purchase.start']({
+      quoteId: first.quoteId,
+      confirmedAmount: first.amount,
+    });
+    expect(paid.status).toBe('completed');
+
+    const over = await quoteIds(handle, ids.slice(2, 4));
+    expect(over).toMatchObject({ overHandleBudget: true, overDailyCap: false, overPurchaseCap: false });
+    const payer = privateKeyToAccount(stack.buyerKeys[0]!).address;
+    const before = await balanceOf(stack, payer);
+    const refusal = await failure(
+      desk.handlers['purchase.start']({ quoteId: over.quoteId, confirmedAmount: over.amount }),
+    );
+    expect(refusal.code).toBe('over_handle_budget');
+    expect(refusal.message).toMatch(/already spent on @\w+ this month/);
+    expect(rpcErrorDetails(refusal, 'over_handle_budget')).toEqual({
+      cap: '30000',
+      amount: '20000',
+      spent: '20000',
+      handle: over.handle,
+    });
+    expect(await balanceOf(stack, payer)).toBe(before);
+
+    const again = await quoteIds(handle, ids.slice(2, 4));
+    const confirmed = await desk.handlers['purchase.start']({
+      quoteId: again.quoteId,
+      confirmedAmount: again.amount,
+      acceptOverCap: true,
+    });
+    expect(confirmed.status).toBe('completed');
+    expect(before - (await balanceOf(stack, payer))).toBe(20_000n);
+
+    // Another handle has no budget; the spend view shows this one's against its budget.
+    expect((await quoteIds(handles[1]!, (await reportIds(handles[1]!)).slice(0, 1))).overHandleBudget).toBe(
+      false,
+    );
+    const spend = await desk.handlers['purchases.spend']({});
+    const row = spend.byHandle.find((r) => r.handle.toLowerCase() === handle.toLowerCase());
+    expect(row).toMatchObject({ monthUsd: 0.04, budgetUsd: 0.03, purchases: 2 });
+  });
+
+  it('counts the local calendar month: from the first of next month the budget is whole again', async () => {
+    const handle = handles[0]!;
+    const ids = await reportIds(handle);
+    const nextMonth = new Date(startOfLocalMonth(Date.now()));
+    nextMonth.setMonth(nextMonth.getMonth() + 1);
+    clock.at = nextMonth.getTime() - 1;
+    try {
+      expect((await quoteIds(handle, ids.slice(4, 6))).overHandleBudget).toBe(true);
+      clock.at = nextMonth.getTime();
+      expect((await quoteIds(handle, ids.slice(4, 6))).overHandleBudget).toBe(false);
+    } finally {
+      clock.at = null;
+    }
+  });
+
+  it('lets only one of two concurrent purchases of the handle through when both do not fit', async () => {
+    const handle = handles[2]!;
+    const ids = await reportIds(handle);
+    await desk.handlers['budget.set']({ handle, monthlyUsd: 0.03 });
+    const payer = privateKeyToAccount(stack.buyerKeys[0]!).address;
+    const before = await balanceOf(stack, payer);
+    const quotes = await Promise.all([quoteIds(handle, ids.slice(0, 2)), quoteIds(handle, ids.slice(2, 4))]);
+    expect(quotes.map((q) => q.overHandleBudget)).toEqual([false, false]);
+    const outcomes = await Promise.allSettled(
+      quotes.map((quote) =>
+        desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount }),
+      ),
+    );
+    const completed = outcomes.filter((o) => o.status === 'fulfilled' && o.value.status === 'completed');
+    const refused = outcomes.filter(
+      (o) => o.status === 'rejected' && (o.reason as { code?: string }).code === 'over_handle_budget',
+    );
+    expect(completed).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(before - (await balanceOf(stack, payer))).toBe(20_000n);
+  });
+
+  it('is cleared with null, and then nothing is over it', async () => {
+    const handle = handles[0]!;
+    const ids = await reportIds(handle);
+    expect(await desk.handlers['budget.set']({ handle, monthlyUsd: null })).toEqual({
+      handle,
+      monthlyUsd: null,
+    });
+    expect((await quoteIds(handle, ids.slice(4, 6))).overHandleBudget).toBe(false);
+    const spend = await desk.handlers['purchases.spend']({});
+    expect(spend.byHandle.find((r) => r.handle === handle)?.budgetUsd).toBeNull();
+  });
+
+  it('judges an external signature again when it comes back, with the other one paid meanwhile', async () => {
+    const other = tempDir('desk-handle-budget-external-');
+    const external = await deskFor(stack, other.dir);
+    try {
+      const account = privateKeyToAccount(stack.buyerKeys[0]!);
+      await external.handlers['wallet.useExternal']({ address: account.address });
+      await external.handlers['settings.update']({ dailyCapUsd: 100, perPurchaseCapUsd: 100 });
+      const handle = handles[1]!;
+      await external.handlers['budget.set']({ handle, monthlyUsd: 0.015 });
+      const ids = (await external.handlers['menu.get']({ handle })).reports.map((r) => r.id).slice(4, 6);
+      // Each alone fits the budget, so both signature requests go out.
+      const requests: ExternalSignRequest[] = [];
+      for (const id of ids) {
+        const quote = await external.handlers['quote.get']({ handle, selection: { kind: 'ids', ids: [id] } });
+        const started = await external.handlers['purchase.start']({
+          quoteId: quote.quoteId,
+          confirmedAmount: quote.amount,
+        });
+        if (started.status !== 'needs_signature') throw new Error('expected a signature request');
+        requests.push(started.request);
+      }
+      const [first, second] = requests as [ExternalSignRequest, ExternalSignRequest];
+      const paid = await external.handlers['purchase.submitSignature']({
+        purchaseId: first.purchaseId,
+        signature: await signExternal(account, first),
+      });
+      expect(paid.status).toBe('completed');
+      const before = await balanceOf(stack, account.address);
+      const refusal = await failure(
+        external.handlers['purchase.submitSignature']({
+          purchaseId: second.purchaseId,
+          signature: await signExternal(account, second),
+        }),
+      );
+      expect(refusal.code).toBe('over_handle_budget');
+      expect(await balanceOf(stack, account.address)).toBe(before);
+    } finally {
+      await external.close();
+      other.remove();
+    }
+  });
+});
