@@ -93,6 +93,8 @@ export interface MenuItemView extends ReportMenuItem {
 
 export interface MenuView extends Freshness {
   username: string;
+  /** From the shelf, when the shelf names the handle. */
+  displayName: string | null;
   reportCount: number;
   reports: MenuItemView[];
 }

@@ -92,3 +92,28 @@ describe('the shelf, a page at a time', () => {
     }
   });
 });
+
+describe('a menu names its handle without the whole shelf', () => {
+  it('takes the display name from the shelf core holds, or from the saved shelf in a new process', async () => {
+    const dir = tempDir('desk-menu-name-');
+    try {
+      const desk = await deskFor(stack, dir.dir);
+      const { first } = await desk.handlers['shelf.summary']({ firstPage: 5 });
+      const entry = first!.entries.find((e) => e.displayName !== '') ?? first!.entries[0]!;
+      const menu = await desk.handlers['menu.get']({ handle: entry.username.toUpperCase() });
+      expect(menu.displayName).toBe(entry.displayName || null);
+      await desk.close();
+      // A new desk (the CLI, a restart) holds no shelf in memory: the saved one names the handle.
+      const again = await deskFor(stack, dir.dir);
+      try {
+        expect((await again.handlers['menu.get']({ handle: entry.username })).displayName).toBe(
+          entry.displayName || null,
+        );
+      } finally {
+        await again.close();
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+});

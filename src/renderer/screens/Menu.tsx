@@ -16,8 +16,6 @@ export function MenuScreen(props: { handle: string }) {
   const { client } = useRpc();
   const queryClient = useQueryClient();
   const menu = useRpcQuery('menu.get', { handle });
-  const shelf = useRpcQuery('shelf.list', {});
-  const entry = shelf.data?.entries.find((e) => e.username.toLowerCase() === handle.toLowerCase());
   const [choice, setChoice] = useState<Choice>(initialChoice);
   const reports = useMemo(() => menu.data?.reports ?? [], [menu.data]);
   const covered = useMemo(() => coveredItems(reports, choice), [reports, choice]);
@@ -47,7 +45,7 @@ export function MenuScreen(props: { handle: string }) {
           ← Shelf
         </button>
         <h1 id="menu-title">
-          <bdi>{entry?.displayName ?? handle}</bdi>{' '}
+          <bdi>{menu.data?.displayName ?? handle}</bdi>{' '}
           <span className="muted">
             @<bdi>{menu.data?.username ?? handle}</bdi>
           </span>
