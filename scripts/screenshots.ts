@@ -31,6 +31,8 @@ interface Shot {
   ready: string;
   widths: number[];
   fullPage?: boolean;
+  /** What a person does on the screen first (types a query), after it opened. */
+  act?: (page: Page) => Promise<void>;
 }
 
 function rpc(desk: DeskHost) {
@@ -68,6 +70,7 @@ async function take(page: Page, shot: Shot, theme: Theme, width: number): Promis
   await page.evaluate((hash) => {
     window.location.hash = hash;
   }, shot.hash);
+  await shot.act?.(page);
   await page.locator(shot.ready).first().waitFor({ timeout: 20_000 });
   // Fonts and the charts' measured widths settle within a frame or two of the content arriving.
   await page.evaluate(
@@ -130,7 +133,10 @@ async function main(): Promise<void> {
     // A budget the purchase went over, for Purchases and Settings to show.
     await call('budget.set', { handle: main, monthlyUsd: 0.05 });
     await call('settings.useDemoLibrarySecret', {});
-    const latest = (await call('library.list', { handle: main })).items[0]!;
+    const owned = (await call('library.list', { handle: main })).items;
+    const latest = owned[0]!;
+    const earlier = owned[owned.length - 1]!;
+    const purchase = (await call('purchases.list', {})).purchases.find((p) => p.state === 'completed')!;
     // The Library's side panel and labels, as a person who asks it questions has them.
     await call('searches.save', { name: 'Gloomy weeks', query: 'sentiment<0 posts>50' });
     await call('searches.save', { name: `@${main} this autumn`, query: `handle:${main} after:2026-09-01` });
@@ -153,6 +159,27 @@ async function main(): Promise<void> {
         fullPage: true,
       },
       { name: 'library', hash: '#/library', ready: '.library-table tbody tr', widths: [1280] },
+      {
+        name: 'search',
+        hash: '#/library',
+        act: (page) =>
+          page.getByLabel('Search owned reports').fill(`tag:follow-up OR handle:${second} posts>10`),
+        ready: '[data-testid="search-hits"] li',
+        widths: [1280],
+      },
+      {
+        name: 'compare',
+        hash: `#/report/${encodeURIComponent(latest.id)}?compare=${encodeURIComponent(earlier.id)}`,
+        ready: '.report-diff .diff-table',
+        widths: [1280],
+        fullPage: true,
+      },
+      {
+        name: 'receipt',
+        hash: `#/purchases/${encodeURIComponent(purchase.id)}`,
+        ready: '.receipt-fields',
+        widths: [1280],
+      },
       {
         name: 'purchases',
         hash: '#/purchases',
