@@ -1,27 +1,9 @@
 /** A person's tags and note travel with the report into Markdown and PDF exports. */
 import { describe, expect, it } from 'vitest';
-import { inflateSync } from 'node:zlib';
 import { snapshotPdf } from '../../src/core/export-pdf';
 import { snapshotMarkdown } from '../../src/core/export';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
-
-/** Text drawn on the pages: pdfkit writes it as hex strings inside Flate-compressed content streams. */
-function drawnText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const texts: string[] = [];
-  for (const match of raw.matchAll(/stream\r?\n/g)) {
-    const start = match.index + match[0].length;
-    let content = '';
-    try {
-      content = inflateSync(pdf.subarray(start, raw.indexOf('endstream', start))).toString('latin1');
-    } catch {
-      continue;
-    }
-    for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g))
-      texts.push(Buffer.from(hex[1]!, 'hex').toString('latin1'));
-  }
-  return texts.join('');
-}
+import { drawnText } from './pdf-text';
 
 const snapshot: IntelReportSnapshot = {
   id: 'rpt_labels_001',

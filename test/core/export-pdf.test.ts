@@ -1,28 +1,9 @@
 /** The PDF export: a real PDF whose pages carry the report's text, with non-WinAnsi and hidden characters made safe. */
 import { describe, expect, it } from 'vitest';
-import { inflateSync } from 'node:zlib';
 import { snapshotPdf, winAnsi } from '../../src/core/export-pdf';
 import { snapshotMarkdown } from '../../src/core/export';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
-
-/** The text drawn on the pages: pdfkit writes it as hex strings inside Flate-compressed content streams. */
-function drawnText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const texts: string[] = [];
-  for (const match of raw.matchAll(/stream\r?\n/g)) {
-    const start = match.index + match[0].length;
-    const end = raw.indexOf('endstream', start);
-    let content: string;
-    try {
-      content = inflateSync(pdf.subarray(start, end)).toString('latin1');
-    } catch {
-      continue;
-    }
-    for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g))
-      texts.push(Buffer.from(hex[1]!, 'hex').toString('latin1'));
-  }
-  return texts.join('');
-}
+import { drawnText } from './pdf-text';
 
 const snapshot: IntelReportSnapshot = {
   id: 'rpt_pdf_001',
