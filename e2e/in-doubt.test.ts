@@ -93,16 +93,29 @@ describe('a paid answer lost on the way back', () => {
     ]);
     expect(storedSnapshots(fx.dataDir)).toEqual([]);
 
-    // Asked again for the same reports, the desk refuses before signing.
+    // Back at the same reports, the panel says why it will not buy them, before anyone clicks.
     await openShelf(page);
     await filterAndOpen(page, handle);
     await waitForPrice(page, usd);
-    await buy(page, usd);
-    await page
-      .locator('[data-testid="purchase-outcome"]', { hasText: 'An earlier purchase of these reports' })
-      .or(page.getByRole('alert').filter({ hasText: 'An earlier purchase of these reports' }))
-      .first()
-      .waitFor();
+    const note = page.locator('[data-testid="unresolved-purchase"]');
+    await note.waitFor();
+    expect(await note.textContent()).toContain('is in doubt: its payment may still settle');
+    expect(
+      await page.getByRole('button', { name: `Buy ${menu.reportCount} reports for ${usd}` }).isDisabled(),
+    ).toBe(true);
+    // And core refuses before signing, whatever a window asks.
+    const quote = await fx.desk.core.handlers['quote.get']({ handle, selection: { kind: 'all' } });
+    expect(quote.unresolved).toMatchObject({ state: 'in_doubt' });
+    const refusal = await fx.desk.core.handlers['purchase.start']({
+      quoteId: quote.quoteId,
+      confirmedAmount: quote.amount,
+    }).then(
+      () => null,
+      (error: unknown) => error as { code: string; message: string },
+    );
+    expect(refusal?.code).toBe('purchase_in_doubt');
+    expect(refusal?.message).toMatch(/^An earlier purchase of these reports \(@/);
+    expect(refusal?.message).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
     expect(settledAnswers).toBe(1);
     expect(await balanceOf(fx.stack, payer)).toBe(before - amount);
     expect(ledgerRows(fx.dataDir)).toHaveLength(1);

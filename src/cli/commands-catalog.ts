@@ -152,6 +152,9 @@ export async function quote(desk: DeskCore, out: Output, handle: string, flags: 
       view.overHandleBudget
         ? `over the monthly budget for @${view.handle}: add --over-cap to buy anyway`
         : '',
+      view.unresolved
+        ? `an earlier purchase of these reports (${view.unresolved.purchaseId}) is ${view.unresolved.state === 'in_doubt' ? 'in doubt' : 'still on its way'}: buy refuses them until \`purchases\` shows it resolved`
+        : '',
     ]
       .filter(Boolean)
       .join('\n'),

@@ -135,6 +135,11 @@ export interface QuoteView {
   overDailyCap: boolean;
   /** Over the handle's monthly budget, counting what it committed this month; false when it has none. */
   overHandleBudget: boolean;
+  /**
+   * An earlier purchase of some of these reports that was sent and may still settle (on its way, or in
+   * doubt): core refuses to pay for them again until Purchases resolves it.
+   */
+  unresolved: { purchaseId: string; state: 'sent' | 'in_doubt'; createdAt: string } | null;
   fetchedAt: string;
   expiresAt: string;
 }

@@ -182,7 +182,11 @@ describe('intel-desk from keystore to offline reading', () => {
       );
       const history = await cli(['purchases'], atLost);
       expect(history.stdout).toMatch(/in_doubt .*0x[0-9a-f]{64}\s+Waiting for the service to deliver/);
-      // Asked to buy the same report from the same service again, it refuses and signs nothing.
+      // Its price says so before buying; asked to buy the same report again, it refuses and signs nothing.
+      const priced = await cli(['quote', ...args.slice(1, 4)], atLost);
+      expect(priced.stdout).toMatch(
+        /an earlier purchase of these reports \(\S+\) is in doubt: buy refuses them/,
+      );
       const again = await cli(args, atLost);
       expect(again.code).not.toBe(0);
       expect(again.stderr).toMatch(/An earlier purchase of these reports .* is in doubt/);

@@ -4,6 +4,7 @@ import type { DeskContext } from '../context';
 import { priceChoice } from '../quoting';
 import { QUOTE_FRESH_MS } from '../payments/quote-book';
 import { judgePayment, spentToday } from '../payments/policy';
+import { unresolvedPurchase } from '../payments/selection-guard';
 import {
   TOKEN_DECIMALS,
   startOfLocalDay,
@@ -31,6 +32,11 @@ export const quoteHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'quote.get'> 
         spentThisMonth: ctx.spend.handleSince(held.handle, startOfLocalMonth(now)),
       },
     });
+    const unresolved = unresolvedPurchase(ctx.ledger, {
+      serviceUrl: held.serviceUrl,
+      handle: held.handle,
+      selection: held.selection,
+    });
     return {
       quoteId: held.id,
       paidWith: ctx.librarySecret() === null ? 'payment' : 'library_secret',
@@ -54,6 +60,10 @@ export const quoteHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'quote.get'> 
       overPurchaseCap: verdict.overPurchaseCap,
       overDailyCap: verdict.overDailyCap,
       overHandleBudget: verdict.overHandleBudget,
+      unresolved:
+        unresolved && (unresolved.state === 'sent' || unresolved.state === 'in_doubt')
+          ? { purchaseId: unresolved.id, state: unresolved.state, createdAt: unresolved.created_at }
+          : null,
       fetchedAt: new Date(held.fetchedAt).toISOString(),
       expiresAt: new Date(held.fetchedAt + QUOTE_FRESH_MS).toISOString(),
     };

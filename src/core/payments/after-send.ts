@@ -8,6 +8,7 @@
  * the purchase in doubt, to be reconciled on chain.
  */
 import type { PublicClient } from 'viem';
+import { readableDate } from '../../shared/analytics-shape';
 import { DeskError } from '../errors';
 import { authorizationUsed } from './reconcile';
 
@@ -58,7 +59,7 @@ function transactionOf(error: DeskError | null): string | null {
 }
 
 function inDoubt(error: DeskError | null, reason: string, payment: SentPayment): Verdict {
-  const until = new Date(Number(payment.validBefore) * 1000).toISOString();
+  const until = readableDate(new Date(Number(payment.validBefore) * 1000).toISOString());
   const txHash = transactionOf(error);
   const tx = txHash ? ` The service named transaction ${txHash}.` : '';
   return {

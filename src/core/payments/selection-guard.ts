@@ -5,6 +5,7 @@
  * a report (disjoint ids, or disjoint date ranges). Rule 6's: a quote pays once.
  */
 import { formatUnitsUsd } from '../../shared/money';
+import { readableDate } from '../../shared/analytics-shape';
 import { z } from 'zod';
 import { selectionSchema, type Selection } from '../../shared/rpc';
 import { refused, type DeskError } from '../errors';
@@ -58,8 +59,8 @@ export function samePurchaseTarget(a: GuardedSelection, b: GuardedSelection): bo
   );
 }
 
-/** The refusal for a selection that an unresolved purchase in the ledger already covers, if any. */
-export function blockingPurchase(ledger: PurchaseLedger, wanted: GuardedSelection): DeskError | null {
+/** A purchase sent for (some of) these reports whose outcome is not known yet: it may still settle. */
+export function unresolvedPurchase(ledger: PurchaseLedger, wanted: GuardedSelection): PurchaseRow | null {
   for (const row of ledger.unsettled()) {
     if (row.state === 'signed') continue; // never sent: reconciliation fails it, nothing can settle
     const selection = rowSelection(row);
@@ -68,7 +69,15 @@ export function blockingPurchase(ledger: PurchaseLedger, wanted: GuardedSelectio
       handle: row.handle,
       selection: selection ?? { kind: 'all' as const },
     };
-    if (!samePurchaseTarget(target, wanted)) continue;
+    if (samePurchaseTarget(target, wanted)) return row;
+  }
+  return null;
+}
+
+/** The refusal for a selection that an unresolved purchase in the ledger already covers, if any. */
+export function blockingPurchase(ledger: PurchaseLedger, wanted: GuardedSelection): DeskError | null {
+  const row = unresolvedPurchase(ledger, wanted);
+  if (row) {
     const amount = formatUnitsUsd(row.amount);
     const what =
       row.state === 'in_doubt'
@@ -76,7 +85,7 @@ export function blockingPurchase(ledger: PurchaseLedger, wanted: GuardedSelectio
         : 'is still on its way to the service.';
     return refused(
       'purchase_in_doubt',
-      `An earlier purchase of these reports (${row.handle}, ${amount}, started ${row.created_at}, id ${row.id}) ${what} Nothing was signed now; buy again only once Purchases shows it resolved.`,
+      `An earlier purchase of these reports (@${row.handle}, ${amount}, started ${readableDate(row.created_at)}, id ${row.id}) ${what} Nothing was signed now; buy again only once Purchases shows it resolved.`,
       { purchaseId: row.id },
     );
   }

@@ -12,6 +12,7 @@ import { plural, usd } from '../../format';
 import { ErrorLine } from '../../components/States';
 import { PriceLines } from './PriceLines';
 import { BalanceNote } from './BalanceNote';
+import { UnresolvedNote } from './UnresolvedNote';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Outcome } from './Outcome';
 import { PurchaseProgress } from './PurchaseProgress';
@@ -111,10 +112,11 @@ export function PurchasePanel(props: {
             </p>
           ) : null}
           <BalanceNote quote={q} wallet={wallet.data} />
+          {q.unresolved ? <UnresolvedNote unresolved={q.unresolved} /> : null}
           <button
             type="button"
             className="primary"
-            disabled={!walletReady || !canStart}
+            disabled={!walletReady || !canStart || q.unresolved !== null}
             onClick={() => setConfirming(true)}
           >
             Buy {plural(q.reportCount, 'report')} for {usd(q.totalUsd)}
