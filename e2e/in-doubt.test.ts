@@ -133,6 +133,11 @@ describe('a paid answer lost on the way back', () => {
     await waiting.waitFor({ timeout: 30_000 });
     expect(await charged.textContent()).toMatch(/^\$0\.0\d$/);
     expect(await page.locator('[data-testid="daily-spend"]').textContent()).toContain('not settled yet');
+    // The reason names the settlement's transaction: the long hash wraps inside the window.
+    expect(await page.locator('.purchase-error').first().textContent()).toMatch(/transaction 0x[0-9a-f]{64}/);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
     await shot(page, 'in-doubt-purchases');
     const ledger = await fx.desk.core.handlers['purchases.list']({});
     expect(ledger.purchases).toHaveLength(1);

@@ -139,7 +139,7 @@ export function MenuScreen(props: { handle: string }) {
               includeOwned={choice.includeOwned}
               settling={settledSelection !== selection}
             />
-            <table className="menu-table" aria-label="Reports">
+            <table className="menu-table report-menu" aria-label="Reports">
               <thead>
                 <tr>
                   <th scope="col">

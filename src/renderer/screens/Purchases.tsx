@@ -120,7 +120,7 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
                 <td data-testid="charged">{charged(p)}</td>
                 <td>
                   <span className={`pill pill-${p.state}`}>{STATE_TEXT[p.state] ?? p.state}</span>
-                  {p.error ? <div className="small muted">{p.error}</div> : null}
+                  {p.error ? <div className="small muted purchase-error">{p.error}</div> : null}
                   {p.state === 'in_doubt' && p.waitingFor ? (
                     <div className="small warn-text" data-testid="waiting-for">
                       {p.waitingFor.kind === 'expiry'
