@@ -4,6 +4,7 @@
  * reason, a purchase is refused before anything is signed, and an in-doubt purchase that cannot reach the
  * chain stays in doubt, says what it waits for, and is settled on a later refresh or start.
  */
+import { readableDate } from '../../src/shared/analytics-shape';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
@@ -238,7 +239,7 @@ describe('in-doubt purchases while the chain is unreachable', () => {
     expect((await waitingOf(noChain)).waitingFor).toEqual({
       kind: 'expiry',
       until,
-      summary: `Waiting until ${until}.`,
+      summary: `Waiting until ${readableDate(until)}.`,
     });
     await noChain.close();
     desks.pop();

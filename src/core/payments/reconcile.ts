@@ -6,6 +6,7 @@
  */
 import { parseAbi, parseAbiItem, type PublicClient } from 'viem';
 import type { PurchaseWait } from '../../shared/rpc';
+import { readableDate } from '../../shared/analytics-shape';
 import { paidSuccessSchema } from '../../shared/wire';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
 import type { Purchaser } from './purchaser';
@@ -105,7 +106,8 @@ async function checkOnChain(
   rpcUrl: string,
   unreachable: Map<string, unknown>,
 ) {
-  const closes = new Date(row.valid_before * 1000).toISOString();
+  const closesAt = new Date(row.valid_before * 1000).toISOString();
+  const closes = readableDate(closesAt);
   const chainKey = `${rpcUrl} ${row.network}`;
   let answer: Awaited<ReturnType<typeof settledOnChain>>;
   try {
@@ -144,17 +146,18 @@ async function checkOnChain(
   } else {
     deps.ledger.setState(row.id, 'in_doubt', {
       error: `Not settled yet; the authorization could still settle until ${closes}. It will be checked again.`,
-      waiting: { kind: 'expiry', until: closes, summary: `Waiting until ${closes}.` },
+      waiting: { kind: 'expiry', until: closesAt, summary: `Waiting until ${closes}.` },
     });
   }
 }
 
 function explainWithoutChain(row: PurchaseRow, deps: ReconcileDeps): void {
-  const closes = new Date(row.valid_before * 1000).toISOString();
+  const closesAt = new Date(row.valid_before * 1000).toISOString();
+  const closes = readableDate(closesAt);
   if (deps.now() <= row.valid_before * 1000) {
     deps.ledger.setState(row.id, 'in_doubt', {
       error: `The answer was lost; without chain access Intel Desk waits until ${closes}, after which no charge can happen.`,
-      waiting: { kind: 'expiry', until: closes, summary: `Waiting until ${closes}.` },
+      waiting: { kind: 'expiry', until: closesAt, summary: `Waiting until ${closes}.` },
     });
     return;
   }
