@@ -87,6 +87,12 @@ export class DeskContext {
   /** The tokens services asked to be paid in, learned from their quotes (for balances). */
   readonly tokens = new KnownTokens();
   readonly events = new DeskEvents();
+  /**
+   * The service named for this run (the CLI's --service or INTEL_DESK_SERVICE_URL, npm start's demo or
+   * --service). It is never saved: a CLI run on the same data dir must not move the app's service, nor this
+   * run decide the next one's. Choosing a service in Settings replaces it.
+   */
+  private serviceForRun: string | null;
   private chainClient: { chainId: number; client: PublicClient } | null = null;
 
   constructor(readonly options: DeskCoreOptions) {
@@ -124,7 +130,7 @@ export class DeskContext {
       timeoutMs: options.timeoutMs,
       now: this.now,
     });
-    if (options.serviceUrl) this.settings.update({ serviceUrl: options.serviceUrl });
+    this.serviceForRun = options.serviceUrl || null;
     const onStep = (purchaseId: string, step: PurchaseStep, quoteId: string | null) => {
       options.onPurchaseStep?.(purchaseId, step);
       this.events.step(purchaseId, quoteId, step);
@@ -151,7 +157,13 @@ export class DeskContext {
   }
 
   serviceUrl(): string {
-    return this.settings.get().serviceUrl || DEFAULT_SERVICE_URL;
+    return this.serviceForRun ?? (this.settings.get().serviceUrl || DEFAULT_SERVICE_URL);
+  }
+
+  /** The service chosen in Settings: saved, and used from now on in place of this run's. */
+  chooseService(serviceUrl: string): void {
+    this.serviceForRun = null;
+    this.settings.update({ serviceUrl });
   }
 
   client(): ServiceClient {

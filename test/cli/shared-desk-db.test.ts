@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { PurchaseOutcome } from '../../src/shared/rpc';
-import { balanceOf, deskWithWallet, ledgerRows, storedSnapshots, tempDir } from '../core/helpers';
+import { createDeskCore } from '../../src/core';
+import { balanceOf, deskFor, deskWithWallet, ledgerRows, storedSnapshots, tempDir } from '../core/helpers';
 import { parsed, runCli } from './run-cli';
 
 const ROUNDS = 3;
@@ -106,6 +107,54 @@ describe('the CLI and the app on one desk.db', () => {
       expect((await desk.handlers['purchases.list']({})).purchases).toHaveLength(2 * ROUNDS);
     } finally {
       await desk.close();
+      data.remove();
+    }
+  });
+});
+
+describe('a service named for one CLI run', () => {
+  it('is used for that run only: the app on the same desk.db keeps the service chosen in Settings', async () => {
+    const data = tempDir('desk-shared-service-');
+    const chosen = stack.baseUrl;
+    const forOneRun = stack.baseUrl.replace('127.0.0.1', 'localhost');
+    const app = await deskFor(stack, data.dir);
+    try {
+      await app.handlers['settings.update']({ serviceUrl: chosen });
+      const run = await runCli(['list', '--json'], {
+        INTEL_DESK_SERVICE_URL: forOneRun,
+        INTEL_DESK_DATA_DIR: data.dir,
+        INTEL_DESK_DEMO: '1',
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect((await app.handlers['settings.get']({})).serviceUrl).toBe(chosen);
+      expect((await app.handlers['app.info']({})).serviceUrl).toBe(chosen);
+    } finally {
+      await app.close();
+    }
+    // Nor does that run decide the next one's: a desk opened with no service named uses the chosen one.
+    const next = await createDeskCore({
+      dataDir: data.dir,
+      demo: true,
+      walletKdfCost: 'fast-insecure-for-tests',
+    });
+    try {
+      expect((await next.handlers['settings.get']({})).serviceUrl).toBe(chosen);
+      // A service chosen in Settings replaces the one named for the run, and is kept.
+      const named = await createDeskCore({
+        dataDir: data.dir,
+        serviceUrl: forOneRun,
+        demo: true,
+        walletKdfCost: 'fast-insecure-for-tests',
+      });
+      try {
+        expect((await named.handlers['settings.get']({})).serviceUrl).toBe(forOneRun);
+        await named.handlers['settings.update']({ serviceUrl: `${chosen}/` });
+        expect((await named.handlers['settings.get']({})).serviceUrl).toBe(`${chosen}/`);
+      } finally {
+        await named.close();
+      }
+    } finally {
+      await next.close();
       data.remove();
     }
   });

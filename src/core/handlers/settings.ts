@@ -15,7 +15,7 @@ function settingsGet(ctx: DeskContext): SettingsView {
   const set = status.origin !== null && status.origin === serviceOrigin(ctx.serviceUrl());
   const accepted = status.state === 'accepted' ? true : status.state === 'refused' ? false : null;
   return settingsView(
-    ctx.settings.get(),
+    { ...ctx.settings.get(), serviceUrl: ctx.serviceUrl() },
     { set, accepted: set ? accepted : null, origin: status.origin },
     ctx.demo && Boolean(ctx.options.demoLibrarySecret),
   );
@@ -87,8 +87,9 @@ export const settingsHandlers = (
   | 'settings.clearLibrarySecret'
 > => ({
   'settings.get': async () => settingsGet(ctx),
-  'settings.update': async (patch) => {
-    ctx.settings.update(patch);
+  'settings.update': async ({ serviceUrl, ...rest }) => {
+    if (serviceUrl !== undefined) ctx.chooseService(serviceUrl);
+    ctx.settings.update(rest);
     return settingsGet(ctx);
   },
   'settings.setLibrarySecret': ({ secret }) => setLibrarySecret(ctx, secret),
