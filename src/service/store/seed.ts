@@ -127,7 +127,7 @@ function narrative(
   const [, second = 'markets', third = 'technology'] = p.topics;
   const { topic: main, percent } = leadingShare(mix);
   return {
-    summary: `${p.displayName}, a ${p.role}, posted ${postCount} times in this window, more about ${main} than anything else (${percent}% of posts). The tone was ${p.tone}, and the account kept returning to how ${second} shapes the debate on ${main}.`,
+    summary: `${p.displayName}, ${/^[aeiou]/i.test(p.role) ? 'an' : 'a'} ${p.role}, posted ${postCount} times in this window, more about ${main} than anything else (${percent}% of posts). The tone was ${p.tone}, and the account kept returning to how ${second} shapes the debate on ${main}.`,
     themes: `Three threads dominate. First, ${main}: long explainers with sourced charts, usually posted in the morning. Second, ${second}: shorter takes reacting to news, often quote-posts of reporters. Third, ${third}: occasional but the most shared, with replies from practitioners.`,
     sentiment: `Sentiment was ${rng.pick(['mostly positive', 'mixed', 'mostly negative', 'neutral with sharp spikes'])}. Criticism focused on institutions rather than individuals; praise went to concrete data releases and to people who published their methods.`,
     notablePosts: `The most engaged post (${rng.int(200, 9000)} reposts) argued that ${main} is mispriced because ${second} is changing faster than official statistics capture. A thread on ${third} drew ${rng.int(40, 900)} replies, many of them disagreeing.`,
