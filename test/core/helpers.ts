@@ -33,12 +33,13 @@ export async function firstHandle(stack: Stack): Promise<{ handle: string; ids: 
   return { handle, ids: menu.reports.map((r) => r.id) };
 }
 
-export async function deskFor(
+/** A test desk's options: the stack's demo service, chain and token, one attempt, a fast wallet seal. */
+export function deskOptions(
   stack: Stack,
   dataDir: string,
   options: Partial<DeskCoreOptions> = {},
-): Promise<DeskCore> {
-  return createDeskCore({
+): DeskCoreOptions {
+  return {
     dataDir,
     serviceUrl: stack.baseUrl,
     demo: true,
@@ -48,7 +49,15 @@ export async function deskFor(
     // Wallet imports dominate test time at the real cost; wallet-sealing.test.ts covers the default.
     walletKdfCost: 'fast-insecure-for-tests',
     ...options,
-  });
+  };
+}
+
+export async function deskFor(
+  stack: Stack,
+  dataDir: string,
+  options: Partial<DeskCoreOptions> = {},
+): Promise<DeskCore> {
+  return createDeskCore(deskOptions(stack, dataDir, options));
 }
 
 export async function deskWithWallet(

@@ -14,7 +14,7 @@ import { dispatch } from '../../src/host/dispatch';
 import { httpClient, RpcCallError } from '../../src/renderer/rpc/client';
 import { rpcInputs, type RpcHandlers } from '../../src/shared/rpc';
 import { rpcErrorDetails } from '../../src/shared/rpc-errors';
-import { deskWithWallet, tempDir } from '../core/helpers';
+import { deskOptions, deskWithWallet, tempDir } from '../core/helpers';
 import { editChallenge, startHostileProxy, type HostileProxy } from '../core/hostile-proxy';
 
 const PINNED = '0x1111111111111111111111111111111111111111';
@@ -123,15 +123,7 @@ describe('refusal details over the web host', () => {
   it('arrive from core in its worker thread too: a cap refusal with the cap, amount and spend', async () => {
     const dataDir = path.join(data.dir, 'worker-desk');
     const desk = await startDeskHost({
-      core: {
-        dataDir,
-        serviceUrl: stack.baseUrl,
-        demo: true,
-        demoAsset: stack.asset,
-        rpcUrl: stack.rpcUrl,
-        attempts: 1,
-        walletKdfCost: 'fast-insecure-for-tests',
-      },
+      core: deskOptions(stack, dataDir),
       rendererDir: path.join(data.dir, 'renderer'),
     });
     try {

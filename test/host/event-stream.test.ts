@@ -9,7 +9,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import { startDeskHost, type DeskHost } from '../../src/host/desk-host';
 import { TOKEN_HEADER } from '../../src/shared/bridge';
 import { deskEventSchema, EVENTS_PATH, purchaseStepSchema, type DeskEvent } from '../../src/shared/events';
-import { tempDir } from '../core/helpers';
+import { deskOptions, tempDir } from '../core/helpers';
 
 let stack: Stack;
 let desk: DeskHost;
@@ -21,15 +21,7 @@ beforeAll(async () => {
     buyerCount: 1,
   });
   desk = await startDeskHost({
-    core: {
-      dataDir: dir.dir,
-      serviceUrl: stack.baseUrl,
-      rpcUrl: stack.rpcUrl,
-      demo: true,
-      demoAsset: stack.asset,
-      attempts: 1,
-      walletKdfCost: 'fast-insecure-for-tests',
-    },
+    core: deskOptions(stack, dir.dir),
     rendererDir: dir.dir,
     demoKey: stack.buyerKeys[0]! as `0x${string}`,
   });
