@@ -12,7 +12,7 @@ import type { MenuView, PurchaseOutcome, ShelfView, WalletView } from '../../src
 import { PASSPHRASE, balanceOf, ledgerRows, tempDir, v3Keystore } from '../core/helpers';
 import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
 import { startHostileProxy } from '../core/hostile-proxy';
-import { parsed, runCli, type Run } from './run-cli';
+import { parsed, runCli, stackEnv, type Run } from './run-cli';
 
 let stack: Stack;
 let proxy: FlakyProxy;
@@ -30,16 +30,7 @@ function freshDataDir(): string {
 }
 
 function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  return runCli(args, {
-    INTEL_DESK_SERVICE_URL: proxy.url,
-    INTEL_DESK_DATA_DIR: dataDir,
-    INTEL_DESK_RPC_URL: stack.rpcUrl,
-    INTEL_DESK_DEMO: '1',
-    INTEL_DESK_DEMO_ASSET: stack.asset,
-    INTEL_DESK_PASSPHRASE: undefined,
-    INTEL_DESK_PRIVATE_KEY: undefined,
-    ...env,
-  });
+  return runCli(args, { ...stackEnv(stack, dataDir), INTEL_DESK_SERVICE_URL: proxy.url, ...env });
 }
 
 beforeAll(async () => {
