@@ -148,6 +148,45 @@ describe('snapshots', () => {
     }
   });
 
+  it('finds a report by its topics and figures after a crash between the purchase and its indexing', () => {
+    const data = tempDir('desk-facts-');
+    const file = path.join(data.dir, 'desk.db');
+    const analysed = (topic: string, score: number): IntelReportSnapshot => ({
+      ...snapshot('r1', 'Grid storage'),
+      analytics: { topicShare: [{ label: topic, share: 1 }], sentimentSeries: [{ score }] },
+    });
+    const found = (store: SnapshotStore, text: string) =>
+      store.searchPage({ text, limit: 10, offset: 0 }).hits.map((hit) => hit.id);
+    const first = openDeskDb(file).db;
+    const stored = analysed('Energy Policy', -0.4);
+    new SnapshotStore(first).put(
+      SERVICE,
+      'someone',
+      [{ snapshot: stored, raw: JSON.stringify(stored) }],
+      null,
+      'x',
+    );
+    // The process dies before the indexing pass that follows the purchase's commit.
+    first.close();
+    const { db } = openDeskDb(file);
+    try {
+      const store = new SnapshotStore(db);
+      expect(found(store, 'topic:"energy policy"')).toEqual(['r1']);
+      expect(found(store, 'sentiment<0')).toEqual(['r1']);
+      // Bought again after it was indexed: the new copy's topics and figures replace the old ones.
+      const again = analysed('Trade', 0.5);
+      db.transaction(() =>
+        store.put(SERVICE, 'someone', [{ snapshot: again, raw: JSON.stringify(again) }], null, 'y'),
+      )();
+      expect(found(store, 'topic:"energy policy"')).toEqual([]);
+      expect(found(store, 'topic:trade AND sentiment>0')).toEqual(['r1']);
+      expect(found(store, 'sentiment<0')).toEqual([]);
+    } finally {
+      db.close();
+      data.remove();
+    }
+  });
+
   it('indexes the text the transaction committed when a put is rolled back', () => {
     const data = tempDir('desk-rollback-');
     const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
@@ -284,6 +323,52 @@ describe('snapshots', () => {
       expect(store.search('battery').map((hit) => hit.serviceUrl)).toEqual(['http://a.example']);
       expect(store.search('solar').map((hit) => hit.serviceUrl)).toEqual(['http://c.example']);
       expect(store.list('someone')).toHaveLength(3);
+    } finally {
+      db.close();
+      data.remove();
+    }
+  });
+
+  it('carries a version-9 library into date order, indexed or not, and sorts a report stored a moment ago', () => {
+    const data = tempDir('desk-v9-');
+    const file = path.join(data.dir, 'desk.db');
+    const old = new Database(file);
+    for (const migration of MIGRATIONS.slice(0, 9)) old.exec(migration);
+    old.pragma(`application_id = ${APPLICATION_ID}`);
+    old.pragma('user_version = 9');
+    const insert = old.prepare(
+      `INSERT INTO snapshots (text_id, service_url, id, handle, username, created_at, model, post_count, raw_json,
+         stored_at) VALUES (?, ?, ?, 'someone', 'someone', ?, 'm', ?, ?, '2026-01-05T00:00:00.000Z')`,
+    );
+    const days = ['2026-01-02', '2026-01-04', '2026-01-01'];
+    days.forEach((day, i) => {
+      const stored = snapshot(`r${i + 1}`, `Report ${i + 1} about tariffs`, `${day}T00:00:00.000Z`);
+      insert.run(i + 1, SERVICE, stored.id, stored.createdAt, 10 * (i + 1), JSON.stringify(stored));
+    });
+    // Version 9 indexed the first two; the third was stored when the app stopped.
+    old.prepare("INSERT INTO snapshot_search (rowid, body) VALUES (1, 'Report 1 about tariffs')").run();
+    old.prepare("INSERT INTO snapshot_search (rowid, body) VALUES (2, 'Report 2 about tariffs')").run();
+    old.prepare('UPDATE search_progress SET indexed_up_to = 2').run();
+    old.prepare("INSERT INTO report_tags VALUES (?, 'r3', 'watch', '2026-01-05')").run(SERVICE);
+    old.close();
+
+    const { db } = openDeskDb(file);
+    try {
+      const store = new SnapshotStore(db);
+      const newest = () => store.page({ limit: 2 });
+      const ids = (hits: { id: string }[]) => hits.map((hit) => hit.id);
+      const first = newest();
+      expect(ids(first.items)).toEqual(['r2', 'r1']);
+      expect(ids(store.page({ limit: 2, cursor: first.nextCursor! }).items)).toEqual(['r3']);
+      expect(ids(store.searchPage({ text: 'posts>=20', limit: 10, offset: 0 }).hits)).toEqual(['r2', 'r3']);
+      expect(ids(store.searchPage({ text: 'tariffs tag:watch', limit: 10, offset: 0 }).hits)).toEqual(['r3']);
+      // Stored and listed in the same moment: the page does not wait for the indexing pass to come round.
+      const latest = snapshot('r4', 'Fresh', '2026-02-01T00:00:00.000Z');
+      db.transaction(() =>
+        store.put(SERVICE, 'someone', [{ snapshot: latest, raw: JSON.stringify(latest) }], null, 'now'),
+      )();
+      expect(ids(newest().items)).toEqual(['r4', 'r2']);
+      expect(ids(store.list())).toEqual(['r4', 'r2', 'r1', 'r3']);
     } finally {
       db.close();
       data.remove();

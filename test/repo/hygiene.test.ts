@@ -23,6 +23,7 @@ const SHIPPED_MIGRATIONS = [
   '575606150e6306b49a4f57e180e73c6c2fe7a6d693b4ad0b0ba2d5dc20f33480',
   'f6a23a1769baac31c7e3adc8c444edfb10cecfaa3a64716fece3f2974f73739a',
   '32fe1ccbeacad99b24398cc49e7622b9b7ab999c90f50312a6a037df844c3c4c',
+  'c0f69ea26ee609ae40f93789d0800fd6f0ccda4a1298a4100f3f905e637ddbea',
 ];
 
 const MODULE_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;

@@ -106,6 +106,13 @@ function decodeCursor(cursor: string, sort: LibrarySort): (string | number)[] {
   return checked.data[1];
 }
 
+/**
+ * Where a sort's keys are read: the date order of the whole library is kept in snapshot_filters (written just
+ * after a purchase commits); every other order, and one handle's reports, by an index on the reports.
+ */
+const keysFrom = (sort: LibrarySort, handle: string | undefined) =>
+  sort === 'date' && !handle ? 'snapshot_filters' : 'snapshots';
+
 export function libraryPage(db: DeskDb, request: PageRequest): LibraryPage {
   const sort = request.sort ?? 'date';
   const order = request.order ?? DEFAULT_ORDER[sort];
@@ -132,11 +139,15 @@ export function libraryPage(db: DeskDb, request: PageRequest): LibraryPage {
     pageParams.push(...decodeCursor(request.cursor, sort));
   }
   const direction = order === 'desc' ? 'DESC' : 'ASC';
+  const orderBy = (table: string) =>
+    columns.map((column) => `${column.replace('s.', `${table}.`)} ${direction}`).join(', ');
+  // The page's keys first, from an index alone; only its rows are read.
   const rows = db
     .prepare<(string | number)[], ItemRow>(
-      `SELECT ${ITEM_COLUMNS} FROM snapshots s ${NAMES_JOIN}
-       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY ${columns.map((column) => `${column} ${direction}`).join(', ')} LIMIT ?`,
+      `WITH page AS (SELECT ${columns.join(', ')} FROM ${keysFrom(sort, request.handle)} s
+         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderBy('s')} LIMIT ?)
+       SELECT ${ITEM_COLUMNS} FROM page p JOIN snapshots s ON s.text_id = p.text_id ${NAMES_JOIN}
+       ORDER BY ${orderBy('p')}`,
     )
     .all(...pageParams, request.limit + 1);
   const more = rows.length > request.limit;
@@ -167,7 +178,8 @@ export function listAll(db: DeskDb, handle?: string): LibraryItem[] {
         .all(handle.toLowerCase())
     : db
         .prepare<[], ItemRow>(
-          `SELECT ${ITEM_COLUMNS} FROM snapshots s ${NAMES_JOIN} ORDER BY s.created_at DESC, s.text_id DESC`,
+          `SELECT ${ITEM_COLUMNS} FROM snapshot_filters f JOIN snapshots s ON s.text_id = f.text_id ${NAMES_JOIN}
+           ORDER BY f.created_at DESC, f.text_id DESC`,
         )
         .all();
   return withLabels(db, rows.map(toItem));

@@ -48,7 +48,7 @@ function rankedQueries(query: CompiledSearch, where: string[]): { rows: string; 
       ? `SELECT rowid AS key, bm25(snapshot_search) AS score FROM snapshot_search
          WHERE snapshot_search MATCH @match ORDER BY rowid DESC LIMIT @candidates`
       : `SELECT f.rowid AS key, bm25(snapshot_search) AS score FROM snapshot_search f
-         JOIN snapshots s ON s.text_id = f.rowid
+         JOIN snapshot_filters s ON s.text_id = f.rowid
          WHERE snapshot_search MATCH @match AND ${where.join(' AND ')} ORDER BY f.rowid DESC LIMIT @candidates`;
   return {
     // The page is cut from the ranked keys before any report is read: only its rows' JSON is loaded.
@@ -59,18 +59,18 @@ function rankedQueries(query: CompiledSearch, where: string[]): { rows: string; 
     count:
       where.length === 0
         ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM snapshot_search WHERE snapshot_search MATCH @match LIMIT @cap)`
-        : `SELECT COUNT(*) AS n FROM (SELECT 1 FROM snapshot_search f JOIN snapshots s ON s.text_id = f.rowid
+        : `SELECT COUNT(*) AS n FROM (SELECT 1 FROM snapshot_search f JOIN snapshot_filters s ON s.text_id = f.rowid
              WHERE snapshot_search MATCH @match AND ${where.join(' AND ')} LIMIT @cap)`,
   };
 }
 
 /**
  * Newest first, when nothing ranks: qualifiers, comparisons, or words only under NOT. The conditions are
- * judged on the narrow snapshots_by_filter index (migration 7) and only the page's rows are read: walking the
+ * judged on the narrow rows of snapshot_filters (migration 10) and only the page's rows are read: walking the
  * reports themselves read each one's JSON, 800 ms for a filter that matched nothing in 100k.
  */
 function filteredQueries(where: string[]): { rows: string; count: string } {
-  const from = `FROM snapshots s INDEXED BY snapshots_by_filter ${whereOf(where)}`;
+  const from = `FROM snapshot_filters s ${whereOf(where)}`;
   return {
     rows: `WITH page AS (SELECT s.text_id AS key, s.created_at ${from}
          ORDER BY s.created_at DESC, s.text_id DESC LIMIT @limit OFFSET @offset)

@@ -74,6 +74,14 @@ const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`)
 /** Past every string that starts with the prefix: a range on an index instead of a LIKE scan. */
 const PREFIX_END = '\u{10FFFF}';
 
+/**
+ * Reports whose label (tag or note, kept per service and report id) passes the test. Labels are few: each one
+ * finds its stored copies through their unique key, so snapshot_filters need not carry the id.
+ */
+const labelled = (table: 'report_tags' | 'report_notes', test: string) =>
+  `s.text_id IN (SELECT c.text_id FROM ${table} l
+     JOIN snapshots c ON c.id = l.report_id AND c.service_url = l.service_url WHERE ${test})`;
+
 class SqlBuilder {
   readonly params: Record<string, string | number> = {};
   private next = 0;
@@ -126,10 +134,9 @@ class SqlBuilder {
       case 'topic':
         return `s.text_id IN (SELECT text_id FROM snapshot_topics WHERE ${this.equalsOrPrefix('topic', node.value, node.prefix)})`;
       case 'tag':
-        return `(s.id, s.service_url) IN (SELECT report_id, service_url FROM report_tags WHERE ${this.equalsOrPrefix('tag', node.value, node.prefix)})`;
+        return labelled('report_tags', this.equalsOrPrefix('tag', node.value, node.prefix));
       case 'note':
-        return `(s.id, s.service_url) IN (SELECT report_id, service_url FROM report_notes
-          WHERE note LIKE ${this.bind(`%${likeEscaped(node.value)}%`)} ESCAPE '\\')`;
+        return labelled('report_notes', `note LIKE ${this.bind(`%${likeEscaped(node.value)}%`)} ESCAPE '\\'`);
     }
   }
 }

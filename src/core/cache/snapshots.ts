@@ -51,7 +51,9 @@ interface PutStatements {
   removeText: Statement<[number]>;
   addText: Statement<[number | bigint, string]>;
   indexedUpTo: Statement<[], { n: number }>;
-  pending: Statement<[number, number], { key: number; id: string; serviceUrl: string; raw: string }>;
+  pending: Statement<[number, number], { key: number; id: string; serviceUrl: string }>;
+  rawOf: Statement<[number], { raw: string }>;
+  putFilters: Statement<[number | bigint]>;
   markIndexed: Statement<[number]>;
   putFacts: Statement;
   removeTopics: Statement<[number | bigint]>;
@@ -62,21 +64,35 @@ interface PutStatements {
 const INDEX_STEP = 200;
 
 /**
- * Searchable text of reports stored but not yet indexed, kept from the put so indexing need not parse the
- * stored JSON again (the parse was 40% of indexing). Bounded: past this many characters, or after a restart,
- * indexing reads the stored report instead, which gives the same text.
+ * Reports stored but not yet indexed, kept from the put so indexing need not parse the stored JSON again (the
+ * parse was 40% of indexing). Bounded by the stored JSON's length: past this many characters, or after a
+ * restart, indexing parses the stored report instead, which gives the same text and facts.
  */
-const MAX_HELD_TEXT_CHARS = 16 * 1024 * 1024;
+const MAX_HELD_JSON_CHARS = 32 * 1024 * 1024;
 
-function textOfRaw(raw: string): string {
+type Indexable = Pick<IntelReportSnapshot, 'changeSummary' | 'narrative' | 'analytics'>;
+
+function parsedRaw(raw: string | undefined): Indexable | null {
+  if (raw === undefined) return null;
   try {
     const parsed = JSON.parse(raw) as Partial<IntelReportSnapshot> | null;
     return parsed && typeof parsed === 'object'
-      ? searchableText({ changeSummary: parsed.changeSummary, narrative: parsed.narrative ?? {} })
-      : '';
+      ? {
+          changeSummary: parsed.changeSummary,
+          narrative: parsed.narrative ?? {},
+          analytics: parsed.analytics ?? {},
+        }
+      : null;
   } catch {
-    return '';
+    return null;
   }
+}
+
+interface Held {
+  id: string;
+  serviceUrl: string;
+  snapshot: Indexable;
+  chars: number;
 }
 
 export class SnapshotStore {
@@ -87,7 +103,7 @@ export class SnapshotStore {
   /** Prepared once: preparing them on every put cost as much as the insert itself. */
   private statements: PutStatements | null = null;
   /** Keyed by the row's key, and kept with its report id: a rolled-back put may leave its key to another. */
-  private readonly heldText = new Map<number, { id: string; serviceUrl: string; text: string }>();
+  private readonly held = new Map<number, Held>();
   private heldChars = 0;
 
   private prepared(): PutStatements {
@@ -109,9 +125,14 @@ export class SnapshotStore {
       removeText: this.db.prepare('DELETE FROM snapshot_search WHERE rowid = ?'),
       addText: this.db.prepare('INSERT INTO snapshot_search (rowid, body) VALUES (?, ?)'),
       indexedUpTo: this.db.prepare('SELECT indexed_up_to AS n FROM search_progress WHERE id = 1'),
+      // Without the JSON: most pending reports are held from their put, and reading it walks its overflow pages.
       pending: this.db.prepare(
-        `SELECT text_id AS key, id, service_url AS serviceUrl, raw_json AS raw FROM snapshots
-         WHERE text_id > ? ORDER BY text_id LIMIT ?`,
+        `SELECT text_id AS key, id, service_url AS serviceUrl FROM snapshots WHERE text_id > ? ORDER BY text_id LIMIT ?`,
+      ),
+      rawOf: this.db.prepare('SELECT raw_json AS raw FROM snapshots WHERE text_id = ?'),
+      putFilters: this.db.prepare(
+        `INSERT OR REPLACE INTO snapshot_filters (created_at, text_id, handle, model, post_count, spent_atomic)
+         SELECT created_at, text_id, handle, model, post_count, spent_atomic FROM snapshots WHERE text_id = ?`,
       ),
       markIndexed: this.db.prepare('UPDATE search_progress SET indexed_up_to = ? WHERE id = 1'),
       putFacts: this.db.prepare(
@@ -126,7 +147,9 @@ export class SnapshotStore {
 
   /**
    * Call inside the caller's transaction: a purchase's snapshots land together with its completion. A report
-   * is the service's: the same id from another service is another report and is kept beside it.
+   * is the service's: the same id from another service is another report and is kept beside it. What search
+   * needs beyond the row (its words, facts and topics) is written just after the caller commits (indexPending):
+   * written here, those rows tripled the time a purchase's transaction took.
    */
   put(
     serviceUrl: string,
@@ -135,8 +158,7 @@ export class SnapshotStore {
     purchaseId: string | null,
     storedAt: string,
   ): void {
-    const { keyOf, insert, update, removeText, addText, indexedUpTo, putFacts, removeTopics, addTopic } =
-      this.prepared();
+    const { keyOf, insert, update, indexedUpTo } = this.prepared();
     for (const { snapshot, raw } of entries) {
       const range = snapshot.meta.dateRange ?? null;
       const row = {
@@ -153,53 +175,65 @@ export class SnapshotStore {
         purchaseId,
         storedAt,
       };
-      // A new report is indexed for search after the caller commits (see indexPending): its key is past
-      // indexed_up_to. One statement for it: the unique key finds a stored copy without a lookup first.
+      // One statement for a new report: the unique key finds a stored copy without a lookup first. Its key is
+      // past indexed_up_to, so the indexing pass picks it up.
       const inserted = insert.run(row);
-      let key: number | bigint;
       if (inserted.changes > 0) {
-        key = inserted.lastInsertRowid;
-        this.holdText(Number(key), { id: snapshot.id, serviceUrl, text: searchableText(snapshot) });
-      } else {
-        const existing = keyOf.get(snapshot.id, serviceUrl);
-        if (existing === undefined) continue;
-        key = existing.text_id;
-        update.run({ ...row, key });
-        removeTopics.run(key);
-        // Not yet indexed: indexing reads the stored report, whichever copy the caller's transaction leaves.
-        this.dropText(existing.text_id);
-        if (existing.text_id <= (indexedUpTo.get()?.n ?? 0)) {
-          removeText.run(existing.text_id);
-          addText.run(existing.text_id, searchableText(snapshot));
-        }
+        this.hold(Number(inserted.lastInsertRowid), {
+          id: snapshot.id,
+          serviceUrl,
+          snapshot,
+          chars: raw.length,
+        });
+        continue;
       }
-      const { topics, ...facts } = reportFacts(snapshot);
-      putFacts.run({ key, ...facts });
-      for (const topic of topics) addTopic.run(topic, key);
+      const existing = keyOf.get(snapshot.id, serviceUrl);
+      if (existing === undefined) continue;
+      update.run({ ...row, key: existing.text_id });
+      // Not yet indexed: indexing reads the stored report, whichever copy the caller's transaction leaves.
+      this.drop(existing.text_id);
+      if (existing.text_id <= (indexedUpTo.get()?.n ?? 0)) this.index(existing.text_id, snapshot, true);
     }
     if (entries.length > 0) this.events?.changed('library.changed');
     this.scheduleIndexing();
   }
 
-  private holdText(key: number, held: { id: string; serviceUrl: string; text: string }): void {
-    this.dropText(key);
-    if (this.heldChars + held.text.length > MAX_HELD_TEXT_CHARS) return;
-    this.heldText.set(key, held);
-    this.heldChars += held.text.length;
+  /**
+   * What finds one report beyond its row: its words, facts, topics and place in date order, under its key.
+   * `again` replaces what an earlier copy left.
+   */
+  private index(key: number, snapshot: Indexable | null, again: boolean): void {
+    const { removeText, addText, putFacts, removeTopics, addTopic, putFilters } = this.prepared();
+    if (again) {
+      removeText.run(key);
+      removeTopics.run(key);
+    }
+    addText.run(key, snapshot ? searchableText(snapshot) : '');
+    const { topics, ...facts } = reportFacts(snapshot ?? { analytics: {} });
+    putFacts.run({ key, ...facts });
+    for (const topic of topics) addTopic.run(topic, key);
+    putFilters.run(key);
   }
 
-  private dropText(key: number): void {
-    const held = this.heldText.get(key);
+  private hold(key: number, held: Held): void {
+    this.drop(key);
+    if (this.heldChars + held.chars > MAX_HELD_JSON_CHARS) return;
+    this.held.set(key, held);
+    this.heldChars += held.chars;
+  }
+
+  private drop(key: number): void {
+    const held = this.held.get(key);
     if (held === undefined) return;
-    this.heldText.delete(key);
-    this.heldChars -= held.text.length;
+    this.held.delete(key);
+    this.heldChars -= held.chars;
   }
 
-  /** The text kept from the put of this very report, if any. */
-  private takeText(row: { key: number; id: string; serviceUrl: string }): string | undefined {
-    const held = this.heldText.get(row.key);
-    this.dropText(row.key);
-    return held && held.id === row.id && held.serviceUrl === row.serviceUrl ? held.text : undefined;
+  /** The snapshot kept from the put of this very report, if any. */
+  private take(row: { key: number; id: string; serviceUrl: string }): Indexable | undefined {
+    const held = this.held.get(row.key);
+    this.drop(row.key);
+    return held && held.id === row.id && held.serviceUrl === row.serviceUrl ? held.snapshot : undefined;
   }
 
   private indexingScheduled = false;
@@ -216,15 +250,16 @@ export class SnapshotStore {
   }
 
   /**
-   * Adds the reports stored since the last call to the search index, at most `max` of them, in one
-   * transaction; returns how many. Keys only grow (reports are never deleted), so "up to" is exact.
+   * Indexes the reports stored since the last call (see index), at most `max` of them, in
+   * one transaction; returns how many. Keys only grow (reports are never deleted), so "up to" is exact.
    */
   indexPending(max = Number.MAX_SAFE_INTEGER): number {
-    const { addText, indexedUpTo, pending, markIndexed } = this.prepared();
+    const { indexedUpTo, pending, rawOf, markIndexed } = this.prepared();
     return this.db
       .transaction(() => {
         const rows = pending.all(indexedUpTo.get()?.n ?? 0, max);
-        for (const row of rows) addText.run(row.key, this.takeText(row) ?? textOfRaw(row.raw));
+        for (const row of rows)
+          this.index(row.key, this.take(row) ?? parsedRaw(rawOf.get(row.key)?.raw), false);
         const last = rows.at(-1);
         if (last) markIndexed.run(last.key);
         return rows.length;
@@ -244,10 +279,13 @@ export class SnapshotStore {
 
   /** The whole library (or one handle's), newest first. Screens page through it with `page` instead. */
   list(handle?: string): LibraryItem[] {
+    this.indexPending();
     return listAll(this.db, handle);
   }
 
+  /** Pages in date order come from snapshot_filters: whatever the indexing pass has not reached is first. */
   page(request: PageRequest): LibraryPage {
+    this.indexPending();
     return libraryPage(this.db, request);
   }
 
