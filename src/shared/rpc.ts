@@ -256,11 +256,19 @@ export interface LibraryHandle {
   reports: number;
 }
 
+/** How far a search can be paged: past the count's limit the hits go on, most recently bought first. */
+export const MAX_SEARCH_OFFSET = 10_000;
+
 export interface SearchView {
   hits: SearchHit[];
-  /** Reports that match, counted up to `countLimit`; `countCapped` says there may be more. */
+  /** Reports that match, counted up to a limit (1,000); `countCapped` says there are more. */
   count: number;
   countCapped: boolean;
+  /**
+   * best: ranked by bm25 (words, and few enough matches to rank); bought: too many matches to rank, the most
+   * recently bought first; newest: no words to rank by, the newest reports first.
+   */
+  order: 'best' | 'bought' | 'newest';
   /** The words and phrases searched for, as understood (for "no match for …"). */
   terms: string[];
 }
@@ -421,7 +429,7 @@ export const rpcInputs = {
     text: z.string().min(1).max(500),
     handle: handleInput.optional(),
     limit: z.number().int().min(1).max(200).optional(),
-    offset: z.number().int().min(0).max(10_000).optional(),
+    offset: z.number().int().min(0).max(MAX_SEARCH_OFFSET).optional(),
     prefixLast: z.boolean().optional(),
   }),
   'searches.list': z.object({}),

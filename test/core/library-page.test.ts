@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { APPLICATION_ID, openDeskDb } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';
 import { SnapshotStore } from '../../src/core/cache/snapshots';
+import { RANKED } from '../../src/core/cache/library-search';
 import type { LibraryItem } from '../../src/shared/rpc';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { tempDir } from './helpers';
@@ -130,6 +131,11 @@ describe('library pages', () => {
       expect(ada.total).toBe(2);
       expect(ada.totalSpentUsd).toBeCloseTo(0.06);
       expect(store.page({ limit: 1 }).totalSpentUsd).toBeCloseTo(0.08);
+      // Filters judge the price each report was stored with, held from its put or read back after a restart.
+      const spentOver = (usd: string) =>
+        store.searchPage({ text: `spent>${usd}`, limit: 10, offset: 0 }).hits.map((hit) => hit.id);
+      expect(spentOver('0.02')).toEqual(['a2']);
+      expect(spentOver('0')).toEqual(['a2', 'a1', 'z2', 'z1']);
       expect(store.page({ sort: 'date', order: 'asc', limit: 2 }).items.map((item) => item.id)).toEqual([
         'z1',
         'z2',
@@ -174,6 +180,86 @@ describe('library search', () => {
       expect(store.search('"battery battery"')[0]!.snippet).toContain(
         '\u0001Battery battery\u0002 battery: supply',
       );
+    });
+  });
+
+  it('finds with a typed prefix exactly what FTS5 finds, once the index words are read and as reports arrive', async () => {
+    const data = tempDir('desk-words-');
+    const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+    try {
+      const store = new SnapshotStore(db);
+      const texts = [
+        'Regulation of regulators: regular filings',
+        'Crème brûlée and a naïve école',
+        'İstanbul Straße Ångström Σίσυφος 東京 2026q3',
+        'Cafe\u0301 society, e\u0301cole normale',
+      ];
+      texts.forEach((text, i) => putReport(store, db, 'a', `r${i}`, text, i));
+      const ids = (text: string) =>
+        store
+          .searchPage({ text, limit: 50, offset: 0 })
+          .hits.map((hit) => hit.id)
+          .sort();
+      const byFts = (prefix: string) =>
+        db
+          .prepare<[string], { rowid: number }>(
+            'SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ?',
+          )
+          .all(`"${prefix}"*`)
+          .map((row) => `r${row.rowid - 1}`)
+          .sort();
+      await store.vocabulary.ready();
+      // Stored after the words were read: kept up to date from the reports indexed.
+      putReport(store, db, 'b', 'r4', 'Regulatory ångströms in the café', 5);
+      putReport(store, db, 'b', 'r5', 'Ecological straßen', 6);
+      const words = [...texts, 'Regulatory ångströms in the café', 'Ecological straßen']
+        .join(' ')
+        .normalize('NFD')
+        .replace(/\p{M}/gu, '')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu)!;
+      const prefixes = new Set(
+        words.flatMap((word) => [...word].map((_, n) => [...word].slice(0, n + 1).join(''))),
+      );
+      let expanded = 0;
+      for (const prefix of prefixes) {
+        // The search itself indexes what is pending, so FTS5 is asked after it.
+        const found = ids(`${prefix}*`);
+        expect(found, prefix).toEqual(byFts(prefix));
+        if (store.vocabulary.expand(prefix) !== null) expanded++;
+      }
+      expect(expanded).toBe(prefixes.size);
+      expect(ids('regul*')).toEqual(['r0', 'r4']);
+      expect(store.vocabulary.expand('regul')).toEqual(['regular', 'regulation', 'regulators', 'regulatory']);
+    } finally {
+      db.close();
+      data.remove();
+    }
+  });
+
+  it('ranks a few matches by bm25 and gives more than it ranks most recently bought first', () => {
+    withStore((store, db) => {
+      putReport(store, db, 'a', 'once', 'Solar once', 1);
+      putReport(store, db, 'a', 'thrice', 'Solar solar solar', 2);
+      expect(store.searchPage({ text: 'solar', limit: 5, offset: 0 })).toMatchObject({
+        order: 'best',
+        hits: [{ id: 'thrice' }, { id: 'once' }],
+      });
+      db.transaction(() => {
+        for (let i = 0; i < RANKED; i++) {
+          const snap = snapshot(`bulk${i}`, i === 10 ? 'Solar solar solar solar' : 'Solar', day(i % 300));
+          store.put(SERVICE, 'b', [{ snapshot: snap, raw: JSON.stringify(snap) }], null, day(500));
+        }
+      })();
+      const many = store.searchPage({ text: 'solar', limit: 3, offset: 0 });
+      expect(many).toMatchObject({ order: 'bought', count: RANKED, countCapped: true });
+      expect(many.hits.map((hit) => hit.id)).toEqual([
+        `bulk${RANKED - 1}`,
+        `bulk${RANKED - 2}`,
+        `bulk${RANKED - 3}`,
+      ]);
+      expect(store.searchPage({ text: 'solar handle:a', limit: 5, offset: 0 }).order).toBe('best');
+      expect(store.searchPage({ text: 'handle:a', limit: 5, offset: 0 }).order).toBe('newest');
     });
   });
 

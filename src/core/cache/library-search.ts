@@ -1,23 +1,26 @@
 /**
  * The library searched with the query language (search-syntax.ts, compiled by search-compile.ts) at a bounded
- * cost at any size. With words to rank by, the newest CANDIDATES matches are ranked by bm25 and the page asked
- * for is returned; with qualifiers and comparisons only, the newest matching reports come first. Snippets are
- * made for the page only; the count stops at COUNT_LIMIT.
+ * cost at any size. The matches are counted first, up to RANKED. With words to rank by and at most RANKED
+ * matches, all of them are ranked by bm25; with more, the most recently bought come first, because bm25
+ * reads every doclist of the query's words in full to weigh them (5-15 ms for a common word at 100k reports)
+ * and the best of a few thousand loose matches is no answer anyway: more words are. With qualifiers and
+ * comparisons only, the newest reports come first. Snippets are made for the page only.
  */
 import type { SearchHit, SearchView } from '../../shared/rpc';
 import type { IntelReportSnapshot } from '../../shared/wire';
 import type { DeskDb } from '../db/open';
 import { ITEM_COLUMNS, NAMES_JOIN, toItem, type ItemRow } from './library-page';
 import { withLabels } from './report-labels';
-import { compileSearch, describeQuery, type CompiledSearch } from './search-compile';
+import { compileSearch, describeQuery, type Expand } from './search-compile';
 import { parseQuery } from './search-syntax';
-import { searchableText } from './snapshots';
+import { searchableText } from './search-index';
 import { snippetOf } from './snippet';
 
-/** Matches ranked per query; beyond this, the newest matches are ranked (storage order). */
-export const CANDIDATES = 1_000;
-/** Matches counted per query; beyond this, the count says "at least". */
-export const COUNT_LIMIT = 10_000;
+/**
+ * Matches ranked by bm25, and counted: with more, the most recently bought come first and the count says
+ * "more than" (docs/decisions). Counting further cost up to 5 ms for two common words at 100k reports.
+ */
+export const RANKED = 1_000;
 
 export interface SearchRequest {
   text: string;
@@ -40,27 +43,48 @@ function textOf(raw: string): string {
 
 const whereOf = (conditions: string[]) => (conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '');
 
-/** Keys of the page (best first) and the capped count, when words rank the matches. */
-function rankedQueries(query: CompiledSearch, where: string[]): { rows: string; count: string } {
-  // Without other conditions the index alone answers: no join with the reports until the page is cut.
-  const candidates =
+type SearchOrder = SearchView['order'];
+
+/** How one query is answered: its capped count, then the page's rows in an order the count decides. */
+interface SearchPlan {
+  count: string;
+  rows(count: number): { sql: string; order: SearchOrder };
+}
+
+/** Only the page's rows are read from the reports, with their JSON for the snippets. */
+const pageRows = (page: string, order: string) =>
+  `WITH page AS (${page})
+   SELECT ${ITEM_COLUMNS}, s.raw_json FROM page r JOIN snapshots s ON s.text_id = r.key ${NAMES_JOIN}
+   ORDER BY ${order}`;
+
+/** Words to match: every match ranked by bm25 when they are few, else the most recently bought first. */
+function wordsPlan(where: string[]): SearchPlan {
+  // Without other conditions the index alone answers: no join until the page is cut.
+  const from =
     where.length === 0
-      ? `SELECT rowid AS key, bm25(snapshot_search) AS score FROM snapshot_search
-         WHERE snapshot_search MATCH @match ORDER BY rowid DESC LIMIT @candidates`
-      : `SELECT f.rowid AS key, bm25(snapshot_search) AS score FROM snapshot_search f
-         JOIN snapshot_filters s ON s.text_id = f.rowid
-         WHERE snapshot_search MATCH @match AND ${where.join(' AND ')} ORDER BY f.rowid DESC LIMIT @candidates`;
+      ? 'FROM snapshot_search f WHERE snapshot_search MATCH @match'
+      : `FROM snapshot_search f JOIN snapshot_filters s ON s.text_id = f.rowid
+         WHERE snapshot_search MATCH @match AND ${where.join(' AND ')}`;
   return {
-    // The page is cut from the ranked keys before any report is read: only its rows' JSON is loaded.
-    rows: `WITH ranked AS (${candidates}),
-         page AS (SELECT key, score FROM ranked ORDER BY score, key DESC LIMIT @limit OFFSET @offset)
-       SELECT ${ITEM_COLUMNS}, s.raw_json FROM page r JOIN snapshots s ON s.text_id = r.key ${NAMES_JOIN}
-       ORDER BY r.score, r.key DESC`,
-    count:
-      where.length === 0
-        ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM snapshot_search WHERE snapshot_search MATCH @match LIMIT @cap)`
-        : `SELECT COUNT(*) AS n FROM (SELECT 1 FROM snapshot_search f JOIN snapshot_filters s ON s.text_id = f.rowid
-             WHERE snapshot_search MATCH @match AND ${where.join(' AND ')} LIMIT @cap)`,
+    count: `SELECT COUNT(*) AS n FROM (SELECT 1 ${from} LIMIT @cap)`,
+    rows: (count) =>
+      count <= RANKED
+        ? {
+            order: 'best',
+            sql: pageRows(
+              `SELECT f.rowid AS key, bm25(snapshot_search) AS score ${from} ORDER BY score, key DESC
+               LIMIT @limit OFFSET @offset`,
+              'r.score, r.key DESC',
+            ),
+          }
+        : {
+            // FTS5 gives the matches in this order without reading them all.
+            order: 'bought',
+            sql: pageRows(
+              `SELECT f.rowid AS key ${from} ORDER BY f.rowid DESC LIMIT @limit OFFSET @offset`,
+              'r.key DESC',
+            ),
+          },
   };
 }
 
@@ -69,33 +93,36 @@ function rankedQueries(query: CompiledSearch, where: string[]): { rows: string; 
  * judged on the narrow rows of snapshot_filters (migration 10) and only the page's rows are read: walking the
  * reports themselves read each one's JSON, 800 ms for a filter that matched nothing in 100k.
  */
-function filteredQueries(where: string[]): { rows: string; count: string } {
+function filteredPlan(where: string[]): SearchPlan {
   const from = `FROM snapshot_filters s ${whereOf(where)}`;
+  const sql = pageRows(
+    `SELECT s.text_id AS key, s.created_at ${from} ORDER BY s.created_at DESC, s.text_id DESC
+     LIMIT @limit OFFSET @offset`,
+    'r.created_at DESC, r.key DESC',
+  );
   return {
-    rows: `WITH page AS (SELECT s.text_id AS key, s.created_at ${from}
-         ORDER BY s.created_at DESC, s.text_id DESC LIMIT @limit OFFSET @offset)
-       SELECT ${ITEM_COLUMNS}, s.raw_json FROM page r JOIN snapshots s ON s.text_id = r.key ${NAMES_JOIN}
-       ORDER BY r.created_at DESC, r.key DESC`,
     count: `SELECT COUNT(*) AS n FROM (SELECT 1 ${from} LIMIT @cap)`,
+    rows: () => ({ sql, order: 'newest' }),
   };
 }
 
-export function searchLibrary(db: DeskDb, request: SearchRequest): SearchView {
+export function searchLibrary(db: DeskDb, request: SearchRequest, expand?: Expand): SearchView {
   const tree = parseQuery(request.text, { prefixLast: request.prefixLast ?? false });
-  const query = compileSearch(tree);
-  if (query === null) return { hits: [], count: 0, countCapped: false, terms: [] };
+  const query = compileSearch(tree, expand);
+  if (query === null) return { hits: [], count: 0, countCapped: false, order: 'newest', terms: [] };
   const where = [...query.where];
   const params: Params = { ...query.params };
   if (request.handle !== undefined) {
     where.push('s.handle = @handle');
     params['handle'] = request.handle.toLowerCase();
   }
-  if (query.match !== null) Object.assign(params, { match: query.match, candidates: CANDIDATES });
-  const sql = query.match !== null ? rankedQueries(query, where) : filteredQueries(where);
+  if (query.match !== null) params['match'] = query.match;
+  const plan = query.match !== null ? wordsPlan(where) : filteredPlan(where);
+  const count = db.prepare<Params, { n: number }>(plan.count).get({ ...params, cap: RANKED + 1 })?.n ?? 0;
+  const { sql, order } = plan.rows(count);
   const rows = db
-    .prepare<Params, ItemRow & { raw_json: string }>(sql.rows)
+    .prepare<Params, ItemRow & { raw_json: string }>(sql)
     .all({ ...params, limit: request.limit, offset: request.offset });
-  const count = db.prepare<Params, { n: number }>(sql.count).get({ ...params, cap: COUNT_LIMIT + 1 })?.n ?? 0;
   const items = withLabels(db, rows.map(toItem));
   const hits: SearchHit[] = items.map((item, i) => ({
     ...item,
@@ -103,8 +130,9 @@ export function searchLibrary(db: DeskDb, request: SearchRequest): SearchView {
   }));
   return {
     hits,
-    count: Math.min(count, COUNT_LIMIT),
-    countCapped: count > COUNT_LIMIT,
+    count: Math.min(count, RANKED),
+    countCapped: count > RANKED,
+    order,
     terms: describeQuery(tree),
   };
 }

@@ -39,18 +39,33 @@ const textOnly = (node: SearchNode): boolean =>
   (node.kind === 'not' && textOnly(node.child)) ||
   ((node.kind === 'and' || node.kind === 'or') && node.children.every(textOnly));
 
+/**
+ * The whole words of the index that start with a prefix, or null to leave the prefix to FTS5 (see
+ * search-vocabulary.ts: the same matches, found by merging every such word's doclist first).
+ */
+export type Expand = (prefix: string) => string[] | null;
+
+/** `"w1 w2 pre"*` as the phrases it stands for: `("w1 w2 prefix" OR "w1 w2 preface")`. */
+function prefixPhrase(words: string[], expand: Expand | undefined): string {
+  const whole = expand?.(words.at(-1)!) ?? null;
+  if (whole === null || whole.length === 0) return `"${words.join(' ')}"*`;
+  const phrases = whole.map((word) => `"${[...words.slice(0, -1), word].join(' ')}"`);
+  return phrases.length === 1 ? phrases[0]! : `(${phrases.join(' OR ')})`;
+}
+
 /** The node as one FTS5 expression, or null when FTS5 cannot say it (a NOT with nothing to subtract from). */
-export function ftsOf(node: SearchNode): string | null {
+export function ftsOf(node: SearchNode, expand?: Expand): string | null {
+  const fts = (child: SearchNode) => ftsOf(child, expand);
   switch (node.kind) {
     case 'text':
-      return `"${node.words.join(' ')}"${node.prefix ? '*' : ''}`;
+      return node.prefix ? prefixPhrase(node.words, expand) : `"${node.words.join(' ')}"`;
     case 'or': {
-      const parts = node.children.map(ftsOf);
+      const parts = node.children.map(fts);
       return parts.every((part) => part !== null) ? `(${parts.join(' OR ')})` : null;
     }
     case 'and': {
-      const kept = node.children.filter((child) => child.kind !== 'not').map(ftsOf);
-      const dropped = node.children.flatMap((child) => (child.kind === 'not' ? [ftsOf(child.child)] : []));
+      const kept = node.children.filter((child) => child.kind !== 'not').map(fts);
+      const dropped = node.children.flatMap((child) => (child.kind === 'not' ? [fts(child.child)] : []));
       if (kept.length === 0 || [...kept, ...dropped].some((part) => part === null)) return null;
       return `(${kept.join(' AND ')})${dropped.map((part) => ` NOT ${part}`).join('')}`;
     }
@@ -86,6 +101,8 @@ class SqlBuilder {
   readonly params: Record<string, string | number> = {};
   private next = 0;
 
+  constructor(private readonly expand: Expand | undefined) {}
+
   bind(value: string | number): string {
     const name = `p${this.next++}`;
     this.params[name] = value;
@@ -101,7 +118,7 @@ class SqlBuilder {
 
   sql(node: SearchNode): string {
     if (textOnly(node)) {
-      const fts = ftsOf(node);
+      const fts = ftsOf(node, this.expand);
       if (fts !== null)
         return `s.text_id IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ${this.bind(fts)})`;
     }
@@ -150,7 +167,7 @@ function collectTerms(node: SearchNode, terms: SearchTerms): SearchTerms {
   return terms;
 }
 
-export function compileSearch(tree: SearchNode | null): CompiledSearch | null {
+export function compileSearch(tree: SearchNode | null, expand?: Expand): CompiledSearch | null {
   const node = tree ? simplify(tree) : null;
   if (!node) return null;
   const terms = collectTerms(node, { prefixes: [], phrases: [] });
@@ -159,9 +176,11 @@ export function compileSearch(tree: SearchNode | null): CompiledSearch | null {
   const ranked = conjuncts.filter(
     (c) => textOnly(c) && (ftsOf(c) !== null || (c.kind === 'not' && ftsOf(c.child) !== null)),
   );
-  const match = ranked.some((c) => c.kind !== 'not') ? ftsOf({ kind: 'and', children: ranked }) : null;
+  const match = ranked.some((c) => c.kind !== 'not')
+    ? ftsOf({ kind: 'and', children: ranked }, expand)
+    : null;
   const rest = match === null ? conjuncts : conjuncts.filter((conjunct) => !ranked.includes(conjunct));
-  const builder = new SqlBuilder();
+  const builder = new SqlBuilder(expand);
   const where = rest.map((conjunct) => builder.sql(conjunct));
   return { match, where, params: builder.params, terms };
 }

@@ -13,34 +13,12 @@ import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../events';
 import { libraryPage, listAll, type PageRequest } from './library-page';
 import { searchLibrary, type SearchRequest } from './library-search';
-import { reportFacts } from './report-facts';
+import { SearchIndex } from './search-index';
+import type { SearchVocabulary } from './search-vocabulary';
 
 export interface StoredSnapshot {
   snapshot: IntelReportSnapshot;
   raw: string;
-}
-
-/**
- * The text a report is found by: every string of the narrative and change summary, in document order, cut at
- * MAX_INDEXED_CHARS so one oversized report cannot grow the index without bound. Iterative: a paid snapshot
- * nested thousands of levels deep must still be stored and indexed, never overflow the stack after payment.
- */
-export const MAX_INDEXED_CHARS = 64 * 1024;
-
-export function searchableText(snapshot: Pick<IntelReportSnapshot, 'changeSummary' | 'narrative'>): string {
-  const parts: string[] = [];
-  let length = 0;
-  const pending: unknown[] = [snapshot.changeSummary, snapshot.narrative];
-  while (pending.length > 0 && length < MAX_INDEXED_CHARS) {
-    const value = pending.pop();
-    if (typeof value === 'string') {
-      parts.push(value);
-      length += value.length + 1;
-    } else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) pending.push(value[i]);
-    else if (value && typeof value === 'object') pending.push(...Object.values(value).reverse());
-  }
-  const text = parts.join('\n');
-  return text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
 }
 
 interface PutStatements {
@@ -48,63 +26,26 @@ interface PutStatements {
   /** Inserts unless the report is already stored (then changes nothing, and `changes` is 0). */
   insert: Statement;
   update: Statement;
-  removeText: Statement<[number]>;
-  addText: Statement<[number | bigint, string]>;
-  indexedUpTo: Statement<[], { n: number }>;
-  pending: Statement<[number, number], { key: number; id: string; serviceUrl: string }>;
-  rawOf: Statement<[number], { raw: string }>;
-  putFilters: Statement<[number | bigint]>;
-  markIndexed: Statement<[number]>;
-  putFacts: Statement;
-  removeTopics: Statement<[number | bigint]>;
-  addTopic: Statement<[string, number | bigint]>;
-}
-
-/** Reports indexed per step of the background catch-up: a few milliseconds, so calls in between stay quick. */
-const INDEX_STEP = 200;
-
-/**
- * Reports stored but not yet indexed, kept from the put so indexing need not parse the stored JSON again (the
- * parse was 40% of indexing). Bounded by the stored JSON's length: past this many characters, or after a
- * restart, indexing parses the stored report instead, which gives the same text and facts.
- */
-const MAX_HELD_JSON_CHARS = 32 * 1024 * 1024;
-
-type Indexable = Pick<IntelReportSnapshot, 'changeSummary' | 'narrative' | 'analytics'>;
-
-function parsedRaw(raw: string | undefined): Indexable | null {
-  if (raw === undefined) return null;
-  try {
-    const parsed = JSON.parse(raw) as Partial<IntelReportSnapshot> | null;
-    return parsed && typeof parsed === 'object'
-      ? {
-          changeSummary: parsed.changeSummary,
-          narrative: parsed.narrative ?? {},
-          analytics: parsed.analytics ?? {},
-        }
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-interface Held {
-  id: string;
-  serviceUrl: string;
-  snapshot: Indexable;
-  chars: number;
+  spentOf: Statement<[string], { spent: number }>;
 }
 
 export class SnapshotStore {
+  /** Words, facts, topics and date order, written just after each purchase commits. */
+  readonly searchIndex: SearchIndex;
+  /** Prepared once: preparing them on every put cost as much as the insert itself. */
+  private statements: PutStatements | null = null;
+
   constructor(
     private readonly db: DeskDb,
     private readonly events: DeskEvents | null = null,
-  ) {}
-  /** Prepared once: preparing them on every put cost as much as the insert itself. */
-  private statements: PutStatements | null = null;
-  /** Keyed by the row's key, and kept with its report id: a rolled-back put may leave its key to another. */
-  private readonly held = new Map<number, Held>();
-  private heldChars = 0;
+  ) {
+    this.searchIndex = new SearchIndex(db);
+  }
+
+  /** The index's words, for prefixes typed in the Library. */
+  get vocabulary(): SearchVocabulary {
+    return this.searchIndex.vocabulary;
+  }
 
   private prepared(): PutStatements {
     this.statements ??= {
@@ -113,8 +54,7 @@ export class SnapshotStore {
         `INSERT INTO snapshots (service_url, id, handle, username, created_at, model, post_count, range_from,
            range_to, raw_json, purchase_id, stored_at, spent_atomic)
          VALUES (@serviceUrl, @id, @handle, @username, @createdAt, @model, @postCount, @from, @to, @raw,
-           @purchaseId, @storedAt,
-           COALESCE((SELECT CAST(amount AS INTEGER) / MAX(report_count, 1) FROM purchases WHERE id = @purchaseId), 0))
+           @purchaseId, @storedAt, @spent)
          ON CONFLICT (id, service_url) DO NOTHING`,
       ),
       // A re-stored report keeps its key, purchase and price: what changes is the service's copy of it.
@@ -122,25 +62,10 @@ export class SnapshotStore {
         `UPDATE snapshots SET raw_json = @raw, model = @model, created_at = @createdAt, post_count = @postCount,
            range_from = @from, range_to = @to WHERE text_id = @key`,
       ),
-      removeText: this.db.prepare('DELETE FROM snapshot_search WHERE rowid = ?'),
-      addText: this.db.prepare('INSERT INTO snapshot_search (rowid, body) VALUES (?, ?)'),
-      indexedUpTo: this.db.prepare('SELECT indexed_up_to AS n FROM search_progress WHERE id = 1'),
-      // Without the JSON: most pending reports are held from their put, and reading it walks its overflow pages.
-      pending: this.db.prepare(
-        `SELECT text_id AS key, id, service_url AS serviceUrl FROM snapshots WHERE text_id > ? ORDER BY text_id LIMIT ?`,
+      // Each report's share of what the purchase paid.
+      spentOf: this.db.prepare(
+        'SELECT CAST(amount AS INTEGER) / MAX(report_count, 1) AS spent FROM purchases WHERE id = ?',
       ),
-      rawOf: this.db.prepare('SELECT raw_json AS raw FROM snapshots WHERE text_id = ?'),
-      putFilters: this.db.prepare(
-        `INSERT OR REPLACE INTO snapshot_filters (created_at, text_id, handle, model, post_count, spent_atomic)
-         SELECT created_at, text_id, handle, model, post_count, spent_atomic FROM snapshots WHERE text_id = ?`,
-      ),
-      markIndexed: this.db.prepare('UPDATE search_progress SET indexed_up_to = ? WHERE id = 1'),
-      putFacts: this.db.prepare(
-        `INSERT OR REPLACE INTO snapshot_facts (text_id, sentiment, likes, reposts, replies)
-         VALUES (@key, @sentiment, @likes, @reposts, @replies)`,
-      ),
-      removeTopics: this.db.prepare('DELETE FROM snapshot_topics WHERE text_id = ?'),
-      addTopic: this.db.prepare('INSERT OR IGNORE INTO snapshot_topics (topic, text_id) VALUES (?, ?)'),
     };
     return this.statements;
   }
@@ -158,7 +83,8 @@ export class SnapshotStore {
     purchaseId: string | null,
     storedAt: string,
   ): void {
-    const { keyOf, insert, update, indexedUpTo } = this.prepared();
+    const { keyOf, insert, update, spentOf } = this.prepared();
+    const spent = purchaseId === null ? 0 : (spentOf.get(purchaseId)?.spent ?? 0);
     for (const { snapshot, raw } of entries) {
       const range = snapshot.meta.dateRange ?? null;
       const row = {
@@ -174,15 +100,24 @@ export class SnapshotStore {
         raw,
         purchaseId,
         storedAt,
+        spent,
       };
       // One statement for a new report: the unique key finds a stored copy without a lookup first. Its key is
       // past indexed_up_to, so the indexing pass picks it up.
       const inserted = insert.run(row);
       if (inserted.changes > 0) {
-        this.hold(Number(inserted.lastInsertRowid), {
+        const filters = {
+          createdAt: row.createdAt,
+          handle: row.handle,
+          model: row.model,
+          postCount: row.postCount,
+          spent,
+        };
+        this.searchIndex.hold(Number(inserted.lastInsertRowid), {
           id: snapshot.id,
           serviceUrl,
           snapshot,
+          filters,
           chars: raw.length,
         });
         continue;
@@ -190,81 +125,15 @@ export class SnapshotStore {
       const existing = keyOf.get(snapshot.id, serviceUrl);
       if (existing === undefined) continue;
       update.run({ ...row, key: existing.text_id });
-      // Not yet indexed: indexing reads the stored report, whichever copy the caller's transaction leaves.
-      this.drop(existing.text_id);
-      if (existing.text_id <= (indexedUpTo.get()?.n ?? 0)) this.index(existing.text_id, snapshot, true);
+      this.searchIndex.restored(existing.text_id, snapshot);
     }
     if (entries.length > 0) this.events?.changed('library.changed');
-    this.scheduleIndexing();
+    this.searchIndex.schedule();
   }
 
-  /**
-   * What finds one report beyond its row: its words, facts, topics and place in date order, under its key.
-   * `again` replaces what an earlier copy left.
-   */
-  private index(key: number, snapshot: Indexable | null, again: boolean): void {
-    const { removeText, addText, putFacts, removeTopics, addTopic, putFilters } = this.prepared();
-    if (again) {
-      removeText.run(key);
-      removeTopics.run(key);
-    }
-    addText.run(key, snapshot ? searchableText(snapshot) : '');
-    const { topics, ...facts } = reportFacts(snapshot ?? { analytics: {} });
-    putFacts.run({ key, ...facts });
-    for (const topic of topics) addTopic.run(topic, key);
-    putFilters.run(key);
-  }
-
-  private hold(key: number, held: Held): void {
-    this.drop(key);
-    if (this.heldChars + held.chars > MAX_HELD_JSON_CHARS) return;
-    this.held.set(key, held);
-    this.heldChars += held.chars;
-  }
-
-  private drop(key: number): void {
-    const held = this.held.get(key);
-    if (held === undefined) return;
-    this.held.delete(key);
-    this.heldChars -= held.chars;
-  }
-
-  /** The snapshot kept from the put of this very report, if any. */
-  private take(row: { key: number; id: string; serviceUrl: string }): Indexable | undefined {
-    const held = this.held.get(row.key);
-    this.drop(row.key);
-    return held && held.id === row.id && held.serviceUrl === row.serviceUrl ? held.snapshot : undefined;
-  }
-
-  private indexingScheduled = false;
-
-  /** Indexes new reports in steps once the current call is done, so a purchase never waits for it. */
-  scheduleIndexing(): void {
-    if (this.indexingScheduled) return;
-    this.indexingScheduled = true;
-    setImmediate(() => {
-      this.indexingScheduled = false;
-      if (!this.db.open) return;
-      if (this.indexPending(INDEX_STEP) === INDEX_STEP) this.scheduleIndexing();
-    });
-  }
-
-  /**
-   * Indexes the reports stored since the last call (see index), at most `max` of them, in
-   * one transaction; returns how many. Keys only grow (reports are never deleted), so "up to" is exact.
-   */
-  indexPending(max = Number.MAX_SAFE_INTEGER): number {
-    const { indexedUpTo, pending, rawOf, markIndexed } = this.prepared();
-    return this.db
-      .transaction(() => {
-        const rows = pending.all(indexedUpTo.get()?.n ?? 0, max);
-        for (const row of rows)
-          this.index(row.key, this.take(row) ?? parsedRaw(rawOf.get(row.key)?.raw), false);
-        const last = rows.at(-1);
-        if (last) markIndexed.run(last.key);
-        return rows.length;
-      })
-      .immediate();
+  /** Runs the indexing pass over every report stored since it last ran (see SearchIndex). */
+  indexPending(max?: number): number {
+    return this.searchIndex.catchUp(max);
   }
 
   /** Ids of the handle's reports owned from this service; another service's reports are not these. */
@@ -323,7 +192,7 @@ export class SnapshotStore {
   /** A search sees every stored report: whatever the background catch-up has not indexed yet is first. */
   searchPage(request: SearchRequest): SearchView {
     this.indexPending();
-    return searchLibrary(this.db, request);
+    return searchLibrary(this.db, request, (prefix) => this.vocabulary.expand(prefix));
   }
 
   /** The best `limit` matches of `text` (see searchPage for the syntax). */

@@ -17,8 +17,16 @@ import { LibraryTable } from './LibraryTable';
 import { useLibraryPages, useSearchPages, type LibraryView } from './library-data';
 import { SavedSearches } from './SavedSearches';
 import { SearchSyntaxError } from './SearchSyntaxError';
+import type { SearchView } from '../../shared/rpc';
 
 const reports = (n: number) => plural(n, 'report');
+
+/** How the hits are ordered, as the count line says it (see SearchView.order). */
+const ORDER_NAMES: Record<SearchView['order'], string> = {
+  best: 'best first',
+  bought: 'too many to rank: most recently bought first (add words to rank them)',
+  newest: 'newest first',
+};
 
 function SearchResults(props: { text: string; handle: string }) {
   const navigate = useNavigate();
@@ -37,7 +45,8 @@ function SearchResults(props: { text: string; handle: string }) {
       {first && hits.length > 0 ? (
         <p className="muted count" data-testid="search-count">
           {first.countCapped ? 'More than ' : ''}
-          {first.count.toLocaleString('en-US')} {first.count === 1 ? 'match' : 'matches'}, best first
+          {first.count.toLocaleString('en-US')} {first.count === 1 ? 'match' : 'matches'},{' '}
+          {ORDER_NAMES[first.order]}
         </p>
       ) : null}
       {hits.length > 0 ? (

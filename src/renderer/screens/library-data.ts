@@ -4,7 +4,7 @@
  * small one does.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
-import type { LibraryPage, LibrarySort, SearchView } from '../../shared/rpc';
+import { MAX_SEARCH_OFFSET, type LibraryPage, type LibrarySort, type SearchView } from '../../shared/rpc';
 import { useRpc } from '../rpc/context';
 
 export const LIBRARY_PAGE = 200;
@@ -47,7 +47,8 @@ export function useSearchPages(text: string, handle: string) {
     initialPageParam: 0,
     getNextPageParam: (last, pages) => {
       const shown = pages.reduce((sum, page) => sum + page.hits.length, 0);
-      return last.hits.length === SEARCH_PAGE && shown < last.count ? shown : undefined;
+      const more = shown < last.count || (last.countCapped && shown <= MAX_SEARCH_OFFSET);
+      return last.hits.length === SEARCH_PAGE && more ? shown : undefined;
     },
     enabled: text.length > 0,
   });

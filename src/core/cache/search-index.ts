@@ -1,0 +1,216 @@
+/**
+ * What finds a report beyond its stored row: its words (FTS5), facts, topics and place in date order
+ * (snapshot_filters). Written by a pass just after the purchase that stored the report commits, in steps, so a
+ * purchase never waits for it; every key up to search_progress.indexed_up_to has all of them, and readers that
+ * need them catch the pass up first.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { IntelReportSnapshot } from '../../shared/wire';
+import type { DeskDb } from '../db/open';
+import { reportFacts } from './report-facts';
+import { SearchVocabulary } from './search-vocabulary';
+
+/**
+ * The text a report is found by: every string of the narrative and change summary, in document order, cut at
+ * MAX_INDEXED_CHARS so one oversized report cannot grow the index without bound. Iterative: a paid snapshot
+ * nested thousands of levels deep must still be stored and indexed, never overflow the stack after payment.
+ */
+const MAX_INDEXED_CHARS = 64 * 1024;
+
+export function searchableText(snapshot: Pick<IntelReportSnapshot, 'changeSummary' | 'narrative'>): string {
+  const parts: string[] = [];
+  let length = 0;
+  const pending: unknown[] = [snapshot.changeSummary, snapshot.narrative];
+  while (pending.length > 0 && length < MAX_INDEXED_CHARS) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      parts.push(value);
+      length += value.length + 1;
+    } else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) pending.push(value[i]);
+    else if (value && typeof value === 'object') pending.push(...Object.values(value).reverse());
+  }
+  const text = parts.join('\n');
+  return text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
+}
+
+export type Indexable = Pick<IntelReportSnapshot, 'changeSummary' | 'narrative' | 'analytics'>;
+
+function parsedRaw(raw: string | undefined): Indexable | null {
+  if (raw === undefined) return null;
+  try {
+    const parsed = JSON.parse(raw) as Partial<IntelReportSnapshot> | null;
+    return parsed && typeof parsed === 'object'
+      ? {
+          changeSummary: parsed.changeSummary,
+          narrative: parsed.narrative ?? {},
+          analytics: parsed.analytics ?? {},
+        }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A report's row in snapshot_filters (its place in date order and what filters judge). */
+export interface FilterRow {
+  createdAt: string;
+  handle: string;
+  model: string;
+  postCount: number | null;
+  spent: number;
+}
+
+/** What the put of a new report keeps for the pass, so it need not read the stored report back. */
+export interface Held {
+  id: string;
+  serviceUrl: string;
+  snapshot: Indexable;
+  filters: FilterRow;
+  chars: number;
+}
+
+/** Reports indexed per step of the background catch-up: a few milliseconds, so calls in between stay quick. */
+const INDEX_STEP = 200;
+
+/**
+ * Reports held from their put, bounded by the stored JSON's length: past this many characters, or after a
+ * restart, the pass parses the stored report instead (the parse was 40% of indexing), with the same result.
+ */
+const MAX_HELD_JSON_CHARS = 32 * 1024 * 1024;
+
+interface IndexStatements {
+  removeText: Statement<[number]>;
+  addText: Statement<[number, string]>;
+  indexedUpTo: Statement<[], { n: number }>;
+  pending: Statement<[number, number], { key: number; id: string; serviceUrl: string }>;
+  /** The stored report and its filter row, for reports not held (the price is stored past the JSON). */
+  storedOf: Statement<[number], FilterRow & { raw: string }>;
+  putFilters: Statement;
+  markIndexed: Statement<[number]>;
+  putFacts: Statement;
+  removeTopics: Statement<[number]>;
+  addTopic: Statement<[string, number]>;
+}
+
+export class SearchIndex {
+  /** The index's words, for prefixes typed in the Library. */
+  readonly vocabulary: SearchVocabulary;
+  private statements: IndexStatements | null = null;
+  /** Keyed by the row's key, and kept with its report id: a rolled-back put may leave its key to another. */
+  private readonly held = new Map<number, Held>();
+  private heldChars = 0;
+  private scheduled = false;
+
+  constructor(private readonly db: DeskDb) {
+    this.vocabulary = new SearchVocabulary(db);
+  }
+
+  private prepared(): IndexStatements {
+    this.statements ??= {
+      removeText: this.db.prepare('DELETE FROM snapshot_search WHERE rowid = ?'),
+      addText: this.db.prepare('INSERT INTO snapshot_search (rowid, body) VALUES (?, ?)'),
+      indexedUpTo: this.db.prepare('SELECT indexed_up_to AS n FROM search_progress WHERE id = 1'),
+      // Without the JSON: most pending reports are held from their put, and reading it walks its overflow pages.
+      pending: this.db.prepare(
+        `SELECT text_id AS key, id, service_url AS serviceUrl FROM snapshots WHERE text_id > ? ORDER BY text_id LIMIT ?`,
+      ),
+      storedOf: this.db.prepare(
+        `SELECT raw_json AS raw, created_at AS createdAt, handle, model, post_count AS postCount,
+           spent_atomic AS spent FROM snapshots WHERE text_id = ?`,
+      ),
+      putFilters: this.db.prepare(
+        `INSERT OR REPLACE INTO snapshot_filters (created_at, text_id, handle, model, post_count, spent_atomic)
+         VALUES (@createdAt, @key, @handle, @model, @postCount, @spent)`,
+      ),
+      markIndexed: this.db.prepare('UPDATE search_progress SET indexed_up_to = ? WHERE id = 1'),
+      putFacts: this.db.prepare(
+        `INSERT OR REPLACE INTO snapshot_facts (text_id, sentiment, likes, reposts, replies)
+         VALUES (@key, @sentiment, @likes, @reposts, @replies)`,
+      ),
+      removeTopics: this.db.prepare('DELETE FROM snapshot_topics WHERE text_id = ?'),
+      addTopic: this.db.prepare('INSERT OR IGNORE INTO snapshot_topics (topic, text_id) VALUES (?, ?)'),
+    };
+    return this.statements;
+  }
+
+  /** Keeps what the put of a new report knows, for the pass. */
+  hold(key: number, held: Held): void {
+    this.forget(key);
+    if (this.heldChars + held.chars > MAX_HELD_JSON_CHARS) return;
+    this.held.set(key, held);
+    this.heldChars += held.chars;
+  }
+
+  /** Drops what was held for the key: the pass reads the stored report, whichever copy a transaction leaves. */
+  forget(key: number): void {
+    const held = this.held.get(key);
+    if (held === undefined) return;
+    this.held.delete(key);
+    this.heldChars -= held.chars;
+  }
+
+  /** What was kept from the put of this very report, if anything. */
+  private take(row: { key: number; id: string; serviceUrl: string }): Held | undefined {
+    const held = this.held.get(row.key);
+    this.forget(row.key);
+    return held && held.id === row.id && held.serviceUrl === row.serviceUrl ? held : undefined;
+  }
+
+  /** A report stored again: if the pass already indexed it, its rows are replaced now, in the caller's transaction. */
+  restored(key: number, snapshot: Indexable): void {
+    this.forget(key);
+    if (key <= (this.prepared().indexedUpTo.get()?.n ?? 0)) this.index(key, snapshot, null, true);
+  }
+
+  /** `again` replaces what an earlier copy left. Without `filters`, they are read from the stored row. */
+  private index(key: number, snapshot: Indexable | null, filters: FilterRow | null, again: boolean): void {
+    const { removeText, addText, putFacts, removeTopics, addTopic, storedOf, putFilters } = this.prepared();
+    if (again) {
+      removeText.run(key);
+      removeTopics.run(key);
+    }
+    const text = snapshot ? searchableText(snapshot) : '';
+    addText.run(key, text);
+    this.vocabulary.addText(text);
+    const { topics, ...facts } = reportFacts(snapshot ?? { analytics: {} });
+    putFacts.run({ key, ...facts });
+    for (const topic of topics) addTopic.run(topic, key);
+    const { createdAt, handle, model, postCount, spent } = filters ?? storedOf.get(key) ?? {};
+    if (createdAt !== undefined) putFilters.run({ key, createdAt, handle, model, postCount, spent });
+  }
+
+  /** Runs the pass in steps once the current call is done, so a purchase never waits for it. */
+  schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (!this.db.open) return;
+      if (this.catchUp(INDEX_STEP) === INDEX_STEP) this.schedule();
+    });
+  }
+
+  /**
+   * Indexes the reports stored since the last call, at most `max` of them, in one transaction; returns how
+   * many. Keys only grow (reports are never deleted), so "up to" is exact.
+   */
+  catchUp(max = Number.MAX_SAFE_INTEGER): number {
+    const { indexedUpTo, pending, storedOf, markIndexed } = this.prepared();
+    return this.db
+      .transaction(() => {
+        const rows = pending.all(indexedUpTo.get()?.n ?? 0, max);
+        for (const row of rows) {
+          const held = this.take(row);
+          if (held) this.index(row.key, held.snapshot, held.filters, false);
+          else {
+            const stored = storedOf.get(row.key);
+            this.index(row.key, parsedRaw(stored?.raw), stored ?? null, false);
+          }
+        }
+        const last = rows.at(-1);
+        if (last) markIndexed.run(last.key);
+        return rows.length;
+      })
+      .immediate();
+  }
+}
