@@ -10,6 +10,8 @@ import type { Stack } from '../../src/service/stack';
 import { expect } from 'vitest';
 import { DeskError } from '../../src/core/errors';
 import Database from 'better-sqlite3';
+import { APPLICATION_ID } from '../../src/core/db/open';
+import { MIGRATIONS } from '../../src/core/db/migrations';
 import type { PurchaseRow } from '../../src/core/ledger/purchases';
 import type { ExternalSignRequest } from '../../src/shared/rpc';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -20,6 +22,15 @@ export const PASSPHRASE = 'correct horse battery staple';
 export function tempDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A desk.db as an older release left it: the schema of its first `version` migrations, marked as ours. */
+export function deskDbAtVersion(file: string, version: number): Database.Database {
+  const old = new Database(file);
+  for (const migration of MIGRATIONS.slice(0, version)) old.exec(migration);
+  old.pragma(`application_id = ${APPLICATION_ID}`);
+  old.pragma(`user_version = ${version}`);
+  return old;
 }
 
 /** The first handle on a stack's shelf and its report ids, read from the service's public routes (no desk). */

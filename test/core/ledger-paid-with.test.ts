@@ -1,11 +1,9 @@
 /** How a purchase was settled is a column of its own, also for rows an earlier version wrote. */
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { MIGRATIONS } from '../../src/core/db/migrations';
-import { APPLICATION_ID, openDeskDb } from '../../src/core/db/open';
+import { openDeskDb } from '../../src/core/db/open';
 import { PurchaseLedger, purchaseView } from '../../src/core/ledger/purchases';
-import { tempDir } from './helpers';
+import { deskDbAtVersion, tempDir } from './helpers';
 
 const insertRow = `INSERT INTO purchases (id, service_url, handle, resource, report_count, amount, network, asset,
     payer, pay_to, nonce, valid_before, quote_json, state, report_ids, created_at, updated_at)
@@ -16,10 +14,7 @@ describe('paid_with', () => {
   it('moves the library-secret marker of a version-4 ledger out of network and payer', () => {
     const data = tempDir('desk-paid-with-');
     const file = path.join(data.dir, 'desk.db');
-    const old = new Database(file);
-    for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
-    old.pragma(`application_id = ${APPLICATION_ID}`);
-    old.pragma('user_version = 4');
+    const old = deskDbAtVersion(file, 4);
     const insert = old.prepare(insertRow);
     insert.run({
       id: 'read',

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { APPLICATION_ID, openDeskDb } from '../../src/core/db/open';
+import { openDeskDb } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';
 import { SnapshotStore } from '../../src/core/cache/snapshots';
 import { RANKED } from '../../src/core/cache/library-search';
 import type { LibraryItem } from '../../src/shared/rpc';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
-import { tempDir } from './helpers';
+import { deskDbAtVersion, tempDir } from './helpers';
 
 const SERVICE = 'http://a.example';
 
@@ -287,10 +287,7 @@ describe('library search', () => {
     const data = tempDir('desk-v4-');
     const file = path.join(data.dir, 'desk.db');
     try {
-      const old = new Database(file);
-      for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
-      old.pragma(`application_id = ${APPLICATION_ID}`);
-      old.pragma('user_version = 4');
+      const old = deskDbAtVersion(file, 4);
       purchase(old, 'p1', '20000', 2);
       const insert = old.prepare(
         `INSERT INTO snapshots (service_url, id, handle, created_at, model, raw_json, purchase_id, stored_at, text_id)

@@ -11,7 +11,7 @@ import { compileSearch } from '../../src/core/cache/search-compile';
 import { parseQuery } from '../../src/core/cache/search-syntax';
 import { DeskError } from '../../src/core/errors';
 import { createDeskCore } from '../../src/core';
-import { tempDir } from './helpers';
+import { deskDbAtVersion, tempDir } from './helpers';
 import { closedPortUrl } from '../closed-port';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 
@@ -223,11 +223,7 @@ describe('snapshots', () => {
   it('carries the search text of a version-2 library into the rowid-keyed index', () => {
     const data = tempDir('desk-v2-');
     const file = path.join(data.dir, 'desk.db');
-    const old = new Database(file);
-    old.exec(MIGRATIONS[0]!);
-    old.exec(MIGRATIONS[1]!);
-    old.pragma(`application_id = ${APPLICATION_ID}`);
-    old.pragma('user_version = 2');
+    const old = deskDbAtVersion(file, 2);
     for (const [id, body] of [
       ['r1', 'Battery supply chains'],
       ['r2', 'Wind turbine permits'],
@@ -271,10 +267,7 @@ describe('snapshots', () => {
   it('keys a version-3 library by service: rows go to the service of the purchase that stored them', () => {
     const data = tempDir('desk-v3-');
     const file = path.join(data.dir, 'desk.db');
-    const old = new Database(file);
-    for (const migration of MIGRATIONS.slice(0, 3)) old.exec(migration);
-    old.pragma(`application_id = ${APPLICATION_ID}`);
-    old.pragma('user_version = 3');
+    const old = deskDbAtVersion(file, 3);
     old.prepare("INSERT INTO settings (key, value) VALUES ('serviceUrl', ?)").run('"http://b.example/"');
     old
       .prepare(
@@ -332,10 +325,7 @@ describe('snapshots', () => {
   it('carries a version-9 library into date order, indexed or not, and sorts a report stored a moment ago', () => {
     const data = tempDir('desk-v9-');
     const file = path.join(data.dir, 'desk.db');
-    const old = new Database(file);
-    for (const migration of MIGRATIONS.slice(0, 9)) old.exec(migration);
-    old.pragma(`application_id = ${APPLICATION_ID}`);
-    old.pragma('user_version = 9');
+    const old = deskDbAtVersion(file, 9);
     const insert = old.prepare(
       `INSERT INTO snapshots (text_id, service_url, id, handle, username, created_at, model, post_count, raw_json,
          stored_at) VALUES (?, ?, ?, 'someone', 'someone', ?, 'm', ?, ?, '2026-01-05T00:00:00.000Z')`,
