@@ -7,13 +7,12 @@
  * comparisons only, the newest reports come first. Snippets are made for the page only.
  */
 import type { SearchHit, SearchView } from '../../shared/rpc';
-import type { IntelReportSnapshot } from '../../shared/wire';
 import type { DeskDb } from '../db/open';
 import { ITEM_COLUMNS, NAMES_JOIN, toItem, type ItemRow } from './library-page';
 import { withLabels } from './report-labels';
 import { compileSearch, describeQuery, type Expand } from './search-compile';
 import { parseQuery } from './search-syntax';
-import { searchableText } from './search-index';
+import { textOfRaw } from './search-index';
 import { snippetOf } from './snippet';
 
 /**
@@ -32,14 +31,6 @@ export interface SearchRequest {
 }
 
 type Params = Record<string, string | number>;
-
-function textOf(raw: string): string {
-  try {
-    return searchableText(JSON.parse(raw) as IntelReportSnapshot);
-  } catch {
-    return '';
-  }
-}
 
 const whereOf = (conditions: string[]) => (conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '');
 
@@ -126,7 +117,7 @@ export function searchLibrary(db: DeskDb, request: SearchRequest, expand?: Expan
   const items = withLabels(db, rows.map(toItem));
   const hits: SearchHit[] = items.map((item, i) => ({
     ...item,
-    snippet: snippetOf(textOf(rows[i]!.raw_json), query.terms),
+    snippet: snippetOf(textOfRaw(rows[i]!.raw_json), query.terms),
   }));
   return {
     hits,

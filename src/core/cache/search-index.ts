@@ -51,6 +51,12 @@ function parsedRaw(raw: string | undefined): Indexable | null {
   }
 }
 
+/** The text a stored report is found by ('' for JSON that is not a report): for snippets of shown hits. */
+export function textOfRaw(raw: string): string {
+  const parsed = parsedRaw(raw);
+  return parsed ? searchableText(parsed) : '';
+}
+
 /** A report's row in snapshot_filters (its place in date order and what filters judge). */
 export interface FilterRow {
   createdAt: string;
