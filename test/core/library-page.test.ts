@@ -263,6 +263,26 @@ describe('library search', () => {
     });
   });
 
+  it('pages and searches an indexed library while another process holds the write lock', () => {
+    withStore((store, db) => {
+      putReport(store, db, 'a', 'r1', 'Tidal energy', 1);
+      store.indexPending();
+      db.pragma('busy_timeout = 50');
+      // As a CLI run on the same library does while it stores a purchase.
+      const other = new Database(db.name);
+      try {
+        other.prepare('BEGIN IMMEDIATE').run();
+        expect(store.page({ limit: 10 }).items.map((item) => item.id)).toEqual(['r1']);
+        expect(store.searchPage({ text: 'tidal', limit: 10, offset: 0 }).hits.map((hit) => hit.id)).toEqual([
+          'r1',
+        ]);
+        other.prepare('ROLLBACK').run();
+      } finally {
+        other.close();
+      }
+    });
+  });
+
   it('indexes reports stored by an earlier run that stopped before indexing them', () => {
     const data = tempDir('desk-pending-');
     const file = path.join(data.dir, 'desk.db');

@@ -88,6 +88,7 @@ interface IndexStatements {
   removeText: Statement<[number]>;
   addText: Statement<[number, string]>;
   indexedUpTo: Statement<[], { n: number }>;
+  anyPending: Statement<[], { pending: number }>;
   pending: Statement<[number, number], { key: number; id: string; serviceUrl: string }>;
   /** The stored report and its filter row, for reports not held (the price is stored past the JSON). */
   storedOf: Statement<[number], FilterRow & { raw: string }>;
@@ -116,6 +117,10 @@ export class SearchIndex {
       removeText: this.db.prepare('DELETE FROM snapshot_search WHERE rowid = ?'),
       addText: this.db.prepare('INSERT INTO snapshot_search (rowid, body) VALUES (?, ?)'),
       indexedUpTo: this.db.prepare('SELECT indexed_up_to AS n FROM search_progress WHERE id = 1'),
+      anyPending: this.db.prepare(
+        `SELECT EXISTS (SELECT 1 FROM snapshots
+           WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1)) AS pending`,
+      ),
       // Without the JSON: most pending reports are held from their put, and reading it walks its overflow pages.
       pending: this.db.prepare(
         `SELECT text_id AS key, id, service_url AS serviceUrl FROM snapshots WHERE text_id > ? ORDER BY text_id LIMIT ?`,
@@ -201,7 +206,10 @@ export class SearchIndex {
    * many. Keys only grow (reports are never deleted), so "up to" is exact.
    */
   catchUp(max = Number.MAX_SAFE_INTEGER): number {
-    const { indexedUpTo, pending, storedOf, markIndexed } = this.prepared();
+    const { indexedUpTo, anyPending, pending, storedOf, markIndexed } = this.prepared();
+    // Every page and search asks first: with nothing to index, no write lock is taken (another process,
+    // such as a CLI run on the same library, may hold it).
+    if (!anyPending.get()?.pending) return 0;
     return this.db
       .transaction(() => {
         const rows = pending.all(indexedUpTo.get()?.n ?? 0, max);
