@@ -25,14 +25,34 @@ function snapshot(id: string, summary: string, createdAt: string): IntelReportSn
   };
 }
 
-function withStore(run: (store: SnapshotStore, db: Database.Database) => void): void {
+function tempStore(): { store: SnapshotStore; db: Database.Database; remove(): void } {
   const data = tempDir('desk-library-');
   const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+  return {
+    store: new SnapshotStore(db),
+    db,
+    remove: () => {
+      db.close();
+      data.remove();
+    },
+  };
+}
+
+function withStore(run: (store: SnapshotStore, db: Database.Database) => void): void {
+  const { store, db, remove } = tempStore();
   try {
-    run(new SnapshotStore(db), db);
+    run(store, db);
   } finally {
-    db.close();
-    data.remove();
+    remove();
+  }
+}
+
+async function withStoreAsync(run: (store: SnapshotStore, db: Database.Database) => Promise<void>) {
+  const { store, db, remove } = tempStore();
+  try {
+    await run(store, db);
+  } finally {
+    remove();
   }
 }
 
@@ -235,6 +255,25 @@ describe('library search', () => {
       db.close();
       data.remove();
     }
+  });
+
+  it('finds by a typed prefix the words of reports another process indexed', async () => {
+    await withStoreAsync(async (store, db) => {
+      putReport(store, db, 'a', 'r1', 'Regulation of tides', 1);
+      await store.vocabulary.ready();
+      expect(store.vocabulary.expand('regul')).toEqual(['regulation']);
+      // A CLI run on the same library stores and indexes a report with a new word of that prefix.
+      const { db: other } = openDeskDb(db.name);
+      try {
+        const cli = new SnapshotStore(other);
+        putReport(cli, other, 'b', 'r2', 'Regulators met', 2);
+        cli.indexPending();
+      } finally {
+        other.close();
+      }
+      const found = store.searchPage({ text: 'regul', limit: 10, offset: 0, prefixLast: true });
+      expect(found.hits.map((hit) => hit.id).sort()).toEqual(['r1', 'r2']);
+    });
   });
 
   it('ranks a few matches by bm25 and gives more than it ranks most recently bought first', () => {

@@ -12,7 +12,7 @@ import { ITEM_COLUMNS, NAMES_JOIN, toItem, type ItemRow } from './library-page';
 import { withLabels } from './report-labels';
 import { compileSearch, describeQuery, type Expand } from './search-compile';
 import { parseQuery } from './search-syntax';
-import { textOfRaw } from './search-index';
+import { textOfRaw } from './report-text';
 import { snippetOf } from './snippet';
 
 /**

@@ -5,57 +5,10 @@
  * need them catch the pass up first.
  */
 import type { Statement } from 'better-sqlite3';
-import type { IntelReportSnapshot } from '../../shared/wire';
 import type { DeskDb } from '../db/open';
 import { reportFacts } from './report-facts';
+import { parsedRaw, searchableText, textOfRaw, type Indexable } from './report-text';
 import { SearchVocabulary } from './search-vocabulary';
-
-/**
- * The text a report is found by: every string of the narrative and change summary, in document order, cut at
- * MAX_INDEXED_CHARS so one oversized report cannot grow the index without bound. Iterative: a paid snapshot
- * nested thousands of levels deep must still be stored and indexed, never overflow the stack after payment.
- */
-const MAX_INDEXED_CHARS = 64 * 1024;
-
-export function searchableText(snapshot: Pick<IntelReportSnapshot, 'changeSummary' | 'narrative'>): string {
-  const parts: string[] = [];
-  let length = 0;
-  const pending: unknown[] = [snapshot.changeSummary, snapshot.narrative];
-  while (pending.length > 0 && length < MAX_INDEXED_CHARS) {
-    const value = pending.pop();
-    if (typeof value === 'string') {
-      parts.push(value);
-      length += value.length + 1;
-    } else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) pending.push(value[i]);
-    else if (value && typeof value === 'object') pending.push(...Object.values(value).reverse());
-  }
-  const text = parts.join('\n');
-  return text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
-}
-
-export type Indexable = Pick<IntelReportSnapshot, 'changeSummary' | 'narrative' | 'analytics'>;
-
-function parsedRaw(raw: string | undefined): Indexable | null {
-  if (raw === undefined) return null;
-  try {
-    const parsed = JSON.parse(raw) as Partial<IntelReportSnapshot> | null;
-    return parsed && typeof parsed === 'object'
-      ? {
-          changeSummary: parsed.changeSummary,
-          narrative: parsed.narrative ?? {},
-          analytics: parsed.analytics ?? {},
-        }
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The text a stored report is found by ('' for JSON that is not a report): for snippets of shown hits. */
-export function textOfRaw(raw: string): string {
-  const parsed = parsedRaw(raw);
-  return parsed ? searchableText(parsed) : '';
-}
 
 /** A report's row in snapshot_filters (its place in date order and what filters judge). */
 export interface FilterRow {
@@ -109,7 +62,7 @@ export class SearchIndex {
   private scheduled = false;
 
   constructor(private readonly db: DeskDb) {
-    this.vocabulary = new SearchVocabulary(db);
+    this.vocabulary = new SearchVocabulary(db, textOfRaw);
   }
 
   private prepared(): IndexStatements {
@@ -182,7 +135,9 @@ export class SearchIndex {
     }
     const text = snapshot ? searchableText(snapshot) : '';
     addText.run(key, text);
-    this.vocabulary.addText(text);
+    // A new report's words reach the vocabulary as it catches up with indexed_up_to, whichever process
+    // indexed it; a copy stored again keeps its key, so its words are added here.
+    if (again) this.vocabulary.addText(text);
     const { topics, ...facts } = reportFacts(snapshot ?? { analytics: {} });
     putFacts.run({ key, ...facts });
     for (const topic of topics) addTopic.run(topic, key);

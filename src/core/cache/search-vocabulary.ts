@@ -4,15 +4,18 @@
  * that starts with it into one before the first row: 15-60 ms for a common prefix at 100k reports, where the
  * same words as an OR stream their rows in about a millisecond.
  *
- * The list is read from the index itself (fts5vocab) in small steps after the store opens, and then kept up to
- * date from the text of each report indexed. Until the read is done, a prefix is left to FTS5, which gives the
- * same matches more slowly.
+ * The list is read from the index itself (fts5vocab) in small steps, from the first prefix typed, and then
+ * kept up to date with search_progress.indexed_up_to: before each use it adds the words of reports indexed
+ * since, by this process or another on the same library (a CLI run, a second window). Until the read is done,
+ * a prefix is left to FTS5, which gives the same matches more slowly.
  */
 import type { DeskDb } from '../db/open';
 import { foldWord } from './search-syntax';
 
 /** Words read per step: fts5vocab walks each word's doclist to count it, up to 3 ms for a word in every report. */
 const LOAD_STEP = 10;
+/** Reports indexed elsewhere past which the list is read again from the index instead of from each report. */
+const MAX_CATCH_UP = 2_000;
 /** Past this many words, a prefix is left to FTS5: the OR would cost more than the merge. */
 export const MAX_EXPANSION = 64;
 
@@ -50,18 +53,34 @@ function lowerBound(sorted: string[], word: string): number {
 }
 
 export class SearchVocabulary {
-  private readonly sorted: string[] = [];
+  private sorted: string[] = [];
   /** The last word read from the index, or null before the first step; `done` once all are read. */
   private readFrom: string | null = null;
   private done = false;
   private loading = false;
+  /** Every report with a key up to this one has its words in the list. */
+  private knownUpTo = 0;
 
-  constructor(private readonly db: DeskDb) {}
+  constructor(
+    private readonly db: DeskDb,
+    private readonly textOfRaw: (raw: string) => string,
+  ) {}
+
+  private indexedUpTo(): number {
+    return (
+      this.db.prepare<[], { n: number }>('SELECT indexed_up_to AS n FROM search_progress WHERE id = 1').get()
+        ?.n ?? 0
+    );
+  }
 
   /** Starts reading the index's words in steps between other calls; later calls do nothing. */
   load(): void {
     if (this.loading || this.done) return;
     this.loading = true;
+    this.sorted = [];
+    this.readFrom = null;
+    // What is indexed after this point may land in a range of words already read: caught up from the reports.
+    this.knownUpTo = this.indexedUpTo();
     this.db.exec(
       'CREATE VIRTUAL TABLE IF NOT EXISTS temp.snapshot_search_words USING fts5vocab(main, snapshot_search, row)',
     );
@@ -87,10 +106,25 @@ export class SearchVocabulary {
     while (!this.done) await new Promise((resolve) => setImmediate(resolve));
   }
 
-  /** Words of a report just indexed; before the index is read, that read will find them. */
+  /** Words of a report whose text changed under a key already known; before the index is read, that read finds them. */
   addText(text: string): void {
     if (!this.loading && !this.done) return;
     for (const word of wordsOfText(text)) this.insert(word);
+  }
+
+  /** Adds the words of reports indexed since the list last looked; false when it must be read again. */
+  private catchUp(): boolean {
+    const upTo = this.indexedUpTo();
+    if (upTo <= this.knownUpTo) return true;
+    if (upTo - this.knownUpTo > MAX_CATCH_UP) return false;
+    const raws = this.db
+      .prepare<[number, number], { raw: string }>(
+        'SELECT raw_json AS raw FROM snapshots WHERE text_id > ? AND text_id <= ? ORDER BY text_id',
+      )
+      .all(this.knownUpTo, upTo);
+    for (const { raw } of raws) this.addText(this.textOfRaw(raw));
+    this.knownUpTo = upTo;
+    return true;
   }
 
   private insert(word: string): void {
@@ -104,6 +138,11 @@ export class SearchVocabulary {
    */
   expand(prefix: string): string[] | null {
     if (!this.done) {
+      this.load();
+      return null;
+    }
+    if (!this.catchUp()) {
+      this.done = false;
       this.load();
       return null;
     }
