@@ -65,6 +65,18 @@ describe('library queries', () => {
     expect(await found(`handle:${a}`)).toEqual(idsWhere((r) => r.handle === a));
     expect(await found(`handle:@${a.toUpperCase()} OR handle:${b}`)).toEqual(idsWhere(() => true));
     expect(await found(`NOT handle:${a}`)).toEqual(idsWhere((r) => r.handle === b));
+    // A handle given beside the query (the Library's handle menu, `search --handle`) is checked, not just matched.
+    await expect(
+      desk.handlers['library.search']({ text: 'the', handle: 'bad handle!' }),
+    ).rejects.toMatchObject({
+      code: 'invalid_handle',
+    });
+    await expect(desk.handlers['library.list']({ handle: 'a/../b' })).rejects.toMatchObject({
+      code: 'invalid_handle',
+    });
+    expect((await desk.handlers['library.list']({ handle: `@${a.toUpperCase()}` })).total).toBe(
+      idsWhere((r) => r.handle === a).length,
+    );
     const model = reports[0]!.snapshot.model;
     expect(await found(`model:"${model}"`)).toEqual(idsWhere((r) => r.snapshot.model === model));
     const days = reports.map((r) => r.snapshot.createdAt.slice(0, 10)).sort();

@@ -16,6 +16,7 @@ import { snapshotPdf } from '../export-pdf';
 import { diffReports } from '../report-diff';
 import type { ReportDiff } from '../../shared/report-diff';
 import { reportLabelStore } from './library-labels';
+import { normalizeHandle } from '../client/service-client';
 
 interface Loaded {
   snapshot: IntelReportSnapshot;
@@ -25,7 +26,11 @@ interface Loaded {
 }
 
 /** A page of the library; without a limit, all of it in one page (the CLI's `library`). */
-function libraryList(ctx: DeskContext, input: RpcInput<'library.list'>): LibraryPage {
+/** A handle asked for by name is checked as the service would, so a typo is named instead of matching nothing. */
+const handleOf = (handle: string | undefined) => (handle === undefined ? undefined : normalizeHandle(handle));
+
+function libraryList(ctx: DeskContext, rawInput: RpcInput<'library.list'>): LibraryPage {
+  const input = { ...rawInput, handle: handleOf(rawInput.handle) };
   if (input.limit === undefined) {
     const items = ctx.snapshots.list(input.handle);
     const page = ctx.snapshots.page({ handle: input.handle, limit: 1 });
@@ -37,7 +42,7 @@ function libraryList(ctx: DeskContext, input: RpcInput<'library.list'>): Library
 function librarySearch(ctx: DeskContext, input: RpcInput<'library.search'>): SearchView {
   return ctx.snapshots.searchPage({
     text: input.text,
-    handle: input.handle,
+    handle: handleOf(input.handle),
     limit: input.limit ?? 50,
     offset: input.offset ?? 0,
     prefixLast: input.prefixLast,
