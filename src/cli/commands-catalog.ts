@@ -1,6 +1,7 @@
 /** list, menu, quote, buy: browsing and paying. */
 import { formatUsd } from '../shared/money';
 import type { Freshness, QuoteView, Selection } from '../shared/rpc';
+import { quoteFactsSentence, quoteOptionSentence } from '../shared/quote-facts';
 import { DeskError, type DeskCore } from '../core';
 import { dateRange } from './dates';
 import { table, UsageError, type Output } from './output';
@@ -148,6 +149,8 @@ export async function quote(desk: DeskCore, out: Output, handle: string, flags: 
       `${view.reportCount} report(s) of @${view.handle} at ${formatUsd(view.unitPriceUsd)} each: ${formatUsd(view.totalUsd)} (${view.amount} USDC base units)`,
       ownedLine(view),
       `pay to ${view.payTo} (${view.payToStatus}) on ${view.network}, token ${view.asset}`,
+      quoteOptionSentence(view) ?? '',
+      quoteFactsSentence(view) ?? '',
       view.overPurchaseCap || view.overDailyCap ? 'over your spend cap: add --over-cap to buy anyway' : '',
       view.overHandleBudget
         ? `over the monthly budget for @${view.handle}: add --over-cap to buy anyway`
@@ -177,6 +180,7 @@ export async function buy(
   if (!withSecret && cannotSign) throw cannotSign;
   const owned = ownedLine(view);
   if (owned) out.progress(owned);
+  for (const line of [quoteOptionSentence(view), quoteFactsSentence(view)]) if (line) out.progress(line);
   out.progress(
     withSecret
       ? `reading ${view.reportCount} report(s) with the library secret (nothing is paid)…`

@@ -1,7 +1,7 @@
 /** Everything one running desk holds: storage, the service client, wallet, secrets, and the purchaser. */
 import path from 'node:path';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
-import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
+import type { PublicClient } from 'viem';
 import { openDeskDb, type DeskDb } from './db/open';
 import { PurchaseLedger } from './ledger/purchases';
 import { SpendLedger } from './ledger/spend';
@@ -20,6 +20,8 @@ import { QuoteBook } from './payments/quote-book';
 import { Purchaser, type PurchaseStep } from './payments/purchaser';
 import { requote } from './quoting';
 import { readChainClock, type ClockSample } from './payments/chain-clock';
+import { ChainClients, chainRpcFor, type ChainRpc } from './payments/chain-rpc';
+import { TokenDomains } from './payments/token-domain';
 import { DeskEvents } from './events';
 import type { DeskEvent } from '../shared/events';
 
@@ -29,6 +31,7 @@ export interface DeskCoreOptions {
   demo?: boolean;
   /** In demo mode, the test USDC the local service deployed: the only token signed for on the demo chain. */
   demoAsset?: `0x${string}`;
+  /** This run's chain RPC (the CLI's --rpc, INTEL_DESK_RPC_URL, the demo's chain): ahead of Settings and defaults. */
   rpcUrl?: string;
   vault?: SecretVault;
   /** Demo mode only: the demo service's library secret, which core can use when asked without showing it. */
@@ -93,13 +96,15 @@ export class DeskContext {
    * run decide the next one's. Choosing a service in Settings replaces it.
    */
   private serviceForRun: string | null;
-  private chainClient: { chainId: number; client: PublicClient } | null = null;
+  private readonly chainClients: ChainClients;
+  private readonly tokenDomains = new TokenDomains();
 
   constructor(readonly options: DeskCoreOptions) {
     ownerOnlyDataDir(options.dataDir);
     this.now = options.now ?? (() => Date.now());
     this.demo = options.demo ?? false;
     this.demoAsset = options.demoAsset ?? null;
+    this.chainClients = new ChainClients(options.chainTimeoutMs ?? 5_000);
     const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()), {
       nativeBinding: options.nativeBinding,
     });
@@ -150,6 +155,7 @@ export class DeskContext {
       librarySecret: () => this.librarySecret(),
       librarySecretRefused: (secret) => this.librarySecrets.mark(secret, 'refused'),
       serviceReachable: () => this.connection.online,
+      checkTokenDomain: (quote) => this.tokenDomains.assertMatches(quote, this.chain(quote.network)),
       clock: (network) => this.clockSamples(network),
       now: this.now,
       onStep,
@@ -170,35 +176,30 @@ export class DeskContext {
     return this.connection.client();
   }
 
-  /** The RPC URL the desk would ask about this network: the configured one, if any. */
-  rpcUrlFor(network: string): string | null {
-    return /^eip155:\d+$/.test(network) ? (this.options.rpcUrl ?? null) : null;
+  /** The chain RPC the desk asks about this network, and where it was chosen (chain-rpc.ts). */
+  chainRpc(network: string): ChainRpc | null {
+    return chainRpcFor(network, {
+      run: this.options.rpcUrl ?? null,
+      settings: this.settings.get().chainRpcUrl,
+    });
   }
 
-  /** A read-only chain client for the network, when an RPC URL is known for it. */
+  /** The RPC chosen for this run or in Settings, before any network is known (the CLI's wallet status). */
+  configuredChainRpc(): ChainRpc | null {
+    if (this.options.rpcUrl) return { url: this.options.rpcUrl, source: 'run' };
+    const chosen = this.settings.get().chainRpcUrl;
+    return chosen ? { url: chosen, source: 'settings' } : null;
+  }
+
+  /** The RPC URL the desk would ask about this network. */
+  rpcUrlFor(network: string): string | null {
+    return this.chainRpc(network)?.url ?? null;
+  }
+
+  /** A read-only chain client for the network; null only for a network that is not an EVM chain. */
   chain(network: string): PublicClient | null {
-    if (!this.options.rpcUrl || this.rpcUrlFor(network) === null) return null;
-    const chainId = Number(network.replace(/^eip155:/, ''));
-    if (!Number.isInteger(chainId)) return null;
-    if (this.chainClient?.chainId !== chainId) {
-      const chain = defineChain({
-        id: chainId,
-        name: network,
-        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [this.options.rpcUrl] } },
-      });
-      this.chainClient = {
-        chainId,
-        client: createPublicClient({
-          chain,
-          transport: http(this.options.rpcUrl, {
-            retryCount: 0,
-            timeout: this.options.chainTimeoutMs ?? 5_000,
-          }),
-        }),
-      };
-    }
-    return this.chainClient.client;
+    const rpc = this.chainRpc(network);
+    return rpc ? this.chainClients.client(network, rpc.url) : null;
   }
 
   /** The service's and the chain's clocks against the desk's, for dating a payment on network (rule 7). */

@@ -88,10 +88,28 @@ async function resolveSelection(
   };
 }
 
+async function assertIdsOnMenu(ctx: DeskContext, handle: string, ids: string[]): Promise<void> {
+  const listed = new Set((await menuGet(ctx, handle)).reports.map((item) => item.id));
+  const unknown = ids.filter((id) => !listed.has(id));
+  if (unknown.length === 0) return;
+  const shown = unknown.slice(0, 5).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '');
+  throw new DeskError(
+    'unknown_report_ids',
+    `The menu of @${handle} lists no report ${shown}. Nothing was signed.`,
+    'usage',
+    { unknownIds: unknown.slice(0, 50) },
+  );
+}
+
 async function priceResolved(ctx: DeskContext, handle: string, resolved: Resolved): Promise<HeldQuote> {
   const client = ctx.client();
   const path = resourcePath(handle, resolved.selection);
   const challenge = await client.challenge(path);
+  // A service that does not say how many reports it charges for is checked against the count the desk expects,
+  // so ids the menu does not list must not silently shrink that count.
+  if (challenge.extensions?.reportCount === undefined && resolved.selection.kind === 'ids') {
+    await assertIdsOnMenu(ctx, handle, resolved.selection.ids);
+  }
   const expect = {
     demo: ctx.demo,
     demoAsset: ctx.demoAsset,

@@ -11,6 +11,8 @@ const storedSettingsSchema = z.object({
   theme: z.enum(['light', 'dark', 'system']).default('system'),
   walletConnectProjectId: walletConnectProjectIdSchema.nullable().default(null),
   welcomeDismissed: z.boolean().default(false),
+  /** The chain RPC chosen in Settings; null = the network's public endpoint (payments/chain-rpc.ts). */
+  chainRpcUrl: z.string().nullable().default(null),
 });
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
 
@@ -88,5 +90,6 @@ export function settingsView(
     demoLibrarySecretOffered,
     walletConnectProjectId: settings.walletConnectProjectId,
     welcomeDismissed: settings.welcomeDismissed,
+    chainRpcUrl: settings.chainRpcUrl,
   };
 }

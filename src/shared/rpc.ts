@@ -140,20 +140,34 @@ export interface QuoteView {
    * doubt): core refuses to pay for them again until Purchases resolves it.
    */
   unresolved: { purchaseId: string; state: 'sent' | 'in_doubt'; createdAt: string } | null;
+  /** Which of the service's payment options is paid (1-based), of how many; the first one the rules allow. */
+  option: { number: number; of: number };
+  /** Facts of the payment the service stated in its challenge, and facts Intel Desk derived (see QuoteFact). */
+  stated: QuoteFact[];
+  derived: QuoteFact[];
   fetchedAt: string;
   expiresAt: string;
 }
 
 /**
+ * A fact a payment is built on. The spec's challenge states each (its `extensions`); a stock x402 server states
+ * none, and the desk derives them: the count from its selection against the free menu, the unit price as
+ * amount ÷ count, the chain from the network, the decimals from USDC, the selection and resource from its request.
+ */
+export type QuoteFact = 'reportCount' | 'unitPrice' | 'chainId' | 'tokenDecimals' | 'select' | 'resource';
+
+/**
  * What an unfinished purchase waits for before Intel Desk can settle it; every kind carries a sentence to show.
  * chain: the chain RPC at rpcUrl did not answer (checked again on the next start or refresh).
  * expiry: nothing can be learned before `until` (the authorization's validBefore); after it no charge can happen.
+ * A `refusal` (chain, expiry) is the reason the service gave for refusing the payment after it left: believed
+ * only once the chain, or without one the desk's clock well past validBefore, says it can no longer settle.
  * chain_access: the authorization has closed, but only a chain RPC URL can tell whether it settled before then.
  * redelivery: paid on chain, the reports never arrived; only the service can deliver them (never paid again).
  */
 export type PurchaseWait =
-  | { kind: 'chain'; rpcUrl: string; summary: string }
-  | { kind: 'expiry'; until: string; summary: string }
+  | { kind: 'chain'; rpcUrl: string; summary: string; refusal?: string | undefined }
+  | { kind: 'expiry'; until: string; summary: string; refusal?: string | undefined }
   | { kind: 'chain_access'; summary: string }
   | { kind: 'redelivery'; txHash: string | null; summary: string };
 
@@ -298,12 +312,17 @@ export interface ReportView {
   previous: IntelReportSnapshot | null;
 }
 
+/** Where the chain RPC in use was chosen: this run (--rpc, the demo), Settings, or the network's public default. */
+export type ChainRpcSource = 'run' | 'settings' | 'default';
+
 export interface WalletView {
   kind: 'keystore' | 'external' | null;
   address: string | null;
   unlocked: boolean;
   balanceUsdc: string | null;
   network: string | null;
+  /** The chain RPC asked about that network (balance, reconciliation, receipts, signatures), when one is known. */
+  chainRpc: { url: string; source: ChainRpcSource } | null;
 }
 
 export interface SettingsView {
@@ -323,7 +342,18 @@ export interface SettingsView {
   walletConnectProjectId: string | null;
   /** The first-run welcome was closed; kept in desk.db so it stays closed across runs and host ports. */
   welcomeDismissed: boolean;
+  /** The chain RPC chosen in Settings; null = the network's public endpoint (a run's --rpc comes first). */
+  chainRpcUrl: string | null;
 }
+
+/** An http(s) URL, as every URL the desk connects to must be; the same rule in the app and the CLI. */
+export const httpUrlSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+    message: 'Give an http:// or https:// URL.',
+  });
 
 /** A WalletConnect Cloud project id: 32 hex characters. */
 export const walletConnectProjectIdSchema = z
@@ -339,6 +369,7 @@ export const settingsPatchSchema = z
     theme: z.enum(['light', 'dark', 'system']).optional(),
     walletConnectProjectId: walletConnectProjectIdSchema.nullable().optional(),
     welcomeDismissed: z.boolean().optional(),
+    chainRpcUrl: httpUrlSchema.nullable().optional(),
   })
   .strict();
 

@@ -100,21 +100,26 @@ export const paymentRequirementSchema = z.looseObject({
 });
 export type PaymentRequirement = z.infer<typeof paymentRequirementSchema>;
 
+/**
+ * The spec's own challenge facts (2.4). Each is optional: a server built with the official x402 packages sends
+ * none of them, and its `extensions` may hold x402 protocol extensions (objects keyed by name) instead. What is
+ * absent the desk derives from its own selection against the free menu (payments/quote.ts).
+ */
 export const challengeExtensionsSchema = z.looseObject({
-  chainId: z.number(),
-  tokenDecimals: z.number(),
-  unitPriceUsd: z.number(),
-  reportCount: z.number(),
-  select: reportSelectSchema,
-  resource: z.string(),
+  chainId: z.number().optional(),
+  tokenDecimals: z.number().optional(),
+  unitPriceUsd: z.number().optional(),
+  reportCount: z.number().optional(),
+  select: reportSelectSchema.optional(),
+  resource: z.string().optional(),
 });
 export type ChallengeExtensions = z.infer<typeof challengeExtensionsSchema>;
 
 export const paymentChallengeSchema = z.looseObject({
   x402Version: z.number(),
-  error: z.string(),
+  error: z.string().optional(),
   accepts: z.array(paymentRequirementSchema),
-  extensions: challengeExtensionsSchema,
+  extensions: challengeExtensionsSchema.optional(),
   resource: z.looseObject({ url: z.string() }).optional(),
 });
 export type PaymentChallenge = z.infer<typeof paymentChallengeSchema>;
@@ -198,5 +203,7 @@ export const settlementResponseSchema = z.looseObject({
   transaction: z.string(),
   network: z.string(),
   payer: z.string().optional(),
+  errorReason: z.string().optional(),
+  errorMessage: z.string().optional(),
 });
 export type SettlementResponse = z.infer<typeof settlementResponseSchema>;

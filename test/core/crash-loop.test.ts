@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { PurchaseStep } from '../../src/core';
-import { authorizationUsed } from '../../src/core/payments/reconcile';
+import { authorizationUsed } from '../../src/core/payments/chain-state';
 import { balanceOf, deskFor, ledgerRows, storedSnapshots, firstHandle, tempDir } from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 

@@ -8,7 +8,8 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { ServiceClient, resourcePath } from '../../src/core/client/service-client';
 import { quoteFromChallenge, type Quote } from '../../src/core/payments/quote';
-import { newAuthorization, paymentHeader, typedData } from '../../src/core/payments/authorization';
+import type { PaymentPayload } from '@x402/core/types';
+import { newAuthorization, paymentPayload, typedData } from '../../src/core/payments/authorization';
 import { deskWithWallet, failure, tempDir } from './helpers';
 
 let stack: Stack;
@@ -39,14 +40,19 @@ async function quoteFor(path: string): Promise<Quote> {
 }
 
 /** A payment for the quote signed by buyer `index`, optionally claiming another value than the quote's. */
-async function signedPayment(quote: Quote, path: string, index = 0, value?: bigint): Promise<string> {
+async function signedPayment(
+  quote: Quote,
+  path: string,
+  index = 0,
+  value?: bigint,
+): Promise<PaymentPayload> {
   const account = privateKeyToAccount(stack.buyerKeys[index]!);
   const authorization = {
     ...newAuthorization(quote, account.address, Date.now()),
     ...(value ? { value } : {}),
   };
   const signature = await account.signTypedData(typedData(quote, authorization));
-  return paymentHeader(quote, authorization, signature, `${stack.baseUrl}${path}`);
+  return paymentPayload(quote, authorization, signature, `${stack.baseUrl}${path}`);
 }
 
 describe('spec errors (section 7) as typed errors', () => {
@@ -72,10 +78,9 @@ describe('spec errors (section 7) as typed errors', () => {
     expect(short.message).toMatch(/\$0\.02 required, \$0\.01 paid/);
 
     const payment = await signedPayment(quote, path);
-    const decoded = JSON.parse(Buffer.from(payment, 'base64').toString('utf8'));
     const stranger = privateKeyToAccount(stack.buyerKeys[1]!);
-    decoded.payload.signature = await stranger.signMessage({ message: 'not a transfer authorization' });
-    const forged = Buffer.from(JSON.stringify(decoded)).toString('base64');
+    const signature = await stranger.signMessage({ message: 'not a transfer authorization' });
+    const forged = { ...payment, payload: { ...payment.payload, signature } };
     expect(await failure(client.pay(path, forged))).toMatchObject({
       code: 'invalid_signature',
       details: { status: 402 },

@@ -5,6 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { PaymentPayload } from '@x402/core/types';
+import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { ServiceClient, type ServiceClientOptions } from '../../src/core/client/service-client';
 import { failure } from './helpers';
 
@@ -12,7 +14,8 @@ type Handler = (req: IncomingMessage, res: ServerResponse, index: number) => voi
 
 interface Scripted {
   url: string;
-  requests: { url: string; payment: string | null; header: string | null }[];
+  /** Each request, with the payment headers it carried (name → value). */
+  requests: { url: string; payments: Record<string, string> }[];
   close(): Promise<void>;
 }
 
@@ -24,12 +27,12 @@ afterEach(async () => {
 async function scripted(handler: Handler): Promise<Scripted> {
   const requests: Scripted['requests'] = [];
   const server = createServer((req, res) => {
-    const preferred = req.headers['x-402-payment'];
-    const fallback = req.headers['x-payment'];
-    const payment =
-      typeof preferred === 'string' ? preferred : typeof fallback === 'string' ? fallback : null;
-    const header = typeof preferred === 'string' ? 'X-402-Payment' : payment ? 'X-Payment' : null;
-    requests.push({ url: req.url ?? '', payment, header });
+    const payments: Record<string, string> = {};
+    for (const name of ['payment-signature', 'x-402-payment', 'x-payment']) {
+      const value = req.headers[name];
+      if (typeof value === 'string') payments[name] = value;
+    }
+    requests.push({ url: req.url ?? '', payments });
     handler(req, res, requests.length - 1);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,6 +79,14 @@ const CHALLENGE = {
 };
 const PAID = { username: 'a', select: 'all', reportCount: 0, chargedUsd: 0, reports: [] };
 const PAID_PATH = '/api/intel/reports?username=a&select=all';
+/** A payment as the client sends it; its content does not matter to a scripted server. */
+const PAYMENT = {
+  x402Version: 2,
+  accepted: { ...CHALLENGE.accepts[0]!, scheme: 'exact', maxTimeoutSeconds: 300, extra: {} },
+  payload: { signature: '0x01', authorization: { nonce: '0x02' } },
+} as PaymentPayload;
+const ENCODED = Buffer.from(JSON.stringify(PAYMENT)).toString('base64');
+const ALL_THREE = { 'payment-signature': ENCODED, 'x-402-payment': ENCODED, 'x-payment': ENCODED };
 
 function clientFor(url: string, options: ServiceClientOptions = {}) {
   const sleeps: number[] = [];
@@ -284,30 +295,77 @@ describe('retries', () => {
     for (const answer of answers) {
       const server = await scripted(answer);
       const { client, sleeps } = clientFor(server.url, { timeoutMs: 200 });
-      const error = await failure(client.pay(PAID_PATH, 'signed-payment'));
+      const error = await failure(client.pay(PAID_PATH, PAYMENT));
       expect(['service', 'network']).toContain(error.kind);
-      expect(server.requests).toEqual([
-        { url: PAID_PATH, payment: 'signed-payment', header: 'X-402-Payment' },
-      ]);
+      expect(server.requests).toEqual([{ url: PAID_PATH, payments: ALL_THREE }]);
       expect(sleeps).toEqual([]);
     }
   });
 
-  it('resends the same payment in X-Payment only when the service answered as if none was sent', async () => {
-    const ignoring = await scripted((req, res) =>
-      req.headers['x-payment'] ? json(res, 200, PAID) : json(res, 402, CHALLENGE),
-    );
-    const answer = await clientFor(ignoring.url).client.pay(PAID_PATH, 'signed-payment');
-    expect(answer.header).toBe('X-Payment');
-    expect(ignoring.requests.map((r) => [r.header, r.payment])).toEqual([
-      ['X-402-Payment', 'signed-payment'],
-      ['X-Payment', 'signed-payment'],
-    ]);
+  it('sends one request carrying the same payload in PAYMENT-SIGNATURE, X-402-Payment and X-Payment', async () => {
+    const settled = { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453' } as const;
+    const service = await scripted((_req, res) => {
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'PAYMENT-RESPONSE': encodePaymentResponseHeader(settled),
+      });
+      res.end(JSON.stringify(PAID));
+    });
+    const answer = await clientFor(service.url).client.pay(PAID_PATH, PAYMENT);
+    expect(answer.settlement).toMatchObject(settled);
+    expect(service.requests).toEqual([{ url: PAID_PATH, payments: ALL_THREE }]);
+    const decoded: unknown = JSON.parse(Buffer.from(ENCODED, 'base64').toString('utf8'));
+    expect(decoded).toEqual(PAYMENT);
+  });
 
+  it('a fresh challenge after payment is a refusal, never a reason to send the payment again', async () => {
+    const ignoring = await scripted((_req, res) => json(res, 402, CHALLENGE));
+    const error = await failure(clientFor(ignoring.url).client.pay(PAID_PATH, PAYMENT));
+    expect(error).toMatchObject({ kind: 'service', details: { status: 402 } });
+    expect(error.message).toMatch(/as if no payment had been sent/);
+    expect(ignoring.requests).toHaveLength(1);
+  });
+
+  it("names an x402 v2 server's reason: a verify failure in PAYMENT-REQUIRED, a settlement failure in PAYMENT-RESPONSE", async () => {
+    const verifyFailed = await scripted((_req, res) => {
+      const challenge = { ...CHALLENGE, extensions: undefined, error: 'invalid_exact_evm_insufficient_balance' };
+      res.writeHead(402, {
+        'Content-Type': 'application/json',
+        'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge as never),
+      });
+      res.end('{}');
+    });
+    const poor = await failure(clientFor(verifyFailed.url).client.pay(PAID_PATH, PAYMENT));
+    expect(poor).toMatchObject({
+      code: 'invalid_exact_evm_insufficient_balance',
+      kind: 'service',
+      details: { status: 402 },
+    });
+    expect(poor.message).toMatch(/balance is below the price \(invalid_exact_evm_insufficient_balance\)/);
+
+    const transaction = `0x${'cd'.repeat(32)}`;
+    const settleFailed = await scripted((_req, res) => {
+      res.writeHead(402, {
+        'Content-Type': 'application/json',
+        'PAYMENT-RESPONSE': encodePaymentResponseHeader({
+          success: false,
+          errorReason: 'transaction_failed',
+          transaction,
+          network: 'eip155:8453',
+        }),
+      });
+      res.end('{}');
+    });
+    const reverted = await failure(clientFor(settleFailed.url).client.pay(PAID_PATH, PAYMENT));
+    expect(reverted).toMatchObject({ code: 'transaction_failed', details: { status: 402, transaction } });
+    expect(settleFailed.requests).toHaveLength(1);
+  });
+
+  it("keeps the spec's own error codes and figures from the body", async () => {
     const refusing = await scripted((_req, res) =>
       json(res, 402, { error: 'insufficient_payment', requiredUsd: 0.02, paidUsd: 0.01 }),
     );
-    const error = await failure(clientFor(refusing.url).client.pay(PAID_PATH, 'signed-payment'));
+    const error = await failure(clientFor(refusing.url).client.pay(PAID_PATH, PAYMENT));
     expect(error).toMatchObject({
       code: 'insufficient_payment',
       details: { requiredUsd: 0.02, paidUsd: 0.01 },

@@ -268,7 +268,7 @@ describe('paid routes with concurrent buyers', () => {
           form === 'X-Payment v1'
             ? { 'X-Payment': v1Payment(signed) }
             : { [form]: v2Payment(stack, signed, amount) };
-        return { url, amount, buyerIndex, signed, header, reportCount: challenge.extensions.reportCount };
+        return { url, amount, buyerIndex, signed, header, reportCount: challenge.extensions?.reportCount };
       }),
     );
     const owners = Array.from({ length: BUYERS }, (_, i) => buyer(stack, i).address);

@@ -29,7 +29,9 @@ const reportsUrl = (query: string) => `${stack.baseUrl}/api/intel/reports?${quer
 async function challengeCount(query: string): Promise<number> {
   const { status, body } = await getJson(reportsUrl(query));
   expect(status).toBe(402);
-  return paymentChallengeSchema.parse(body).extensions.reportCount;
+  const count = paymentChallengeSchema.parse(body).extensions?.reportCount;
+  if (count === undefined) throw new Error('the reference service states the report count');
+  return count;
 }
 
 async function secretRead(query: string): Promise<string[]> {

@@ -1,11 +1,11 @@
 /** Typed calls to one Shared Report Purchase API deployment. */
 import { z } from 'zod';
+import type { PaymentPayload } from '@x402/core/types';
 import {
+  ERROR,
   bundleSchema,
   paidSuccessSchema,
-  paymentChallengeSchema,
   reportMenuSchema,
-  settlementResponseSchema,
   shelfEnvelopeSchema,
   repairShelfEntry,
   type Bundle,
@@ -28,6 +28,7 @@ import {
   type HttpOptions,
   type RawAnswer,
 } from './http';
+import { paymentHeaders, readChallenge, readRefusal, readSettlement } from './x402-wire';
 
 export interface ServiceClientOptions {
   fetch?: typeof fetch;
@@ -97,7 +98,6 @@ export interface PaidAnswer {
   /** The answer's exact text, kept so snapshots are stored byte-for-byte. */
   text: string;
   settlement: SettlementResponse | null;
-  header: 'X-402-Payment' | 'X-Payment';
 }
 
 export const bundlePutAnswerSchema = z.looseObject({ written: z.boolean(), bundle: bundleSchema });
@@ -136,19 +136,6 @@ export function resourcePath(handle: string, selection: Selection): string {
     query.set('ids', selection.ids.join(','));
   }
   return `/api/intel/reports?${query.toString()}`;
-}
-
-function decodeSettlement(headers: Headers): SettlementResponse | null {
-  const value = headers.get('x-payment-response') ?? headers.get('payment-response');
-  if (!value) return null;
-  try {
-    const parsed = settlementResponseSchema.safeParse(
-      JSON.parse(Buffer.from(value, 'base64').toString('utf8')),
-    );
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }
 
 export class ServiceClient {
@@ -275,47 +262,28 @@ export class ServiceClient {
       );
     }
     if (answer.status !== 402) throw serviceError(answer);
-    return parseJson(answer, paymentChallengeSchema, 'payment challenge');
+    return readChallenge(answer);
   }
 
   /**
-   * Sends the paid request once per header, never more: X-402-Payment first; X-Payment only when the service
-   * answered as if no payment had been sent (a fresh challenge), which means it did not read the first header.
-   * The same signed payload travels both times, so at most one settlement can happen.
+   * Sends the paid request exactly once, with the payload in PAYMENT-SIGNATURE (x402 v2), X-402-Payment and
+   * X-Payment (the spec's) at once: whichever the service reads, one request carries one authorization, so it
+   * can settle at most once, and a signed authorization never travels in a second request.
    */
-  async pay(path: string, payment: string, signal?: AbortSignal): Promise<PaidAnswer> {
-    for (const header of ['X-402-Payment', 'X-Payment'] as const) {
-      let answer: RawAnswer;
-      try {
-        answer = await exchange(
-          `${this.baseUrl}${path}`,
-          { method: 'GET', headers: { [header]: payment } },
-          { ...this.http, ...(signal ? { signal } : {}) },
-        );
-      } catch (error) {
-        // Only the first send can prove the payment never left; the second follows one the service saw.
-        if (header === 'X-Payment' && error instanceof DeskError && error.details['notSent']) {
-          throw new DeskError(error.code, error.message, error.kind, {}, { cause: error });
-        }
-        throw error;
-      }
-      if (answer.status === 200) {
-        return {
-          body: parseJson(answer, paidSuccessSchema, 'paid answer'),
-          text: answer.text,
-          settlement: decodeSettlement(answer.headers),
-          header,
-        };
-      }
-      const ignoredHeader =
-        answer.status === 402 && paymentChallengeSchema.safeParse(safeJson(answer.text)).success;
-      if (!ignoredHeader) throw serviceError(answer);
-    }
-    throw new DeskError(
-      'payment_header_ignored',
-      'The service ignored the payment in both X-402-Payment and X-Payment.',
-      'service',
+  async pay(path: string, payment: PaymentPayload, signal?: AbortSignal): Promise<PaidAnswer> {
+    const answer = await exchange(
+      `${this.baseUrl}${path}`,
+      { method: 'GET', headers: paymentHeaders(payment) },
+      { ...this.http, ...(signal ? { signal } : {}) },
     );
+    if (answer.status === 200) {
+      return {
+        body: parseJson(answer, paidSuccessSchema, 'paid answer'),
+        text: answer.text,
+        settlement: readSettlement(answer.headers),
+      };
+    }
+    throw paymentRefusal(answer);
   }
 
   /** First-party read of a paid route with the library secret (spec 5.8): no payment is made. */
@@ -358,10 +326,28 @@ export class ServiceClient {
   }
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
+/**
+ * A paid request answered without the reports: the service's own error where it sent one (the spec's JSON
+ * errors keep their codes and figures), and otherwise the reason an x402 v2 server put in its headers.
+ */
+function paymentRefusal(answer: RawAnswer): DeskError {
+  const spec = serviceError(answer);
+  const refusal = readRefusal(answer);
+  const specific = spec.code !== 'service_unexpected_status' && spec.code !== ERROR.paymentRequired;
+  if (!refusal || specific) {
+    return refusal?.transaction && !spec.details['transaction']
+      ? new DeskError(spec.code, spec.message, spec.kind, { ...spec.details, transaction: refusal.transaction })
+      : spec;
   }
+  const words = refusal.explained ? `${refusal.explained} (${refusal.reason})` : refusal.reason;
+  return new DeskError(
+    refusal.reason,
+    `The service refused the payment: ${words}, HTTP ${answer.status}.`,
+    'service',
+    {
+      status: answer.status,
+      serviceMessage: refusal.reason,
+      ...(refusal.transaction ? { transaction: refusal.transaction } : {}),
+    },
+  );
 }

@@ -64,6 +64,9 @@ export const quoteHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'quote.get'> 
         unresolved && (unresolved.state === 'sent' || unresolved.state === 'in_doubt')
           ? { purchaseId: unresolved.id, state: unresolved.state, createdAt: unresolved.created_at }
           : null,
+      option: { number: quote.option.index + 1, of: quote.option.count },
+      stated: quote.facts.stated,
+      derived: quote.facts.derived,
       fetchedAt: new Date(held.fetchedAt).toISOString(),
       expiresAt: new Date(held.fetchedAt + QUOTE_FRESH_MS).toISOString(),
     };

@@ -10,13 +10,23 @@ import type { SpendEntry } from '../payments/policy';
 import type { DeskEvents } from '../events';
 
 const purchaseWaitSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('chain'), rpcUrl: z.string(), summary: z.string() }),
-  z.object({ kind: z.literal('expiry'), until: z.string(), summary: z.string() }),
+  z.object({
+    kind: z.literal('chain'),
+    rpcUrl: z.string(),
+    summary: z.string(),
+    refusal: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('expiry'),
+    until: z.string(),
+    summary: z.string(),
+    refusal: z.string().optional(),
+  }),
   z.object({ kind: z.literal('chain_access'), summary: z.string() }),
   z.object({ kind: z.literal('redelivery'), txHash: z.string().nullable(), summary: z.string() }),
 ]) satisfies z.ZodType<PurchaseWait>;
 
-function parseWait(json: string | null): PurchaseWait | null {
+export function parseWait(json: string | null): PurchaseWait | null {
   if (json === null) return null;
   try {
     const parsed = purchaseWaitSchema.safeParse(JSON.parse(json));

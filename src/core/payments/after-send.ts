@@ -1,39 +1,25 @@
 /**
  * What a paid request that did not come back with the reports means (safety rule 5). Once the payment has
- * left, only an answer that proves nothing settled fails the purchase: the spec's 400/404 (refused before
- * payment), and a 402 refusal of the payment itself, confirmed on chain where an RPC URL is known and then
- * only once the chain's clock has passed the authorization's validBefore (before that, anyone holding the
- * signed authorization can still settle it). Anything
- * else (a gateway's 5xx, a 429, a 409 after a resend, a settlement error, a malformed or lost answer) leaves
- * the purchase in doubt, to be reconciled on chain.
+ * left, only a 200 with the reports completes it. A refusal (400, 402, 404: the service or its facilitator
+ * says it took nothing) fails the purchase only when it can no longer be wrong: the chain shows the
+ * authorization unused at a block past its validBefore, or, when no chain answers, the desk's own clock is
+ * past validBefore by a margin (a refusal does not void a signed authorization: whoever holds it can settle it
+ * until then). Anything else (a gateway's 5xx, a 429, a 409, a settlement error, a lost answer) leaves the
+ * purchase in doubt, to be reconciled on chain.
  */
 import type { PublicClient } from 'viem';
 import { readableDate } from '../../shared/analytics-shape';
+import type { PurchaseWait } from '../../shared/rpc';
 import { DeskError } from '../errors';
-import { authorizationUsed } from './reconcile';
-
-/** 402 errors the reference service gives while checking a payment, before any settlement is attempted. */
-const REFUSED_BEFORE_SETTLEMENT = new Set([
-  'insufficient_payment',
-  'invalid_signature',
-  'payee_mismatch',
-  'amount_mismatch',
-  'asset_mismatch',
-  'network_mismatch',
-  'unsupported_scheme',
-  'insufficient_balance',
-  'invalid_payment_payload',
-  'authorization_expired',
-  'authorization_not_yet_valid',
-  'payment_rejected',
-  'payment_header_ignored',
-]);
+import { authorizationUsed, refusalBelievableAt } from './chain-state';
 
 export interface Verdict {
   state: 'failed' | 'in_doubt';
   code: string;
   message: string;
   txHash: string | null;
+  /** What an in-doubt purchase waits for. */
+  waiting: PurchaseWait | null;
 }
 
 export interface SentPayment {
@@ -44,22 +30,29 @@ export interface SentPayment {
   validBefore: bigint;
 }
 
-/** True when the service's answer says it refused the payment before anything could settle. */
-export function refusedBeforeSettlement(error: DeskError): boolean {
-  if (error.kind !== 'service') return false;
-  const status = error.details['status'];
-  if (status === 400 || status === 404) return true;
-  if (error.code === 'payment_header_ignored') return true;
-  return status === 402 && REFUSED_BEFORE_SETTLEMENT.has(error.code);
-}
-
 function transactionOf(error: DeskError | null): string | null {
   const tx = error?.details['transaction'];
   return typeof tx === 'string' && /^0x[0-9a-fA-F]{64}$/.test(tx) ? tx : null;
 }
 
-function inDoubt(error: DeskError | null, reason: string, payment: SentPayment): Verdict {
-  const until = readableDate(new Date(Number(payment.validBefore) * 1000).toISOString());
+/**
+ * True when the answer says the service took nothing: a 400, 402 or 404 that names no settlement transaction.
+ * Even then it is a claim, which the chain (or the authorization's expiry) must confirm before it fails anything.
+ */
+export function isRefusal(error: DeskError): boolean {
+  if (error.kind !== 'service' || transactionOf(error) !== null) return false;
+  const status = error.details['status'];
+  return status === 400 || status === 402 || status === 404;
+}
+
+function inDoubt(
+  error: DeskError | null,
+  reason: string,
+  payment: SentPayment,
+  refusal: string | null,
+): Verdict {
+  const closesAt = new Date(Number(payment.validBefore) * 1000).toISOString();
+  const until = readableDate(closesAt);
   const txHash = transactionOf(error);
   const tx = txHash ? ` The service named transaction ${txHash}.` : '';
   return {
@@ -67,13 +60,18 @@ function inDoubt(error: DeskError | null, reason: string, payment: SentPayment):
     code: error?.code ?? 'answer_lost',
     message: `${reason}${tx} The payment may have settled; it is held as in doubt and checked on chain (it can settle until ${until}), and Intel Desk never pays for it again by itself.`,
     txHash,
+    waiting: {
+      kind: 'expiry',
+      until: closesAt,
+      summary: `Waiting until ${until}.`,
+      ...(refusal ? { refusal } : {}),
+    },
   };
 }
 
 /**
  * Judges a paid request that failed after it left. `chain` is the read-only client for the payment's
- * network, or null when no RPC URL is known (then the service's refusal is taken at its word). With a chain,
- * a refusal fails the purchase only once the authorization can no longer settle.
+ * network, or null when none is known; a chain that does not answer counts as none.
  */
 export async function judgeAfterSend(
   error: unknown,
@@ -82,46 +80,42 @@ export async function judgeAfterSend(
 ): Promise<Verdict> {
   const desk = error instanceof DeskError ? error : null;
   const what = desk?.message ?? 'unknown error';
-  if (!desk || !refusedBeforeSettlement(desk)) {
+  if (!desk || !isRefusal(desk)) {
     const status = desk?.details['status'];
     const reason =
       !desk || desk.kind === 'network'
         ? `The answer was lost (${what}).`
         : `The answer does not prove the payment failed${typeof status === 'number' ? ` (HTTP ${status})` : ''}: ${what}`;
-    return inDoubt(desk, reason, payment);
+    return inDoubt(desk, reason, payment, null);
   }
   if (chain) {
-    let used: boolean;
-    let chainSeconds: number;
     try {
       // Read at one block: the state and the time that says whether it can still change.
       const block = await chain.getBlock({ blockTag: 'latest' });
-      chainSeconds = Number(block.timestamp);
-      used = await authorizationUsed(payment, chain, block.number);
-    } catch {
-      return inDoubt(
-        desk,
-        `The service refused the payment (${what}), but the chain could not be asked to confirm nothing moved.`,
-        payment,
-      );
-    }
-    if (used) {
-      return inDoubt(
-        desk,
-        `The service refused the payment (${what}), yet the chain shows it used.`,
-        payment,
-      );
-    }
-    // A refusal does not void the signed authorization: whoever holds it (the service, a gateway that
-    // retries, anyone on the path) can still settle it until validBefore. Only the chain's clock past that
-    // makes the refusal final; until then the purchase is in doubt and reconciliation decides.
-    if (BigInt(chainSeconds) < payment.validBefore) {
+      const used = await authorizationUsed(payment, chain, block.number);
+      if (used) {
+        return inDoubt(desk, `The service refused the payment (${what}), yet the chain shows it used.`, payment, null);
+      }
+      if (block.timestamp >= payment.validBefore) {
+        return { state: 'failed', code: desk.code, message: desk.message, txHash: null, waiting: null };
+      }
+      // A refusal does not void the signed authorization: whoever holds it (the service, a gateway that
+      // retries, anyone on the path) can still settle it until validBefore; reconciliation decides then.
       return inDoubt(
         desk,
         `The service refused the payment (${what}). Nothing has moved yet, but the signed authorization could still be settled by whoever holds it.`,
         payment,
+        what,
       );
+    } catch {
+      // No answer from the chain: judged as without one.
     }
   }
-  return { state: 'failed', code: desk.code, message: desk.message, txHash: null };
+  const believable = readableDate(new Date(refusalBelievableAt(payment.validBefore)).toISOString());
+  return inDoubt(
+    desk,
+    `The service refused the payment (${what}), but no chain could be asked whether money moved, so Intel Desk believes the refusal only after ${believable}.`,
+    payment,
+    what,
+  );
 }

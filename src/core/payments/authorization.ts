@@ -1,10 +1,16 @@
 /** EIP-3009 TransferWithAuthorization: typed data from a quote, and the x402 v2 payment payload. */
 import { randomBytes } from 'node:crypto';
-import { recoverTypedDataAddress, toHex, isAddressEqual, type Hex } from 'viem';
+import { recoverTypedDataAddress, toHex, isAddressEqual, type Hex, type PublicClient } from 'viem';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import type { ExactEIP3009Payload } from '@x402/evm';
 import type { Quote } from './quote';
 import { DeskError } from '../errors';
 import { paymentWindow, type ClockSample } from './chain-clock';
 
+/**
+ * The EIP-712 types of the authorization. @x402/evm exports the same (`authorizationTypes`; a test holds them
+ * equal), but loading that package costs every CLI start about 45 ms, so core keeps its own copy.
+ */
 export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
   TransferWithAuthorization: [
     { name: 'from', type: 'address' },
@@ -60,48 +66,76 @@ export function typedData(quote: Quote, authorization: Authorization) {
   };
 }
 
+/**
+ * Checks the signature authorizes this payment for the payer. An ordinary key must recover to the payer; a
+ * contract wallet (EIP-1271, or ERC-6492 before it is deployed) signs bytes that recover to nobody in
+ * particular, so its signature is checked by the chain, as the token will check it when it settles.
+ */
 export async function assertSignedBy(
   quote: Quote,
   authorization: Authorization,
   signature: Hex,
+  chain: PublicClient | null,
 ): Promise<void> {
-  let signer: `0x${string}`;
+  const data = { ...typedData(quote, authorization), signature };
+  let signer: `0x${string}` | null = null;
   try {
-    signer = await recoverTypedDataAddress({ ...typedData(quote, authorization), signature });
-  } catch (error) {
+    signer = await recoverTypedDataAddress(data);
+  } catch {
+    // Not an ordinary 65-byte signature: a contract wallet's, or garbage; the chain tells which.
+  }
+  if (signer !== null && isAddressEqual(signer, authorization.from)) return;
+  if (!chain) {
     throw new DeskError(
       'invalid_signature',
-      'The wallet returned a malformed signature.',
+      signer === null
+        ? `The wallet returned a signature that is not an ordinary key's, and without a chain RPC Intel Desk cannot check it as a contract wallet's (${authorization.from}). Set the chain RPC in Settings or with --rpc. Nothing was sent.`
+        : `The wallet signed as ${signer}, not as the payer ${authorization.from}. Nothing was sent.`,
       'wallet',
+    );
+  }
+  let valid: boolean;
+  try {
+    valid = await chain.verifyTypedData({
+      ...data,
+      message: { ...authorization },
+      address: authorization.from,
+    });
+  } catch (error) {
+    throw new DeskError(
+      'signature_unverified',
+      `The chain could not be asked to check the wallet's signature for ${authorization.from}. Nothing was sent; try again when the chain RPC answers.`,
+      'network',
       {},
       { cause: error },
     );
   }
-  if (!isAddressEqual(signer, authorization.from)) {
+  if (!valid) {
     throw new DeskError(
       'invalid_signature',
-      `The wallet signed as ${signer}, not as the payer ${authorization.from}.`,
+      signer === null
+        ? `The wallet's signature is not valid for the payer ${authorization.from}, neither as a key's nor as a contract wallet's. Nothing was sent.`
+        : `The wallet signed as ${signer}, and the payer ${authorization.from} does not accept that signature as a contract wallet. Nothing was sent.`,
       'wallet',
     );
   }
 }
 
-export function paymentHeader(
+/** The x402 v2 payment payload: the option the service offered, echoed exactly, and the signed authorization. */
+export function paymentPayload(
   quote: Quote,
   authorization: Authorization,
   signature: Hex,
   resourceUrl: string,
-): string {
-  const payload = {
+): PaymentPayload {
+  const payload: ExactEIP3009Payload = { signature, authorization: authorizationMessage(authorization) };
+  return {
     x402Version: 2,
-    resource: { url: resourceUrl },
-    accepted: quote.requirement,
-    payload: {
-      signature,
-      authorization: authorizationMessage(authorization),
-    },
+    // Echoed as the service described it, as the official client does; the URL requested when it described none.
+    resource: quote.challenge.resource ?? { url: resourceUrl },
+    accepted: quote.requirement as PaymentRequirements,
+    payload,
   };
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
 /** The authorization as JSON carries it: the numbers as decimal strings (payment payload, wallet request). */

@@ -20,7 +20,7 @@ import {
   assertSignedBy,
   authorizationMessage,
   newAuthorization,
-  paymentHeader,
+  paymentPayload,
   typedData,
   type Authorization,
 } from './authorization';
@@ -65,6 +65,8 @@ export interface PurchaserDeps {
   chain: (network: string) => PublicClient | null;
   /** False when the desk's last exchange with the service failed to get an answer. */
   serviceReachable: () => boolean;
+  /** Refuses a token whose EIP-712 name or version on chain is not what the payment would be signed for. */
+  checkTokenDomain: (quote: HeldQuote['quote']) => Promise<void>;
   /** The service's and the chain's clocks against the desk's, measured now, to date the authorization. */
   clock: (network: string) => Promise<ClockSample[]>;
   now: () => number;
@@ -158,6 +160,7 @@ export class Purchaser {
         );
       // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
       if (!contacted) await unreachableBeforeSigning(() => client.probe());
+      await this.deps.checkTokenDomain(held.quote);
       const clock = await this.deps.clock(held.quote.network);
       // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
       // concurrent starts for the same reports the second sees the first.
@@ -235,7 +238,7 @@ export class Purchaser {
           'The signature came too late: the payment window closed. Nothing was sent.',
         );
       }
-      await assertSignedBy(held.quote, authorization, signature);
+      await assertSignedBy(held.quote, authorization, signature, this.deps.chain(held.quote.network));
       this.inFlight.assertNone(target, this.deps.ledger, this.deps.now());
       // The person may have taken minutes to sign: other purchases were paid meanwhile, or the day turned.
       this.checkPolicy(held, pending.consent, held.serviceUrl);
@@ -263,7 +266,7 @@ export class Purchaser {
     signature: Hex,
   ): Promise<PurchaseOutcome> {
     const { ledger } = this.deps;
-    await assertSignedBy(held.quote, authorization, signature);
+    await assertSignedBy(held.quote, authorization, signature, this.deps.chain(held.quote.network));
     this.step(purchaseId, 'signed');
     const client = this.deps.client();
     const createdAt = new Date(this.deps.now()).toISOString();
@@ -292,7 +295,7 @@ export class Purchaser {
     this.step(purchaseId, 'ledger_written');
     ledger.setState(purchaseId, 'sent');
     this.step(purchaseId, 'sent');
-    const header = paymentHeader(
+    const payment = paymentPayload(
       held.quote,
       authorization,
       signature,
@@ -300,7 +303,7 @@ export class Purchaser {
     );
     let answer;
     try {
-      answer = await client.pay(held.quote.resource, header);
+      answer = await client.pay(held.quote.resource, payment);
     } catch (error) {
       const desk = error instanceof DeskError ? error : null;
       if (desk?.details['notSent'] === true) {
@@ -320,11 +323,10 @@ export class Purchaser {
         this.deps.chain(held.quote.network),
       );
       if (verdict.state === 'in_doubt') {
-        const until = new Date(Number(authorization.validBefore) * 1000).toISOString();
         ledger.setState(purchaseId, 'in_doubt', {
           error: verdict.message,
           txHash: verdict.txHash,
-          waiting: { kind: 'expiry', until, summary: `Waiting until ${until}.` },
+          waiting: verdict.waiting,
         });
         this.step(purchaseId, 'in_doubt');
         return { status: 'in_doubt', purchase: this.view(purchaseId), message: verdict.message };

@@ -5,13 +5,15 @@
  */
 import { getAddress, isAddress } from 'viem';
 import type { PaymentChallenge, PaymentRequirement } from '../../shared/wire';
-import { refused } from '../errors';
+import type { QuoteFact } from '../../shared/rpc';
+import { DeskError, refused } from '../errors';
 import { findAllowed, type AllowedAsset } from './allowlist';
-import { TOKEN_DECIMALS } from '../../shared/money';
+import { TOKEN_DECIMALS, unitsToUsd, usdToUnits } from '../../shared/money';
 
 export const MAX_VALIDITY_SECONDS = 300;
 /** No single purchase in this app may exceed a million USDC, whatever the service says. */
 const MAX_AMOUNT = 1_000_000n * 10n ** BigInt(TOKEN_DECIMALS);
+
 
 export interface Quote {
   network: `eip155:${number}`;
@@ -25,6 +27,10 @@ export interface Quote {
   domain: { name: string; version: string };
   allowed: AllowedAsset;
   requirement: PaymentRequirement;
+  /** Which of the challenge's payment options this is (0-based), and how many it offered. */
+  option: { index: number; count: number };
+  /** Facts the service stated in its challenge, and facts the desk derived from its own selection and rules. */
+  facts: { stated: QuoteFact[]; derived: QuoteFact[] };
   /** The challenge the price came from, kept for the purchase's receipt. */
   challenge: PaymentChallenge;
   resource: string;
@@ -36,7 +42,7 @@ export interface QuoteExpectations {
   demoAsset?: string | null | undefined;
   /** The paid route's path and query as the desk requested it. */
   resourcePath: string;
-  /** How many reports the user's selection means, when the desk can know (all, dates: the menu; ids: ids asked). */
+  /** How many reports the user's selection means, from the free menu (all, dates) or the ids asked. */
   expectedReportCount: number | null;
   /** Where that count comes from, in words, for the refusal ("the menu lists 3 in this date range"). */
   expectedCountSource?: string;
@@ -44,16 +50,17 @@ export interface QuoteExpectations {
 
 const isWholeNumber = (value: number) => Number.isSafeInteger(value) && value >= 0;
 
+function parseResource(value: string): URL | null {
+  try {
+    return new URL(value, 'http://resource.invalid');
+  } catch {
+    return null;
+  }
+}
+
 function sameResource(announced: string, requested: string): boolean {
-  const parse = (value: string): URL | null => {
-    try {
-      return new URL(value, 'http://resource.invalid');
-    } catch {
-      return null;
-    }
-  };
-  const a = parse(announced);
-  const b = parse(requested);
+  const a = parseResource(announced);
+  const b = parseResource(requested);
   // A resource that is not even a URL (a hostile "http://[") is not the one requested.
   if (!a || !b) return false;
   if (a.pathname !== b.pathname) return false;
@@ -65,16 +72,107 @@ function sameResource(announced: string, requested: string): boolean {
   return sorted(a) === sorted(b);
 }
 
-export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExpectations): Quote {
-  if (challenge.x402Version !== 2) {
-    throw refused(
-      'challenge_version',
-      `The service asked for x402 version ${challenge.x402Version}; Intel Desk pays version 2 only.`,
-    );
+/** What the challenge as a whole says about the request, checked once whichever option is paid. */
+interface RequestFacts {
+  reportCount: number;
+  unitPriceUsd: number | null;
+  stated: QuoteFact[];
+  derived: QuoteFact[];
+}
+
+function requestFacts(challenge: PaymentChallenge, expect: QuoteExpectations): RequestFacts {
+  const ext = challenge.extensions ?? {};
+  const stated: QuoteFact[] = [];
+  const derived: QuoteFact[] = [];
+  if (ext.reportCount !== undefined) {
+    if (!isWholeNumber(ext.reportCount) || ext.reportCount === 0) {
+      throw refused(
+        'invalid_report_count',
+        `The challenge's report count ${ext.reportCount} is not a positive whole number.`,
+      );
+    }
+    if (expect.expectedReportCount !== null && ext.reportCount !== expect.expectedReportCount) {
+      throw refused(
+        'report_count_mismatch',
+        `The service would charge for ${ext.reportCount} report(s), but ${expect.expectedCountSource ?? `your selection is ${expect.expectedReportCount}`}.`,
+      );
+    }
+    stated.push('reportCount');
+  } else {
+    if (expect.expectedReportCount === null || expect.expectedReportCount <= 0) {
+      throw refused(
+        'report_count_unknown',
+        'The service does not say how many reports it would charge for, and Intel Desk could not count them from the menu. Nothing was signed.',
+      );
+    }
+    derived.push('reportCount');
   }
-  const requirement = challenge.accepts[0];
-  if (!requirement)
-    throw refused('challenge_no_options', 'The service asked for payment but offered no way to pay.');
+  const reportCount = ext.reportCount ?? expect.expectedReportCount ?? 0;
+  let unitPriceUsd: number | null = null;
+  if (ext.unitPriceUsd !== undefined) {
+    if (!Number.isFinite(ext.unitPriceUsd) || ext.unitPriceUsd <= 0 || ext.unitPriceUsd > 1_000_000) {
+      throw refused(
+        'invalid_unit_price',
+        `The challenge's unit price ${ext.unitPriceUsd} USD is not a valid price.`,
+      );
+    }
+    const unitBaseUnits = ext.unitPriceUsd * 10 ** TOKEN_DECIMALS;
+    if (Math.abs(unitBaseUnits - Math.round(unitBaseUnits)) > 1e-6) {
+      throw refused(
+        'invalid_unit_price',
+        `The unit price ${ext.unitPriceUsd} USD is finer than a USDC base unit.`,
+      );
+    }
+    unitPriceUsd = ext.unitPriceUsd;
+    stated.push('unitPrice');
+  } else derived.push('unitPrice');
+  if (ext.tokenDecimals !== undefined) {
+    if (ext.tokenDecimals !== TOKEN_DECIMALS) {
+      throw refused(
+        'decimals_mismatch',
+        `The challenge says the token has ${ext.tokenDecimals} decimals; USDC has 6.`,
+      );
+    }
+    stated.push('tokenDecimals');
+  } else derived.push('tokenDecimals');
+  const requested = parseResource(expect.resourcePath);
+  if (ext.select !== undefined) {
+    if (requested?.searchParams.get('select') !== ext.select) {
+      throw refused(
+        'resource_mismatch',
+        `The challenge is for select=${ext.select}, not the selection you made.`,
+      );
+    }
+    stated.push('select');
+  } else derived.push('select');
+  if (ext.resource !== undefined) {
+    if (!sameResource(ext.resource, expect.resourcePath)) {
+      throw refused('resource_mismatch', 'The challenge is for a different request than the one you made.');
+    }
+    stated.push('resource');
+  } else {
+    // x402 v2 names the resource as a full URL; one with a query names the request itself and must be this one
+    // (one without is a route-level description an operator may set, which says nothing about the request).
+    const url = challenge.resource?.url;
+    const announced = url === undefined ? null : parseResource(url);
+    if (url !== undefined && (!announced || (announced.search !== '' && !sameResource(url, expect.resourcePath)))) {
+      throw refused('resource_mismatch', 'The challenge is for a different request than the one you made.');
+    }
+    derived.push('resource');
+  }
+  if (ext.chainId !== undefined) stated.push('chainId');
+  else derived.push('chainId');
+  return { reportCount, unitPriceUsd, stated, derived };
+}
+
+/** One payment option checked against the rules; throws the reason it cannot be paid. */
+function quoteFromOption(
+  challenge: PaymentChallenge,
+  requirement: PaymentRequirement,
+  option: Quote['option'],
+  facts: RequestFacts,
+  expect: QuoteExpectations,
+): Quote {
   if (requirement.protocol !== undefined && requirement.protocol !== 'x402') {
     throw refused(
       'challenge_protocol',
@@ -106,17 +204,11 @@ export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExp
       `The service asked for payment in ${requirement.asset}, which is not USDC on ${requirement.network}${expect.demo && !expect.demoAsset ? ' (demo mode pays only the demo token, and was not told its address: set INTEL_DESK_DEMO_ASSET)' : ''}.`,
     );
   }
-  const ext = challenge.extensions;
-  if (ext.chainId !== allowed.chainId) {
+  const statedChainId = challenge.extensions?.chainId;
+  if (statedChainId !== undefined && statedChainId !== allowed.chainId) {
     throw refused(
       'chain_mismatch',
-      `The challenge names chain ${ext.chainId} but network ${requirement.network}.`,
-    );
-  }
-  if (ext.tokenDecimals !== TOKEN_DECIMALS) {
-    throw refused(
-      'decimals_mismatch',
-      `The challenge says the token has ${ext.tokenDecimals} decimals; USDC has 6.`,
+      `The challenge names chain ${statedChainId} but network ${requirement.network}.`,
     );
   }
   if (!isAddress(requirement.payTo, { strict: false }) || /^0x0{40}$/i.test(requirement.payTo)) {
@@ -135,39 +227,27 @@ export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExp
       'amount_too_large',
       `The challenge asks for ${requirement.amount} base units, beyond any sane price.`,
     );
-  if (!isWholeNumber(ext.reportCount) || ext.reportCount === 0) {
-    throw refused(
-      'invalid_report_count',
-      `The challenge's report count ${ext.reportCount} is not a positive whole number.`,
-    );
-  }
-  if (!Number.isFinite(ext.unitPriceUsd) || ext.unitPriceUsd <= 0 || ext.unitPriceUsd > 1_000_000) {
-    throw refused(
-      'invalid_unit_price',
-      `The challenge's unit price ${ext.unitPriceUsd} USD is not a valid price.`,
-    );
-  }
-  const unitBaseUnits = ext.unitPriceUsd * 10 ** TOKEN_DECIMALS;
-  if (Math.abs(unitBaseUnits - Math.round(unitBaseUnits)) > 1e-6) {
-    throw refused(
-      'invalid_unit_price',
-      `The unit price ${ext.unitPriceUsd} USD is finer than a USDC base unit.`,
-    );
-  }
-  if (amount !== BigInt(Math.round(unitBaseUnits)) * BigInt(ext.reportCount)) {
-    throw refused(
-      'amount_mismatch',
-      `The service asks for ${requirement.amount} base units, but ${ext.reportCount} report(s) at ${ext.unitPriceUsd} USD make ${BigInt(Math.round(unitBaseUnits)) * BigInt(ext.reportCount)}.`,
-    );
-  }
-  if (expect.expectedReportCount !== null && ext.reportCount !== expect.expectedReportCount) {
-    throw refused(
-      'report_count_mismatch',
-      `The service would charge for ${ext.reportCount} report(s), but ${expect.expectedCountSource ?? `your selection is ${expect.expectedReportCount}`}.`,
-    );
-  }
-  if (!sameResource(ext.resource, expect.resourcePath)) {
-    throw refused('resource_mismatch', 'The challenge is for a different request than the one you made.');
+  const count = BigInt(facts.reportCount);
+  let unitPriceUsd: number;
+  if (facts.unitPriceUsd !== null) {
+    const unit = usdToUnits(facts.unitPriceUsd);
+    if (amount !== unit * count) {
+      throw refused(
+        'amount_mismatch',
+        `The service asks for ${requirement.amount} base units, but ${facts.reportCount} report(s) at ${facts.unitPriceUsd} USD make ${unit * count}.`,
+      );
+    }
+    unitPriceUsd = facts.unitPriceUsd;
+  } else {
+    // No unit price stated: the price of one report is the amount shared over the count the desk expects, and
+    // a remainder means the service is not charging that many reports at one price.
+    if (amount % count !== 0n) {
+      throw refused(
+        'amount_mismatch',
+        `The service asks for ${requirement.amount} base units, which is not a whole number of base units for each of the ${facts.reportCount} report(s) chosen.`,
+      );
+    }
+    unitPriceUsd = unitsToUsd(amount / count);
   }
   const timeout = requirement.maxTimeoutSeconds ?? MAX_VALIDITY_SECONDS;
   if (!Number.isFinite(timeout) || timeout < 10) {
@@ -178,10 +258,10 @@ export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExp
   }
   const extraName = requirement.extra?.name;
   const extraVersion = requirement.extra?.version;
-  if (allowed.asset !== null && (extraName ?? allowed.domainName) !== allowed.domainName) {
+  if ((extraName ?? allowed.domainName) !== allowed.domainName) {
     throw refused('token_domain_mismatch', `The challenge names token "${extraName}", not ${allowed.label}.`);
   }
-  if (allowed.asset !== null && (extraVersion ?? allowed.domainVersion) !== allowed.domainVersion) {
+  if ((extraVersion ?? allowed.domainVersion) !== allowed.domainVersion) {
     throw refused(
       'token_domain_mismatch',
       `The challenge names token version "${extraVersion}", not ${allowed.domainVersion}.`,
@@ -193,15 +273,48 @@ export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExp
     asset: getAddress(requirement.asset),
     payTo: getAddress(requirement.payTo),
     amount,
-    unitPriceUsd: ext.unitPriceUsd,
-    reportCount: ext.reportCount,
+    unitPriceUsd,
+    reportCount: facts.reportCount,
     validitySeconds: Math.min(MAX_VALIDITY_SECONDS, Math.floor(timeout)),
-    domain: { name: extraName ?? allowed.domainName, version: extraVersion ?? allowed.domainVersion },
+    domain: { name: allowed.domainName, version: allowed.domainVersion },
     allowed,
     requirement,
+    option,
+    facts: { stated: facts.stated, derived: facts.derived },
     challenge,
     resource: expect.resourcePath,
   };
+}
+
+/**
+ * The quote for the first of the challenge's payment options that the payment rules allow (x402 lets a service
+ * offer several; the spec's clients used only the first). Refuses, naming every option's reason, when none can
+ * be paid.
+ */
+export function quoteFromChallenge(challenge: PaymentChallenge, expect: QuoteExpectations): Quote {
+  if (challenge.x402Version !== 2) {
+    throw refused(
+      'challenge_version',
+      `The service asked for x402 version ${challenge.x402Version}; Intel Desk pays version 2 only.`,
+    );
+  }
+  const count = challenge.accepts.length;
+  if (count === 0)
+    throw refused('challenge_no_options', 'The service asked for payment but offered no way to pay.');
+  const facts = requestFacts(challenge, expect);
+  const reasons: DeskError[] = [];
+  for (const [index, requirement] of challenge.accepts.entries()) {
+    try {
+      return quoteFromOption(challenge, requirement, { index, count }, facts, expect);
+    } catch (error) {
+      if (!(error instanceof DeskError)) throw error;
+      reasons.push(error);
+    }
+  }
+  const [first] = reasons;
+  if (!first || reasons.length === 1) throw first ?? new Error('no payment option was judged');
+  const each = reasons.map((reason, index) => `option ${index + 1}: ${reason.message}`).join(' ');
+  throw refused(first.code, `None of the service's ${count} payment options can be paid. ${each}`);
 }
 
 /** Compares two quotes on everything that moves money; a difference is shown to the user, never absorbed. */

@@ -4,16 +4,15 @@
  * What cannot be decided yet stays in doubt and records what it waits for; the next start or refresh asks
  * again. Nothing here ever signs or sends a payment.
  */
-import { parseAbi, parseAbiItem, type PublicClient } from 'viem';
+import { parseAbiItem, type PublicClient } from 'viem';
 import type { PurchaseWait } from '../../shared/rpc';
 import { readableDate } from '../../shared/analytics-shape';
 import { paidSuccessSchema } from '../../shared/wire';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
 import type { Purchaser } from './purchaser';
+import { authorizationUsed, DESK_CLOCK_EXPIRY_MARGIN_MS, refusalBelievableAt } from './chain-state';
+import { parseWait } from '../ledger/purchases';
 
-const TOKEN_ABI = parseAbi([
-  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
-]);
 const AUTHORIZATION_USED = parseAbiItem(
   'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
 );
@@ -42,32 +41,6 @@ function deliverKept(row: PurchaseRow, deps: ReconcileDeps): boolean {
   return true;
 }
 
-/** Whether the token has used the payer's authorization nonce: true once the payment settled on chain. */
-export async function authorizationUsed(
-  payment: { network: string; asset: string; payer: string; nonce: string },
-  client: PublicClient,
-  blockNumber?: bigint,
-): Promise<boolean> {
-  const chainId = await client.getChainId();
-  if (`eip155:${chainId}` !== payment.network) {
-    throw new Error(`the RPC serves chain ${chainId}, not ${payment.network}`);
-  }
-  return client.readContract({
-    address: payment.asset as `0x${string}`,
-    abi: TOKEN_ABI,
-    functionName: 'authorizationState',
-    args: [payment.payer as `0x${string}`, payment.nonce as `0x${string}`],
-    ...(blockNumber === undefined ? {} : { blockNumber }),
-  });
-}
-
-/**
- * How long past validBefore the desk's own clock must be before it alone may call an unused authorization
- * dead: a desk may run up to a whole payment window ahead of the chain it signed for (chain-clock.ts absorbs
- * that much), and the chain decides (block.timestamp < validBefore), not the desk.
- */
-const DESK_CLOCK_EXPIRY_MARGIN_MS = 300_000;
-
 async function settledOnChain(
   row: PurchaseRow,
   client: PublicClient,
@@ -87,6 +60,25 @@ async function settledOnChain(
     })
     .catch(() => []);
   return { used: true, txHash: logs[0]?.transactionHash ?? null, chainSeconds };
+}
+
+/** The service's refusal of this purchase's payment, when it gave one after the payment left. */
+function refusalOf(row: PurchaseRow): string | null {
+  const waiting = parseWait(row.waiting_json);
+  return waiting && (waiting.kind === 'expiry' || waiting.kind === 'chain') ? (waiting.refusal ?? null) : null;
+}
+
+/**
+ * A refusal with no chain to ask: believed once the desk's clock is well past validBefore, so the purchase
+ * fails (true); until then it stays in doubt, and a rebuy is refused.
+ */
+function failOnRefusal(row: PurchaseRow, deps: ReconcileDeps, closes: string): boolean {
+  const refusal = refusalOf(row);
+  if (refusal === null || deps.now() <= refusalBelievableAt(row.valid_before)) return false;
+  deps.ledger.setState(row.id, 'failed', {
+    error: `The service refused the payment (${refusal}), and its authorization closed at ${closes}. No chain could be asked, so the refusal is believed: Intel Desk counts no money as moved.`,
+  });
+  return true;
 }
 
 function shortReason(error: unknown): string {
@@ -115,10 +107,13 @@ async function checkOnChain(
     answer = await settledOnChain(row, client);
   } catch (error) {
     unreachable.set(chainKey, error);
+    if (failOnRefusal(row, deps, closes)) return;
+    const refusal = refusalOf(row);
     const waiting: PurchaseWait = {
       kind: 'chain',
       rpcUrl,
       summary: `Waiting for the chain at ${rpcUrl}.`,
+      ...(refusal ? { refusal } : {}),
     };
     deps.ledger.setState(row.id, 'in_doubt', {
       error: `The chain at ${rpcUrl} could not be asked whether this payment settled (${shortReason(error)}). Intel Desk asks again on the next start or refresh and never pays again by itself.`,
@@ -144,9 +139,15 @@ async function checkOnChain(
       error: `The payment authorization expired unused at ${closes}. No money moved.`,
     });
   } else {
+    const refusal = refusalOf(row);
     deps.ledger.setState(row.id, 'in_doubt', {
       error: `Not settled yet; the authorization could still settle until ${closes}. It will be checked again.`,
-      waiting: { kind: 'expiry', until: closesAt, summary: `Waiting until ${closes}.` },
+      waiting: {
+        kind: 'expiry',
+        until: closesAt,
+        summary: `Waiting until ${closes}.`,
+        ...(refusal ? { refusal } : {}),
+      },
     });
   }
 }
@@ -154,6 +155,16 @@ async function checkOnChain(
 function explainWithoutChain(row: PurchaseRow, deps: ReconcileDeps): void {
   const closesAt = new Date(row.valid_before * 1000).toISOString();
   const closes = readableDate(closesAt);
+  if (failOnRefusal(row, deps, closes)) return;
+  const refusal = refusalOf(row);
+  if (refusal !== null) {
+    const believable = readableDate(new Date(refusalBelievableAt(row.valid_before)).toISOString());
+    deps.ledger.setState(row.id, 'in_doubt', {
+      error: `The service refused the payment (${refusal}), but no chain can be asked whether money moved. Intel Desk believes the refusal after ${believable}, when the authorization has surely closed.`,
+      waiting: { kind: 'expiry', until: closesAt, summary: `Waiting until ${believable}.`, refusal },
+    });
+    return;
+  }
   if (deps.now() <= row.valid_before * 1000) {
     deps.ledger.setState(row.id, 'in_doubt', {
       error: `The answer was lost; without chain access Intel Desk waits until ${closes}, after which no charge can happen.`,

@@ -4,7 +4,7 @@
  */
 import { getAddress, parseAbi, parseEventLogs, type Hex, type PublicClient } from 'viem';
 import type { ReceiptCheck, ReceiptVerification } from '../../shared/receipt';
-import { authorizationUsed } from '../payments/reconcile';
+import { authorizationUsed } from '../payments/chain-state';
 
 const TOKEN_EVENTS = parseAbi([
   'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',

@@ -4,6 +4,7 @@ import type { QuoteView } from '../../../shared/rpc';
 import { plural, units, usd } from '../../format';
 import { Dialog } from '../../components/Dialog';
 import { PriceLines } from './PriceLines';
+import { quoteFactsSentence, quoteOptionSentence } from '../../../shared/quote-facts';
 
 export function ConfirmDialog(props: {
   quote: QuoteView | undefined;
@@ -44,6 +45,13 @@ export function ConfirmDialog(props: {
             {plural(q.reportCount, 'report')} of @{q.handle}?
           </p>
           <PriceLines quote={q} />
+          {[quoteOptionSentence(q), quoteFactsSentence(q)].map((line) =>
+            line ? (
+              <p key={line} className="muted" data-testid="confirm-facts">
+                {line}
+              </p>
+            ) : null,
+          )}
           {needsRebuy ? (
             <label className="warn-text">
               <input type="checkbox" checked={rebuy} onChange={(e) => setRebuy(e.target.checked)} /> I want to

@@ -1,0 +1,57 @@
+/**
+ * Which chain RPC the desk asks about a network. The chain is always known: a run's own RPC (the CLI's --rpc,
+ * INTEL_DESK_RPC_URL, the demo's anvil) comes first, then the one chosen in Settings, then the public endpoint
+ * of Base or Base Sepolia. Without one, a refusal after payment could only be taken at its word.
+ */
+import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
+import type { ChainRpcSource } from '../../shared/rpc';
+
+/** Public endpoints run by Base, rate-limited but enough for a balance, a receipt and a few reads a purchase. */
+export const DEFAULT_CHAIN_RPC: Readonly<Record<string, string>> = {
+  'eip155:8453': 'https://mainnet.base.org',
+  'eip155:84532': 'https://sepolia.base.org',
+};
+
+export interface ChainRpc {
+  url: string;
+  source: ChainRpcSource;
+}
+
+export function chainRpcFor(
+  network: string,
+  configured: { run: string | null; settings: string | null },
+): ChainRpc | null {
+  if (!/^eip155:\d+$/.test(network)) return null;
+  if (configured.run) return { url: configured.run, source: 'run' };
+  if (configured.settings) return { url: configured.settings, source: 'settings' };
+  const fallback = DEFAULT_CHAIN_RPC[network];
+  return fallback ? { url: fallback, source: 'default' } : null;
+}
+
+/** Read-only clients, one per RPC URL and chain, made when first asked for. */
+export class ChainClients {
+  private readonly clients = new Map<string, PublicClient>();
+
+  constructor(private readonly timeoutMs: number) {}
+
+  client(network: string, url: string): PublicClient | null {
+    const chainId = Number(network.replace(/^eip155:/, ''));
+    if (!Number.isSafeInteger(chainId)) return null;
+    const key = `${chainId} ${url}`;
+    let client = this.clients.get(key);
+    if (!client) {
+      const chain = defineChain({
+        id: chainId,
+        name: network,
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [url] } },
+      });
+      client = createPublicClient({
+        chain,
+        transport: http(url, { retryCount: 0, timeout: this.timeoutMs }),
+      });
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+}
