@@ -92,7 +92,8 @@ async function assertIdsOnMenu(ctx: DeskContext, handle: string, ids: string[]):
   const listed = new Set((await menuGet(ctx, handle)).reports.map((item) => item.id));
   const unknown = ids.filter((id) => !listed.has(id));
   if (unknown.length === 0) return;
-  const shown = unknown.slice(0, 5).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '');
+  const shown =
+    unknown.slice(0, 5).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '');
   throw new DeskError(
     'unknown_report_ids',
     `The menu of @${handle} lists no report ${shown}. Nothing was signed.`,

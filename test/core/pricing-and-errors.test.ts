@@ -40,12 +40,7 @@ async function quoteFor(path: string): Promise<Quote> {
 }
 
 /** A payment for the quote signed by buyer `index`, optionally claiming another value than the quote's. */
-async function signedPayment(
-  quote: Quote,
-  path: string,
-  index = 0,
-  value?: bigint,
-): Promise<PaymentPayload> {
+async function signedPayment(quote: Quote, path: string, index = 0, value?: bigint): Promise<PaymentPayload> {
   const account = privateKeyToAccount(stack.buyerKeys[index]!);
   const authorization = {
     ...newAuthorization(quote, account.address, Date.now()),

@@ -328,7 +328,11 @@ describe('retries', () => {
 
   it("names an x402 v2 server's reason: a verify failure in PAYMENT-REQUIRED, a settlement failure in PAYMENT-RESPONSE", async () => {
     const verifyFailed = await scripted((_req, res) => {
-      const challenge = { ...CHALLENGE, extensions: undefined, error: 'invalid_exact_evm_insufficient_balance' };
+      const challenge = {
+        ...CHALLENGE,
+        extensions: undefined,
+        error: 'invalid_exact_evm_insufficient_balance',
+      };
       res.writeHead(402, {
         'Content-Type': 'application/json',
         'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge as never),

@@ -336,7 +336,10 @@ function paymentRefusal(answer: RawAnswer): DeskError {
   const specific = spec.code !== 'service_unexpected_status' && spec.code !== ERROR.paymentRequired;
   if (!refusal || specific) {
     return refusal?.transaction && !spec.details['transaction']
-      ? new DeskError(spec.code, spec.message, spec.kind, { ...spec.details, transaction: refusal.transaction })
+      ? new DeskError(spec.code, spec.message, spec.kind, {
+          ...spec.details,
+          transaction: refusal.transaction,
+        })
       : spec;
   }
   const words = refusal.explained ? `${refusal.explained} (${refusal.reason})` : refusal.reason;

@@ -224,7 +224,9 @@ export function readRefusal(answer: RawAnswer): Refusal | null {
   const transaction =
     (settlement?.transaction && /^0x[0-9a-fA-F]{64}$/.test(settlement.transaction)
       ? settlement.transaction
-      : null) ?? fromBody?.transaction ?? null;
+      : null) ??
+    fromBody?.transaction ??
+    null;
   const shown = printable(reason);
   return { reason: shown, explained: FACILITATOR_REASONS[shown] ?? null, transaction };
 }

@@ -94,7 +94,12 @@ export async function judgeAfterSend(
       const block = await chain.getBlock({ blockTag: 'latest' });
       const used = await authorizationUsed(payment, chain, block.number);
       if (used) {
-        return inDoubt(desk, `The service refused the payment (${what}), yet the chain shows it used.`, payment, null);
+        return inDoubt(
+          desk,
+          `The service refused the payment (${what}), yet the chain shows it used.`,
+          payment,
+          null,
+        );
       }
       if (block.timestamp >= payment.validBefore) {
         return { state: 'failed', code: desk.code, message: desk.message, txHash: null, waiting: null };

@@ -14,7 +14,6 @@ export const MAX_VALIDITY_SECONDS = 300;
 /** No single purchase in this app may exceed a million USDC, whatever the service says. */
 const MAX_AMOUNT = 1_000_000n * 10n ** BigInt(TOKEN_DECIMALS);
 
-
 export interface Quote {
   network: `eip155:${number}`;
   chainId: number;
@@ -155,7 +154,10 @@ function requestFacts(challenge: PaymentChallenge, expect: QuoteExpectations): R
     // (one without is a route-level description an operator may set, which says nothing about the request).
     const url = challenge.resource?.url;
     const announced = url === undefined ? null : parseResource(url);
-    if (url !== undefined && (!announced || (announced.search !== '' && !sameResource(url, expect.resourcePath)))) {
+    if (
+      url !== undefined &&
+      (!announced || (announced.search !== '' && !sameResource(url, expect.resourcePath)))
+    ) {
       throw refused('resource_mismatch', 'The challenge is for a different request than the one you made.');
     }
     derived.push('resource');

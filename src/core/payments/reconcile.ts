@@ -65,7 +65,9 @@ async function settledOnChain(
 /** The service's refusal of this purchase's payment, when it gave one after the payment left. */
 function refusalOf(row: PurchaseRow): string | null {
   const waiting = parseWait(row.waiting_json);
-  return waiting && (waiting.kind === 'expiry' || waiting.kind === 'chain') ? (waiting.refusal ?? null) : null;
+  return waiting && (waiting.kind === 'expiry' || waiting.kind === 'chain')
+    ? (waiting.refusal ?? null)
+    : null;
 }
 
 /**
