@@ -363,7 +363,7 @@ export const walletConnectProjectIdSchema = z
 
 export const settingsPatchSchema = z
   .object({
-    serviceUrl: z.url().optional(),
+    serviceUrl: httpUrlSchema.optional(),
     perPurchaseCapUsd: z.number().nonnegative().max(1_000_000).optional(),
     dailyCapUsd: z.number().nonnegative().max(1_000_000).optional(),
     theme: z.enum(['light', 'dark', 'system']).optional(),

@@ -1,10 +1,11 @@
-/** Service URL, spending caps and budgets, wallet, WalletConnect, library secret, theme. Secrets go in; only "set / accepted" comes out. */
+/** Service URL, spending caps and budgets, wallet, WalletConnect, chain RPC, library secret, theme. Secrets go in; only "set / accepted" comes out. */
 import { useId, useState, type FormEvent } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorCode, errorMessage } from '../rpc/client';
 import { ErrorMessage, Loading } from '../components/States';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { BudgetsForm } from './BudgetsForm';
+import { ChainRpcForm } from './ChainRpcForm';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
@@ -398,6 +399,7 @@ export function SettingsScreen() {
             <ImportWallet />
           </div>
           <WalletConnectForm settings={settings.data} />
+          <ChainRpcForm settings={settings.data} />
           <LibrarySecret settings={settings.data} />
           <ThemePicker settings={settings.data} />
           {/* Last, so the cards above keep their rows; its text names the caps it sits beside. */}
