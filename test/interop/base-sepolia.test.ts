@@ -38,6 +38,7 @@ const eip3009Abi = parseAbi([
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
   'function cancelAuthorization(address authorizer, bytes32 nonce, bytes signature)',
+  'function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
   'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
 ]);
 
@@ -193,5 +194,69 @@ describe('the contract wallet', () => {
         ],
       }),
     ).rejects.toThrow(/invalid signature/);
+  });
+
+  it('receives and cancels through the bytes forms too', async () => {
+    await chain.fund(wallet, 10_000n);
+    const owner = chain.accounts.walletOwner.account;
+    const payee = chain.accounts.payee;
+    const payeeClients = chain.clientsFor(payee.key);
+    const walletBefore = await chain.balanceOf(wallet);
+
+    // receiveWithAuthorization: the payee submits, the wallet's signature authorizes.
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const receive = {
+      from: wallet,
+      to: payee.address,
+      value: 4_000n,
+      validAfter: now - 60n,
+      validBefore: now + 300n,
+      nonce: toHex(randomBytes(32)),
+    };
+    const receiveSignature = await contractWalletSignature(owner, {
+      domain: { name: 'USDC', version: '2', chainId: chain.chainId, verifyingContract: BASE_SEPOLIA_USDC },
+      types: { ReceiveWithAuthorization: TRANSFER_TYPES.TransferWithAuthorization },
+      primaryType: 'ReceiveWithAuthorization',
+      message: receive,
+    });
+    const received = await payeeClients.walletClient.writeContract({
+      address: BASE_SEPOLIA_USDC,
+      abi: eip3009Abi,
+      functionName: 'receiveWithAuthorization',
+      args: [
+        receive.from,
+        receive.to,
+        receive.value,
+        receive.validAfter,
+        receive.validBefore,
+        receive.nonce,
+        receiveSignature,
+      ],
+    });
+    expect((await chain.publicClient.waitForTransactionReceipt({ hash: received })).status).toBe('success');
+    expect(await chain.balanceOf(wallet)).toBe(walletBefore - 4_000n);
+
+    // cancelAuthorization: the wallet voids a nonce before anyone uses it.
+    const nonce = toHex(randomBytes(32));
+    const cancelSignature = await contractWalletSignature(owner, {
+      domain: { name: 'USDC', version: '2', chainId: chain.chainId, verifyingContract: BASE_SEPOLIA_USDC },
+      types: {
+        CancelAuthorization: [
+          { name: 'authorizer', type: 'address' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
+      primaryType: 'CancelAuthorization',
+      message: { authorizer: wallet, nonce },
+    });
+    expect(await chain.authorizationState(wallet, nonce)).toBe(false);
+    const canceled = await payeeClients.walletClient.writeContract({
+      address: BASE_SEPOLIA_USDC,
+      abi: eip3009Abi,
+      functionName: 'cancelAuthorization',
+      args: [wallet, nonce, cancelSignature],
+    });
+    expect((await chain.publicClient.waitForTransactionReceipt({ hash: canceled })).status).toBe('success');
+    expect(await chain.authorizationState(wallet, nonce)).toBe(true);
   });
 });
