@@ -214,16 +214,18 @@ describe('payment headers', () => {
     });
   }
 
-  it('the stock peer reads no X-402-Payment: it challenges again and nothing moves', async () => {
-    const buyer = chain.accounts.buyers[0]!;
-    const url = `${peers.stock.url}/api/intel/reports?username=alice_intel&select=range&ids=alice_intel-r2`;
-    const encoded = await officialPayment(buyer, url);
-    const before = await chain.balanceOf(buyer.address);
-    const response = await fetch(url, { headers: { Accept: 'application/json', 'X-402-Payment': encoded } });
-    expect(response.status).toBe(402);
-    expect(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED') ?? '').error).toBe(
-      'Payment required',
-    );
-    expect(await chain.balanceOf(buyer.address)).toBe(before);
-  });
+  for (const header of ['X-Payment', 'X-402-Payment'] as const) {
+    it(`the stock peer reads no payment from ${header}: it challenges again and nothing moves`, async () => {
+      const buyer = chain.accounts.buyers[0]!;
+      const url = `${peers.stock.url}/api/intel/reports?username=alice_intel&select=range&ids=alice_intel-r2`;
+      const encoded = await officialPayment(buyer, url);
+      const before = await chain.balanceOf(buyer.address);
+      const response = await fetch(url, { headers: { Accept: 'application/json', [header]: encoded } });
+      expect(response.status).toBe(402);
+      expect(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED') ?? '').error).toBe(
+        'Payment required',
+      );
+      expect(await chain.balanceOf(buyer.address)).toBe(before);
+    });
+  }
 });
