@@ -25,15 +25,20 @@ export interface InProcessFacilitator {
 /**
  * One settlement account's clients and send queue per chain, shared by every facilitator that settles from it:
  * transactions from one account are sent one at a time, so two peers on one chain never reuse an account nonce.
+ * Keyed by the chain object, not its URL: a later anvil on a reused port is a fresh chain with fresh nonces.
  */
-const settlers = new Map<string, { clients: ChainClients; sends: SerialQueue }>();
+const settlers = new WeakMap<BaseSepolia, Map<Address, { clients: ChainClients; sends: SerialQueue }>>();
 
 function settler(chain: BaseSepolia, account: AnvilTestAccount) {
-  const key = `${chain.rpcUrl} ${account.address}`;
-  let found = settlers.get(key);
+  let byAccount = settlers.get(chain);
+  if (!byAccount) {
+    byAccount = new Map();
+    settlers.set(chain, byAccount);
+  }
+  let found = byAccount.get(account.address);
   if (!found) {
     found = { clients: chain.clientsFor(account.key), sends: new SerialQueue() };
-    settlers.set(key, found);
+    byAccount.set(account.address, found);
   }
   return found;
 }
