@@ -17,6 +17,7 @@ import {
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { anvilDevKey } from '../../src/service/chain/accounts';
 import { startAnvil } from '../../src/service/chain/anvil';
+import { BASE_BLOCK_TIME_SECONDS, type Mining } from '../../src/service/chain/demo-chain';
 import { anvilCall } from '../../src/service/chain/anvil-time';
 import { chainClients, deployDemoToken, type ChainClients } from '../../src/service/chain/token';
 import { deploy, loadTestMulticall } from './contracts';
@@ -93,8 +94,11 @@ export interface BaseSepolia {
 }
 
 export interface BaseSepoliaOptions {
-  /** Also make a block every so many seconds (Base: 2). Default: a block per transaction only. */
-  blockTimeSeconds?: number;
+  /**
+   * 'interval' (default): a block every 2 s as on Base Sepolia, so the chain's clock moves on while idle (the desk
+   * dates authorizations by it); a transaction still gets its block at once. 'auto': a block per transaction only.
+   */
+  mining?: Mining;
 }
 
 /** Copies the runtime code at `from` to `to` (storage is not copied: the copy starts with no balances). */
@@ -108,7 +112,7 @@ export async function startBaseSepolia(options: BaseSepoliaOptions = {}): Promis
   const anvil = await startAnvil({
     chainId: BASE_SEPOLIA_CHAIN_ID,
     accounts: 10,
-    ...(options.blockTimeSeconds ? { blockTimeSeconds: options.blockTimeSeconds } : {}),
+    ...((options.mining ?? 'interval') === 'interval' ? { blockTimeSeconds: BASE_BLOCK_TIME_SECONDS } : {}),
   });
   try {
     const testAccounts = Array.from({ length: 10 }, (_, index) => anvilTestAccount(index));
