@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
+/// @notice The one call a token makes to a contract wallet (ERC-1271).
+interface IERC1271 {
+    function isValidSignature(bytes32 hash, bytes memory signature) external view returns (bytes4 magicValue);
+}
+
 /// @title DemoUSDC
-/// @notice Intel Desk's local test token: a 6-decimal ERC-20 with EIP-3009 transferWithAuthorization,
-/// using the EIP-712 domain of USDC ("USD Coin", version "2") so payloads built for USDC verify here.
-/// It is deployed only on the local demo chain (chain id 31337); it has no value anywhere.
+/// @notice Intel Desk's local test token: a 6-decimal ERC-20 with EIP-3009 transferWithAuthorization.
+/// Its EIP-712 name and version are constructor parameters, so one contract serves as USDC on Base ("USD Coin",
+/// "2", the demo chain) and as USDC on Base Sepolia ("USDC", "2", the interop tests). Both are kept in the runtime
+/// code (immutables), not in storage: runtime code copied to another address with anvil_setCode still reports them.
+/// The bytes-signature forms verify like USDC v2.2's SignatureChecker: a payer with code is asked through ERC-1271,
+/// any other payer must have made a 65-byte ECDSA signature. The v,r,s forms are ECDSA only, as in USDC.
+/// It is deployed only on local anvil chains; it has no value anywhere.
 contract DemoUSDC {
-    string public constant name = "USD Coin";
     string public constant symbol = "USDC";
-    string public constant version = "2";
     uint8 public constant decimals = 6;
 
     bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH =
@@ -21,8 +28,17 @@ contract DemoUSDC {
         );
     bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH =
         keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
+    bytes4 private constant ERC1271_MAGIC_VALUE = 0x1626ba7e;
 
     address public immutable owner;
+    // A string of at most 31 bytes as one left-aligned word and its length, plus its hash for the domain.
+    bytes32 private immutable _nameWord;
+    uint256 private immutable _nameLength;
+    bytes32 private immutable _hashedName;
+    bytes32 private immutable _versionWord;
+    uint256 private immutable _versionLength;
+    bytes32 private immutable _hashedVersion;
+
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
@@ -33,8 +49,32 @@ contract DemoUSDC {
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
     event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
 
-    constructor() {
+    constructor(string memory name_, string memory version_) {
+        require(bytes(name_).length > 0 && bytes(name_).length < 32, "DemoUSDC: name must be 1-31 bytes");
+        require(bytes(version_).length > 0 && bytes(version_).length < 32, "DemoUSDC: version must be 1-31 bytes");
         owner = msg.sender;
+        _nameWord = bytes32(bytes(name_));
+        _nameLength = bytes(name_).length;
+        _hashedName = keccak256(bytes(name_));
+        _versionWord = bytes32(bytes(version_));
+        _versionLength = bytes(version_).length;
+        _hashedVersion = keccak256(bytes(version_));
+    }
+
+    function name() external view returns (string memory) {
+        return _shortString(_nameWord, _nameLength);
+    }
+
+    function version() external view returns (string memory) {
+        return _shortString(_versionWord, _versionLength);
+    }
+
+    function _shortString(bytes32 word, uint256 length) private pure returns (string memory text) {
+        text = new string(length);
+        // A string shorter than 32 bytes occupies one word after its length; the word's tail is zeros.
+        assembly {
+            mstore(add(text, 0x20), word)
+        }
     }
 
     function DOMAIN_SEPARATOR() public view returns (bytes32) {
@@ -42,8 +82,8 @@ contract DemoUSDC {
             keccak256(
                 abi.encode(
                     keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
-                    keccak256(bytes(name)),
-                    keccak256(bytes(version)),
+                    _hashedName,
+                    _hashedVersion,
                     block.chainid,
                     address(this)
                 )
@@ -93,11 +133,11 @@ contract DemoUSDC {
         bytes32 r,
         bytes32 s
     ) external {
-        _useAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v));
+        _useAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v), false);
         _transfer(from, to, value);
     }
 
-    /// @notice The bytes-signature overload (as in USDC v2.2), used by x402 facilitators.
+    /// @notice The bytes-signature overload (as in USDC v2.2), used by x402 facilitators; accepts ERC-1271 payers.
     function transferWithAuthorization(
         address from,
         address to,
@@ -107,7 +147,7 @@ contract DemoUSDC {
         bytes32 nonce,
         bytes memory signature
     ) external {
-        _useAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature);
+        _useAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature, true);
         _transfer(from, to, value);
     }
 
@@ -123,14 +163,36 @@ contract DemoUSDC {
         bytes32 s
     ) external {
         require(to == msg.sender, "FiatTokenV2: caller must be the payee");
-        _useAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v));
+        _useAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v), false);
+        _transfer(from, to, value);
+    }
+
+    function receiveWithAuthorization(
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        bytes memory signature
+    ) external {
+        require(to == msg.sender, "FiatTokenV2: caller must be the payee");
+        _useAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature, true);
         _transfer(from, to, value);
     }
 
     function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
+        _cancelAuthorization(authorizer, nonce, abi.encodePacked(r, s, v), false);
+    }
+
+    function cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) external {
+        _cancelAuthorization(authorizer, nonce, signature, true);
+    }
+
+    function _cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature, bool allowContract) private {
         require(!_authorizationStates[authorizer][nonce], "FiatTokenV2: authorization is used or canceled");
         bytes32 structHash = keccak256(abi.encode(CANCEL_AUTHORIZATION_TYPEHASH, authorizer, nonce));
-        require(_recover(structHash, abi.encodePacked(r, s, v)) == authorizer, "FiatTokenV2: invalid signature");
+        require(_validSignature(authorizer, _digest(structHash), signature, allowContract), "FiatTokenV2: invalid signature");
         _authorizationStates[authorizer][nonce] = true;
         emit AuthorizationCanceled(authorizer, nonce);
     }
@@ -143,18 +205,35 @@ contract DemoUSDC {
         uint256 validAfter,
         uint256 validBefore,
         bytes32 nonce,
-        bytes memory signature
+        bytes memory signature,
+        bool allowContract
     ) private {
         require(block.timestamp > validAfter, "FiatTokenV2: authorization is not yet valid");
         require(block.timestamp < validBefore, "FiatTokenV2: authorization is expired");
         require(!_authorizationStates[from][nonce], "FiatTokenV2: authorization is used or canceled");
         bytes32 structHash = keccak256(abi.encode(typeHash, from, to, value, validAfter, validBefore, nonce));
-        require(_recover(structHash, signature) == from, "FiatTokenV2: invalid signature");
+        require(_validSignature(from, _digest(structHash), signature, allowContract), "FiatTokenV2: invalid signature");
         _authorizationStates[from][nonce] = true;
         emit AuthorizationUsed(from, nonce);
     }
 
-    function _recover(bytes32 structHash, bytes memory signature) private view returns (address) {
+    function _digest(bytes32 structHash) private view returns (bytes32) {
+        return keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
+    }
+
+    /// @dev USDC v2.2's SignatureChecker rule: a signer with code decides through ERC-1271; any other signer must
+    /// have made the ECDSA signature. With allowContract false (the v,r,s forms) only ECDSA counts.
+    function _validSignature(address signer, bytes32 digest, bytes memory signature, bool allowContract) private view returns (bool) {
+        if (allowContract && signer.code.length > 0) {
+            (bool success, bytes memory result) = signer.staticcall(
+                abi.encodeWithSelector(IERC1271.isValidSignature.selector, digest, signature)
+            );
+            return success && result.length >= 32 && abi.decode(result, (bytes32)) == bytes32(ERC1271_MAGIC_VALUE);
+        }
+        return _recover(digest, signature) == signer;
+    }
+
+    function _recover(bytes32 digest, bytes memory signature) private pure returns (address) {
         require(signature.length == 65, "ECRecover: invalid signature length");
         bytes32 r;
         bytes32 s;
@@ -167,7 +246,6 @@ contract DemoUSDC {
         require(uint256(s) <= 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0, "ECRecover: invalid signature 's' value");
         if (v < 27) v += 27;
         require(v == 27 || v == 28, "ECRecover: invalid signature 'v' value");
-        bytes32 digest = keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
         address signer = ecrecover(digest, v, r, s);
         require(signer != address(0), "ECRecover: invalid signature");
         return signer;

@@ -1,6 +1,6 @@
 /**
- * Compiles the demo token from its Solidity source with the solc npm package, once per source version:
- * the artifact is cached under .cache/contracts keyed by the source hash, never committed.
+ * Compiles the demo token (and the tests' own contracts) from Solidity source with the solc npm package, once per
+ * source version: the artifact is cached under .cache/contracts keyed by the source hash, never committed.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
@@ -37,41 +37,49 @@ const solcOutputSchema = z.object({
     .optional(),
 });
 
-function compileWithSolc(source: string): CompiledContract {
+function compileWithSolc(fileName: string, contractName: string, source: string): CompiledContract {
   const require = createRequire(import.meta.url);
   const solc = require('solc') as { compile(input: string): string };
   const input = {
     language: 'Solidity',
-    sources: { 'DemoUSDC.sol': { content: source } },
+    sources: { [fileName]: { content: source } },
     settings: {
       optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { DemoUSDC: ['abi', 'evm.bytecode.object'] } },
+      outputSelection: { '*': { [contractName]: ['abi', 'evm.bytecode.object'] } },
     },
   };
   const output = solcOutputSchema.parse(JSON.parse(solc.compile(JSON.stringify(input))));
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) {
-    throw new Error(`DemoUSDC.sol does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+    throw new Error(`${fileName} does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
   }
-  const contract = output.contracts?.['DemoUSDC.sol']?.['DemoUSDC'];
-  if (!contract) throw new Error('solc produced no DemoUSDC contract');
+  const contract = output.contracts?.[fileName]?.[contractName];
+  if (!contract) throw new Error(`solc produced no ${contractName} contract from ${fileName}`);
   return { abi: contract.abi as Abi, bytecode: `0x${contract.evm.bytecode.object}` };
 }
 
-/** Returns the token's ABI and bytecode, compiling only when the source changed since the last build. */
-export function loadDemoToken(): CompiledContract {
-  const source = readFileSync(tokenSourcePath, 'utf8');
+/**
+ * Returns a contract's ABI and creation bytecode from the Solidity file at `sourcePath`, compiling only when the
+ * source changed since the last build.
+ */
+export function loadContract(sourcePath: string, contractName: string): CompiledContract {
+  const source = readFileSync(sourcePath, 'utf8');
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
-  const artifactPath = path.join(cacheDir, `DemoUSDC-${hash}.json`);
+  const artifactPath = path.join(cacheDir, `${contractName}-${hash}.json`);
   if (existsSync(artifactPath)) {
     const cached = artifactSchema.safeParse(JSON.parse(readFileSync(artifactPath, 'utf8')));
     if (cached.success) return { abi: cached.data.abi as Abi, bytecode: cached.data.bytecode as Hex };
   }
-  const compiled = compileWithSolc(source);
+  const compiled = compileWithSolc(path.basename(sourcePath), contractName, source);
   mkdirSync(cacheDir, { recursive: true });
   // Write then rename so a concurrent reader never sees a half-written artifact.
   const temporary = `${artifactPath}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify(compiled));
   renameSync(temporary, artifactPath);
   return compiled;
+}
+
+/** The demo token's ABI and bytecode (its constructor takes the EIP-712 name and version). */
+export function loadDemoToken(): CompiledContract {
+  return loadContract(tokenSourcePath, 'DemoUSDC');
 }

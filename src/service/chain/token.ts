@@ -59,9 +59,23 @@ export interface DeployedToken {
   contract: CompiledContract;
 }
 
-export async function deployDemoToken(clients: ChainClients): Promise<DeployedToken> {
+/** The EIP-712 domain of USDC on Base, which the demo token takes unless told otherwise. */
+export const DEMO_TOKEN_DOMAIN = { name: 'USD Coin', version: '2' } as const;
+
+/**
+ * Deploys the demo token with the EIP-712 `domain` name and version it signs under (USDC on Base's by default;
+ * the interop tests deploy it as Base Sepolia's "USDC").
+ */
+export async function deployDemoToken(
+  clients: ChainClients,
+  domain: { name: string; version: string } = DEMO_TOKEN_DOMAIN,
+): Promise<DeployedToken> {
   const contract = loadDemoToken();
-  const hash = await clients.walletClient.deployContract({ abi: contract.abi, bytecode: contract.bytecode });
+  const hash = await clients.walletClient.deployContract({
+    abi: contract.abi,
+    bytecode: contract.bytecode,
+    args: [domain.name, domain.version],
+  });
   const receipt = await clients.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (!receipt.contractAddress || receipt.status !== 'success')
     throw new Error('demo token deployment failed');
