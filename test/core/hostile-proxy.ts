@@ -19,9 +19,11 @@ export interface HostileProxy {
   /** The service behind the proxy; changing it sends later requests to another service at the same URL. */
   target: string;
   mutate: ChallengeMutation | null;
-  /** Forward X-402-Payment as if the service did not know that header. */
-  dropPreferredHeader: boolean;
+  /** Forward only this payment header (lower case), as a service that reads only it would see the request. */
+  onlyPaymentHeader: string | null;
   paymentsSeen: string[];
+  /** The payment headers of each paid request that reached the proxy (name → value). */
+  paidRequests: Record<string, string>[];
   /** Every Authorization header (the library secret travels as a bearer token) that reached the proxy. */
   authorizationsSeen: string[];
   /** Awaited when a payment reached the proxy, before it is passed on to the service. */
@@ -39,13 +41,16 @@ export interface HostileProxy {
   close(): Promise<void>;
 }
 
+const PAYMENT_HEADERS = ['payment-signature', 'x-402-payment', 'x-payment'];
+
 export async function startHostileProxy(target: string): Promise<HostileProxy> {
   const proxy: HostileProxy = {
     url: '',
     target,
     mutate: null,
-    dropPreferredHeader: false,
+    onlyPaymentHeader: null,
     paymentsSeen: [],
+    paidRequests: [],
     authorizationsSeen: [],
     beforePaidForward: null,
     beforePaidAnswer: null,
@@ -61,14 +66,26 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
       req.socket.destroy();
       return;
     }
-    const payment = req.headers['x-402-payment'] ?? req.headers['x-payment'];
-    if (typeof payment === 'string') proxy.paymentsSeen.push(payment);
+    const paymentHeaders: Record<string, string> = {};
+    for (const name of PAYMENT_HEADERS) {
+      const value = req.headers[name];
+      if (typeof value === 'string') paymentHeaders[name] = value;
+    }
+    const payment = Object.values(paymentHeaders)[0];
+    if (payment !== undefined) {
+      proxy.paymentsSeen.push(payment);
+      proxy.paidRequests.push(paymentHeaders);
+    }
     if (typeof req.headers.authorization === 'string')
       proxy.authorizationsSeen.push(req.headers.authorization);
     const headers: Record<string, string> = {};
-    const forwarded = proxy.dropPreferredHeader
-      ? ['x-payment', 'authorization', 'accept']
-      : ['x-402-payment', 'x-payment', 'authorization', 'accept'];
+    const forwarded = [
+      ...PAYMENT_HEADERS.filter(
+        (name) => proxy.onlyPaymentHeader === null || name === proxy.onlyPaymentHeader,
+      ),
+      'authorization',
+      'accept',
+    ];
     for (const name of forwarded) {
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;

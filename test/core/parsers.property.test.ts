@@ -214,6 +214,8 @@ describe('challenge validation', () => {
               unitPriceUsd: unitBaseUnits / 1e6,
               reportCount: announcedCount,
               resource: announcedResource,
+              // The stated selection must be the one asked for; 'latest' is no selection the schema knows.
+              select: select === 'all' ? 'all' : undefined,
             },
           };
           expect(paymentChallengeSchema.safeParse(challenge).success).toBe(true);

@@ -36,7 +36,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   proxy.mutate = null;
-  proxy.dropPreferredHeader = false;
+  proxy.onlyPaymentHeader = null;
   proxy.paidAnswer = null;
   proxy.target = stack.baseUrl;
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -514,16 +514,24 @@ describe('the payment is built from the latest challenge', () => {
 });
 
 describe('payment headers', () => {
-  it('falls back to X-Payment with the same signed payment when the service ignores X-402-Payment', async () => {
-    const t = await newDesk();
-    proxy.dropPreferredHeader = true;
-    const before = { payments: proxy.paymentsSeen.length, balance: await balanceOf(stack, t.payer) };
-    const outcome = await buy(t, 6);
-    expect(outcome.status).toBe('completed');
-    expect(t.signatures()).toBe(1);
-    const sent = proxy.paymentsSeen.slice(before.payments);
-    expect(sent).toHaveLength(2);
-    expect(sent[0]).toBe(sent[1]);
-    expect(await balanceOf(stack, t.payer)).toBe(before.balance - 10_000n);
+  it('sends one request with the same payment in all three headers; a service reading only one is paid once', async () => {
+    for (const only of ['payment-signature', 'x-402-payment', 'x-payment']) {
+      const t = await newDesk();
+      proxy.onlyPaymentHeader = only;
+      try {
+        const before = { requests: proxy.paidRequests.length, balance: await balanceOf(stack, t.payer) };
+        const outcome = await buy(t, 6);
+        expect(outcome.status).toBe('completed');
+        expect(t.signatures()).toBe(1);
+        const sent = proxy.paidRequests.slice(before.requests);
+        expect(sent).toHaveLength(1);
+        const values = Object.values(sent[0]!);
+        expect(Object.keys(sent[0]!).sort()).toEqual(['payment-signature', 'x-402-payment', 'x-payment']);
+        expect(new Set(values).size).toBe(1);
+        expect(await balanceOf(stack, t.payer)).toBe(before.balance - 10_000n);
+      } finally {
+        proxy.onlyPaymentHeader = null;
+      }
+    }
   });
 });
