@@ -32,17 +32,24 @@ interface Gateway {
   url: string;
   /** The status the gateway answers a paid request with, after the origin has answered it. */
   lose: number | null;
+  /** A refusal the gateway answers a paid request with itself, never passing it to the origin. */
+  refuse: { status: number; error: string } | null;
 }
 
 /** A gateway in front of the peer: every request passes both ways, headers included, unless it loses a paid answer. */
 async function startGateway(origin: string): Promise<Gateway> {
-  const gateway: Gateway = { url: '', lose: null };
+  const gateway: Gateway = { url: '', lose: null, refuse: null };
   const server: Server = createServer((req, res) => {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value;
     }
     const paid = 'payment-signature' in headers;
+    if (paid && gateway.refuse) {
+      res.writeHead(gateway.refuse.status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: gateway.refuse.error }));
+      return;
+    }
     void fetch(`${origin}${req.url ?? '/'}`, { headers })
       .then(async (upstream) => {
         const body = await upstream.text();
@@ -96,7 +103,11 @@ describe('a gateway loses the answer after an official seller settled', () => {
     gateway = await startGateway(peer.url);
   });
 
-  async function deskOn(rpcUrl: string, buyerIndex: number): Promise<{ desk: DeskCore; dataDir: string }> {
+  async function deskOn(
+    rpcUrl: string,
+    buyerIndex: number,
+    now?: () => number,
+  ): Promise<{ desk: DeskCore; dataDir: string }> {
     const data = tempDir('interop-gateway-');
     cleanups.push(data.remove);
     const desk = await createDeskCore({
@@ -106,6 +117,7 @@ describe('a gateway loses the answer after an official seller settled', () => {
       attempts: 1,
       walletKdfCost: 'fast-insecure-for-tests',
       chainTimeoutMs: 1_000,
+      ...(now ? { now } : {}),
     });
     cleanups.push(() => desk.close());
     const buyer = chain.accounts.buyers[buyerIndex]!;
@@ -151,6 +163,46 @@ describe('a gateway loses the answer after an official seller settled', () => {
       await desk.handlers['settings.update']({ dailyCapUsd: 20 });
     }
     expect(peer.paidRequests.filter((r) => r.status === 200)).toHaveLength(LOST_ANSWERS.length);
+  });
+
+  it('without a chain, a refusal is believed only once the desk clock is well past validBefore', async () => {
+    let now = Date.now();
+    const { desk, dataDir } = await deskOn(await closedPortUrl(), 2, () => now);
+    const buyer = chain.accounts.buyers[2]!.address;
+    const balance = await chain.balanceOf(buyer);
+    gateway.refuse = { status: 402, error: 'insufficient_funds' };
+    const quote = await desk.handlers['quote.get']({
+      handle: 'alice_intel',
+      selection: { kind: 'ids', ids: ['alice_intel-r2'] },
+    });
+    const outcome = await desk.handlers['purchase.start']({
+      quoteId: quote.quoteId,
+      confirmedAmount: quote.amount,
+    });
+    gateway.refuse = null;
+    expect(outcome.status).toBe('in_doubt');
+    expect((outcome as { message: string }).message).toMatch(
+      /balance is below the price \(insufficient_funds\)/,
+    );
+    const row = ledgerRows(dataDir)[0]!;
+    const closesAt = row.valid_before * 1000;
+
+    // Just past validBefore the desk's clock alone may still be wrong: in doubt, and the refusal is named.
+    now = closesAt + 60_000;
+    let view = (await desk.handlers['purchases.reconcile']({})).purchases[0]!;
+    expect(view.state).toBe('in_doubt');
+    expect(view.waitingFor).toMatchObject({
+      kind: 'chain',
+      refusal: expect.stringMatching(/insufficient_funds/),
+    });
+
+    // Well past it (validBefore plus the margin), the refusal stands and no money is counted as moved.
+    now = closesAt + 5 * 60_000 + 1_000;
+    view = (await desk.handlers['purchases.reconcile']({})).purchases[0]!;
+    expect(view.state).toBe('failed');
+    expect(view.error).toMatch(/refused the payment/);
+    expect(await chain.balanceOf(buyer)).toBe(balance);
+    expect(await chain.authorizationState(buyer, row.nonce as `0x${string}`)).toBe(false);
   });
 
   it('with a chain: the chain decides, and reconciliation finds each one paid but not delivered', async () => {

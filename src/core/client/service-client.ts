@@ -334,7 +334,8 @@ function paymentRefusal(answer: RawAnswer): DeskError {
   const spec = serviceError(answer);
   const refusal = readRefusal(answer);
   const specific = spec.code !== 'service_unexpected_status' && spec.code !== ERROR.paymentRequired;
-  if (!refusal || specific) {
+  // The spec's own codes keep their messages and figures; a facilitator's reason the desk can explain is said in words.
+  if (!refusal || (specific && refusal.explained === null)) {
     return refusal?.transaction && !spec.details['transaction']
       ? new DeskError(spec.code, spec.message, spec.kind, {
           ...spec.details,
