@@ -89,9 +89,21 @@ export async function wallet(desk: DeskCore, out: Output, flags: SignerFlags, ac
     throw new UsageError('wallet takes status or import');
   }
   const status = await desk.handlers['wallet.status']({});
+  const rpc = status.chainRpc
+    ? `chain RPC ${status.chainRpc.url} (${RPC_SOURCE[status.chainRpc.source]})`
+    : "chain RPC: none yet (the service's network is learnt from its first quote; --rpc URL sets one)";
   out.result(status, () =>
-    status.address
-      ? `${status.kind} wallet ${status.address}: ${status.balanceUsdc !== null ? `${status.balanceUsdc} USDC` : "USDC balance unknown (no chain RPC for the service's network yet; give --rpc URL, and quote once)"}`
-      : 'no wallet',
+    [
+      status.address
+        ? `${status.kind} wallet ${status.address}: ${status.balanceUsdc !== null ? `${status.balanceUsdc} USDC` : 'USDC balance unknown (quote once, or check the chain RPC)'}`
+        : 'no wallet',
+      rpc,
+    ].join('\n'),
   );
 }
+
+const RPC_SOURCE = {
+  run: 'given for this run with --rpc or INTEL_DESK_RPC_URL',
+  settings: 'chosen in Settings',
+  default: "the network's public endpoint",
+} as const;

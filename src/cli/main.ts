@@ -112,6 +112,11 @@ function demoAsset(): `0x${string}` | null {
 
 async function openDesk(values: Values, command: string | undefined): Promise<DeskCore> {
   const rpcUrl = values.rpc ?? process.env['INTEL_DESK_RPC_URL'];
+  if (rpcUrl !== undefined && !(URL.canParse(rpcUrl) && /^https?:$/.test(new URL(rpcUrl).protocol))) {
+    throw new UsageError(
+      `${values.rpc !== undefined ? '--rpc' : 'INTEL_DESK_RPC_URL'} must be an http:// or https:// URL, not "${rpcUrl.slice(0, 80)}"`,
+    );
+  }
   const timeout = timeoutMs(values);
   const serviceUrl = values.service ?? process.env['INTEL_DESK_SERVICE_URL'];
   const asset = demoAsset();
