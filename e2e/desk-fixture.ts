@@ -11,7 +11,8 @@ import { startStack, type Stack, type StackOptions } from '../src/service/stack'
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { launchChromium } from './browser';
 
-const root = path.resolve(__dirname, '..');
+/** The built renderer every browser-mode desk serves. */
+export const RENDERER_DIR = path.resolve(__dirname, '..', 'out', 'renderer');
 
 export interface DeskFixtureOptions {
   stack: StackOptions;
@@ -70,7 +71,7 @@ async function assemble(
         attempts: 1,
         ...(options.demoLibrarySecret ? { demoLibrarySecret: stack.librarySecret } : {}),
       },
-      rendererDir: path.join(root, 'out', 'renderer'),
+      rendererDir: RENDERER_DIR,
       ...(demoKey ? { demoKey } : {}),
     });
   const openPage = async (desk: DeskHost) => {
