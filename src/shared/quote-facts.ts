@@ -10,14 +10,34 @@ export const QUOTE_FACT_LABELS: Record<QuoteFact, string> = {
   resource: 'request',
 };
 
-const listed = (facts: QuoteFact[]) => facts.map((fact) => QUOTE_FACT_LABELS[fact]).join(', ');
+/** "a", "a and b", "a, b and c". */
+function listed(words: string[]): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
 
-/** One sentence, or null when the service stated everything (the spec's own challenge). */
+/** Facts the desk takes from the payment option and its own request rather than from the service's word. */
+const FROM_REQUEST: QuoteFact[] = ['chainId', 'tokenDecimals', 'select', 'resource'];
+
+/**
+ * One sentence, or null when the service stated everything (the spec's own challenge): what the service stated,
+ * and how Intel Desk arrived at each fact it did not.
+ */
 export function quoteFactsSentence(view: Pick<QuoteView, 'stated' | 'derived'>): string | null {
   if (view.derived.length === 0) return null;
-  const stated = view.stated.length > 0 ? `The service stated the ${listed(view.stated)}; ` : '';
-  const derived = `Intel Desk derived the ${listed(view.derived)} from your selection and the free menu`;
-  return `${stated}${stated ? derived.charAt(0).toLowerCase() + derived.slice(1) : derived}.`;
+  const how: string[] = [];
+  if (view.derived.includes('reportCount'))
+    how.push('the report count from your selection and the free menu');
+  if (view.derived.includes('unitPrice')) how.push('the unit price as the amount divided by that count');
+  const rest = FROM_REQUEST.filter((fact) => view.derived.includes(fact)).map(
+    (fact) => QUOTE_FACT_LABELS[fact],
+  );
+  if (rest.length > 0) how.push(`the ${listed(rest)} from the payment option and your request`);
+  const stated =
+    view.stated.length > 0
+      ? `The service stated the ${listed(view.stated.map((fact) => QUOTE_FACT_LABELS[fact]))}. `
+      : "The service stated none of the spec's price facts. ";
+  return `${stated}Intel Desk derived ${listed(how)}.`;
 }
 
 /** Which payment option is paid, when the service offered more than one; null when it offered one. */

@@ -10,6 +10,8 @@ import { quoteFromChallenge, type QuoteExpectations } from '../../src/core/payme
 import { BASE_SEPOLIA_USDC, BASE_MAINNET_USDC } from '../../src/core/payments/allowlist';
 import type { PaymentChallenge, PaymentRequirement } from '../../src/shared/wire';
 import { quoteFactsSentence, quoteOptionSentence } from '../../src/shared/quote-facts';
+import { authorizationTypes } from '@x402/evm';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../../src/core/payments/authorization';
 import { failure } from './helpers';
 
 const PATH = '/api/intel/reports?username=alice&select=all';
@@ -110,7 +112,9 @@ describe('pricing a challenge without the spec facts', () => {
       ['chainId', 'reportCount', 'resource', 'select', 'tokenDecimals', 'unitPrice'].sort(),
     );
     const view = { stated: quote.facts.stated, derived: quote.facts.derived };
-    expect(quoteFactsSentence(view)).toMatch(/^Intel Desk derived the report count, unit price/);
+    expect(quoteFactsSentence(view)).toBe(
+      "The service stated none of the spec's price facts. Intel Desk derived the report count from your selection and the free menu, the unit price as the amount divided by that count and the chain, token decimals, selection and request from the payment option and your request.",
+    );
     const spec = quoteFromChallenge({ ...stock(), extensions: SPEC_FACTS }, expect3);
     expect(spec.facts.derived).toEqual([]);
     expect(quoteFactsSentence({ stated: spec.facts.stated, derived: [] })).toBeNull();
@@ -177,5 +181,13 @@ describe('choosing among payment options', () => {
     );
     expect(error.code).toBe('network_not_allowed');
     expect(error.message).toMatch(/None of the service's 2 payment options.*option 1: .*option 2: /);
+  });
+});
+
+describe('the wire shapes the SDK defines', () => {
+  it("core's EIP-712 authorization types are @x402/evm's", () => {
+    expect(TRANSFER_WITH_AUTHORIZATION_TYPES.TransferWithAuthorization).toEqual(
+      authorizationTypes.TransferWithAuthorization,
+    );
   });
 });

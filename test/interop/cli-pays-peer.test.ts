@@ -90,7 +90,10 @@ describe.each<PeerForm>(['stock', 'extras'])('the CLI pays an official x402 sell
     expect(quote.code, quote.stderr).toBe(0);
     const price = BigInt(purchase.ids.length) * 10_000n;
     expect(quote.stdout).toContain(`${purchase.ids.length} report(s) of @${purchase.handle}`);
-    if (form === 'stock') expect(quote.stdout).toMatch(/Intel Desk derived the report count, unit price/);
+    if (form === 'stock')
+      expect(quote.stdout).toMatch(
+        /Intel Desk derived the report count from your selection and the free menu/,
+      );
     else expect(quote.stdout).not.toMatch(/derived/);
 
     const bought = await cli('buy', purchase.handle, ...purchase.args, '--yes', '--json');
