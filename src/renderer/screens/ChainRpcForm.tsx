@@ -6,6 +6,7 @@ import { useId, useState } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { FormMessage, invalidProps } from '../components/FormMessage';
+import { networkName } from '../format';
 import { httpUrlSchema, type ChainRpcSource, type SettingsView } from '../../shared/rpc';
 
 const SOURCE_WORDS: Record<ChainRpcSource, string> = {
@@ -22,6 +23,7 @@ export function ChainRpcForm(props: { settings: SettingsView }) {
   const messageId = useId();
   const invalid = url.trim() !== '' && !checked.success;
   const inUse = wallet.data?.chainRpc ?? null;
+  const network = wallet.data?.network ?? null;
   return (
     <form
       className="settings-block"
@@ -42,7 +44,8 @@ export function ChainRpcForm(props: { settings: SettingsView }) {
       <p className="small" data-testid="chain-rpc-in-use">
         {inUse ? (
           <>
-            In use: <code>{inUse.url}</code> ({SOURCE_WORDS[inUse.source]})
+            In use{network ? ` for ${networkName(network)}` : ''}: <code>{inUse.url}</code> (
+            {SOURCE_WORDS[inUse.source]})
           </>
         ) : (
           'In use: none yet (chosen by the network of the first quote).'
