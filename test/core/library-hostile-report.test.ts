@@ -10,7 +10,8 @@ import { openDeskDb } from '../../src/core/db/open';
 import { SnapshotStore } from '../../src/core/cache/snapshots';
 import { MAX_MATCHES, MAX_SCANNED_CHARS, snippetOf } from '../../src/core/cache/snippet';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
-import { tempDir } from './helpers';
+import Database from 'better-sqlite3';
+import { deskDbAtVersion, tempDir } from './helpers';
 
 const REPORT_BYTES = 32 * 1024 * 1024;
 
@@ -64,15 +65,66 @@ describe('a report that repeats one word', () => {
         expect(view.hits.find((h) => h.id === 'rpt_plain_001')!.snippet).toBe(
           'An \u0001ox\u0002 crossed the river at dawn.',
         );
-        // Quadratic window counting took over 10 s here; reading and parsing 32 MB is what remains.
+        // Quadratic window counting took over 10 s here, and reading 32 MB of JSON about 90 ms.
         expect(took).toBeLessThan(1_000);
       } finally {
         await desk.close();
+      }
+
+      // The snippet's text was kept for the large report only, and a search reads that, not its JSON.
+      const db2 = new Database(path.join(data.dir, 'desk.db'));
+      const kept = db2
+        .prepare(
+          `SELECT s.id, length(k.snippet_text) AS n FROM snapshot_filters k JOIN snapshots s ON s.text_id = k.text_id
+           ORDER BY s.id`,
+        )
+        .all();
+      expect(kept).toEqual([
+        { id: 'rpt_hostile_001', n: MAX_SCANNED_CHARS },
+        { id: 'rpt_plain_001', n: null },
+      ]);
+      db2.prepare(`UPDATE snapshots SET raw_json = '{}' WHERE id = 'rpt_hostile_001'`).run();
+      db2.close();
+      const again = await createDeskCore({ dataDir: data.dir });
+      try {
+        const view = await again.handlers['library.search']({ text: 'ox' });
+        expect(marked(view.hits.find((h) => h.id === 'rpt_hostile_001')!.snippet)).toBeGreaterThan(40);
+      } finally {
+        await again.close();
       }
     } finally {
       data.remove();
     }
   }, 120_000);
+
+  it('still makes snippets from the JSON of a large report indexed before snippet text was kept', async () => {
+    const data = tempDir('desk-hostile-report-');
+    try {
+      const file = path.join(data.dir, 'desk.db');
+      deskDbAtVersion(file, 10).close();
+      const { db } = openDeskDb(file);
+      const columns = db.prepare('PRAGMA table_info(snapshot_filters)').all() as { name: string }[];
+      expect(columns.map((c) => c.name)).toContain('snippet_text');
+      const store = new SnapshotStore(db);
+      const big = report('rpt_big_001', `${'calm '.repeat(60_000)}`.replace(/^calm/, 'ox'));
+      db.transaction(() =>
+        store.put(
+          'http://127.0.0.1:8402',
+          'alice',
+          [{ snapshot: big, raw: JSON.stringify(big) }],
+          null,
+          '2026-11-02T00:00:00.000Z',
+        ),
+      )();
+      store.indexPending();
+      // As a desk of version 10 would have left it: indexed, no snippet text.
+      db.prepare('UPDATE snapshot_filters SET snippet_text = NULL').run();
+      expect(store.search('ox')[0]?.snippet.startsWith('\u0001ox\u0002 calm')).toBe(true);
+      db.close();
+    } finally {
+      data.remove();
+    }
+  });
 
   it('looks at no more than MAX_SCANNED_CHARS of text and MAX_MATCHES matches, and shows the densest window within them', () => {
     const terms = { phrases: [], prefixes: ['ox'] };
