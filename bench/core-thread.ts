@@ -29,6 +29,7 @@ const BIG_ID = 'rpt_benchlong_001';
 /** A paid report of 32 MB that repeats one word the corpus never uses. */
 const HOSTILE_BYTES = 32 * 1024 * 1024;
 const HOSTILE_WORD = 'zyzzyva';
+const SEARCH_REPEATS = 5;
 const STORED_AT = '2026-11-22T00:00:00.000Z';
 
 function longReport(paragraphs: number): IntelReportSnapshot {
@@ -158,9 +159,17 @@ export const coreThreadSection: Section = {
       await thread.close();
 
       const core = await createDeskCore({ dataDir });
-      const inThread = await work(async (method, input) =>
-        JSON.stringify(await dispatch(core.handlers, method, input)),
-      );
+      const inThreadCall: Call = async (method, input) =>
+        JSON.stringify(await dispatch(core.handlers, method, input));
+      const inThread = await work(inThreadCall);
+      // The search again, a few times: one stall on a shared machine may be the scheduler's, not core's.
+      const searches: number[] = [];
+      for (let i = 0; i < SEARCH_REPEATS; i++)
+        searches.push(
+          (await longestStall(() => inThreadCall('library.search', { text: HOSTILE_WORD }))).stallMs,
+        );
+      searches.sort((a, b) => a - b);
+      const searchMedian = searches[Math.floor(searches.length / 2)]!;
       await core.close();
       const idle = await idleStall(inWorker.ms);
       const each = (run: typeof inWorker) =>
@@ -177,7 +186,8 @@ export const coreThreadSection: Section = {
         'target (ms)': 50,
         'within target': inWorker.stallMs < 50 ? 'yes' : 'no',
         'search of a 32 MB report, core busy (ms)': round(inThread.search.stallMs, 1),
-        'search of a 32 MB report within target': inThread.search.stallMs < 50 ? 'yes' : 'no',
+        [`same search again, core busy, median of ${SEARCH_REPEATS} (ms)`]: round(searchMedian, 1),
+        'search of a 32 MB report within target': searchMedian < 50 ? 'yes' : 'no',
         'wall time, worker (ms)': round(inWorker.ms, 0),
         'wall time, this thread (ms)': round(inThread.ms, 0),
       };
