@@ -54,7 +54,8 @@ Signer:  --key-file F (a key for this run only), else the stored keystore, unloc
 Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY, INTEL_DESK_RPC_URL,
              INTEL_DESK_DEMO=1, INTEL_DESK_DEMO_ASSET (the demo token: the only one paid on the demo chain),
              INTEL_DESK_PASSPHRASE, INTEL_DESK_TIMEOUT,
-             INTEL_DESK_LIBRARY_SECRET (used for that command only; \`secret set\` stores one)
+             INTEL_DESK_LIBRARY_SECRET (used for that command only; \`secret set\` stores one), sent
+             only to the saved service or to INTEL_DESK_LIBRARY_SECRET_ORIGIN
 Exit codes: 0 ok, 2 usage, 3 payment refused (safety rule, cap, wallet), 4 service error or failed
 purchase, 5 network error or a purchase left in doubt, 1 other.`;
 
@@ -120,7 +121,7 @@ async function openDesk(values: Values, command: string | undefined): Promise<De
   const timeout = timeoutMs(values);
   const serviceUrl = values.service ?? process.env['INTEL_DESK_SERVICE_URL'];
   const asset = demoAsset();
-  const [{ createDeskCore }, { sessionKey }, { SECRET_ENV }] = await Promise.all([
+  const [{ createDeskCore }, { sessionKey }, { SECRET_ENV, secretOriginFromEnv }] = await Promise.all([
     import('../core'),
     import('./commands-wallet'),
     import('./commands-secret'),
@@ -136,9 +137,21 @@ async function openDesk(values: Values, command: string | undefined): Promise<De
   const key = sessionKey(values);
   if (key) await desk.handlers['wallet.useSessionKey']({ privateKey: key });
   // For this command only; `secret set` is the one command that stores it.
+  // Bound to the saved service or to $INTEL_DESK_LIBRARY_SECRET_ORIGIN: a run naming another service is refused
+  // before anything is sent.
   const librarySecret = process.env[SECRET_ENV];
-  if (librarySecret && command !== 'secret')
-    await desk.handlers['settings.useSessionLibrarySecret']({ secret: librarySecret });
+  if (librarySecret && command !== 'secret') {
+    const boundTo = secretOriginFromEnv();
+    try {
+      await desk.handlers['settings.useSessionLibrarySecret']({
+        secret: librarySecret,
+        ...(boundTo === undefined ? {} : { boundTo }),
+      });
+    } catch (error) {
+      await desk.close();
+      throw error;
+    }
+  }
   return desk;
 }
 
@@ -252,13 +265,18 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
 }
 
 /** Core's library-secret errors name the app's Settings; on the command line the remedy is a command. */
-const cliRemedies = (SECRET_ENV: string): Record<string, (error: DeskError) => string> => ({
+const cliRemedies = (
+  SECRET_ENV: string,
+  SECRET_ORIGIN_ENV: string,
+): Record<string, (error: DeskError) => string> => ({
   library_secret_required: () =>
     `This needs the library secret: set ${SECRET_ENV} for this command, or store it with \`intel-desk secret set\`.`,
   library_secret_refused: () =>
     `The service refused the stored library secret: store the right one with \`intel-desk secret set\`, or set ${SECRET_ENV} for this command.`,
   library_secret_other_service: (error) =>
     `The stored library secret was entered for ${String(error.details['origin'])}, not this service: store this service's secret with \`intel-desk secret set\`, or set ${SECRET_ENV} for this command.`,
+  library_secret_other_origin: (error) =>
+    `${SECRET_ENV} is bound to ${String(error.details['origin'])} (${error.details['named'] === true ? `named by ${SECRET_ORIGIN_ENV}` : 'the saved service'}), and this run's service is ${String(error.details['service'])}: nothing was sent. To send it there, set ${SECRET_ORIGIN_ENV}=${String(error.details['service'])}; otherwise unset ${SECRET_ENV} for this command.`,
   library_secret_unreadable: () =>
     'The stored library secret cannot be unsealed here: store it again with `intel-desk secret set`, or forget it with `intel-desk secret clear`.',
   // The window confirms going over a cap or budget with a tick; here it is the --over-cap flag.
@@ -273,7 +291,8 @@ const cliRemedies = (SECRET_ENV: string): Record<string, (error: DeskError) => s
 
 async function withCliRemedy(error: unknown): Promise<unknown> {
   if (!(error instanceof DeskError)) return error;
-  const remedy = cliRemedies((await import('./commands-secret')).SECRET_ENV)[error.code];
+  const { SECRET_ENV, SECRET_ORIGIN_ENV } = await import('./commands-secret');
+  const remedy = cliRemedies(SECRET_ENV, SECRET_ORIGIN_ENV)[error.code];
   return remedy ? new DeskError(error.code, remedy(error), error.kind, error.details) : error;
 }
 

@@ -23,6 +23,7 @@ import { readChainClock, type ClockSample } from './payments/chain-clock';
 import { ChainClients, chainRpcFor, type ChainRpc } from './payments/chain-rpc';
 import { TokenDomains } from './payments/token-domain';
 import { DeskEvents } from './events';
+import { DeskError } from './errors';
 import type { DeskEvent } from '../shared/events';
 
 export interface DeskCoreOptions {
@@ -233,9 +234,28 @@ export class DeskContext {
     else this.librarySecrets.store(secret, serviceOrigin(this.serviceUrl()));
   }
 
-  /** A secret for this run only (the CLI's environment): bound to the service now selected, never stored. */
-  useLibrarySecretForSession(secret: string): void {
-    this.librarySecrets.useForSession(secret, serviceOrigin(this.serviceUrl()));
+  /**
+   * The origin a secret from the environment may go to: the one named for it (`boundTo`), else the saved
+   * service. A run whose service is another one is refused before anything is sent: a `--service` typed for
+   * one command must not carry a secret kept in a shell profile to that address.
+   */
+  environmentSecretOrigin(boundTo?: string): string {
+    const bound = serviceOrigin(boundTo ?? (this.settings.get().serviceUrl || DEFAULT_SERVICE_URL));
+    const service = serviceOrigin(this.serviceUrl());
+    if (service !== bound) {
+      throw new DeskError(
+        'library_secret_other_origin',
+        `The library secret given for this run is bound to ${bound}, and this run's service is ${service}: it was not sent.`,
+        'usage',
+        { origin: bound, service, named: boundTo !== undefined },
+      );
+    }
+    return bound;
+  }
+
+  /** A secret for this run only (the CLI's environment): bound as environmentSecretOrigin says, never stored. */
+  useLibrarySecretForSession(secret: string, boundTo?: string): void {
+    this.librarySecrets.useForSession(secret, this.environmentSecretOrigin(boundTo));
   }
 
   private readonly deferredWrites = new Set<() => void>();

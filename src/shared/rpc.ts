@@ -521,11 +521,22 @@ export const rpcInputs = {
   'wallet.useExternal': z.object({ address: z.string().regex(/^0x[0-9a-fA-F]{40}$/) }),
   'settings.get': z.object({}),
   'settings.update': settingsPatchSchema,
-  'settings.setLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
+  /** `fromEnvironment`: the CLI read it from its environment, so it is bound as for a run's secret (below). */
+  'settings.setLibrarySecret': z.object({
+    secret: z.string().min(1).max(4096),
+    fromEnvironment: z.object({ boundTo: z.url().max(2048).optional() }).optional(),
+  }),
   'settings.clearLibrarySecret': z.object({}),
   'settings.useDemoLibrarySecret': z.object({}),
-  /** A library secret for this run only (the CLI's environment): bound to the selected service, never stored. */
-  'settings.useSessionLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
+  /**
+   * A library secret for this run only (the CLI's environment), never stored. It is bound to `boundTo` (an
+   * origin the person named for it) or else to the saved service, and refused when this run's service is
+   * another one.
+   */
+  'settings.useSessionLibrarySecret': z.object({
+    secret: z.string().min(1).max(4096),
+    boundTo: z.url().max(2048).optional(),
+  }),
   'dossier.open': z.object({ handle: handleInput }),
   'dossier.saveDraft': z.object({ handle: handleInput, draft: z.unknown() }),
   'dossier.discardDraft': z.object({ handle: handleInput }),

@@ -411,7 +411,8 @@ describe('rule 4: fresh nonces and a dated validity of at most 300 s', () => {
     const nonces: string[] = [];
     for (const index of [2, 3]) {
       const started = Math.floor(t.clock.now / 1000);
-      // The reference service settles it: the offered timeout is not part of what it checks.
+      // The proxy stands for a service offering a day: it passes the payment on with the terms the reference
+      // service offered, which settles a window of at most its own 300 s (plus its margin).
       expect((await buy(t, index)).status).toBe('completed');
       const auth = lastAuthorization();
       expect(Number(auth['validBefore']) - started).toBeLessThanOrEqual(300);

@@ -270,4 +270,9 @@ export const MIGRATIONS: readonly string[] = [
    INSERT INTO snapshot_filters (created_at, text_id, handle, model, post_count, spent_atomic)
      SELECT created_at, text_id, handle, model, post_count, spent_atomic FROM snapshots
      WHERE text_id <= (SELECT indexed_up_to FROM search_progress WHERE id = 1);`,
+  // 11: a report stored as a large JSON document keeps the start of its searchable text for snippets, written
+  // by the indexing pass: a search then reads that, not 32 MB of JSON for 180 characters, which stalled core
+  // for about 90 ms per hit (issue 27). Other reports keep none and their JSON is read as before; a large one
+  // indexed before this version is read as before too.
+  `ALTER TABLE snapshot_filters ADD COLUMN snippet_text TEXT;`,
 ];
