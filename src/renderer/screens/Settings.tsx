@@ -6,6 +6,7 @@ import { ErrorMessage, Loading } from '../components/States';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { BudgetsForm } from './BudgetsForm';
 import { ChainRpcForm } from './ChainRpcForm';
+import { OptionalSettingForm } from './OptionalSettingForm';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
@@ -96,62 +97,23 @@ function CapsForm(props: { settings: SettingsView }) {
 }
 
 function WalletConnectForm(props: { settings: SettingsView }) {
-  const [projectId, setProjectId] = useState(props.settings.walletConnectProjectId ?? '');
-  const update = useRpcMutation('settings.update');
-  const checked = walletConnectProjectIdSchema.safeParse(projectId);
-  const messageId = useId();
-  const invalid = projectId !== '' && !checked.success;
   return (
-    <form
-      className="settings-block"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (checked.success)
-          update.mutate(
-            { walletConnectProjectId: checked.data },
-            { onSuccess: (saved) => setProjectId(saved.walletConnectProjectId ?? '') },
-          );
-      }}
+    <OptionalSettingForm
+      setting="walletConnectProjectId"
+      settings={props.settings}
+      schema={walletConnectProjectIdSchema}
+      title="WalletConnect"
+      label="Project id"
+      inputLabel="WalletConnect project id"
+      inputType="text"
+      saveLabel="Save project id"
+      clearLabel="Remove"
     >
-      <h2>WalletConnect</h2>
       <p className="muted small">
         Pair a phone or hardware wallet through the WalletConnect relay. It needs a project id from
         WalletConnect Cloud; without one, Intel Desk never contacts the relay.
       </p>
-      <label>
-        Project id{' '}
-        <input
-          type="text"
-          aria-label="WalletConnect project id"
-          spellCheck={false}
-          autoComplete="off"
-          value={projectId}
-          onChange={(e) => setProjectId(e.target.value)}
-          {...invalidProps(messageId, invalid || update.isError)}
-        />
-      </label>
-      <div className="inline-form">
-        <button type="submit" disabled={!checked.success || update.isPending}>
-          Save project id
-        </button>
-        <button
-          type="button"
-          disabled={!props.settings.walletConnectProjectId || update.isPending}
-          onClick={() =>
-            update.mutate({ walletConnectProjectId: null }, { onSuccess: () => setProjectId('') })
-          }
-        >
-          Remove
-        </button>
-      </div>
-      <FormMessage
-        id={messageId}
-        error={
-          invalid ? checked.error?.issues[0]?.message : update.isError ? errorMessage(update.error) : null
-        }
-        success={update.isSuccess ? 'Saved.' : null}
-      />
-    </form>
+    </OptionalSettingForm>
   );
 }
 
