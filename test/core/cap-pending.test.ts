@@ -11,6 +11,7 @@ import type { DeskCore, PurchaseStep } from '../../src/core';
 import type { PurchaseOutcome } from '../../src/shared/rpc';
 import { DeskWallet } from '../../src/core/wallet/wallet';
 import { balanceOf, deskWithWallet, failure, ledgerRows, tempDir } from './helpers';
+import { sameDayClock } from './clock';
 
 /** Opens once: every signature asked for before then waits for it. */
 function gate() {
@@ -52,6 +53,8 @@ beforeAll(async () => {
   });
   data = tempDir('desk-cap-pending-');
   ({ desk, address: payer } = await deskWithWallet(stack, data.dir, 0, {
+    // One local day for the file: both purchases are judged against the same day's cap (clock.ts).
+    now: sameDayClock(),
     onPurchaseStep: (id, step) => log.record(id, step),
   }));
   // Room for one $0.02 purchase today, not two.

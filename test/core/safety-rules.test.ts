@@ -18,6 +18,7 @@ import { NonceBook } from '../../src/service/payment/nonces';
 import { PaymentVerifier } from '../../src/service/payment/verify';
 import { listenService } from '../../src/service/http/server';
 import { balanceOf, deskWithWallet, ledgerRows, firstHandle, tempDir } from './helpers';
+import { sameDayClock } from './clock';
 import { editChallenge, startHostileProxy, type HostileProxy } from './hostile-proxy';
 
 let stack: Stack;
@@ -60,7 +61,8 @@ interface TestDesk {
 async function newDesk(options: Partial<DeskCoreOptions> = {}): Promise<TestDesk> {
   const data = tempDir('desk-safety-');
   cleanups.push(data.remove);
-  const clock = { now: Date.now() };
+  // Starts at the real time, or just past local midnight when that is near: one day for the test (clock.ts).
+  const clock = { now: sameDayClock()() };
   let signatures = 0;
   const { desk, address } = await deskWithWallet(stack, data.dir, 0, {
     serviceUrl: proxy.url,
