@@ -61,8 +61,7 @@ interface TestDesk {
 async function newDesk(options: Partial<DeskCoreOptions> = {}): Promise<TestDesk> {
   const data = tempDir('desk-safety-');
   cleanups.push(data.remove);
-  // Starts at the real time, or just past local midnight when that is near: one day for the test (clock.ts).
-  const clock = { now: sameDayClock()() };
+  const clock = { now: Date.now() };
   let signatures = 0;
   const { desk, address } = await deskWithWallet(stack, data.dir, 0, {
     serviceUrl: proxy.url,
@@ -259,6 +258,8 @@ describe('rule 2: amount equals unit price times the chosen report count', () =>
 describe('the daily cap counts what was spent today', () => {
   it('adds up purchases, counts one in doubt, and refuses the one that would go over', async () => {
     const t = await newDesk();
+    // The real time, or just past local midnight when that is near: one day for the test (clock.ts).
+    t.clock.now = sameDayClock()();
     await t.desk.handlers['settings.update']({ dailyCapUsd: 0.035 });
     expect((await buy(t, 0)).status).toBe('completed');
     // A gateway loses the answer after the service settled: in doubt, and it counts as spent.
