@@ -53,7 +53,7 @@ async function leaveInDoubt(handle: string, selection: Selection): Promise<strin
       quoteId: quote.quoteId,
       confirmedAmount: quote.amount,
     });
-    expect(outcome.status).toBe('in_doubt');
+    if (outcome.status !== 'in_doubt') throw new Error(`expected in doubt, got ${outcome.status}`);
     return outcome.purchase.id;
   } finally {
     proxy.paidAnswer = null;
@@ -85,7 +85,9 @@ async function expectBought(handle: string, selection: Selection, count: number)
     quoteId: quote.quoteId,
     confirmedAmount: quote.amount,
   });
-  expect(outcome.status, JSON.stringify(selection)).toBe('completed');
+  if (outcome.status !== 'completed') {
+    throw new Error(`${JSON.stringify(selection)}: expected completed, got ${outcome.status}`);
+  }
   expect(outcome.purchase.reportIds).toHaveLength(count);
   expect(before - (await balanceOf(stack, payer))).toBe(BigInt(count) * 10_000n);
 }
