@@ -3,14 +3,16 @@
  * real only when signing yields: a hardware wallet or a slow keystore takes its time. Here the keystore's
  * signer waits on a gate the test opens, so a second purchase is judged while the first is being signed and
  * nothing of it is in desk.db yet. Without that count both would pay and the day would go over its cap.
+ * The same holds for two external signatures that come back at once: the second is judged while the first is
+ * checked on its way to the ledger.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { PrivateKeyAccount } from 'viem/accounts';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
 import type { PurchaseOutcome } from '../../src/shared/rpc';
 import { DeskWallet } from '../../src/core/wallet/wallet';
-import { balanceOf, deskWithWallet, failure, ledgerRows, tempDir } from './helpers';
+import { balanceOf, deskFor, deskWithWallet, failure, ledgerRows, signExternal, tempDir } from './helpers';
 import { sameDayClock } from './clock';
 
 /** Opens once: every signature asked for before then waits for it. */
@@ -48,7 +50,7 @@ const log = stepLog();
 
 beforeAll(async () => {
   stack = await startStack({
-    seed: { handles: 2, minReportsPerHandle: 2, maxReportsPerHandle: 2 },
+    seed: { handles: 4, minReportsPerHandle: 2, maxReportsPerHandle: 2 },
     buyerCount: 1,
   });
   data = tempDir('desk-cap-pending-');
@@ -91,7 +93,7 @@ describe('the daily cap while a payment is being signed', () => {
   it('counts a payment past the check that has no ledger row yet, so a second one is refused', async () => {
     const before = await balanceOf(stack, payer);
     const [first, second] = await Promise.all(
-      handles.map((handle) => desk.handlers['quote.get']({ handle, selection: { kind: 'all' } })),
+      handles.slice(0, 2).map((handle) => desk.handlers['quote.get']({ handle, selection: { kind: 'all' } })),
     );
     if (!first || !second) throw new Error('two handles expected');
     const signatures = gate();
@@ -130,5 +132,48 @@ describe('the daily cap while a payment is being signed', () => {
     expect(rows.map((row) => [row.id, row.state, row.amount])).toEqual([[firstId, 'completed', '20000']]);
     const view = await desk.handlers['purchases.list']({});
     expect(view.spentTodayUsd).toBeLessThanOrEqual(view.dailyCapUsd);
+  });
+
+  it('counts an external signature being checked before its ledger row, when two come back at once', async () => {
+    const dir = tempDir('desk-cap-pending-external-');
+    const external = await deskFor(stack, dir.dir, { now: sameDayClock() });
+    try {
+      const account = privateKeyToAccount(stack.buyerKeys[0]!);
+      await external.handlers['wallet.useExternal']({ address: account.address });
+      await external.handlers['settings.update']({ dailyCapUsd: 0.03, perPurchaseCapUsd: 1 });
+      // Two windows, each alone under the cap: both signature requests go out.
+      const requests = [];
+      for (const handle of handles.slice(2, 4)) {
+        const quote = await external.handlers['quote.get']({ handle, selection: { kind: 'all' } });
+        const started = await external.handlers['purchase.start']({
+          quoteId: quote.quoteId,
+          confirmedAmount: quote.amount,
+        });
+        if (started.status !== 'needs_signature') throw new Error('expected a signature request');
+        requests.push(started.request);
+      }
+      const signatures = await Promise.all(requests.map((request) => signExternal(account, request)));
+      const before = await balanceOf(stack, payer);
+      // Both come back at once: the second is judged while the first is being checked, before its row.
+      const outcomes = await Promise.allSettled(
+        requests.map((request, index) =>
+          external.handlers['purchase.submitSignature']({
+            purchaseId: request.purchaseId,
+            signature: signatures[index]!,
+          }),
+        ),
+      );
+      const codes = outcomes.map((outcome) =>
+        outcome.status === 'fulfilled' ? outcome.value.status : (outcome.reason as { code?: string }).code,
+      );
+      // One pays, whichever it is; the other is refused over the cap and sends nothing.
+      expect([...codes].sort()).toEqual(['completed', 'over_daily_cap']);
+      expect(before - (await balanceOf(stack, payer))).toBe(20_000n);
+      const paid = requests[codes.indexOf('completed')]!.purchaseId;
+      expect(ledgerRows(dir.dir).map((row) => [row.id, row.state])).toEqual([[paid, 'completed']]);
+    } finally {
+      await external.close();
+      dir.remove();
+    }
   });
 });
