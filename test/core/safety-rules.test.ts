@@ -18,6 +18,7 @@ import { NonceBook } from '../../src/service/payment/nonces';
 import { PaymentVerifier } from '../../src/service/payment/verify';
 import { listenService } from '../../src/service/http/server';
 import { balanceOf, deskWithWallet, ledgerRows, firstHandle, tempDir } from './helpers';
+import { sameDayClock } from './clock';
 import { editChallenge, startHostileProxy, type HostileProxy } from './hostile-proxy';
 
 let stack: Stack;
@@ -257,6 +258,8 @@ describe('rule 2: amount equals unit price times the chosen report count', () =>
 describe('the daily cap counts what was spent today', () => {
   it('adds up purchases, counts one in doubt, and refuses the one that would go over', async () => {
     const t = await newDesk();
+    // The real time, or just past local midnight when that is near: one day for the test (clock.ts).
+    t.clock.now = sameDayClock()();
     await t.desk.handlers['settings.update']({ dailyCapUsd: 0.035 });
     expect((await buy(t, 0)).status).toBe('completed');
     // A gateway loses the answer after the service settled: in doubt, and it counts as spent.
