@@ -361,9 +361,9 @@ export function SettingsScreen() {
             <ImportWallet />
           </div>
           <WalletConnectForm settings={settings.data} />
-          <ChainRpcForm settings={settings.data} />
           <LibrarySecret settings={settings.data} />
           <ThemePicker settings={settings.data} />
+          <ChainRpcForm settings={settings.data} />
           {/* Last, so the cards above keep their rows; its text names the caps it sits beside. */}
           <BudgetsForm />
         </div>
