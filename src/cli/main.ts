@@ -39,8 +39,10 @@ const HELP = `intel-desk <command> [options]
                                          payer, payee, amount and a SHA-256 of each delivered report;
                                          --verify checks it against the token's events on chain
   wallet status                          the signer's address (and USDC balance when the chain is known)
-  wallet import --key-file F | --keystore F.json
-                                         store a key, sealed with the passphrase in $INTEL_DESK_PASSPHRASE
+  wallet import --key-file F | --keystore F.json [--replace]
+                                         store a key, sealed with the passphrase in $INTEL_DESK_PASSPHRASE;
+                                         over a wallet of another address only with --replace (the old
+                                         keystore is kept in backups/ in the data folder)
                                          (12+ characters, hard to guess: say, four uncommon words)
                                          (a JSON keystore's own password: $INTEL_DESK_KEYSTORE_PASSWORD)
   bundle get <handle> | bundle put <handle> <file.json>
@@ -86,6 +88,7 @@ const OPTIONS = {
   verify: { type: 'boolean' },
   days: { type: 'string' },
   clear: { type: 'boolean' },
+  replace: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -256,6 +259,8 @@ const cliRemedies = (SECRET_ENV: string): Record<string, (error: DeskError) => s
     `The stored library secret was entered for ${String(error.details['origin'])}, not this service: store this service's secret with \`intel-desk secret set\`, or set ${SECRET_ENV} for this command.`,
   library_secret_unreadable: () =>
     'The stored library secret cannot be unsealed here: store it again with `intel-desk secret set`, or forget it with `intel-desk secret clear`.',
+  wallet_exists: (error) =>
+    `A wallet is already set up here (${String(error.details['current'])}); importing ${String(error.details['incoming'])} would replace it, so nothing was changed. Add --replace to replace it (the current keystore is kept in the backups folder of the data folder).`,
   // The window confirms going over a cap or budget with a tick; here it is the --over-cap flag.
   ...Object.fromEntries(
     ['over_purchase_cap', 'over_daily_cap', 'over_handle_budget'].map((code) => [

@@ -482,6 +482,11 @@ export const rpcInputs = {
     keystoreJson: z.string().max(100_000).optional(),
     keystorePassword: z.string().optional(),
     passphrase: z.string().min(1),
+    /**
+     * The person chose to replace a wallet of another address already set up (its keystore is kept in
+     * backups/). Without it such an import is refused with `wallet_exists`, naming both addresses.
+     */
+    replace: z.boolean().optional(),
   }),
   'wallet.unlock': z.object({ passphrase: z.string().min(1) }),
   /** A key for this run only (the CLI's --key-file): used to sign, never written anywhere. */

@@ -1,7 +1,8 @@
 /** Service URL, spending caps and budgets, wallet, WalletConnect, library secret, theme. Secrets go in; only "set / accepted" comes out. */
 import { useId, useState, type FormEvent } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
-import { errorCode, errorMessage } from '../rpc/client';
+import { errorCode, errorMessage, refusalDetails } from '../rpc/client';
+import { Dialog } from '../components/Dialog';
 import { ErrorMessage, Loading } from '../components/States';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { BudgetsForm } from './BudgetsForm';
@@ -175,10 +176,15 @@ function ImportWallet() {
   const failedField = importWallet.isError
     ? IMPORT_ERROR_FIELD[errorCode(importWallet.error) ?? '']
     : undefined;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  // Another wallet is set up: core refused and named both addresses; only the person's choice replaces it.
+  const existing = refusalDetails(importWallet.error, 'wallet_exists');
+  const [keepCurrent, setKeepCurrent] = useState(false);
+  const submitImport = (replace: boolean) => {
+    setKeepCurrent(false);
     importWallet.mutate(
-      kind === 'key' ? { privateKey, passphrase } : { keystoreJson, keystorePassword, passphrase },
+      kind === 'key'
+        ? { privateKey, passphrase, replace }
+        : { keystoreJson, keystorePassword, passphrase, replace },
       {
         onSuccess: () => {
           setPrivateKey('');
@@ -189,8 +195,33 @@ function ImportWallet() {
       },
     );
   };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    submitImport(false);
+  };
   return (
     <form className="settings-block" onSubmit={submit} autoComplete="off">
+      <Dialog
+        title="Replace the wallet?"
+        open={existing !== null && !keepCurrent && !importWallet.isPending}
+        onClose={() => setKeepCurrent(true)}
+      >
+        <p>
+          A wallet is already set up: <code data-testid="wallet-current">{existing?.current}</code>.
+        </p>
+        <p>
+          Importing <code data-testid="wallet-incoming">{existing?.incoming}</code> replaces it. The current
+          keystore is kept in the backups folder of the data folder, so it can be restored.
+        </p>
+        <div className="inline-form">
+          <button type="button" onClick={() => setKeepCurrent(true)}>
+            Keep the current wallet
+          </button>
+          <button type="button" onClick={() => submitImport(true)}>
+            Replace the wallet
+          </button>
+        </div>
+      </Dialog>
       <h3>Import a wallet</h3>
       <p className="muted small">The key is encrypted in Intel Desk's keystore and never shown again.</p>
       <fieldset>
@@ -266,7 +297,11 @@ function ImportWallet() {
         id={messageId}
         error={
           importWallet.isError
-            ? errorMessage(importWallet.error)
+            ? existing !== null
+              ? keepCurrent
+                ? `Nothing was imported; ${existing.current} is still the wallet.`
+                : null
+              : errorMessage(importWallet.error)
             : lock.isError
               ? errorMessage(lock.error)
               : null
