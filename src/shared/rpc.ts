@@ -155,7 +155,9 @@ export type PurchaseWait =
   | { kind: 'chain'; rpcUrl: string; summary: string }
   | { kind: 'expiry'; until: string; summary: string }
   | { kind: 'chain_access'; summary: string }
-  | { kind: 'redelivery'; txHash: string | null; summary: string };
+  | { kind: 'redelivery'; txHash: string | null; summary: string }
+  /** Paid and answered, but the disk was full: the answer is kept and stored on the next check. */
+  | { kind: 'storage'; summary: string };
 
 export interface PurchaseView {
   id: string;
