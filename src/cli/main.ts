@@ -45,6 +45,10 @@ const HELP = `intel-desk <command> [options]
                                          keystore is kept in backups/ in the data folder)
                                          (12+ characters, hard to guess: say, four uncommon words)
                                          (a JSON keystore's own password: $INTEL_DESK_KEYSTORE_PASSWORD)
+  backup                                 copy the library into backups/ in the data folder now (copies are
+                                         also taken after purchases, daily and before an upgrade)
+  restore --from FILE                    replace the library with a backup's (checked first); the library
+                                         as it was is kept in backups/
   bundle get <handle> | bundle put <handle> <file.json>
                                          a handle's full dossier (needs the library secret)
   secret set | clear | status            store the library secret for the selected service (read from
@@ -230,6 +234,10 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       });
     case 'wallet':
       return (await import('./commands-wallet')).wallet(desk, out, values, need(args, 0, 'wallet action'));
+    case 'backup':
+      return (await import('./commands-backup')).backup(desk, out);
+    case 'restore':
+      return (await import('./commands-backup')).restore(desk, out, values.from);
     case 'bundle': {
       const { bundleGet, bundlePut } = await import('./commands-bundle');
       const action = need(args, 0, 'bundle action (get or put)');
@@ -280,7 +288,12 @@ async function withCliRemedy(error: unknown): Promise<unknown> {
 /** What start-up found that the person must know, whatever the command (on stderr). */
 async function warnAtStart(desk: DeskCore, command: string | undefined): Promise<void> {
   const recovered = (await desk.handlers['app.info']({})).databaseRecovered;
-  if (recovered) {
+  if (recovered?.restored) {
+    const { restored } = recovered;
+    process.stderr.write(
+      `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path}, and the newest good backup (${restored.file}, taken ${restored.takenAt}) was restored: ${restored.reports} report(s) came back. Anything bought after that backup is not in it.\n`,
+    );
+  } else if (recovered) {
     process.stderr.write(
       `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path} and a new one started.\n`,
     );

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
-import { openDeskDb, type DeskDb } from './db/open';
+import { openDeskDb, type DeskDb, type OpenedDb } from './db/open';
 import { PurchaseLedger } from './ledger/purchases';
 import { SpendLedger } from './ledger/spend';
 import { HandleBudgets } from './ledger/budgets';
@@ -21,6 +21,8 @@ import { Purchaser, type PurchaseStep } from './payments/purchaser';
 import { requote } from './quoting';
 import { readChainClock, type ClockSample } from './payments/chain-clock';
 import { DeskEvents } from './events';
+import { LibraryBackups, type BackupScheduleOptions } from './backup/scheduler';
+import { backupsFolder } from './backup/backups-folder';
 import type { DeskEvent } from '../shared/events';
 
 export interface DeskCoreOptions {
@@ -49,6 +51,8 @@ export interface DeskCoreOptions {
   walletKdfCost?: KdfCost;
   /** A better-sqlite3 addon built for this runtime's ABI (Electron's), instead of the one built for Node. */
   nativeBinding?: string;
+  /** When the library is copied into backups/ (after stored reports, daily); tests shorten the delays. */
+  backups?: BackupScheduleOptions;
 }
 
 /**
@@ -68,7 +72,9 @@ export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8402';
 
 export class DeskContext {
   readonly db: DeskDb;
-  readonly recovered: { path: string; reason: string } | null;
+  readonly recovered: OpenedDb['movedAside'];
+  /** Copies of the library in backups/: automatic, on request, and restoring one. */
+  readonly backups: LibraryBackups;
   readonly ledger: PurchaseLedger;
   readonly spend: SpendLedger;
   readonly budgets: HandleBudgets;
@@ -106,6 +112,13 @@ export class DeskContext {
     this.db = opened.db;
     this.recovered = opened.movedAside;
     if (options.onEvent) this.events.on(options.onEvent);
+    this.backups = new LibraryBackups(
+      this.db,
+      backupsFolder(options.dataDir),
+      this.events,
+      this.now,
+      options.backups,
+    );
     this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()), this.events);
     this.spend = new SpendLedger(this.db);
     this.budgets = new HandleBudgets(this.db, this.now, this.events);

@@ -48,8 +48,38 @@ export interface AppInfo {
   serviceUrl: string;
   demo: boolean;
   online: boolean;
-  /** Set when desk.db was damaged or foreign at start: where the old file was moved, and why. */
-  databaseRecovered?: { path: string; reason: string };
+  /**
+   * Set when desk.db was damaged or foreign at start: where the old file was moved, and why; `restored` when
+   * the newest good backup took its place (which one, when it was taken, how many reports came back).
+   */
+  databaseRecovered?: {
+    path: string;
+    reason: string;
+    restored?: { file: string; takenAt: string; reports: number };
+  };
+}
+
+/** A copy of the library in backups/ (the data folder's). */
+export interface BackupView {
+  file: string;
+  takenAt: string;
+  reason: 'purchase' | 'daily' | 'manual' | 'migration' | 'restore';
+  bytes: number;
+}
+
+export interface BackupsView {
+  last: BackupView | null;
+  count: number;
+  folder: string;
+  /** Why the last automatic copy failed, when it did. */
+  lastError: string | null;
+}
+
+export interface RestoreView {
+  /** Reports in the library once restored. */
+  reports: number;
+  /** The library as it was before, kept in backups/. */
+  safetyCopy: BackupView;
 }
 
 export interface Freshness {
@@ -502,6 +532,11 @@ export const rpcInputs = {
   'settings.useDemoLibrarySecret': z.object({}),
   /** A library secret for this run only (the CLI's environment): bound to the selected service, never stored. */
   'settings.useSessionLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
+  /** Copies the library into backups/ now (SQLite's online backup, in steps). */
+  'library.backup': z.object({}),
+  'library.backups': z.object({}),
+  /** Replaces the library with a backup file's (checked first); the library as it was is kept in backups/. */
+  'library.restore': z.object({ from: z.string().trim().min(1).max(4096) }),
   'dossier.open': z.object({ handle: handleInput }),
   'dossier.saveDraft': z.object({ handle: handleInput, draft: z.unknown() }),
   'dossier.discardDraft': z.object({ handle: handleInput }),
@@ -521,7 +556,8 @@ export type RpcTopic =
   | 'wallet'
   | 'settings'
   | 'dossier'
-  | 'searches';
+  | 'searches'
+  | 'backups';
 
 /**
  * Per method, what it reads and what it changes. The window refreshes, in one place, every query whose
@@ -578,6 +614,13 @@ export const rpcEffects: {
   'settings.clearLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
   'settings.useDemoLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
   'settings.useSessionLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
+  'library.backup': { reads: [], changes: ['backups'] },
+  'library.backups': { reads: ['backups'], changes: [] },
+  // A restored library is another library: what it owns, its purchases, its settings.
+  'library.restore': {
+    reads: [],
+    changes: ['backups', 'library', 'purchases', 'settings', 'menu', 'quote', 'searches', 'app'],
+  },
   'dossier.open': { reads: ['dossier'], changes: [] },
   // The editor keeps the saved copy as its new base itself: reopening would throw away what is on screen.
   'dossier.saveDraft': { reads: [], changes: [] },
@@ -627,6 +670,9 @@ export interface RpcOutputs {
   'settings.clearLibrarySecret': SettingsView;
   'settings.useDemoLibrarySecret': SettingsView;
   'settings.useSessionLibrarySecret': SettingsView;
+  'library.backup': BackupView;
+  'library.backups': BackupsView;
+  'library.restore': RestoreView;
   'dossier.open': DossierView;
   'dossier.saveDraft': { savedAt: string };
   'dossier.discardDraft': { discarded: boolean };

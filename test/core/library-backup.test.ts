@@ -1,0 +1,85 @@
+/** Library copies in backups/: before a migration, bounded in number, and only a healthy one restored. */
+import { describe, expect, it } from 'vitest';
+import { closeSync, mkdirSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { openDeskDb } from '../../src/core/db/open';
+import { MIGRATIONS } from '../../src/core/db/migrations';
+import { backupLibrary, listLibraryBackups } from '../../src/core/backup/library-backup';
+import { deskDbAtVersion, tempDir } from './helpers';
+
+describe('library backups', () => {
+  it('copies a library of an older version into backups/ before migrating it', () => {
+    const data = tempDir('desk-premigration-');
+    try {
+      const file = path.join(data.dir, 'desk.db');
+      const old = deskDbAtVersion(file, 9);
+      old.prepare(`INSERT INTO settings (key, value) VALUES ('theme', '"dark"')`).run();
+      old.close();
+      const { db } = openDeskDb(file);
+      expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+      db.close();
+      const [copy, ...more] = listLibraryBackups(path.join(data.dir, 'backups'));
+      expect(more).toEqual([]);
+      expect(copy?.reason).toBe('migration');
+      expect(statSync(copy!.file).mode & 0o777).toBe(0o600);
+      const kept = new Database(copy!.file, { readonly: true });
+      expect(kept.pragma('user_version', { simple: true })).toBe(9);
+      expect(kept.prepare(`SELECT value FROM settings WHERE key = 'theme'`).get()).toEqual({
+        value: '"dark"',
+      });
+      kept.close();
+      // An up-to-date library is not copied again on each start.
+      openDeskDb(file).db.close();
+      expect(listLibraryBackups(path.join(data.dir, 'backups'))).toHaveLength(1);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('keeps a bounded number of copies and never a replaced keystore', async () => {
+    const data = tempDir('desk-rotate-');
+    try {
+      const folder = path.join(data.dir, 'backups');
+      const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+      let at = Date.parse('2026-11-01T00:00:00Z');
+      const first = await backupLibrary(db, folder, { reason: 'manual', now: () => new Date(at), keep: 3 });
+      writeFileSync(path.join(folder, 'wallet-0x0000000000000000000000000000000000000001-x.json'), '{}');
+      for (let i = 0; i < 6; i++) {
+        at += 3_600_000;
+        await backupLibrary(db, folder, { reason: 'daily', now: () => new Date(at), keep: 3 });
+      }
+      db.close();
+      const left = listLibraryBackups(folder);
+      expect(left).toHaveLength(3);
+      expect(left[0]!.takenAt).toBe(new Date(at).toISOString());
+      expect(left.map((b) => b.file)).not.toContain(first.file);
+      expect(readdirSync(folder).filter((name) => name.startsWith('wallet-'))).toHaveLength(1);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('skips a damaged backup at start and starts empty when none is good, the damaged file kept aside', () => {
+    const data = tempDir('desk-no-good-backup-');
+    try {
+      const file = path.join(data.dir, 'desk.db');
+      openDeskDb(file).db.close();
+      const folder = path.join(data.dir, 'backups');
+      mkdirSync(folder);
+      // A backup in name only: the bytes are not a library.
+      const fake = path.join(folder, 'desk-20261101T000000000Z-daily.db');
+      writeFileSync(fake, Buffer.alloc(8192, 0x5a));
+      const fd = openSync(file, 'r+');
+      writeSync(fd, Buffer.alloc(3996, 0x5a), 0, 3996, 100);
+      closeSync(fd);
+      const opened = openDeskDb(file);
+      expect(opened.movedAside?.restored).toBeUndefined();
+      expect(statSync(opened.movedAside!.path).size).toBeGreaterThan(0);
+      expect(opened.db.prepare('SELECT COUNT(*) AS n FROM snapshots').get()).toEqual({ n: 0 });
+      opened.db.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
