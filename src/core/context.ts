@@ -112,13 +112,10 @@ export class DeskContext {
     this.db = opened.db;
     this.recovered = opened.movedAside;
     if (options.onEvent) this.events.on(options.onEvent);
-    this.backups = new LibraryBackups(
-      this.db,
-      backupsFolder(options.dataDir),
-      this.events,
-      this.now,
-      options.backups,
-    );
+    this.backups = new LibraryBackups(this.db, backupsFolder(options.dataDir), this.events, this.now, {
+      ...options.backups,
+      nativeBinding: options.nativeBinding,
+    });
     this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()), this.events);
     this.spend = new SpendLedger(this.db);
     this.budgets = new HandleBudgets(this.db, this.now, this.events);

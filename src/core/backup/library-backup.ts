@@ -6,7 +6,10 @@
  */
 import Database from 'better-sqlite3';
 import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { z } from 'zod';
 import type { DeskDb } from '../db/open';
@@ -19,6 +22,8 @@ export type BackupReason = z.infer<typeof backupReasonSchema>;
 export const DEFAULT_KEEP = 8;
 /** The time one backup step may hold the thread; the step size adapts to stay near it. */
 export const STEP_BUDGET_MS = 8;
+/** Pages copied between two syncs of the copy under way (64 MB at SQLite's default 4 KB pages). */
+const SYNC_EVERY_PAGES = 16_384;
 
 const NAME = /^desk-(\d{8}T\d{9}Z)-([a-z]+)\.db$/;
 
@@ -74,13 +79,17 @@ export interface BackupOptions {
   reason: BackupReason;
   now?: () => Date;
   keep?: number;
-  /** The longest a step may hold the thread, in ms (default STEP_BUDGET_MS). */
+  /** The longest a step may hold the thread, in ms (default STEP_BUDGET_MS), when copying on it. */
   stepBudgetMs?: number;
+  /** 'worker' (default): the copy runs in a worker thread; 'same': in steps on this thread. */
+  thread?: 'worker' | 'same';
+  /** The better-sqlite3 addon for this runtime (Electron's), for the worker's connection. */
+  nativeBinding?: string | undefined;
 }
 
 /**
- * Copies the open library into `folder` with SQLite's online backup, yielding to the event loop between
- * steps: each step's page count is scaled from the last step's time so a step stays near the budget.
+ * Copies the open library into `folder` with SQLite's online backup: in a worker thread by default (this
+ * thread only waits), or in adaptive steps on this thread; written to a .partial file and renamed once whole.
  */
 export async function backupLibrary(
   db: DeskDb,
@@ -92,28 +101,117 @@ export async function backupLibrary(
   const target = targetFor(folder, options.reason, at);
   const partial = `${target}.partial`;
   createPrivateFile(partial);
-  const budget = options.stepBudgetMs ?? STEP_BUDGET_MS;
-  let pages = 64;
-  let stepStarted = performance.now();
   try {
-    await db.backup(partial, {
-      progress: () => {
-        // The time since the last step ended: that step's copy (plus whatever else ran, which only errs small).
-        const took = Math.max(performance.now() - stepStarted, 0.05);
-        pages = Math.max(8, Math.min(1 << 20, Math.floor((pages * budget) / took)));
-        // The next step starts once the event loop has had its turn; timing restarts there.
-        setImmediate(() => (stepStarted = performance.now()));
-        return pages;
-      },
-    });
+    if (options.thread === 'same' || db.name === ':memory:')
+      await copyInSteps(db, partial, options.stepBudgetMs ?? STEP_BUDGET_MS);
+    else await copyInWorker(db.name, partial, options.nativeBinding);
     if (process.platform !== 'win32') chmodSync(partial, 0o600);
     renameSync(partial, target);
   } catch (error) {
     rmSync(partial, { force: true });
     throw error;
   }
-  rotateLibraryBackups(folder, options.keep ?? DEFAULT_KEEP);
+  await rotateLater(folder, options.keep ?? DEFAULT_KEEP);
   return { file: target, takenAt: at.toISOString(), reason: options.reason, bytes: statSync(target).size };
+}
+
+/**
+ * The copy in a worker thread with its own read-only connection: the thread that answers RPC (core's, or
+ * the host's when core runs in it) only waits for a message. The worker still copies in steps, so its
+ * read of the library is released between them and the WAL can be checkpointed meanwhile.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.module);
+let db = null;
+Promise.resolve()
+  .then(() => {
+    db = new Database(workerData.source, workerData.options);
+    return db.backup(workerData.target, { progress: () => workerData.pagesPerStep });
+  })
+  .then(() => ({ ok: true }), (error) => ({ ok: false, message: String((error && error.message) || error) }))
+  .then((result) => {
+    try { db && db.close(); } catch {}
+    parentPort.postMessage(result);
+  });
+`;
+
+const workerResultSchema = z.union([
+  z.object({ ok: z.literal(true) }),
+  z.object({ ok: z.literal(false), message: z.string() }),
+]);
+
+function copyInWorker(source: string, target: string, nativeBinding: string | undefined): Promise<void> {
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      module: createRequire(import.meta.url).resolve('better-sqlite3'),
+      source,
+      target,
+      options: { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) },
+      pagesPerStep: 1024,
+    },
+  });
+  return new Promise<void>((resolve, reject) => {
+    worker.once('message', (message: unknown) => {
+      const result = workerResultSchema.safeParse(message);
+      if (result.success && result.data.ok) resolve();
+      else
+        reject(
+          new Error(
+            result.success && !result.data.ok ? result.data.message : 'the backup worker answered nonsense',
+          ),
+        );
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the backup worker stopped (exit ${code})`)));
+  }).finally(() => void worker.terminate());
+}
+
+/**
+ * The copy on this thread, in steps: each step's page count is scaled from the last step's time so a step
+ * stays near the budget, and the event loop runs between steps.
+ */
+async function copyInSteps(db: DeskDb, partial: string, budget: number): Promise<void> {
+  let pages = 64;
+  let stepStarted = performance.now();
+  // SQLite syncs the copy when the last step commits; a 500 MB copy left to that moment blocks the thread
+  // for the whole write-back. So the pages written so far are synced along the way, off the thread (an
+  // fdatasync in libuv's pool on a descriptor of our own), and the last commit finds little left to flush.
+  const handle = await open(partial, 'r');
+  let syncing: Promise<void> | null = null;
+  let unsynced = 0;
+  let lastRemaining: number | null = null;
+  try {
+    await db.backup(partial, {
+      progress: ({ remainingPages }) => {
+        unsynced += lastRemaining === null ? 0 : Math.max(lastRemaining - remainingPages, 0);
+        lastRemaining = remainingPages;
+        if (unsynced >= SYNC_EVERY_PAGES && syncing === null) {
+          unsynced = 0;
+          syncing = handle.datasync().finally(() => (syncing = null));
+        }
+        // The time since the last step ended: that step's copy (plus whatever else ran, which only errs small).
+        const took = Math.max(performance.now() - stepStarted, 0.05);
+        // Scaled toward the budget, but at most doubled per step: a step that hit cached pages says little
+        // about the next one.
+        pages = Math.max(8, Math.min(pages * 2, Math.floor((pages * budget) / took)));
+        // The next step starts once the event loop has had its turn; timing restarts there.
+        setImmediate(() => (stepStarted = performance.now()));
+        return pages;
+      },
+    });
+    await syncing;
+  } finally {
+    await Promise.resolve(syncing).catch(() => undefined);
+    await handle.close();
+  }
+}
+
+/** Rotation off the thread: unlinking a 500 MB copy can take a file system tens of milliseconds. */
+async function rotateLater(folder: string, keep: number): Promise<void> {
+  for (const old of listLibraryBackups(folder).slice(Math.max(keep, 1))) await rm(old.file, { force: true });
+  rotateLibraryBackups(folder, keep);
 }
 
 /**

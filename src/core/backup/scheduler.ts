@@ -26,6 +26,8 @@ export interface BackupScheduleOptions {
   /** How often the desk looks whether a day has passed since the last copy (default hourly). */
   dailyCheckMs?: number;
   keep?: number;
+  /** The better-sqlite3 addon for this runtime (Electron's), for the backup worker's connection. */
+  nativeBinding?: string | undefined;
 }
 
 export class LibraryBackups {
@@ -103,6 +105,7 @@ export class LibraryBackups {
         reason,
         now: () => new Date(this.now()),
         keep: this.options.keep ?? DEFAULT_KEEP,
+        nativeBinding: this.options.nativeBinding,
       });
     } catch (error) {
       throw new DeskError(
