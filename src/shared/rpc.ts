@@ -615,7 +615,8 @@ export const rpcEffects: {
   'settings.useDemoLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
   'settings.useSessionLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
   'library.backup': { reads: [], changes: ['backups'] },
-  'library.backups': { reads: ['backups'], changes: [] },
+  // Stored reports are followed by an automatic copy.
+  'library.backups': { reads: ['backups', 'library'], changes: [] },
   // A restored library is another library: what it owns, its purchases, its settings.
   'library.restore': {
     reads: [],
