@@ -7,6 +7,11 @@ import { openDeskDb } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';
 import { backupLibrary, listLibraryBackups } from '../../src/core/backup/library-backup';
 import { deskDbAtVersion, tempDir } from './helpers';
+import { SnapshotStore } from '../../src/core/cache/snapshots';
+import { createDeskCore } from '../../src/core';
+import { closedPortUrl } from '../closed-port';
+
+const SERVICE = 'http://127.0.0.1:8402';
 
 describe('library backups', () => {
   it('copies a library of an older version into backups/ before migrating it', () => {
@@ -78,6 +83,59 @@ describe('library backups', () => {
       expect(statSync(opened.movedAside!.path).size).toBeGreaterThan(0);
       expect(opened.db.prepare('SELECT COUNT(*) AS n FROM snapshots').get()).toEqual({ n: 0 });
       opened.db.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('automatic library backups', () => {
+  it('copies the library once a day while the desk runs, and not more often', async () => {
+    const data = tempDir('desk-daily-');
+    try {
+      const file = path.join(data.dir, 'desk.db');
+      const { db } = openDeskDb(file);
+      const report = {
+        id: 'rpt_daily_001',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        model: 'm',
+        synthesisSettings: {},
+        meta: { postCount: 3, dateRange: { from: '2025-12-20', to: '2026-01-01' } },
+        analytics: {},
+        narrative: { summary: 'kept' },
+        changeSummary: null,
+        previousReportId: null,
+      };
+      new SnapshotStore(db).put(
+        SERVICE,
+        'daily',
+        [{ snapshot: report, raw: JSON.stringify(report) }],
+        null,
+        '2026-01-01T00:00:00.000Z',
+      );
+      db.close();
+      let now = Date.parse('2026-11-25T00:00:00Z');
+      const desk = await createDeskCore({
+        dataDir: data.dir,
+        serviceUrl: await closedPortUrl(),
+        now: () => now,
+        backups: { dailyCheckMs: 20 },
+      });
+      const daily = () =>
+        listLibraryBackups(path.join(data.dir, 'backups')).filter((b) => b.reason === 'daily');
+      try {
+        await expect.poll(() => daily().length, { timeout: 10_000 }).toBe(1);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(daily()).toHaveLength(1);
+        now += 25 * 60 * 60 * 1000;
+        await expect.poll(() => daily().length, { timeout: 10_000 }).toBe(2);
+        expect(daily()[0]!.takenAt).toBe(new Date(now).toISOString());
+      } finally {
+        await desk.close();
+      }
+      const copy = new Database(daily()[0]!.file, { readonly: true });
+      expect(copy.prepare('SELECT id FROM snapshots').all()).toEqual([{ id: 'rpt_daily_001' }]);
+      copy.close();
     } finally {
       data.remove();
     }

@@ -36,6 +36,7 @@ export class LibraryBackups {
   private readonly timers: NodeJS.Timeout[] = [];
   private stopListening: (() => void) | null = null;
   private closed = false;
+  private dailyRunning = false;
   /** What went wrong with the last automatic copy, for the status; an automatic copy never throws. */
   private lastError: string | null = null;
 
@@ -71,12 +72,18 @@ export class LibraryBackups {
 
   /** Takes the daily copy when the newest is a day old or more (or there is none and the library is not empty). */
   async dailyIfDue(): Promise<void> {
-    if (this.closed) return;
+    // A check while the day's copy is still being written would see no copy yet and take a second one.
+    if (this.closed || this.dailyRunning) return;
     const newest = this.last();
     if (newest && this.now() - Date.parse(newest.takenAt) < DAY_MS) return;
     const reports = (this.db.prepare('SELECT COUNT(*) AS n FROM snapshots').get() as { n: number }).n;
     if (!newest && reports === 0) return;
-    await this.automatic('daily');
+    this.dailyRunning = true;
+    try {
+      await this.automatic('daily');
+    } finally {
+      this.dailyRunning = false;
+    }
   }
 
   private async automatic(reason: BackupReason): Promise<void> {
