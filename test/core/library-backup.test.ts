@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import { openDeskDb } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';
 import { backupLibrary, listLibraryBackups } from '../../src/core/backup/library-backup';
-import { deskDbAtVersion, tempDir } from './helpers';
+import { buyAll, deskDbAtVersion, deskWithWallet, firstHandle, tempDir } from './helpers';
+import { startStack } from '../../src/service/stack';
 import { SnapshotStore } from '../../src/core/cache/snapshots';
 import { createDeskCore } from '../../src/core';
 import { closedPortUrl } from '../closed-port';
@@ -137,6 +138,36 @@ describe('automatic library backups', () => {
       expect(copy.prepare('SELECT id FROM snapshots').all()).toEqual([{ id: 'rpt_daily_001' }]);
       copy.close();
     } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('a backup after a purchase', () => {
+  it('is taken shortly after the reports are stored, while the desk keeps running', async () => {
+    const stack = await startStack({ seed: { handles: 1, minReportsPerHandle: 3, maxReportsPerHandle: 3 } });
+    const data = tempDir('desk-after-purchase-');
+    try {
+      const { desk } = await deskWithWallet(stack, data.dir, 0, { backups: { afterPurchaseMs: 50 } });
+      try {
+        const { outcome } = await buyAll(desk, (await firstHandle(stack)).handle);
+        expect(outcome.status).toBe('completed');
+        const folder = path.join(data.dir, 'backups');
+        await expect
+          .poll(() => listLibraryBackups(folder).filter((b) => b.reason === 'purchase').length, {
+            timeout: 10_000,
+          })
+          .toBe(1);
+        const copy = new Database(listLibraryBackups(folder)[0]!.file, { readonly: true });
+        expect(copy.prepare('SELECT COUNT(*) AS n FROM snapshots').get()).toEqual({ n: 3 });
+        expect(copy.prepare(`SELECT state FROM purchases`).all()).toEqual([{ state: 'completed' }]);
+        copy.close();
+        expect((await desk.handlers['library.backups']({})).last?.reason).toBe('purchase');
+      } finally {
+        await desk.close();
+      }
+    } finally {
+      await stack.stop();
       data.remove();
     }
   });

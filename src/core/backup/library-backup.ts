@@ -102,9 +102,18 @@ export async function backupLibrary(
   const partial = `${target}.partial`;
   createPrivateFile(partial);
   try {
-    if (options.thread === 'same' || db.name === ':memory:')
-      await copyInSteps(db, partial, options.stepBudgetMs ?? STEP_BUDGET_MS);
-    else await copyInWorker(db.name, partial, options.nativeBinding);
+    const budget = options.stepBudgetMs ?? STEP_BUDGET_MS;
+    if (options.thread === 'same' || db.name === ':memory:') await copyInSteps(db, partial, budget);
+    else {
+      try {
+        await copyInWorker(db.name, partial, options.nativeBinding);
+      } catch {
+        // A runtime where the worker cannot load the addon (a packaged app's archive, say) still gets its
+        // copy, in steps on this thread; a cause that is not the worker's fails here again and is reported.
+        createPrivateFile(partial);
+        await copyInSteps(db, partial, budget);
+      }
+    }
     if (process.platform !== 'win32') chmodSync(partial, 0o600);
     renameSync(partial, target);
   } catch (error) {
