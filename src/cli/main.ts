@@ -39,10 +39,16 @@ const HELP = `intel-desk <command> [options]
                                          payer, payee, amount and a SHA-256 of each delivered report;
                                          --verify checks it against the token's events on chain
   wallet status                          the signer's address (and USDC balance when the chain is known)
-  wallet import --key-file F | --keystore F.json
-                                         store a key, sealed with the passphrase in $INTEL_DESK_PASSPHRASE
+  wallet import --key-file F | --keystore F.json [--replace]
+                                         store a key, sealed with the passphrase in $INTEL_DESK_PASSPHRASE;
+                                         over a wallet of another address only with --replace (the old
+                                         keystore is kept in backups/ in the data folder)
                                          (12+ characters, hard to guess: say, four uncommon words)
                                          (a JSON keystore's own password: $INTEL_DESK_KEYSTORE_PASSWORD)
+  backup                                 copy the library into backups/ in the data folder now (copies are
+                                         also taken after purchases, daily and before an upgrade)
+  restore --from FILE                    replace the library with a backup's (checked first); the library
+                                         as it was is kept in backups/
   bundle get <handle> | bundle put <handle> <file.json>
                                          a handle's full dossier (needs the library secret)
   secret set | clear | status            store the library secret for the selected service (read from
@@ -87,6 +93,7 @@ const OPTIONS = {
   verify: { type: 'boolean' },
   days: { type: 'string' },
   clear: { type: 'boolean' },
+  replace: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -245,6 +252,10 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       });
     case 'wallet':
       return (await import('./commands-wallet')).wallet(desk, out, values, need(args, 0, 'wallet action'));
+    case 'backup':
+      return (await import('./commands-backup')).backup(desk, out);
+    case 'restore':
+      return (await import('./commands-backup')).restore(desk, out, values.from);
     case 'bundle': {
       const { bundleGet, bundlePut } = await import('./commands-bundle');
       const action = need(args, 0, 'bundle action (get or put)');
@@ -279,6 +290,8 @@ const cliRemedies = (
     `${SECRET_ENV} is bound to ${String(error.details['origin'])} (${error.details['named'] === true ? `named by ${SECRET_ORIGIN_ENV}` : 'the saved service'}), and this run's service is ${String(error.details['service'])}: nothing was sent. To send it there, set ${SECRET_ORIGIN_ENV}=${String(error.details['service'])}; otherwise unset ${SECRET_ENV} for this command.`,
   library_secret_unreadable: () =>
     'The stored library secret cannot be unsealed here: store it again with `intel-desk secret set`, or forget it with `intel-desk secret clear`.',
+  wallet_exists: (error) =>
+    `A wallet is already set up here (${String(error.details['current'])}); importing ${String(error.details['incoming'])} would replace it, so nothing was changed. Add --replace to replace it (the current keystore is kept in the backups folder of the data folder).`,
   // The window confirms going over a cap or budget with a tick; here it is the --over-cap flag.
   ...Object.fromEntries(
     ['over_purchase_cap', 'over_daily_cap', 'over_handle_budget'].map((code) => [
@@ -299,7 +312,12 @@ async function withCliRemedy(error: unknown): Promise<unknown> {
 /** What start-up found that the person must know, whatever the command (on stderr). */
 async function warnAtStart(desk: DeskCore, command: string | undefined): Promise<void> {
   const recovered = (await desk.handlers['app.info']({})).databaseRecovered;
-  if (recovered) {
+  if (recovered?.restored) {
+    const { restored } = recovered;
+    process.stderr.write(
+      `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path}, and the newest good backup (${restored.file}, taken ${restored.takenAt}) was restored: ${restored.reports} report(s) came back. Anything bought after that backup is not in it.\n`,
+    );
+  } else if (recovered) {
     process.stderr.write(
       `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path} and a new one started.\n`,
     );

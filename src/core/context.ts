@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import type { PublicClient } from 'viem';
-import { openDeskDb, type DeskDb } from './db/open';
+import { openDeskDb, type DeskDb, type OpenedDb } from './db/open';
 import { PurchaseLedger } from './ledger/purchases';
 import { SpendLedger } from './ledger/spend';
 import { HandleBudgets } from './ledger/budgets';
@@ -24,6 +24,8 @@ import { ChainClients, chainRpcFor, type ChainRpc } from './payments/chain-rpc';
 import { TokenDomains } from './payments/token-domain';
 import { DeskEvents } from './events';
 import { DeskError } from './errors';
+import { LibraryBackups, type BackupScheduleOptions } from './backup/scheduler';
+import { backupsFolder } from './backup/backups-folder';
 import type { DeskEvent } from '../shared/events';
 
 export interface DeskCoreOptions {
@@ -53,6 +55,8 @@ export interface DeskCoreOptions {
   walletKdfCost?: KdfCost;
   /** A better-sqlite3 addon built for this runtime's ABI (Electron's), instead of the one built for Node. */
   nativeBinding?: string;
+  /** When the library is copied into backups/ (after stored reports, daily); tests shorten the delays. */
+  backups?: BackupScheduleOptions;
 }
 
 /**
@@ -72,7 +76,9 @@ export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8402';
 
 export class DeskContext {
   readonly db: DeskDb;
-  readonly recovered: { path: string; reason: string } | null;
+  readonly recovered: OpenedDb['movedAside'];
+  /** Copies of the library in backups/: automatic, on request, and restoring one. */
+  readonly backups: LibraryBackups;
   readonly ledger: PurchaseLedger;
   readonly spend: SpendLedger;
   readonly budgets: HandleBudgets;
@@ -112,6 +118,10 @@ export class DeskContext {
     this.db = opened.db;
     this.recovered = opened.movedAside;
     if (options.onEvent) this.events.on(options.onEvent);
+    this.backups = new LibraryBackups(this.db, backupsFolder(options.dataDir), this.events, this.now, {
+      ...options.backups,
+      nativeBinding: options.nativeBinding,
+    });
     this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()), this.events);
     this.spend = new SpendLedger(this.db);
     this.budgets = new HandleBudgets(this.db, this.now, this.events);

@@ -34,6 +34,7 @@ import { CommittedSpend } from './committed-spend';
 import { unitsToUsd } from '../../shared/money';
 import type { QuoteChangedDetails } from '../../shared/rpc-errors';
 import type { PurchaseStep } from '../../shared/events';
+import { keepWhenDiskFull, requireRoomToStore } from '../disk-space';
 import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
 
 export type { PurchaseStep };
@@ -161,6 +162,7 @@ export class Purchaser {
       // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
       if (!contacted) await unreachableBeforeSigning(() => client.probe());
       await this.deps.checkTokenDomain(held.quote);
+      await requireRoomToStore(this.deps.db, held.quote.reportCount);
       const clock = await this.deps.clock(held.quote.network);
       // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
       // concurrent starts for the same reports the second sees the first.
@@ -342,7 +344,9 @@ export class Purchaser {
     }
     ledger.saveResponse(purchaseId, answer.text, answer.settlement?.transaction ?? null);
     this.step(purchaseId, 'response_received');
-    const delivered = this.deliver(purchaseId, answer.body, answer.text);
+    const delivered = keepWhenDiskFull(ledger, purchaseId, () =>
+      this.deliver(purchaseId, answer.body, answer.text),
+    );
     if (!delivered.ok) {
       this.step(purchaseId, 'in_doubt');
       return { status: 'in_doubt', purchase: this.view(purchaseId), message: delivered.message };
