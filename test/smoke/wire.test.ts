@@ -8,9 +8,12 @@ describe('wire schemas', () => {
     expect(reportMenuSchema.safeParse({ username: 'a', reportCount: 0 }).success).toBe(false);
   });
 
-  it('reject a challenge without extensions', () => {
+  it('take a stock x402 v2 challenge without the spec facts, and reject one without payment options', () => {
     expect(
       paymentChallengeSchema.safeParse({ x402Version: 2, error: 'Payment required', accepts: [] }).success,
-    ).toBe(false);
+    ).toBe(true);
+    expect(paymentChallengeSchema.safeParse({ x402Version: 2, error: 'Payment required' }).success).toBe(
+      false,
+    );
   });
 });
