@@ -270,4 +270,14 @@ export const MIGRATIONS: readonly string[] = [
    INSERT INTO snapshot_filters (created_at, text_id, handle, model, post_count, spent_atomic)
      SELECT created_at, text_id, handle, model, post_count, spent_atomic FROM snapshots
      WHERE text_id <= (SELECT indexed_up_to FROM search_progress WHERE id = 1);`,
+  // 11: the signed payment of a purchase sent to a service that offers x402's payment-identifier, sealed, kept
+  // only until its validBefore, so a lost answer can be asked for again with the identical payment (decision
+  // 0022). Existing purchases have none: nothing to carry over.
+  `CREATE TABLE kept_payments (
+     purchase_id TEXT NOT NULL PRIMARY KEY,
+     payment_id TEXT NOT NULL,
+     valid_before INTEGER NOT NULL,
+     sealed TEXT NOT NULL
+   );
+   CREATE INDEX kept_payments_by_expiry ON kept_payments(valid_before);`,
 ];
