@@ -11,6 +11,8 @@ import { KeptPayments } from '../../src/core/ledger/kept-payments';
 import { PurchaseLedger } from '../../src/core/ledger/purchases';
 import { LocalSealer } from '../../src/core/wallet/sealing';
 import { deskDbAtVersion, tempDir } from './helpers';
+import { PAYMENT_IDENTIFIER, isValidPaymentId } from '@x402/extensions/payment-identifier';
+import { PAYMENT_IDENTIFIER_KEY, paymentIdFor } from '../../src/core/payments/authorization';
 
 const dirs: ReturnType<typeof tempDir>[] = [];
 afterEach(() => {
@@ -146,5 +148,14 @@ describe('kept payments', () => {
     ledger.setState(failed.id, 'failed', { error: 'no' });
     expect(db.prepare('SELECT COUNT(*) FROM kept_payments').pluck().get()).toBe(0);
     db.close();
+  });
+
+  it("use the SDK's key, and a ledger id the extension would refuse becomes a valid id derived from it", () => {
+    expect(PAYMENT_IDENTIFIER_KEY).toBe(PAYMENT_IDENTIFIER);
+    const uuid = '6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b';
+    expect(paymentIdFor(uuid, isValidPaymentId)).toBe(uuid);
+    const derived = paymentIdFor('short', isValidPaymentId);
+    expect(isValidPaymentId(derived)).toBe(true);
+    expect(paymentIdFor('short', isValidPaymentId)).toBe(derived);
   });
 });
