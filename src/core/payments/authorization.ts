@@ -183,7 +183,13 @@ async function paymentIdExtensions(
   purchaseId: string,
 ): Promise<Record<string, unknown> | null> {
   if (!offersPaymentId(challenge)) return null;
-  const sdk = await import('@x402/extensions/payment-identifier');
+  let sdk: typeof import('@x402/extensions/payment-identifier');
+  try {
+    sdk = await import('@x402/extensions/payment-identifier');
+  } catch {
+    // An install without the SDK pays as before the extension: no id, so nothing kept or ever sent again.
+    return null;
+  }
   // A copy: the SDK writes the id into the object it is given, and the held quote must stay as it was.
   const extensions: Record<string, unknown> = {
     [sdk.PAYMENT_IDENTIFIER]: structuredClone(challenge.extensions?.[PAYMENT_IDENTIFIER_KEY]),
