@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { backupSection } from './backup';
 import { cacheSection } from './cache';
 import { cliSection } from './cli';
 import { coreThreadSection } from './core-thread';
@@ -15,6 +16,7 @@ import type { Section } from './measure';
 
 const SECTIONS: Section[] = [
   cacheSection,
+  backupSection,
   cliSection,
   coreThreadSection,
   requestsSection,

@@ -38,8 +38,11 @@ async function signedPayments(stack: Stack, count: number) {
       primaryType: 'TransferWithAuthorization',
       message: authorization,
     });
+    // Exactly what the service offers (accepts[0] of its challenge): it refuses other terms.
     const accepted = {
       scheme: 'exact',
+      protocol: 'x402',
+      version: 2,
       network: stack.network,
       asset: stack.asset,
       amount: '10000',

@@ -27,6 +27,9 @@ afterAll(() => fx?.close());
 
 const nav = (name: string) => page.getByRole('button', { name, exact: true }).first().click();
 
+// Order: within a theme the audits follow one person through the app, and later states are reached only
+// through earlier ones (the outcome of the purchase in the Menu test is what "Read now" opens in the Report
+// test). Each theme starts again from a reload on the Shelf, with the library secret cleared.
 describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
   const found: string[] = [];
   const check = async (state: string) => found.push(...(await audit(page, `${theme} ${state}`)));

@@ -102,6 +102,15 @@ beforeAll(async () => {
 
 afterAll(() => fx?.close());
 
+/** Connects the injected wallet in Settings unless the page already shows it connected. */
+async function connectBrowserWallet(): Promise<void> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.locator('.wallet-panel').first().waitFor();
+  const shown = page.locator(`[data-testid="wallet-address"][title="${account.address}"]`).first();
+  if ((await shown.count()) === 0) await page.getByRole('button', { name: 'Use browser wallet' }).click();
+  await shown.waitFor();
+}
+
 describe('an injected browser wallet', () => {
   it('connects from Settings; core learns only its address', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
@@ -113,6 +122,7 @@ describe('an injected browser wallet', () => {
   });
 
   it('signs exactly the quoted TransferWithAuthorization, and the purchase completes', async () => {
+    await connectBrowserWallet();
     const shelf = await fx.desk.core.handlers['shelf.list']({});
     const handle = shelf.entries[0]!.username;
     const menu = await fx.desk.core.handlers['menu.get']({ handle });

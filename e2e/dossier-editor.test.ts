@@ -23,7 +23,12 @@ beforeAll(async () => {
 
 afterAll(() => fx?.close());
 
+/** Opens the handle's dossier; the secret the first test enters in Settings is set here when it is not. */
 async function openDossier(): Promise<void> {
+  const core = fx.desk.core.handlers;
+  if (!(await core['settings.get']({})).librarySecretSet) {
+    await core['settings.setLibrarySecret']({ secret: SECRET });
+  }
   await page.getByRole('button', { name: 'Dossiers', exact: true }).click();
   await page.getByLabel('Handle to open').fill(handle);
   await page.getByRole('button', { name: 'Open', exact: true }).click();

@@ -152,6 +152,10 @@ async function readsLeftToRight(selector: string, word: string): Promise<boolean
 /** The shelf's row height (ROW_HEIGHT in Shelf.tsx). */
 const ROW_HEIGHT = 56;
 
+// Order: one visit through the app, in steps that depend on each other by design: the wallet imported in
+// Settings pays for the hostile reports through the real flow, the reports bought are the poisoned library
+// the later steps read, list and search, and the last step checks the traps over the whole visit. Buying
+// through the UI in each step would repeat the journey the file is about.
 describe('a hostile service', () => {
   it('shows every hostile shelf entry as plain text, the 1 MB name included', async () => {
     await page.locator('.shelf-row').first().waitFor({ timeout: 30_000 });

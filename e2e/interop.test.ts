@@ -271,7 +271,7 @@ describe.each<PeerForm>(['stock', 'extras'])('the app buying from the official-x
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const inUse = page.locator('[data-testid="chain-rpc-in-use"]');
     await inUse.filter({ hasText: chain.rpcUrl }).waitFor();
-    expect(await inUse.textContent()).toBe(`In use: ${chain.rpcUrl} (given for this run)`);
+    expect(await inUse.textContent()).toBe(`In use for Base Sepolia: ${chain.rpcUrl} (given for this run)`);
     expect(await page.getByRole('textbox', { name: 'Chain RPC URL' }).inputValue()).toBe('');
     const status = await desk.desk.core.handlers['wallet.status']({
       token: { network: chain.network, asset: chain.usdc },

@@ -65,6 +65,8 @@ beforeAll(async () => {
 
 afterAll(() => fx?.close());
 
+// Order: the second test goes on from the menu the first one opened with the keyboard. Together they are
+// one keyboard-only visit; opening the menu another way to run the second alone would let the mouse in.
 describe('keyboard only', () => {
   it('filters with "/", moves with the arrows and opens a menu with Enter', async () => {
     const shelf = await fx.desk.core.handlers['shelf.list']({});

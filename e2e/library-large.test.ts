@@ -160,6 +160,7 @@ describe('a library of 10,000 owned reports', () => {
   });
 
   it('scrolls to the oldest report and opens it with a click', async () => {
+    await openLibrary();
     await table().evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await expectOldestRow();
     await shot(page, 'library-10k-bottom');

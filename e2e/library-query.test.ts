@@ -65,6 +65,10 @@ describe('asking the library in the app', () => {
 
   it('tags a report on its screen, keeps the tag and note over a reload, and finds it with tag:', async () => {
     const { page } = fx;
+    // The handle's reports found first, as the search above leaves them, so this test also runs alone.
+    await page.getByRole('button', { name: 'Library', exact: true }).first().click();
+    await page.getByLabel('Search owned reports').fill(`handle:${handle}`);
+    await expect.poll(() => hits().count()).toBe(owned);
     await hits().first().getByRole('button').click();
     const tags = page.getByRole('region', { name: 'Your tags and note' });
     await tags.getByLabel('Add a tag').fill('Watch-List');

@@ -61,6 +61,9 @@ async function noHorizontalScroll(): Promise<{ scrollWidth: number; clientWidth:
   });
 }
 
+// Order: the second and third tests read what the first one's purchase left: the panel's last result shown
+// with the choice it was for (in this page, not in core), and the payee that purchase pinned. Setting that up
+// again would be the first test again; the tests after them open their own menus and set their own proxy.
 describe('the purchase panel', () => {
   it('lists every step of a fast purchase from core’s events, without polling, and focuses the result', async () => {
     await openMenu(handles[0]!);

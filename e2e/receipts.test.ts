@@ -25,10 +25,16 @@ beforeAll(async () => {
 
 afterAll(() => fx?.close());
 
+/** Each test opens the screen itself, so any of them runs alone (vitest -t) or in another order. */
+async function openPurchases(): Promise<void> {
+  await fx.page.getByRole('button', { name: 'Purchases', exact: true }).first().click();
+  await fx.page.getByRole('button', { name: /^Receipt of the purchase/ }).waitFor();
+}
+
 describe('receipts on the Purchases screen', () => {
   it('shows the evidence and verifies it on chain', async () => {
     const { page } = fx;
-    await page.getByRole('button', { name: 'Purchases', exact: true }).first().click();
+    await openPurchases();
     await page.getByRole('button', { name: /^Receipt of the purchase/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Receipt' });
     await expect.poll(() => dialog.textContent()).toContain(txHash);
@@ -45,6 +51,7 @@ describe('receipts on the Purchases screen', () => {
   it('gives each receipt an address: reload reopens it and Back closes it', async () => {
     const { page } = fx;
     const purchaseId = (await fx.desk.core.handlers['purchases.list']({})).purchases[0]!.id;
+    await openPurchases();
     await page.getByRole('button', { name: /^Receipt of the purchase/ }).click();
     await expect.poll(() => new URL(page.url()).hash).toBe(`#/purchases/${purchaseId}`);
     await page.reload();
@@ -57,6 +64,7 @@ describe('receipts on the Purchases screen', () => {
 
   it('exports the purchases as CSV', async () => {
     const { page } = fx;
+    await openPurchases();
     const [file] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export CSV' }).click(),

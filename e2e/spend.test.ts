@@ -9,6 +9,9 @@ import type { Page, Route } from 'playwright-core';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { filterAndOpen, openShelf } from './flow';
 import { addAxe, audit } from './axe';
+import { privateKeyToAccount } from 'viem/accounts';
+import { balanceOf, ledgerRows } from '../test/core/helpers';
+import { expectSettledAsRecorded } from '../test/core/chain-checks';
 
 let fx: DeskFixture;
 let page: Page;
@@ -120,10 +123,20 @@ describe('spend you can see and steer', () => {
     const pay = dialog.getByRole('button', { name: 'Pay $0.02' });
     expect(await pay.isDisabled()).toBe(true);
     await dialog.getByLabel('I accept going over my spending cap or budget').check();
+    const payer = privateKeyToAccount(fx.stack.buyerKeys[0]!).address;
+    const before = await balanceOf(fx.stack, payer);
     await pay.click();
     await page
       .locator('[data-testid="purchase-outcome"]', { hasText: 'Bought 2 reports' })
       .waitFor({ timeout: 30_000 });
+    // Where the money is: one payment of $0.02 over the budget, in the ledger as it settled on chain.
+    expect(before - (await balanceOf(fx.stack, payer))).toBe(20_000n);
+    const rows = ledgerRows(fx.dataDir);
+    expect(rows.map((row) => [row.handle, row.report_count, row.amount, row.state])).toEqual([
+      [handle, 2, '20000', 'completed'],
+      [handle, 2, '20000', 'completed'],
+    ]);
+    for (const row of rows) await expectSettledAsRecorded(fx.stack, row);
 
     await nav('Purchases');
     await expect.poll(() => page.getByTestId('spend-month').textContent()).toBe('$0.04');

@@ -21,6 +21,7 @@ const envSchema = z.object({
     .regex(/^0x[0-9a-fA-F]{40}$/)
     .transform((a) => a as `0x${string}`)
     .optional(),
+  INTEL_DESK_DEMO_WALLET: z.enum(['imported', 'demo']).optional(),
 });
 
 export interface ShellEnv {
@@ -34,6 +35,8 @@ export interface ShellEnv {
   nativeBinding: string | undefined;
   /** The local demo token, the only one signed for on the demo chain. */
   demoAsset: `0x${string}` | undefined;
+  /** npm start's --wallet: what the demo does about a folder holding a wallet not its own. */
+  demoWallet: 'imported' | 'demo' | undefined;
 }
 
 export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
@@ -53,5 +56,6 @@ export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
     demoLibrarySecret: parsed.INTEL_DESK_DEMO_LIBRARY_SECRET,
     nativeBinding: parsed.INTEL_DESK_NATIVE_BINDING,
     demoAsset: parsed.INTEL_DESK_DEMO_ASSET,
+    demoWallet: parsed.INTEL_DESK_DEMO_WALLET,
   };
 }

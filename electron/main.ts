@@ -78,7 +78,8 @@ let failed = false;
 async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
   const dataDir = shellEnv.dataDir ?? path.join(app.getPath('userData'), 'desk');
   // The demo never opens a folder holding someone's own wallet (it would replace it).
-  if (shellEnv.demo && shellEnv.demoKey) checkDemoDataDir(dataDir, shellEnv.demoKey, safeStorageVault);
+  if (shellEnv.demo && shellEnv.demoKey)
+    checkDemoDataDir(dataDir, shellEnv.demoKey, safeStorageVault, shellEnv.demoWallet);
   const desk = await startCoreThread({
     core: {
       dataDir,
@@ -99,7 +100,8 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
       : { entry: path.join(path.dirname(fileURLToPath(import.meta.url)), 'core-worker.js') }),
   });
   try {
-    if (shellEnv.demo && shellEnv.demoKey) await prepareDemoWallet(desk, shellEnv.demoKey, dataDir);
+    if (shellEnv.demo && shellEnv.demoKey)
+      await prepareDemoWallet(desk, shellEnv.demoKey, dataDir, undefined, shellEnv.demoWallet);
   } catch (error) {
     await desk.close();
     throw error;

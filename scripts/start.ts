@@ -4,6 +4,8 @@
  *   npm start                        demo, data in .data/demo
  *   npm start -- --service <url>     a real service, data in .data/desk
  *   npm start -- --data-dir <dir>    another data dir
+ *   npm start -- --wallet imported   the demo on a folder whose wallet was replaced by an import: use that one
+ *   npm start -- --wallet demo       … or restore the demo wallet (the imported keystore is kept in backups/)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -12,6 +14,9 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startStack, type Stack } from '../src/service/stack';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
+import { checkDemoDataDir, type DemoWalletChoice } from '../src/host/boot';
+import { DeskError } from '../src/core/errors';
+import { createInterface } from 'node:readline/promises';
 import { buildIfStale } from './build-if-stale';
 import { prepareElectron, type PreparedElectron } from './electron-prepare';
 
@@ -24,9 +29,14 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     port: { type: 'string' },
     browser: { type: 'boolean', default: false },
+    wallet: { type: 'string' },
   },
 });
 const serviceUrl = values.service === undefined ? undefined : z.url().parse(values.service);
+const walletChoice = z
+  .enum(['imported', 'demo'], { error: '--wallet is "imported" or "demo"' })
+  .optional()
+  .parse(values.wallet);
 const port = values.port === undefined ? 0 : z.coerce.number().int().min(0).max(65535).parse(values.port);
 const demo = serviceUrl === undefined;
 const dataDir = path.resolve(values['data-dir'] ?? path.join(root, '.data', demo ? 'demo' : 'desk'));
@@ -71,6 +81,8 @@ async function main(): Promise<void> {
     log(`Demo library secret (for Dossiers; or Settings → Use the demo secret): ${demoLibrarySecret}`);
   }
 
+  const choice = demoKey ? await demoWallet(demoKey) : undefined;
+
   const prepared: PreparedElectron = values.browser
     ? { ready: false, reason: '--browser was given', retry: 'leave out --browser' }
     : await prepareElectron({ root, log });
@@ -88,6 +100,7 @@ async function main(): Promise<void> {
         ...(demoLibrarySecret ? { INTEL_DESK_DEMO_LIBRARY_SECRET: demoLibrarySecret } : {}),
         INTEL_DESK_NATIVE_BINDING: prepared.nativeBinding,
         ...(demoAsset ? { INTEL_DESK_DEMO_ASSET: demoAsset } : {}),
+        ...(choice ? { INTEL_DESK_DEMO_WALLET: choice } : {}),
       },
     });
     electron.once('exit', (code) => void stop(code ?? 0));
@@ -108,14 +121,66 @@ async function main(): Promise<void> {
     rendererDir: path.join(root, 'out', 'renderer'),
     port,
     ...(demoKey ? { demoKey } : {}),
+    ...(choice ? { demoWallet: choice } : {}),
   });
   log(`Not opening Electron: ${prepared.reason}. Running in browser mode instead.`);
   if (!values.browser) log(`To open the desktop window: ${prepared.retry}.`);
   log(`Data: ${dataDir}`);
-  if (demo) log('The demo wallet (a funded local-chain key) is imported and unlocked.');
+  if (demo && choice === 'imported')
+    log('The imported wallet is kept: unlock it with its passphrase in Settings to buy with it.');
+  else if (demo) log('The demo wallet (a funded local-chain key) is imported and unlocked.');
   log('Open this address in a browser (it carries this run’s access token):');
   console.log(`\n  ${desk.host.url}\n`);
   log('Ctrl-C stops everything.');
+}
+
+/**
+ * The demo's folder holding a wallet that is not the demo's (an import replaced it): say what happened and
+ * go on the way the person chooses (--wallet, or asked here on a terminal), never losing the library.
+ */
+async function demoWallet(demoKey: `0x${string}`): Promise<DemoWalletChoice | undefined> {
+  try {
+    const found = checkDemoDataDir(dataDir, demoKey, undefined, walletChoice);
+    if (found === 'restored demo')
+      log(
+        'Restored the demo wallet; the imported keystore is kept in the backups folder of the data folder.',
+      );
+    if (found === 'kept imported')
+      log('Using the imported wallet in this folder, as asked (--wallet imported).');
+    return walletChoice;
+  } catch (error) {
+    if (!(error instanceof DeskError) || error.code !== 'foreign_wallet') throw error;
+    // A wallet sealed by the OS keychain cannot be read here: the window, which has the keychain, decides.
+    if (/OS keychain/.test(error.message)) return walletChoice;
+    log(error.message);
+    if (!process.stdin.isTTY) throw new DeskError('foreign_wallet', 'Nothing was started.', 'wallet');
+    const prompt = createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      for (;;) {
+        const answer = (
+          await prompt.question(
+            '[intel-desk] Use the imported wallet (i), restore the demo wallet (d), or quit (q)? ',
+          )
+        )
+          .trim()
+          .toLowerCase();
+        if (answer === 'q' || answer === '')
+          throw new DeskError('foreign_wallet', 'Nothing was started.', 'wallet');
+        if (answer === 'i' || answer === 'd') {
+          const chosen: DemoWalletChoice = answer === 'i' ? 'imported' : 'demo';
+          checkDemoDataDir(dataDir, demoKey, undefined, chosen);
+          log(
+            chosen === 'demo'
+              ? 'Restored the demo wallet; the imported keystore is kept in the backups folder of the data folder.'
+              : 'Using the imported wallet in this folder.',
+          );
+          return chosen;
+        }
+      }
+    } finally {
+      prompt.close();
+    }
+  }
 }
 
 main().catch((error: unknown) => {

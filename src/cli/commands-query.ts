@@ -9,8 +9,11 @@ function pointedAt(error: unknown, text: string): unknown {
   if (!(error instanceof DeskError)) return error;
   const where = rpcErrorDetails({ code: error.code, details: error.details }, 'search_syntax');
   if (!where) return error;
-  const line = [...terminalText(text).replaceAll('\n', ' ')];
-  const caret = `${' '.repeat(where.column - 1)}${'^'.repeat(where.length)}`;
+  const chars = [...text.replaceAll('\n', ' ')];
+  const line = [...terminalText(chars.join(''))];
+  // The column counts the query's characters; an escape before it widens what is shown by its length.
+  const before = [...terminalText(chars.slice(0, where.column - 1).join(''))].length;
+  const caret = `${' '.repeat(before)}${'^'.repeat(where.length)}`;
   const shown = line.length <= 200 ? `\n  ${line.join('')}\n  ${caret}` : '';
   return new DeskError(error.code, `${error.message}${shown}`, error.kind, error.details);
 }

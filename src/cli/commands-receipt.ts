@@ -1,18 +1,20 @@
 /** receipt and purchases --csv: a purchase's evidence, checked on chain on request, and the ledger as CSV. */
 import type { DeskCore } from '../core';
-import { receiptFields, type Receipt } from '../shared/receipt';
+import { receiptFields, serviceNamedOtherText, type Receipt } from '../shared/receipt';
 import { terminalText, UsageError, type Output } from './output';
 
 function verificationText(receipt: Receipt): string {
   const v = receipt.verification;
   if (!receipt.paid) return 'nothing paid (read with the library secret)';
   if (v === null) return 'not checked (add --verify to check on chain)';
-  if (v.status === 'verified') return `VERIFIED on chain: block ${v.blockNumber} at ${v.blockTime}`;
+  const other = serviceNamedOtherText(v);
+  const note = other === null ? '' : ` ${other}`;
+  if (v.status === 'verified') return `VERIFIED on chain: block ${v.blockNumber} at ${v.blockTime}.${note}`;
   if (v.status === 'mismatch') {
     const differs = v.checks
       .filter((c) => !c.ok)
       .map((c) => `${c.name}: expected ${c.expected}, chain has ${c.found ?? 'nothing'}`);
-    return `DOES NOT MATCH the chain (${differs.join('; ')})`;
+    return `DOES NOT MATCH the chain (${differs.join('; ')}).${note}`;
   }
   return v.message;
 }

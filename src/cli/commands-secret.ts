@@ -9,12 +9,26 @@ import { DeskError } from '../core/errors';
 import { UsageError, type Output } from './output';
 
 export const SECRET_ENV = 'INTEL_DESK_LIBRARY_SECRET';
+/** The origin the environment's secret may go to; without it, only the saved service. */
+export const SECRET_ORIGIN_ENV = 'INTEL_DESK_LIBRARY_SECRET_ORIGIN';
+
+const originSchema = z.url().max(2048);
+
+/** $INTEL_DESK_LIBRARY_SECRET_ORIGIN, checked: a URL, or unset. */
+export function secretOriginFromEnv(): string | undefined {
+  const raw = process.env[SECRET_ORIGIN_ENV];
+  if (raw === undefined || raw === '') return undefined;
+  const parsed = originSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new UsageError(`${SECRET_ORIGIN_ENV} must be a URL such as https://reports.example.com`);
+  return parsed.data;
+}
 
 const secretSchema = z.string().trim().min(1).max(4096);
 
-async function readSecret(): Promise<string> {
+async function readSecret(): Promise<{ value: string; fromEnv: boolean }> {
   const fromEnv = process.env[SECRET_ENV];
-  if (fromEnv) return fromEnv;
+  if (fromEnv) return { value: fromEnv, fromEnv: true };
   if (process.stdin.isTTY)
     throw new UsageError(
       `pipe the secret in (intel-desk secret set < secret.txt) or set ${SECRET_ENV}; it is never taken from the command line`,
@@ -24,7 +38,7 @@ async function readSecret(): Promise<string> {
   const parsed = secretSchema.safeParse(Buffer.concat(chunks).toString('utf8'));
   if (!parsed.success)
     throw new UsageError('the library secret on stdin is empty or longer than 4096 characters');
-  return parsed.data;
+  return { value: parsed.data, fromEnv: false };
 }
 
 function describe(view: SettingsView): string {
@@ -57,9 +71,13 @@ export async function secret(desk: DeskCore, out: Output, action: string): Promi
     return;
   }
   if (action !== 'set') throw new UsageError('secret takes set, clear or status');
-  const value = await readSecret();
+  const { value, fromEnv } = await readSecret();
+  const boundTo = fromEnv ? secretOriginFromEnv() : undefined;
   out.progress('asking the service whether it accepts the secret…');
-  const settings = await desk.handlers['settings.setLibrarySecret']({ secret: value });
+  const settings = await desk.handlers['settings.setLibrarySecret']({
+    secret: value,
+    ...(fromEnv ? { fromEnvironment: boundTo === undefined ? {} : { boundTo } } : {}),
+  });
   if (settings.librarySecretAccepted === false) {
     throw new DeskError(
       'invalid_library_secret',

@@ -12,6 +12,7 @@ export interface SignerFlags {
   keystore?: string | undefined;
   'passphrase-env'?: string | undefined;
   'keystore-password-env'?: string | undefined;
+  replace?: boolean | undefined;
 }
 
 const PASSPHRASE_ENV = 'INTEL_DESK_PASSPHRASE';
@@ -76,11 +77,13 @@ export async function wallet(desk: DeskCore, out: Output, flags: SignerFlags, ac
           'keystore password',
         ),
         passphrase,
+        replace: flags.replace === true,
       });
     } else if (flags['key-file']) {
       await desk.handlers['wallet.import']({
         privateKey: readText(flags['key-file'], 'key file'),
         passphrase,
+        replace: flags.replace === true,
       });
     } else {
       throw new UsageError('wallet import needs --key-file F or --keystore F');

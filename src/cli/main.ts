@@ -39,10 +39,16 @@ const HELP = `intel-desk <command> [options]
                                          payer, payee, amount and a SHA-256 of each delivered report;
                                          --verify checks it against the token's events on chain
   wallet status                          the signer's address (and USDC balance when the chain is known)
-  wallet import --key-file F | --keystore F.json
-                                         store a key, sealed with the passphrase in $INTEL_DESK_PASSPHRASE
+  wallet import --key-file F | --keystore F.json [--replace]
+                                         store a key, sealed with the passphrase in $INTEL_DESK_PASSPHRASE;
+                                         over a wallet of another address only with --replace (the old
+                                         keystore is kept in backups/ in the data folder)
                                          (12+ characters, hard to guess: say, four uncommon words)
                                          (a JSON keystore's own password: $INTEL_DESK_KEYSTORE_PASSWORD)
+  backup                                 copy the library into backups/ in the data folder now (copies are
+                                         also taken after purchases, daily and before an upgrade)
+  restore --from FILE                    replace the library with a backup's (checked first); the library
+                                         as it was is kept in backups/
   bundle get <handle> | bundle put <handle> <file.json>
                                          a handle's full dossier (needs the library secret)
   secret set | clear | status            store the library secret for the selected service (read from
@@ -54,7 +60,8 @@ Signer:  --key-file F (a key for this run only), else the stored keystore, unloc
 Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY, INTEL_DESK_RPC_URL,
              INTEL_DESK_DEMO=1, INTEL_DESK_DEMO_ASSET (the demo token: the only one paid on the demo chain),
              INTEL_DESK_PASSPHRASE, INTEL_DESK_TIMEOUT,
-             INTEL_DESK_LIBRARY_SECRET (used for that command only; \`secret set\` stores one)
+             INTEL_DESK_LIBRARY_SECRET (used for that command only; \`secret set\` stores one), sent
+             only to the saved service or to INTEL_DESK_LIBRARY_SECRET_ORIGIN
 Exit codes: 0 ok, 2 usage, 3 payment refused (safety rule, cap, wallet), 4 service error or failed
 purchase, 5 network error or a purchase left in doubt, 1 other.`;
 
@@ -86,6 +93,7 @@ const OPTIONS = {
   verify: { type: 'boolean' },
   days: { type: 'string' },
   clear: { type: 'boolean' },
+  replace: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -120,7 +128,7 @@ async function openDesk(values: Values, command: string | undefined): Promise<De
   const timeout = timeoutMs(values);
   const serviceUrl = values.service ?? process.env['INTEL_DESK_SERVICE_URL'];
   const asset = demoAsset();
-  const [{ createDeskCore }, { sessionKey }, { SECRET_ENV }] = await Promise.all([
+  const [{ createDeskCore }, { sessionKey }, { SECRET_ENV, secretOriginFromEnv }] = await Promise.all([
     import('../core'),
     import('./commands-wallet'),
     import('./commands-secret'),
@@ -136,9 +144,21 @@ async function openDesk(values: Values, command: string | undefined): Promise<De
   const key = sessionKey(values);
   if (key) await desk.handlers['wallet.useSessionKey']({ privateKey: key });
   // For this command only; `secret set` is the one command that stores it.
+  // Bound to the saved service or to $INTEL_DESK_LIBRARY_SECRET_ORIGIN: a run naming another service is refused
+  // before anything is sent.
   const librarySecret = process.env[SECRET_ENV];
-  if (librarySecret && command !== 'secret')
-    await desk.handlers['settings.useSessionLibrarySecret']({ secret: librarySecret });
+  if (librarySecret && command !== 'secret') {
+    const boundTo = secretOriginFromEnv();
+    try {
+      await desk.handlers['settings.useSessionLibrarySecret']({
+        secret: librarySecret,
+        ...(boundTo === undefined ? {} : { boundTo }),
+      });
+    } catch (error) {
+      await desk.close();
+      throw error;
+    }
+  }
   return desk;
 }
 
@@ -232,6 +252,10 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       });
     case 'wallet':
       return (await import('./commands-wallet')).wallet(desk, out, values, need(args, 0, 'wallet action'));
+    case 'backup':
+      return (await import('./commands-backup')).backup(desk, out);
+    case 'restore':
+      return (await import('./commands-backup')).restore(desk, out, values.from);
     case 'bundle': {
       const { bundleGet, bundlePut } = await import('./commands-bundle');
       const action = need(args, 0, 'bundle action (get or put)');
@@ -252,15 +276,22 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
 }
 
 /** Core's library-secret errors name the app's Settings; on the command line the remedy is a command. */
-const cliRemedies = (SECRET_ENV: string): Record<string, (error: DeskError) => string> => ({
+const cliRemedies = (
+  SECRET_ENV: string,
+  SECRET_ORIGIN_ENV: string,
+): Record<string, (error: DeskError) => string> => ({
   library_secret_required: () =>
     `This needs the library secret: set ${SECRET_ENV} for this command, or store it with \`intel-desk secret set\`.`,
   library_secret_refused: () =>
     `The service refused the stored library secret: store the right one with \`intel-desk secret set\`, or set ${SECRET_ENV} for this command.`,
   library_secret_other_service: (error) =>
     `The stored library secret was entered for ${String(error.details['origin'])}, not this service: store this service's secret with \`intel-desk secret set\`, or set ${SECRET_ENV} for this command.`,
+  library_secret_other_origin: (error) =>
+    `${SECRET_ENV} is bound to ${String(error.details['origin'])} (${error.details['named'] === true ? `named by ${SECRET_ORIGIN_ENV}` : 'the saved service'}), and this run's service is ${String(error.details['service'])}: nothing was sent. To send it there, set ${SECRET_ORIGIN_ENV}=${String(error.details['service'])}; otherwise unset ${SECRET_ENV} for this command.`,
   library_secret_unreadable: () =>
     'The stored library secret cannot be unsealed here: store it again with `intel-desk secret set`, or forget it with `intel-desk secret clear`.',
+  wallet_exists: (error) =>
+    `A wallet is already set up here (${String(error.details['current'])}); importing ${String(error.details['incoming'])} would replace it, so nothing was changed. Add --replace to replace it (the current keystore is kept in the backups folder of the data folder).`,
   // The window confirms going over a cap or budget with a tick; here it is the --over-cap flag.
   ...Object.fromEntries(
     ['over_purchase_cap', 'over_daily_cap', 'over_handle_budget'].map((code) => [
@@ -273,14 +304,20 @@ const cliRemedies = (SECRET_ENV: string): Record<string, (error: DeskError) => s
 
 async function withCliRemedy(error: unknown): Promise<unknown> {
   if (!(error instanceof DeskError)) return error;
-  const remedy = cliRemedies((await import('./commands-secret')).SECRET_ENV)[error.code];
+  const { SECRET_ENV, SECRET_ORIGIN_ENV } = await import('./commands-secret');
+  const remedy = cliRemedies(SECRET_ENV, SECRET_ORIGIN_ENV)[error.code];
   return remedy ? new DeskError(error.code, remedy(error), error.kind, error.details) : error;
 }
 
 /** What start-up found that the person must know, whatever the command (on stderr). */
 async function warnAtStart(desk: DeskCore, command: string | undefined): Promise<void> {
   const recovered = (await desk.handlers['app.info']({})).databaseRecovered;
-  if (recovered) {
+  if (recovered?.restored) {
+    const { restored } = recovered;
+    process.stderr.write(
+      `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path}, and the newest good backup (${restored.file}, taken ${restored.takenAt}) was restored: ${restored.reports} report(s) came back. Anything bought after that backup is not in it.\n`,
+    );
+  } else if (recovered) {
     process.stderr.write(
       `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path} and a new one started.\n`,
     );

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import type { PublicClient } from 'viem';
-import { openDeskDb, type DeskDb } from './db/open';
+import { openDeskDb, type DeskDb, type OpenedDb } from './db/open';
 import { PurchaseLedger } from './ledger/purchases';
 import { KeptPayments } from './ledger/kept-payments';
 import { SpendLedger } from './ledger/spend';
@@ -24,6 +24,9 @@ import { readChainClock, type ClockSample } from './payments/chain-clock';
 import { ChainClients, chainRpcFor, type ChainRpc } from './payments/chain-rpc';
 import { TokenDomains } from './payments/token-domain';
 import { DeskEvents } from './events';
+import { DeskError } from './errors';
+import { LibraryBackups, type BackupScheduleOptions } from './backup/scheduler';
+import { backupsFolder } from './backup/backups-folder';
 import type { DeskEvent } from '../shared/events';
 
 export interface DeskCoreOptions {
@@ -53,6 +56,8 @@ export interface DeskCoreOptions {
   walletKdfCost?: KdfCost;
   /** A better-sqlite3 addon built for this runtime's ABI (Electron's), instead of the one built for Node. */
   nativeBinding?: string;
+  /** When the library is copied into backups/ (after stored reports, daily); tests shorten the delays. */
+  backups?: BackupScheduleOptions;
 }
 
 /**
@@ -72,9 +77,11 @@ export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8402';
 
 export class DeskContext {
   readonly db: DeskDb;
-  readonly recovered: { path: string; reason: string } | null;
+  readonly recovered: OpenedDb['movedAside'];
+  /** Copies of the library in backups/: automatic, on request, and restoring one. */
+  readonly backups: LibraryBackups;
   readonly ledger: PurchaseLedger;
-  /** Sealed payments kept until validBefore for services that offer payment-identifier (decision 0022). */
+  /** Sealed payments kept until validBefore for services that offer payment-identifier (decision 0024). */
   readonly keptPayments: KeptPayments;
   readonly spend: SpendLedger;
   readonly budgets: HandleBudgets;
@@ -114,6 +121,10 @@ export class DeskContext {
     this.db = opened.db;
     this.recovered = opened.movedAside;
     if (options.onEvent) this.events.on(options.onEvent);
+    this.backups = new LibraryBackups(this.db, backupsFolder(options.dataDir), this.events, this.now, {
+      ...options.backups,
+      nativeBinding: options.nativeBinding,
+    });
     this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()), this.events);
     this.spend = new SpendLedger(this.db);
     this.budgets = new HandleBudgets(this.db, this.now, this.events);
@@ -241,9 +252,28 @@ export class DeskContext {
     else this.librarySecrets.store(secret, serviceOrigin(this.serviceUrl()));
   }
 
-  /** A secret for this run only (the CLI's environment): bound to the service now selected, never stored. */
-  useLibrarySecretForSession(secret: string): void {
-    this.librarySecrets.useForSession(secret, serviceOrigin(this.serviceUrl()));
+  /**
+   * The origin a secret from the environment may go to: the one named for it (`boundTo`), else the saved
+   * service. A run whose service is another one is refused before anything is sent: a `--service` typed for
+   * one command must not carry a secret kept in a shell profile to that address.
+   */
+  environmentSecretOrigin(boundTo?: string): string {
+    const bound = serviceOrigin(boundTo ?? (this.settings.get().serviceUrl || DEFAULT_SERVICE_URL));
+    const service = serviceOrigin(this.serviceUrl());
+    if (service !== bound) {
+      throw new DeskError(
+        'library_secret_other_origin',
+        `The library secret given for this run is bound to ${bound}, and this run's service is ${service}: it was not sent.`,
+        'usage',
+        { origin: bound, service, named: boundTo !== undefined },
+      );
+    }
+    return bound;
+  }
+
+  /** A secret for this run only (the CLI's environment): bound as environmentSecretOrigin says, never stored. */
+  useLibrarySecretForSession(secret: string, boundTo?: string): void {
+    this.librarySecrets.useForSession(secret, this.environmentSecretOrigin(boundTo));
   }
 
   private readonly deferredWrites = new Set<() => void>();

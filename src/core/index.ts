@@ -17,6 +17,7 @@ import { walletHandlers } from './handlers/wallet';
 import { settingsHandlers } from './handlers/settings';
 import { dossierHandlers } from './handlers/dossier';
 import { receiptHandlers } from './handlers/receipts';
+import { backupHandlers } from './handlers/backups';
 import type { SecretVault } from './wallet/sealing';
 import type { PurchaseStep } from './payments/purchaser';
 
@@ -46,8 +47,18 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     ...settingsHandlers(ctx),
     ...dossierHandlers(ctx),
     ...receiptHandlers(ctx),
+    ...backupHandlers(ctx),
   };
   // Purchases a crash or a lost answer left open are explained before anything else happens.
   await reconcile(ctx);
-  return { handlers, events: ctx.events, close: async () => ctx.close() };
+  ctx.backups.start();
+  return {
+    handlers,
+    events: ctx.events,
+    close: async () => {
+      // A backup a purchase is owed is taken, and one under way finished, before the database closes.
+      await ctx.backups.close();
+      ctx.close();
+    },
+  };
 }

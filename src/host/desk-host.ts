@@ -3,7 +3,7 @@
  * host in front.
  */
 import type { ThreadCoreOptions } from './core-protocol';
-import { checkDemoDataDir, prepareDemoWallet } from './boot';
+import { checkDemoDataDir, prepareDemoWallet, type DemoWalletChoice } from './boot';
 import { startCoreThread, type CoreThread } from './core-thread';
 import { startWebHost, type WebHost } from './server';
 
@@ -12,6 +12,8 @@ export interface DeskHostOptions {
   rendererDir: string;
   /** Demo mode only: the local chain's buyer key, imported and unlocked as the demo wallet. */
   demoKey?: `0x${string}`;
+  /** What to do about a folder holding a wallet not the demo's (npm start's --wallet); unset: refuse. */
+  demoWallet?: DemoWalletChoice;
   port?: number;
   log?: (error: unknown) => void;
 }
@@ -23,14 +25,15 @@ export interface DeskHost {
 }
 
 export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost> {
-  if (options.core.demo && options.demoKey) checkDemoDataDir(options.core.dataDir, options.demoKey);
+  if (options.core.demo && options.demoKey)
+    checkDemoDataDir(options.core.dataDir, options.demoKey, undefined, options.demoWallet);
   const core = await startCoreThread({
     core: options.core,
     ...(options.log ? { log: options.log } : {}),
   });
   try {
     if (options.core.demo && options.demoKey)
-      await prepareDemoWallet(core, options.demoKey, options.core.dataDir);
+      await prepareDemoWallet(core, options.demoKey, options.core.dataDir, undefined, options.demoWallet);
     const host = await startWebHost({
       dispatchJson: core.dispatchJson,
       events: core.events,

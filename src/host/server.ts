@@ -140,9 +140,19 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   }
 
-  async function rpc(request: IncomingMessage, response: ServerResponse, method: string) {
+  /** The method named in the path, once the caller is known to be the page: a bad %-escape is the caller's error. */
+  function methodOf(encoded: string): string {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      throw new HttpRefusal(400, 'bad_method', 'The method name in the address is not valid.');
+    }
+  }
+
+  async function rpc(request: IncomingMessage, response: ServerResponse, encoded: string) {
     if (request.method !== 'POST') throw new HttpRefusal(405, 'method', 'Use POST.');
     checkToken(request);
+    const method = methodOf(encoded);
     if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
       throw new HttpRefusal(415, 'json_only', 'Send JSON.');
     }
@@ -168,7 +178,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     if (url.pathname.startsWith('/rpc/')) {
-      await rpc(request, response, decodeURIComponent(url.pathname.slice('/rpc/'.length)));
+      await rpc(request, response, url.pathname.slice('/rpc/'.length));
       return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {

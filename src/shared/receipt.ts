@@ -16,10 +16,30 @@ export interface ReceiptCheck {
   ok: boolean;
 }
 
+/** The settlement the chain names, found by the token's AuthorizationUsed(payer, nonce) event. */
+export interface SettlementFound {
+  /** The settlement transaction, or null when the authorization is used but its event was not found. */
+  transaction: string | null;
+  /** The transaction the service named, when it is not the settlement: the service's mistake, not the payment's. */
+  serviceNamedOther: string | null;
+}
+
 export type ReceiptVerification =
-  | { status: 'verified'; blockNumber: string; blockTime: string; checks: ReceiptCheck[] }
-  | { status: 'mismatch'; blockNumber: string | null; blockTime: string | null; checks: ReceiptCheck[] }
+  | ({ status: 'verified'; blockNumber: string; blockTime: string; checks: ReceiptCheck[] } & SettlementFound)
+  | ({
+      status: 'mismatch';
+      blockNumber: string | null;
+      blockTime: string | null;
+      checks: ReceiptCheck[];
+    } & SettlementFound)
   | { status: 'not_settled' | 'unavailable'; message: string; checks: ReceiptCheck[] };
+
+/** What to say when the service named another transaction than the settlement; null when it did not. */
+export function serviceNamedOtherText(v: ReceiptVerification): string | null {
+  if (v.status !== 'verified' && v.status !== 'mismatch') return null;
+  if (v.serviceNamedOther === null || v.transaction === null) return null;
+  return `The service named a different transaction (${v.serviceNamedOther}); the settlement on chain is ${v.transaction}.`;
+}
 
 export interface Receipt {
   purchaseId: string;

@@ -41,6 +41,14 @@ export const budgetDetailsSchema = capDetailsSchema.extend({
 });
 export type BudgetDetails = z.infer<typeof budgetDetailsSchema>;
 
+/** A wallet import refused because another wallet is set up: both addresses, for the replace dialog. */
+export const walletExistsDetailsSchema = z.object({
+  /** The stored wallet's address, or a phrase when its file cannot be read. */
+  current: z.string().min(1),
+  incoming: address,
+});
+export type WalletExistsDetails = z.infer<typeof walletExistsDetailsSchema>;
+
 export const rpcErrorDetailsSchemas = {
   search_syntax: searchSyntaxDetailsSchema,
   quote_changed: quoteChangedDetailsSchema,
@@ -48,6 +56,7 @@ export const rpcErrorDetailsSchemas = {
   over_purchase_cap: capDetailsSchema,
   over_daily_cap: capDetailsSchema,
   over_handle_budget: budgetDetailsSchema,
+  wallet_exists: walletExistsDetailsSchema,
 } as const;
 
 export type DetailedErrorCode = keyof typeof rpcErrorDetailsSchemas;

@@ -48,8 +48,38 @@ export interface AppInfo {
   serviceUrl: string;
   demo: boolean;
   online: boolean;
-  /** Set when desk.db was damaged or foreign at start: where the old file was moved, and why. */
-  databaseRecovered?: { path: string; reason: string };
+  /**
+   * Set when desk.db was damaged or foreign at start: where the old file was moved, and why; `restored` when
+   * the newest good backup took its place (which one, when it was taken, how many reports came back).
+   */
+  databaseRecovered?: {
+    path: string;
+    reason: string;
+    restored?: { file: string; takenAt: string; reports: number };
+  };
+}
+
+/** A copy of the library in backups/ (the data folder's). */
+export interface BackupView {
+  file: string;
+  takenAt: string;
+  reason: 'purchase' | 'daily' | 'manual' | 'migration' | 'restore';
+  bytes: number;
+}
+
+export interface BackupsView {
+  last: BackupView | null;
+  count: number;
+  folder: string;
+  /** Why the last automatic copy failed, when it did. */
+  lastError: string | null;
+}
+
+export interface RestoreView {
+  /** Reports in the library once restored. */
+  reports: number;
+  /** The library as it was before, kept in backups/. */
+  safetyCopy: BackupView;
 }
 
 export interface Freshness {
@@ -169,7 +199,9 @@ export type PurchaseWait =
   | { kind: 'chain'; rpcUrl: string; summary: string; refusal?: string | undefined }
   | { kind: 'expiry'; until: string; summary: string; refusal?: string | undefined }
   | { kind: 'chain_access'; summary: string }
-  | { kind: 'redelivery'; txHash: string | null; summary: string };
+  | { kind: 'redelivery'; txHash: string | null; summary: string }
+  /** Paid and answered, but the disk was full: the answer is kept and stored on the next check. */
+  | { kind: 'storage'; summary: string };
 
 export interface PurchaseView {
   id: string;
@@ -513,6 +545,11 @@ export const rpcInputs = {
     keystoreJson: z.string().max(100_000).optional(),
     keystorePassword: z.string().optional(),
     passphrase: z.string().min(1),
+    /**
+     * The person chose to replace a wallet of another address already set up (its keystore is kept in
+     * backups/). Without it such an import is refused with `wallet_exists`, naming both addresses.
+     */
+    replace: z.boolean().optional(),
   }),
   'wallet.unlock': z.object({ passphrase: z.string().min(1) }),
   /** A key for this run only (the CLI's --key-file): used to sign, never written anywhere. */
@@ -521,11 +558,27 @@ export const rpcInputs = {
   'wallet.useExternal': z.object({ address: z.string().regex(/^0x[0-9a-fA-F]{40}$/) }),
   'settings.get': z.object({}),
   'settings.update': settingsPatchSchema,
-  'settings.setLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
+  /** `fromEnvironment`: the CLI read it from its environment, so it is bound as for a run's secret (below). */
+  'settings.setLibrarySecret': z.object({
+    secret: z.string().min(1).max(4096),
+    fromEnvironment: z.object({ boundTo: z.url().max(2048).optional() }).optional(),
+  }),
   'settings.clearLibrarySecret': z.object({}),
   'settings.useDemoLibrarySecret': z.object({}),
-  /** A library secret for this run only (the CLI's environment): bound to the selected service, never stored. */
-  'settings.useSessionLibrarySecret': z.object({ secret: z.string().min(1).max(4096) }),
+  /**
+   * A library secret for this run only (the CLI's environment), never stored. It is bound to `boundTo` (an
+   * origin the person named for it) or else to the saved service, and refused when this run's service is
+   * another one.
+   */
+  'settings.useSessionLibrarySecret': z.object({
+    secret: z.string().min(1).max(4096),
+    boundTo: z.url().max(2048).optional(),
+  }),
+  /** Copies the library into backups/ now (SQLite's online backup, in steps). */
+  'library.backup': z.object({}),
+  'library.backups': z.object({}),
+  /** Replaces the library with a backup file's (checked first); the library as it was is kept in backups/. */
+  'library.restore': z.object({ from: z.string().trim().min(1).max(4096) }),
   'dossier.open': z.object({ handle: handleInput }),
   'dossier.saveDraft': z.object({ handle: handleInput, draft: z.unknown() }),
   'dossier.discardDraft': z.object({ handle: handleInput }),
@@ -545,7 +598,8 @@ export type RpcTopic =
   | 'wallet'
   | 'settings'
   | 'dossier'
-  | 'searches';
+  | 'searches'
+  | 'backups';
 
 /**
  * Per method, what it reads and what it changes. The window refreshes, in one place, every query whose
@@ -602,6 +656,14 @@ export const rpcEffects: {
   'settings.clearLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
   'settings.useDemoLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
   'settings.useSessionLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
+  'library.backup': { reads: [], changes: ['backups'] },
+  // Stored reports are followed by an automatic copy.
+  'library.backups': { reads: ['backups', 'library'], changes: [] },
+  // A restored library is another library: what it owns, its purchases, its settings.
+  'library.restore': {
+    reads: [],
+    changes: ['backups', 'library', 'purchases', 'settings', 'menu', 'quote', 'searches', 'app'],
+  },
   'dossier.open': { reads: ['dossier'], changes: [] },
   // The editor keeps the saved copy as its new base itself: reopening would throw away what is on screen.
   'dossier.saveDraft': { reads: [], changes: [] },
@@ -651,6 +713,9 @@ export interface RpcOutputs {
   'settings.clearLibrarySecret': SettingsView;
   'settings.useDemoLibrarySecret': SettingsView;
   'settings.useSessionLibrarySecret': SettingsView;
+  'library.backup': BackupView;
+  'library.backups': BackupsView;
+  'library.restore': RestoreView;
   'dossier.open': DossierView;
   'dossier.saveDraft': { savedAt: string };
   'dossier.discardDraft': { discarded: boolean };

@@ -49,6 +49,8 @@ function cliIn(dataDir: string) {
         INTEL_DESK_DEMO: '1',
         INTEL_DESK_DEMO_ASSET: stack.asset,
         INTEL_DESK_LIBRARY_SECRET: stack.librarySecret,
+        // The run names the stack's service, not the saved one: the secret is bound to it by name.
+        INTEL_DESK_LIBRARY_SECRET_ORIGIN: stack.baseUrl,
         ...env,
       },
       undefined,

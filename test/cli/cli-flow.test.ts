@@ -12,6 +12,7 @@ import type { MenuView, PurchaseOutcome, ShelfView, WalletView } from '../../src
 import { PASSPHRASE, balanceOf, ledgerRows, tempDir, v3Keystore } from '../core/helpers';
 import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
 import { startHostileProxy, withoutPaymentIdentifier } from '../core/hostile-proxy';
+import { expectSettledAsRecorded } from '../core/chain-checks';
 import { parsed, runCli, stackEnv, type Run } from './run-cli';
 
 let stack: Stack;
@@ -70,6 +71,8 @@ describe('intel-desk from keystore to offline reading', () => {
     });
     expect(parsed<ShelfView>(await cli(['list', '--json'])).entries.map((e) => e.username)).toEqual(handles);
     const [first, second] = handles as [string, string];
+    const payer = privateKeyToAccount(stack.buyerKeys[0]!).address;
+    const start = await balanceOf(stack, payer);
 
     const locked = await cli(['buy', first, '--all', '--yes']);
     expect(locked.code).toBe(3);
@@ -105,6 +108,22 @@ describe('intel-desk from keystore to offline reading', () => {
     );
     const owned = parsed<MenuView>(await cli(['menu', second, '--json'])).reports.every((r) => r.owned);
     expect(owned).toBe(true);
+
+    // Where the money is: three payments of 5, 2 and 3 reports, each in the ledger as it settled on chain.
+    const rows = ledgerRows(dir);
+    expect(rows.map((row) => [row.handle, row.report_count, row.amount, row.state])).toEqual([
+      [first, 5, '50000', 'completed'],
+      [second, 2, '20000', 'completed'],
+      [second, 3, '30000', 'completed'],
+    ]);
+    expect(rows.map((row) => row.id)).toEqual(
+      [all, range, missing].map((run) => {
+        const outcome = parsed<PurchaseOutcome>(run);
+        return outcome.status === 'needs_signature' ? null : outcome.purchase?.id;
+      }),
+    );
+    for (const row of rows) await expectSettledAsRecorded(stack, row);
+    expect(start - (await balanceOf(stack, payer))).toBe(100_000n);
     // Each of the four keystore steps derives a key at the real cost (scrypt N=2^17) in a fresh CLI process.
   }, 120_000);
 

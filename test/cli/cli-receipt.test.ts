@@ -89,17 +89,56 @@ describe('intel-desk receipt', () => {
     expect(text.stdout).toContain(`payer        ${buyer}`);
   });
 
-  it('says what differs when the ledger names a transaction that paid for something else', async () => {
+  it('finds the settlement by its event: a wrong hash from the service leaves a genuine payment verified', async () => {
     const [latest, earlier] = await purchaseIds();
     const db = new Database(path.join(data.dir, 'desk.db'));
-    const earlierTx = db.prepare('SELECT tx_hash FROM purchases WHERE id = ?').pluck().get(earlier) as string;
-    db.prepare('UPDATE purchases SET tx_hash = ? WHERE id = ?').run(earlierTx, latest);
-    db.close();
-    const run = await cli(['receipt', latest!, '--verify']);
-    expect(run.code).toBe(4);
-    expect(run.stdout).toContain('DOES NOT MATCH the chain');
-    expect(run.stdout).toMatch(/amount: expected 10000, chain has 20000/);
-    expect(run.stdout).toMatch(/nonce: expected 0x[0-9a-f]{64}, chain has 0x[0-9a-f]{64}/);
+    const txOf = db.prepare('SELECT tx_hash FROM purchases WHERE id = ?').pluck();
+    const [settlement, earlierTx] = [txOf.get(latest) as string, txOf.get(earlier) as string];
+    const named = db.prepare('UPDATE purchases SET tx_hash = ? WHERE id = ?');
+    try {
+      // Another purchase's settlement, and a hash that is no transaction at all.
+      for (const wrong of [earlierTx, `0x${'ab'.repeat(32)}`]) {
+        named.run(wrong, latest);
+        const run = await cli(['receipt', latest!, '--verify', '--json']);
+        expect(run.code, run.stderr).toBe(0);
+        expect(parsed<Receipt>(run).verification).toMatchObject({
+          status: 'verified',
+          transaction: settlement,
+          serviceNamedOther: wrong,
+        });
+        const text = await cli(['receipt', latest!, '--verify']);
+        expect(text.code).toBe(0);
+        expect(text.stdout).toMatch(/on chain\s+VERIFIED on chain: block \d+/);
+        expect(text.stdout).toContain(
+          `The service named a different transaction (${wrong}); the settlement on chain is ${settlement}.`,
+        );
+        expect(text.stdout).not.toContain('DOES NOT MATCH');
+      }
+    } finally {
+      named.run(settlement, latest);
+      db.close();
+    }
+    const right = parsed<Receipt>(await cli(['receipt', latest!, '--verify', '--json']));
+    expect(right.verification).toMatchObject({ status: 'verified', serviceNamedOther: null });
+  });
+
+  it('says what differs when the settlement found on chain is not what the ledger recorded', async () => {
+    const [latest] = await purchaseIds();
+    const db = new Database(path.join(data.dir, 'desk.db'));
+    const amountOf = db.prepare('SELECT amount FROM purchases WHERE id = ?').pluck();
+    const recorded = amountOf.get(latest) as string;
+    const setAmount = db.prepare('UPDATE purchases SET amount = ? WHERE id = ?');
+    try {
+      setAmount.run('20000', latest);
+      const run = await cli(['receipt', latest!, '--verify']);
+      expect(run.code).toBe(4);
+      expect(run.stdout).toContain('DOES NOT MATCH the chain');
+      expect(run.stdout).toMatch(/amount: expected 20000, chain has 10000/);
+      expect(run.stdout).not.toContain('The service named a different transaction');
+    } finally {
+      setAmount.run(recorded, latest);
+      db.close();
+    }
   });
 
   it('writes a printable PDF and refuses an unknown purchase', async () => {

@@ -4,13 +4,15 @@
  * the purchase must be in doubt (never "failed"), count toward the daily cap, be reconciled on chain, and
  * block a second payment for the same reports until it is resolved. The challenge here does not offer x402's
  * payment-identifier, so nothing can ask for the answer again (answer-recovered.test.ts covers a service that
- * offers it).
+ * offers it). The desk's clock keeps one local day for the whole file (clock.ts), so "spent today" means the
+ * same day before and after each purchase.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
 import { balanceOf, deskWithWallet, failure, firstHandle, tempDir } from './helpers';
 import { startHostileProxy, withoutPaymentIdentifier, type HostileProxy } from './hostile-proxy';
+import { sameDayClock } from './clock';
 
 let stack: Stack;
 let proxy: HostileProxy;
@@ -38,6 +40,7 @@ beforeAll(async () => {
     data.dir,
     0,
     {
+      now: sameDayClock(),
       onPurchaseStep: (id: string, step: PurchaseStep) => {
         if (step === 'signing') signings.push(id);
       },
@@ -110,11 +113,18 @@ describe('the service settled, then the answer that reached the desk was not the
       // What moved is not known yet: the view says so rather than showing the price as charged.
       expect(row.movedUsd).toBeNull();
       expect(spentTodayUsd).toBeCloseTo(spentBefore + quote.totalUsd, 6);
-      // The daily cap counts it: with the cap just above what is spent, one more report goes over.
+      // The daily cap counts it: with the cap just above what is spent, one more report goes over. The cap
+      // is put back whatever happens, so a failure here is not also the next gateway's.
       await desk.handlers['settings.update']({ dailyCapUsd: spentTodayUsd + 0.005 });
-      const next = await desk.handlers['quote.get']({ handle, selection: { kind: 'ids', ids: [ids[11]!] } });
-      expect(next.overDailyCap).toBe(true);
-      await desk.handlers['settings.update']({ dailyCapUsd: 5 });
+      try {
+        const next = await desk.handlers['quote.get']({
+          handle,
+          selection: { kind: 'ids', ids: [ids[11]!] },
+        });
+        expect(next.overDailyCap).toBe(true);
+      } finally {
+        await desk.handlers['settings.update']({ dailyCapUsd: 5 });
+      }
 
       // Buying the same reports again is refused before anything is signed or sent.
       const paymentsBefore = proxy.paymentsSeen.length;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { balanceOf, deskFor, PASSPHRASE, tempDir } from './helpers';
+import { sameDayClock } from './clock';
 import { privateKeyToAccount } from 'viem/accounts';
 
 let stack: Stack;
@@ -19,7 +20,8 @@ beforeAll(async () => {
     buyerCount: 1,
   });
   data = tempDir('desk-cap-race-');
-  desk = await deskFor(stack, data.dir);
+  // One local day for the file: both purchases are judged against the same day's cap (clock.ts).
+  desk = await deskFor(stack, data.dir, { now: sameDayClock() });
   await desk.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
   // Room for one $0.02 purchase today, not two.
   await desk.handlers['settings.update']({ dailyCapUsd: 0.03, perPurchaseCapUsd: 1 });

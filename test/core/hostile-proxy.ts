@@ -43,7 +43,25 @@ export interface HostileProxy {
 
 const PAYMENT_HEADERS = ['payment-signature', 'x-402-payment', 'x-payment'];
 
+/**
+ * A payment header whose v2 `accepted` is replaced by the terms the service behind the proxy offered. With
+ * `mutate` set, the proxy and the service together stand for a service that offers the edited terms: such a
+ * service accepts its own terms echoed back, while the reference service refuses any `accepted` other than
+ * its own offer. Anything else (v1, not JSON) passes unchanged.
+ */
+function withOfferedTerms(value: string, offered: unknown): string {
+  try {
+    const payload = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as Record<string, unknown>;
+    if (payload['x402Version'] !== 2) return value;
+    return Buffer.from(JSON.stringify({ ...payload, accepted: offered })).toString('base64');
+  } catch {
+    return value;
+  }
+}
+
 export async function startHostileProxy(target: string): Promise<HostileProxy> {
+  /** accepts[0] as the service offered it, by request URL, for challenges the proxy edited. */
+  const offered = new Map<string, unknown>();
   const proxy: HostileProxy = {
     url: '',
     target,
@@ -86,9 +104,14 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
       'authorization',
       'accept',
     ];
+    const original = offered.get(req.url ?? '/');
     for (const name of forwarded) {
       const value = req.headers[name];
-      if (typeof value === 'string') headers[name] = value;
+      if (typeof value !== 'string') continue;
+      headers[name] =
+        original !== undefined && name !== 'authorization' && name !== 'accept'
+          ? withOfferedTerms(value, original)
+          : value;
     }
     const forward = () => fetch(`${proxy.target}${req.url ?? '/'}`, { headers });
     const paid = typeof payment === 'string';
@@ -101,8 +124,11 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
         let body = await upstream.text();
         const parsed = upstream.status === 402 ? (JSON.parse(body) as Record<string, unknown>) : null;
         // Only challenges are rewritten; the service's own payment errors pass through as they are.
-        if (parsed && proxy.mutate && Array.isArray(parsed['accepts'])) {
-          body = JSON.stringify(proxy.mutate(parsed));
+        if (parsed && Array.isArray(parsed['accepts'])) {
+          if (proxy.mutate) {
+            offered.set(req.url ?? '/', parsed['accepts'][0]);
+            body = JSON.stringify(proxy.mutate(parsed));
+          } else offered.delete(req.url ?? '/');
         }
         const out: Record<string, string> = { 'Content-Type': 'application/json' };
         const receipt = upstream.headers.get('x-payment-response');

@@ -12,6 +12,7 @@ import { DeskError } from '../../src/core/errors';
 import { quoteFromChallenge } from '../../src/core/payments/quote';
 import { paymentChallengeSchema, type PaymentChallenge } from '../../src/shared/wire';
 import { decodePayment } from '../../src/service/payment/decode';
+import { seeded } from './property-seed';
 
 const validChallenge: PaymentChallenge = {
   x402Version: 2,
@@ -152,7 +153,7 @@ describe('challenge validation', () => {
           }
         },
       ),
-      { numRuns: runs, seed: 19 },
+      seeded(runs, 19),
     );
     // The checks behind the schema are what this property is about: most runs must reach them.
     expect(schemaValid).toBeGreaterThan(runs * 0.7);
@@ -248,7 +249,7 @@ describe('challenge validation', () => {
           }
         },
       ),
-      { numRuns: 1000, seed: 19 },
+      seeded(1000, 19),
     );
   });
 });
@@ -286,7 +287,7 @@ describe('service client against arbitrary bodies', () => {
             }
           },
         ),
-        { numRuns: 150 },
+        seeded(150),
       );
     } finally {
       server.close();
@@ -316,7 +317,7 @@ describe('payment header decoding on the service', () => {
           }
         },
       ),
-      { numRuns: 500 },
+      seeded(500),
     );
   });
 });

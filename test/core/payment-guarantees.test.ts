@@ -25,6 +25,7 @@ import {
   tempDir,
 } from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
+import { sameDayClock } from './clock';
 
 let stack: Stack;
 let proxy: HostileProxy;
@@ -164,7 +165,8 @@ describe('an external signature that comes back late', () => {
 describe('an external signature judged again when it comes back', () => {
   it('is refused over the daily cap when another purchase was paid while it waited, and nothing moves', async () => {
     const dir = await dataDir();
-    const desk = await deskFor(stack, dir, { serviceUrl: proxy.url });
+    // One local day for the whole test: "spent today" is the day of the first purchase (clock.ts).
+    const desk = await deskFor(stack, dir, { serviceUrl: proxy.url, now: sameDayClock() });
     cleanups.push(() => desk.close());
     const account = privateKeyToAccount(stack.buyerKeys[1]!);
     await desk.handlers['wallet.useExternal']({ address: account.address });

@@ -3,6 +3,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { balanceOf, deskFor, deskWithWallet, ledgerRows, storedSnapshots, tempDir } from './helpers';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy';
+import { sameDayClock } from './clock';
 
 let stack: Stack;
 let proxy: FlakyProxy;
@@ -27,7 +28,11 @@ afterAll(async () => {
 async function newDesk(dir?: string) {
   const data = dir ? null : tempDir('desk-flow-');
   if (data) dirs.push(data);
-  const { desk, address } = await deskWithWallet(stack, dir ?? data!.dir, 0, { serviceUrl: proxy.url });
+  const { desk, address } = await deskWithWallet(stack, dir ?? data!.dir, 0, {
+    serviceUrl: proxy.url,
+    // One local day per desk, so what was spent today is what these tests bought (clock.ts).
+    now: sameDayClock(),
+  });
   desks.push(desk);
   await desk.handlers['settings.update']({ perPurchaseCapUsd: 1, dailyCapUsd: 5 });
   return { desk, payer: address, dir: dir ?? data!.dir };

@@ -18,6 +18,7 @@ import { NonceBook } from '../../src/service/payment/nonces';
 import { PaymentVerifier } from '../../src/service/payment/verify';
 import { listenService } from '../../src/service/http/server';
 import { balanceOf, deskWithWallet, ledgerRows, firstHandle, tempDir } from './helpers';
+import { sameDayClock } from './clock';
 import { editChallenge, startHostileProxy, type HostileProxy } from './hostile-proxy';
 
 let stack: Stack;
@@ -257,6 +258,8 @@ describe('rule 2: amount equals unit price times the chosen report count', () =>
 describe('the daily cap counts what was spent today', () => {
   it('adds up purchases, counts one in doubt, and refuses the one that would go over', async () => {
     const t = await newDesk();
+    // The real time, or just past local midnight when that is near: one day for the test (clock.ts).
+    t.clock.now = sameDayClock()();
     await t.desk.handlers['settings.update']({ dailyCapUsd: 0.035 });
     expect((await buy(t, 0)).status).toBe('completed');
     // A gateway loses the answer after the service settled: in doubt, and it counts as spent.
@@ -411,7 +414,8 @@ describe('rule 4: fresh nonces and a dated validity of at most 300 s', () => {
     const nonces: string[] = [];
     for (const index of [2, 3]) {
       const started = Math.floor(t.clock.now / 1000);
-      // The reference service settles it: the offered timeout is not part of what it checks.
+      // The proxy stands for a service offering a day: it passes the payment on with the terms the reference
+      // service offered, which settles a window of at most its own 300 s (plus its margin).
       expect((await buy(t, index)).status).toBe('completed');
       const auth = lastAuthorization();
       expect(Number(auth['validBefore']) - started).toBeLessThanOrEqual(300);

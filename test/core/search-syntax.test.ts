@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { compileSearch } from '../../src/core/cache/search-compile';
 import { MAX_DEPTH, parseQuery } from '../../src/core/cache/search-syntax';
 import { DeskError } from '../../src/core/errors';
+import { seeded } from './property-seed';
 
 function syntaxErrorOf(text: string, prefixLast = false): DeskError {
   try {
@@ -157,7 +158,7 @@ describe('query language', () => {
           expect((error as DeskError).message).toMatch(/column \d+/);
         }
       }),
-      { numRuns: 500 },
+      seeded(500),
     );
   });
 

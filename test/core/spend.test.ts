@@ -12,6 +12,7 @@ import { localDayKey } from '../../src/shared/money';
 import { balanceOf, buyAll, deskWithWallet, signExternal, tempDir } from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy';
+import { sameDayClock } from './clock';
 
 let stack: Stack;
 let gateway: HostileProxy;
@@ -19,6 +20,8 @@ let network: FlakyProxy;
 let data: ReturnType<typeof tempDir>;
 let desk: DeskCore;
 let handles: string[];
+/** The desk's clock: one local day for the whole file, so today's spend is the day of its purchases. */
+const now = sameDayClock();
 
 beforeAll(async () => {
   stack = await startStack({
@@ -28,7 +31,7 @@ beforeAll(async () => {
   gateway = await startHostileProxy(stack.baseUrl);
   network = await startFlakyProxy(gateway.url);
   data = tempDir('desk-spend-');
-  ({ desk } = await deskWithWallet({ ...stack, baseUrl: network.url }, data.dir));
+  ({ desk } = await deskWithWallet({ ...stack, baseUrl: network.url }, data.dir, 0, { now }));
   await desk.handlers['settings.update']({ perPurchaseCapUsd: 1, dailyCapUsd: 5 });
   handles = (await desk.handlers['shelf.list']({})).entries.map((entry) => entry.username);
 });
@@ -88,7 +91,7 @@ describe('purchases.spend', () => {
       ].sort((a, b) => String(a[0]).toLowerCase().localeCompare(String(b[0]).toLowerCase())),
     );
     expect(view.byDay).toHaveLength(7);
-    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(Date.now()), usd: 0.04 });
+    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(now()), usd: 0.04 });
     expect(view.byDay.slice(0, -1).every((day) => day.usd === 0)).toBe(true);
     // The same rule as the daily cap: both say the same about today.
     expect((await desk.handlers['purchases.list']({})).spentTodayUsd).toBe(view.todayUsd);

@@ -12,6 +12,7 @@ import { parseQuery } from '../../src/core/cache/search-syntax';
 import { DeskError } from '../../src/core/errors';
 import { createDeskCore } from '../../src/core';
 import { deskDbAtVersion, tempDir } from './helpers';
+import { seeded } from './property-seed';
 import { closedPortUrl } from '../closed-port';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 
@@ -91,6 +92,7 @@ describe('snapshots', () => {
         const slices = topLevelArrayElements(text, 'reports');
         expect(slices?.map((slice) => JSON.parse(slice))).toEqual(JSON.parse(text).reports);
       }),
+      seeded(100),
     );
   });
 
@@ -397,6 +399,7 @@ describe('snapshots', () => {
             expect((error as DeskError).message).toMatch(/column \d+/);
           }
         }),
+        seeded(100),
       );
       expect(compileSearch(parseQuery('"); DROP TABLE x; --"'))?.match).toBe('("drop table x")');
       expect(compileSearch(parseQuery('DROP* TABLE^ x NEAR'))?.match).toBe(

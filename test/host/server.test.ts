@@ -188,6 +188,21 @@ describe('web host', () => {
     expect(logged).toHaveLength(1);
   });
 
+  it('answers a malformed %-escape in the method with 400, after the Host, Origin and token checks, logging nothing', async () => {
+    const before = logged.length;
+    for (const bad of ['%E0%A4%A', '%zz', 'app.info%']) {
+      const reply = await rpc(bad, {});
+      expect(reply.status, bad).toBe(400);
+      expect(JSON.parse(reply.body), bad).toMatchObject({ ok: false, error: { code: 'bad_method' } });
+      expect((await rpc(bad, {}, { [TOKEN_HEADER]: 'x' })).status, bad).toBe(401);
+      expect((await rpc(bad, {}, { origin: 'http://evil.example' })).status, bad).toBe(403);
+      expect((await rpc(bad, {}, { host: 'evil.example' })).status, bad).toBe(421);
+    }
+    // A well-formed escape still names its method.
+    expect((await rpc('app%2Einfo', {})).status).toBe(200);
+    expect(logged).toHaveLength(before);
+  });
+
   it('refuses bodies over the size limit', async () => {
     const reply = await rpc('library.search', { text: 'x'.repeat(1_100_000) });
     expect(reply.status).toBe(413);

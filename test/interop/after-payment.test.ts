@@ -126,6 +126,26 @@ describe('a gateway loses the answer after an official seller settled', () => {
     return { desk, dataDir: data.dir };
   }
 
+  /** One report bought while the gateway answers `status` in place of the origin's paid answer: in doubt. */
+  async function payThroughLosingGateway(
+    desk: DeskCore,
+    status: number,
+    handle: string,
+    selection: { kind: 'ids'; ids: string[] },
+  ): Promise<void> {
+    gateway.lose = status;
+    try {
+      const quote = await desk.handlers['quote.get']({ handle, selection });
+      const outcome = await desk.handlers['purchase.start']({
+        quoteId: quote.quoteId,
+        confirmedAmount: quote.amount,
+      });
+      expect(outcome.status, `HTTP ${status}`).toBe('in_doubt');
+    } finally {
+      gateway.lose = null;
+    }
+  }
+
   it('without a chain: in doubt, counted in the caps, and a rebuy refused, whatever the gateway said', async () => {
     const { desk, dataDir } = await deskOn(await closedPortUrl(), 0);
     const buyer = chain.accounts.buyers[0]!.address;
@@ -133,14 +153,7 @@ describe('a gateway loses the answer after an official seller settled', () => {
       const [handle, id] = TARGETS[index]!;
       const selection = { kind: 'ids' as const, ids: [id] };
       const balance = await chain.balanceOf(buyer);
-      gateway.lose = status;
-      const quote = await desk.handlers['quote.get']({ handle, selection });
-      const outcome = await desk.handlers['purchase.start']({
-        quoteId: quote.quoteId,
-        confirmedAmount: quote.amount,
-      });
-      gateway.lose = null;
-      expect(outcome.status, `HTTP ${status}`).toBe('in_doubt');
+      await payThroughLosingGateway(desk, status, handle, selection);
       // The origin settled: the chain shows the money moved, whatever the gateway answered.
       expect(await chain.balanceOf(buyer)).toBe(balance - 10_000n);
       const row = ledgerRows(dataDir).at(-1)!;
@@ -210,16 +223,8 @@ describe('a gateway loses the answer after an official seller settled', () => {
     const buyer = chain.accounts.buyers[1]!.address;
     for (const [index, status] of LOST_ANSWERS.entries()) {
       const [handle, id] = TARGETS[index]!;
-      const selection = { kind: 'ids' as const, ids: [id] };
       const balance = await chain.balanceOf(buyer);
-      gateway.lose = status;
-      const quote = await desk.handlers['quote.get']({ handle, selection });
-      const outcome = await desk.handlers['purchase.start']({
-        quoteId: quote.quoteId,
-        confirmedAmount: quote.amount,
-      });
-      gateway.lose = null;
-      expect(outcome.status, `HTTP ${status}`).toBe('in_doubt');
+      await payThroughLosingGateway(desk, status, handle, { kind: 'ids', ids: [id] });
       expect(await chain.balanceOf(buyer)).toBe(balance - 10_000n);
     }
     const reconciled = await desk.handlers['purchases.reconcile']({});

@@ -20,7 +20,7 @@ import { startAnvil } from '../../src/service/chain/anvil';
 import { BASE_BLOCK_TIME_SECONDS, type Mining } from '../../src/service/chain/demo-chain';
 import { anvilCall } from '../../src/service/chain/anvil-time';
 import { chainClients, deployDemoToken, type ChainClients } from '../../src/service/chain/token';
-import { deploy, loadTestMulticall } from './contracts';
+import { deploy, loadTestMulticall } from './test-contracts';
 
 export const BASE_SEPOLIA_CHAIN_ID = 84532;
 export const BASE_SEPOLIA_NETWORK = 'eip155:84532' as const;

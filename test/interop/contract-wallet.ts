@@ -14,7 +14,7 @@ import {
 import type { ClientEvmSigner } from '@x402/evm';
 import { anvilDevKey } from '../../src/service/chain/accounts';
 import { chainClients } from '../../src/service/chain/token';
-import { deploy, loadTestSmartWallet } from './contracts';
+import { deploy, loadTestSmartWallet } from './test-contracts';
 
 /** What ERC-1271's isValidSignature returns for a valid signature. */
 export const ERC1271_MAGIC_VALUE = '0x1626ba7e' as const;

@@ -10,6 +10,10 @@ import path from 'node:path';
 import { tempDir } from '../core/helpers';
 import { closedPortUrl } from '../closed-port';
 import { standInElectron } from './stand-ins';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createDeskCore } from '../../src/core';
+import { ACCOUNT_INDEX, anvilDevKey } from '../../src/service/chain/accounts';
 
 const root = path.resolve(__dirname, '../..');
 const dirs: ReturnType<typeof tempDir>[] = [];
@@ -66,4 +70,47 @@ describe('npm start without an Electron binary', () => {
     expect(text).toContain('[intel-desk] To open the desktop window: run `npx install-electron`');
     expect(text).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#token=/);
   }, 180_000);
+});
+
+describe('npm start on the demo folder after a wallet import replaced the demo wallet', () => {
+  it('says what happened and how to go on, then restores the demo wallet with --wallet demo', async () => {
+    const dir = tempDir('desk-start-wallet-');
+    dirs.push(dir);
+    const dataDir = path.join(dir.dir, 'demo');
+    const demoAddress = privateKeyToAccount(anvilDevKey(ACCOUNT_INDEX.firstBuyer)).address;
+    const other = generatePrivateKey();
+    // What Settings → Import a wallet (replace) leaves: the person's wallet, the demo's keystore in backups/.
+    const desk = await createDeskCore({
+      dataDir,
+      serviceUrl: await closedPortUrl(),
+      walletKdfCost: 'fast-insecure-for-tests',
+    });
+    await desk.handlers['wallet.import']({ privateKey: other, passphrase: 'my own wallet passphrase' });
+    await desk.close();
+    mkdirSync(path.join(dataDir, 'backups'), { recursive: true });
+    writeFileSync(path.join(dataDir, 'backups', `wallet-${demoAddress}-20261125T000000000Z.json`), '{}');
+    const walletBefore = readFileSync(path.join(dataDir, 'wallet.json'));
+
+    const refused = await startUntil(['--browser', '--data-dir', dataDir], {}, 'Nothing was started.');
+    expect(refused).toContain(
+      `The demo wallet (${demoAddress}) in ${dataDir} was replaced by an imported one`,
+    );
+    expect(refused).toContain('npm start -- --wallet imported');
+    expect(refused).toContain('npm start -- --wallet demo');
+    expect(refused).not.toMatch(/without --data-dir/);
+    expect(refused).not.toMatch(/\n\s+at /);
+    await new Promise((resolve) => (child?.exitCode === null ? child.once('exit', resolve) : resolve(null)));
+    expect(child?.exitCode).not.toBe(0);
+    expect(readFileSync(path.join(dataDir, 'wallet.json')).equals(walletBefore)).toBe(true);
+
+    const restored = await startUntil(
+      ['--browser', '--data-dir', dataDir, '--wallet', 'demo'],
+      {},
+      'Ctrl-C stops everything.',
+    );
+    expect(restored).toContain('Restored the demo wallet');
+    expect(restored).toContain('The demo wallet (a funded local-chain key) is imported and unlocked.');
+    const kept = readdirSync(path.join(dataDir, 'backups')).filter((name) => name.startsWith('wallet-0x'));
+    expect(kept.some((name) => name.includes(privateKeyToAccount(other).address))).toBe(true);
+  });
 });

@@ -92,8 +92,11 @@ export function v2Payment(
   return encodePayment({
     x402Version: 2,
     resource: { url: stack.baseUrl },
+    // Echoed as the service offers it (accepts[0] of its challenge): anything else is refused.
     accepted: {
       scheme: 'exact',
+      protocol: 'x402',
+      version: 2,
       network: stack.network,
       asset: stack.asset,
       amount: amount.toString(),

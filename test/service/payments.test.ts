@@ -96,6 +96,21 @@ describe('paying for reports', () => {
     expect(await tokenBalance(stack, buyer(stack, 0).address)).toBe(before - UNIT);
   });
 
+  it('takes one payload sent in all three headers as one payment, and its replay as used', async () => {
+    const account = buyer(stack, 1);
+    const before = await tokenBalance(stack, account.address);
+    const signed = await signAuthorization(stack, 1, UNIT);
+    const payment = v2Payment(stack, signed, UNIT);
+    const all = { 'X-402-Payment': payment, 'X-Payment': payment, 'PAYMENT-SIGNATURE': payment };
+    const answer = await getJson(oneReport(), all);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body['chargedUsd']).toBe(0.01);
+    expect(await tokenBalance(stack, account.address)).toBe(before - UNIT);
+    const again = await getJson(oneReport(), all);
+    expect([again.status, again.body['error']]).toEqual([409, 'payment_already_used']);
+    expect(await tokenBalance(stack, account.address)).toBe(before - UNIT);
+  });
+
   it('charges unit price times the number of reports for select=all', async () => {
     const account = buyer(stack, 2);
     const before = await tokenBalance(stack, account.address);
@@ -184,6 +199,48 @@ describe('refused payments (nothing moves on chain)', () => {
     await expectRefused('X-402-Payment', v2Payment(stack, expired, UNIT), 402, 'authorization_expired');
     const future = await signAuthorization(stack, 0, UNIT, { validAfter: now + 3600n });
     await expectRefused('X-402-Payment', v2Payment(stack, future, UNIT), 402, 'authorization_not_yet_valid');
+  });
+
+  it('refuses a validBefore beyond maxTimeoutSeconds plus the margin, ten years ahead too', async () => {
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const decade = await signAuthorization(stack, 0, UNIT, { validBefore: now + 10n * 365n * 86_400n });
+    const body = await expectRefused(
+      'X-402-Payment',
+      v2Payment(stack, decade, UNIT),
+      402,
+      'authorization_too_long',
+    );
+    expect(body['message']).toMatch(/at most 300 s \(maxTimeoutSeconds\) plus 30 s/);
+    const v1 = await signAuthorization(stack, 0, UNIT, { validBefore: now + 400n });
+    await expectRefused('X-Payment', v1Payment(v1), 402, 'authorization_too_long');
+  });
+
+  it('accepts a validBefore within the margin past maxTimeoutSeconds', async () => {
+    const before = await tokenBalance(stack, buyer(stack, 2).address);
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const signed = await signAuthorization(stack, 2, UNIT, { validBefore: now + 300n + 20n });
+    const answer = await pay(oneReport(), 'PAYMENT-SIGNATURE', v2Payment(stack, signed, UNIT));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(await tokenBalance(stack, buyer(stack, 2).address)).toBe(before - UNIT);
+  });
+
+  it('refuses a v2 payment whose accepted terms are not the ones offered for the request', async () => {
+    for (const overrides of [
+      { maxTimeoutSeconds: 86_400 },
+      { amount: (UNIT * 2n).toString() },
+      { extra: { name: 'USD Coin', version: '2', note: 'mine' } },
+      { protocol: undefined },
+      { scheme: 'exact', description: 'added' },
+    ]) {
+      const signed = await signAuthorization(stack, 0, UNIT);
+      const body = await expectRefused(
+        'X-402-Payment',
+        v2Payment(stack, signed, UNIT, overrides),
+        402,
+        'accepted_mismatch',
+      );
+      expect(body['message']).toContain('echo accepts[0] of the 402 challenge unchanged');
+    }
   });
 
   it('refuses more than the exact price', async () => {

@@ -173,7 +173,8 @@ describe('wire schemas and unknown fields', () => {
       [reportMenuSchema, without('menu', 'reports')],
       [reportMenuItemSchema, without('menu item without a date range', 'createdAt')],
       [intelReportSnapshotSchema, without('IntelReportSnapshot (later)', 'id')],
-      [paymentChallengeSchema, without('402 challenge', 'extensions')],
+      // A stock x402 v2 challenge has no spec facts, but never lacks its payment options.
+      [paymentChallengeSchema, without('402 challenge', 'accepts')],
       [paidSuccessSchema, without('paid success (agent-paid)', 'reports')],
       [errorBodySchema, without('error body', 'error')],
       [insufficientPaymentBodySchema, without('insufficient_payment body', 'requiredUsd')],

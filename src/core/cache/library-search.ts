@@ -42,10 +42,17 @@ interface SearchPlan {
   rows(count: number): { sql: string; order: SearchOrder };
 }
 
-/** Only the page's rows are read from the reports, with their JSON for the snippets. */
+/**
+ * Only the page's rows are read from the reports, with the text of their snippets: what the index kept for a
+ * large report (migration 11), else the report's JSON. The CASE reads the JSON only when nothing was kept, so a
+ * 32 MB report costs its 16k characters, not its 32 MB.
+ */
 const pageRows = (page: string, order: string) =>
   `WITH page AS (${page})
-   SELECT ${ITEM_COLUMNS}, s.raw_json FROM page r JOIN snapshots s ON s.text_id = r.key ${NAMES_JOIN}
+   SELECT ${ITEM_COLUMNS}, k.snippet_text,
+     CASE WHEN k.snippet_text IS NULL THEN s.raw_json END AS raw_json
+   FROM page r JOIN snapshots s ON s.text_id = r.key ${NAMES_JOIN}
+   LEFT JOIN snapshot_filters k ON k.text_id = r.key
    ORDER BY ${order}`;
 
 /** Words to match: every match ranked by bm25 when they are few, else the most recently bought first. */
@@ -112,13 +119,14 @@ export function searchLibrary(db: DeskDb, request: SearchRequest, expand?: Expan
   const count = db.prepare<Params, { n: number }>(plan.count).get({ ...params, cap: RANKED + 1 })?.n ?? 0;
   const { sql, order } = plan.rows(count);
   const rows = db
-    .prepare<Params, ItemRow & { raw_json: string }>(sql)
+    .prepare<Params, ItemRow & { snippet_text: string | null; raw_json: string | null }>(sql)
     .all({ ...params, limit: request.limit, offset: request.offset });
   const items = withLabels(db, rows.map(toItem));
-  const hits: SearchHit[] = items.map((item, i) => ({
-    ...item,
-    snippet: snippetOf(textOfRaw(rows[i]!.raw_json), query.terms),
-  }));
+  const hits: SearchHit[] = items.map((item, i) => {
+    const row = rows[i]!;
+    const text = row.snippet_text ?? textOfRaw(row.raw_json ?? '');
+    return { ...item, snippet: snippetOf(text, query.terms) };
+  });
   return {
     hits,
     count: Math.min(count, RANKED),

@@ -9,6 +9,7 @@ import type { DeskDb } from '../db/open';
 import { reportFacts } from './report-facts';
 import { parsedRaw, searchableText, textOfRaw, type Indexable } from './report-text';
 import { SearchVocabulary } from './search-vocabulary';
+import { MAX_SCANNED_CHARS } from './snippet';
 
 /** A report's row in snapshot_filters (its place in date order and what filters judge). */
 export interface FilterRow {
@@ -27,6 +28,12 @@ export interface Held {
   filters: FilterRow;
   chars: number;
 }
+
+/**
+ * A report whose stored JSON is longer than this keeps the first MAX_SCANNED_CHARS of its searchable text in
+ * snapshot_filters.snippet_text, so a search shows its snippet without reading the JSON (migration 11).
+ */
+export const SNIPPET_KEPT_FROM_CHARS = 256 * 1024;
 
 /** Reports indexed per step of the background catch-up: a few milliseconds, so calls in between stay quick. */
 const INDEX_STEP = 200;
@@ -83,8 +90,9 @@ export class SearchIndex {
            spent_atomic AS spent FROM snapshots WHERE text_id = ?`,
       ),
       putFilters: this.db.prepare(
-        `INSERT OR REPLACE INTO snapshot_filters (created_at, text_id, handle, model, post_count, spent_atomic)
-         VALUES (@createdAt, @key, @handle, @model, @postCount, @spent)`,
+        `INSERT OR REPLACE INTO snapshot_filters
+           (created_at, text_id, handle, model, post_count, spent_atomic, snippet_text)
+         VALUES (@createdAt, @key, @handle, @model, @postCount, @spent, @snippetText)`,
       ),
       markIndexed: this.db.prepare('UPDATE search_progress SET indexed_up_to = ? WHERE id = 1'),
       putFacts: this.db.prepare(
@@ -121,13 +129,22 @@ export class SearchIndex {
   }
 
   /** A report stored again: if the pass already indexed it, its rows are replaced now, in the caller's transaction. */
-  restored(key: number, snapshot: Indexable): void {
+  restored(key: number, snapshot: Indexable, rawChars: number): void {
     this.forget(key);
-    if (key <= (this.prepared().indexedUpTo.get()?.n ?? 0)) this.index(key, snapshot, null, true);
+    if (key <= (this.prepared().indexedUpTo.get()?.n ?? 0)) this.index(key, snapshot, null, rawChars, true);
   }
 
-  /** `again` replaces what an earlier copy left. Without `filters`, they are read from the stored row. */
-  private index(key: number, snapshot: Indexable | null, filters: FilterRow | null, again: boolean): void {
+  /**
+   * `again` replaces what an earlier copy left. Without `filters`, they are read from the stored row.
+   * `rawChars`: the length of the stored JSON, which decides whether a snippet's text is kept.
+   */
+  private index(
+    key: number,
+    snapshot: Indexable | null,
+    filters: FilterRow | null,
+    rawChars: number,
+    again: boolean,
+  ): void {
     const { removeText, addText, putFacts, removeTopics, addTopic, storedOf, putFilters } = this.prepared();
     if (again) {
       removeText.run(key);
@@ -142,7 +159,9 @@ export class SearchIndex {
     putFacts.run({ key, ...facts });
     for (const topic of topics) addTopic.run(topic, key);
     const { createdAt, handle, model, postCount, spent } = filters ?? storedOf.get(key) ?? {};
-    if (createdAt !== undefined) putFilters.run({ key, createdAt, handle, model, postCount, spent });
+    const snippetText = rawChars > SNIPPET_KEPT_FROM_CHARS ? text.slice(0, MAX_SCANNED_CHARS) : null;
+    if (createdAt !== undefined)
+      putFilters.run({ key, createdAt, handle, model, postCount, spent, snippetText });
   }
 
   /** Runs the pass in steps once the current call is done, so a purchase never waits for it. */
@@ -170,10 +189,10 @@ export class SearchIndex {
         const rows = pending.all(indexedUpTo.get()?.n ?? 0, max);
         for (const row of rows) {
           const held = this.take(row);
-          if (held) this.index(row.key, held.snapshot, held.filters, false);
+          if (held) this.index(row.key, held.snapshot, held.filters, held.chars, false);
           else {
             const stored = storedOf.get(row.key);
-            this.index(row.key, parsedRaw(stored?.raw), stored ?? null, false);
+            this.index(row.key, parsedRaw(stored?.raw), stored ?? null, stored?.raw.length ?? 0, false);
           }
         }
         const last = rows.at(-1);

@@ -125,7 +125,7 @@ export class SnapshotStore {
       const existing = keyOf.get(snapshot.id, serviceUrl);
       if (existing === undefined) continue;
       update.run({ ...row, key: existing.text_id });
-      this.searchIndex.restored(existing.text_id, snapshot);
+      this.searchIndex.restored(existing.text_id, snapshot, raw.length);
     }
     if (entries.length > 0) this.events?.changed('library.changed');
     this.searchIndex.schedule();

@@ -270,9 +270,14 @@ export const MIGRATIONS: readonly string[] = [
    INSERT INTO snapshot_filters (created_at, text_id, handle, model, post_count, spent_atomic)
      SELECT created_at, text_id, handle, model, post_count, spent_atomic FROM snapshots
      WHERE text_id <= (SELECT indexed_up_to FROM search_progress WHERE id = 1);`,
-  // 11: the signed payment of a purchase sent to a service that offers x402's payment-identifier, sealed, kept
+  // 11: a report stored as a large JSON document keeps the start of its searchable text for snippets, written
+  // by the indexing pass: a search then reads that, not 32 MB of JSON for 180 characters, which stalled core
+  // for about 90 ms per hit (issue 27). Other reports keep none and their JSON is read as before; a large one
+  // indexed before this version is read as before too.
+  `ALTER TABLE snapshot_filters ADD COLUMN snippet_text TEXT;`,
+  // 12: the signed payment of a purchase sent to a service that offers x402's payment-identifier, sealed, kept
   // only until its validBefore, so a lost answer can be asked for again with the identical payment (decision
-  // 0022). Existing purchases have none: nothing to carry over.
+  // 0024). Existing purchases have none: nothing to carry over.
   `CREATE TABLE kept_payments (
      purchase_id TEXT NOT NULL PRIMARY KEY,
      payment_id TEXT NOT NULL,

@@ -3,19 +3,29 @@
  * another program is moved aside (never deleted) and a fresh database is started; the caller reports it.
  */
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, openSync, renameSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { DeskError } from '../errors';
 import { MIGRATIONS } from './migrations';
+import { BACKUPS_FOLDER } from '../backup/backups-folder';
+import { backupLibraryNow, copyBackupTo, listLibraryBackups } from '../backup/library-backup';
 
 export type DeskDb = Database.Database;
 
 /** "IDSK" in ASCII: marks the file as Intel Desk's so a foreign SQLite file is not mistaken for ours. */
 export const APPLICATION_ID = 0x4944534b;
 
+/** A damaged desk.db replaced at start by the newest backup that passed the health check. */
+export interface RestoredFrom {
+  file: string;
+  takenAt: string;
+  reports: number;
+}
+
 export interface OpenedDb {
   db: DeskDb;
   /** Where a damaged or foreign file was moved, when that happened during this open. */
-  movedAside: { path: string; reason: string } | null;
+  movedAside: { path: string; reason: string; restored?: RestoredFrom } | null;
 }
 
 function problemWith(db: DeskDb): string | null {
@@ -70,12 +80,20 @@ function openChecked(file: string, options: OpenDbOptions): { db: DeskDb | null;
   }
 }
 
-function migrate(db: DeskDb): void {
+const backupsOf = (file: string) => path.join(path.dirname(file), BACKUPS_FOLDER);
+
+/**
+ * Brings the schema up to date. A library that already holds a schema is copied into backups/ first: a
+ * migration that fails midway, or a new version that must be left, never costs the library.
+ */
+export function migrate(db: DeskDb): void {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > 0 && current < MIGRATIONS.length && db.name !== ':memory:')
+    backupLibraryNow(db, backupsOf(db.name), { reason: 'migration' });
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version] ?? '');
@@ -120,8 +138,51 @@ export function openDeskDb(
   for (const suffix of ['-wal', '-shm']) {
     if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
   }
+  const movedAside = { path: aside, reason: first.reason ?? 'unknown' };
+  const restored = restoreNewestGood(file, options);
+  if (restored) return { db: restored.db, movedAside: { ...movedAside, restored: restored.from } };
+  // The damaged file is aside; whatever is here now is a copy that did not take.
+  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
   ownerOnly(file);
   const db = new Database(file, databaseOptions(options));
   migrate(db);
-  return { db, movedAside: { path: aside, reason: first.reason ?? 'unknown' } };
+  return { db, movedAside };
+}
+
+/** Whether a library file would open as desk.db: null when it would, else why not. */
+export function libraryFileProblem(file: string, options: OpenDbOptions = {}): string | null {
+  let db: DeskDb | null = null;
+  try {
+    db = new Database(file, { ...databaseOptions(options), readonly: true, fileMustExist: true });
+    const problem = problemWith(db);
+    if (problem) return problem;
+    if ((db.pragma('user_version', { simple: true }) as number) === 0)
+      return 'the file holds no Intel Desk library';
+    return null;
+  } catch (error) {
+    return `the file cannot be read as a database (${(error as Error).message})`;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Puts the newest backup that passes the health check in place of a damaged desk.db (already moved aside)
+ * and opens it; null when there is none, and the library then starts empty as before.
+ */
+function restoreNewestGood(file: string, options: OpenDbOptions): { db: DeskDb; from: RestoredFrom } | null {
+  for (const backup of listLibraryBackups(backupsOf(file))) {
+    if (libraryFileProblem(backup.file, options) !== null) continue;
+    try {
+      copyBackupTo(backup.file, file);
+      const opened = openChecked(file, options);
+      if (!opened.db) continue;
+      migrate(opened.db);
+      const reports = (opened.db.prepare('SELECT COUNT(*) AS n FROM snapshots').get() as { n: number }).n;
+      return { db: opened.db, from: { file: backup.file, takenAt: backup.takenAt, reports } };
+    } catch {
+      // This copy would not take (a disk error, say): the next older one is tried.
+    }
+  }
+  return null;
 }

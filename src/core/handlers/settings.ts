@@ -92,10 +92,13 @@ export const settingsHandlers = (
     ctx.settings.update(rest);
     return settingsGet(ctx);
   },
-  'settings.setLibrarySecret': ({ secret }) => setLibrarySecret(ctx, secret),
+  'settings.setLibrarySecret': ({ secret, fromEnvironment }) => {
+    if (fromEnvironment) ctx.environmentSecretOrigin(fromEnvironment.boundTo);
+    return setLibrarySecret(ctx, secret);
+  },
   'settings.useDemoLibrarySecret': () => useDemoLibrarySecret(ctx),
-  'settings.useSessionLibrarySecret': async ({ secret }) => {
-    ctx.useLibrarySecretForSession(secret);
+  'settings.useSessionLibrarySecret': async ({ secret, boundTo }) => {
+    ctx.useLibrarySecretForSession(secret, boundTo);
     return settingsGet(ctx);
   },
   'settings.clearLibrarySecret': async () => {

@@ -48,9 +48,11 @@ export const walletHandlers = (
   | 'wallet.useExternal'
 > => ({
   'wallet.status': ({ token }) => walletStatus(ctx, token ?? null),
-  'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase }) => {
-    if (keystoreJson) await ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase);
-    else if (privateKey) await ctx.wallet.importPrivateKey(privateKey, passphrase);
+  'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase, replace }) => {
+    const options = { replace: replace === true };
+    if (keystoreJson)
+      await ctx.wallet.importKeystore(keystoreJson, keystorePassword ?? '', passphrase, options);
+    else if (privateKey) await ctx.wallet.importPrivateKey(privateKey, passphrase, options);
     else throw new DeskError('nothing_to_import', 'Paste a private key or choose a keystore file.', 'usage');
     return walletStatus(ctx, null);
   },

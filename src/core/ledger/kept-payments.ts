@@ -1,6 +1,6 @@
 /**
  * The signed payment of a purchase sent to a service that offers x402's `payment-identifier`, kept sealed in
- * the ledger only until its `validBefore` (decision 0022). It exists for one use: after a lost answer, sending
+ * the ledger only until its `validBefore` (decision 0024). It exists for one use: after a lost answer, sending
  * the identical payment again, so the service hands back the answer it kept. It is deleted when the purchase
  * completes or fails, and at the first check or purchase after validBefore, when it could no longer pay.
  */

@@ -25,6 +25,7 @@ const purchaseWaitSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('chain_access'), summary: z.string() }),
   z.object({ kind: z.literal('redelivery'), txHash: z.string().nullable(), summary: z.string() }),
+  z.object({ kind: z.literal('storage'), summary: z.string() }),
 ]) satisfies z.ZodType<PurchaseWait>;
 
 export function parseWait(json: string | null): PurchaseWait | null {
@@ -84,7 +85,8 @@ export interface PurchaseRow {
 function movedUsd(row: PurchaseRow, waitingFor: PurchaseWait | null): number | null {
   if (row.paid_with === 'library_secret' || row.state === 'failed') return 0;
   const amountUsd = unitsToUsd(row.amount);
-  if (row.state === 'completed' || waitingFor?.kind === 'redelivery') return amountUsd;
+  if (row.state === 'completed' || waitingFor?.kind === 'redelivery' || waitingFor?.kind === 'storage')
+    return amountUsd;
   return null;
 }
 

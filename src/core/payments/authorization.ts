@@ -126,7 +126,7 @@ export async function assertSignedBy(
 /**
  * The x402 v2 payment payload: the option the service offered, echoed exactly, and the signed authorization.
  * When the challenge offers the `payment-identifier` extension and a purchase id is given, the payload carries
- * that id, so the identical payload sent again after a lost answer gets the answer back (decision 0022).
+ * that id, so the identical payload sent again after a lost answer gets the answer back (decision 0024).
  */
 export async function paymentPayload(
   quote: Quote,

@@ -35,6 +35,7 @@ import { CommittedSpend } from './committed-spend';
 import { unitsToUsd } from '../../shared/money';
 import type { QuoteChangedDetails } from '../../shared/rpc-errors';
 import type { PurchaseStep } from '../../shared/events';
+import { keepWhenDiskFull, requireRoomToStore } from '../disk-space';
 import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
 
 export type { PurchaseStep };
@@ -61,7 +62,7 @@ export interface PurchaserDeps {
   client: () => ServiceClient;
   /** A client for a purchase's own service, which may no longer be the one selected. */
   clientFor: (serviceUrl: string) => ServiceClient;
-  /** Payments sent to services that offer payment-identifier, sealed until validBefore (decision 0022). */
+  /** Payments sent to services that offer payment-identifier, sealed until validBefore (decision 0024). */
   kept: KeptPayments;
   /** Re-prices the held quote's selection from a fresh challenge (validated like the first one). */
   requote: (held: HeldQuote) => Promise<HeldQuote>;
@@ -171,6 +172,7 @@ export class Purchaser {
       // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
       if (!contacted) await unreachableBeforeSigning(() => client.probe());
       await this.deps.checkTokenDomain(held.quote);
+      await requireRoomToStore(this.deps.db, held.quote.reportCount);
       const clock = await this.deps.clock(held.quote.network);
       // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
       // concurrent starts for the same reports the second sees the first.
@@ -365,7 +367,9 @@ export class Purchaser {
   private answered(purchaseId: string, answer: PaidAnswer, pinPayee: boolean): PurchaseOutcome {
     this.deps.ledger.saveResponse(purchaseId, answer.text, answer.settlement?.transaction ?? null);
     this.step(purchaseId, 'response_received');
-    const delivered = this.deliver(purchaseId, answer.body, answer.text);
+    const delivered = keepWhenDiskFull(this.deps.ledger, purchaseId, () =>
+      this.deliver(purchaseId, answer.body, answer.text),
+    );
     if (!delivered.ok) {
       this.step(purchaseId, 'in_doubt');
       return { status: 'in_doubt', purchase: this.view(purchaseId), message: delivered.message };

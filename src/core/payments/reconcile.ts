@@ -1,7 +1,7 @@
 /**
  * Explains every purchase that did not finish (safety rule 5): a kept answer is delivered, a request that
  * never left is failed, a lost answer from a service that offers payment-identifier is asked for again with
- * the identical payment (once per check, until validBefore: decision 0022), and the chain (authorizationState)
+ * the identical payment (once per check, until validBefore: decision 0024), and the chain (authorizationState)
  * or the authorization's expiry decides the rest. What cannot be decided yet stays in doubt and records what
  * it waits for; the next start or refresh asks again. Nothing here ever signs, or sends a new payment.
  */
@@ -14,6 +14,7 @@ import type { KeptPayments } from '../ledger/kept-payments';
 import type { Purchaser } from './purchaser';
 import { authorizationUsed, DESK_CLOCK_EXPIRY_MARGIN_MS, refusalBelievableAt } from './chain-state';
 import { parseWait } from '../ledger/purchases';
+import { isDiskFull, keepWhenDiskFull } from '../disk-space';
 
 const AUTHORIZATION_USED = parseAbiItem(
   'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
@@ -40,7 +41,9 @@ function deliverKept(row: PurchaseRow, deps: ReconcileDeps): boolean {
   const parsed = paidSuccessSchema.safeParse(json);
   if (!parsed.success) return false;
   // Delivered, or refused as not what was bought (then held in doubt by deliver): either way decided here.
-  deps.purchaser.deliver(row.id, parsed.data, row.response_json);
+  // A disk still full holds it in doubt with the answer kept, for the next pass; it never stops the others.
+  const text = row.response_json;
+  keepWhenDiskFull(deps.ledger, row.id, () => deps.purchaser.deliver(row.id, parsed.data, text));
   return true;
 }
 
@@ -191,18 +194,28 @@ export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
   // A payment whose authorization closed can neither pay nor fetch anything: none is kept past validBefore.
   deps.kept.forgetExpired();
   for (const row of deps.ledger.unsettled()) {
-    deps.ledger.markChecked(row.id);
-    if (deliverKept(row, deps)) continue;
-    if (row.state === 'signed') {
-      deps.ledger.setState(row.id, 'failed', {
-        error: 'Intel Desk stopped before the payment was sent. No money moved.',
-      });
-      continue;
+    try {
+      await reconcileOne(row, deps, unreachable);
+    } catch (error) {
+      // A full disk must not stop the desk from starting: the row stays as it was (its answer, if any, kept)
+      // and the next pass, with room again, explains it.
+      if (!isDiskFull(error)) throw error;
     }
-    if (await deps.purchaser.resendKept(row)) continue;
-    const client = deps.chain(row.network);
-    const rpcUrl = deps.rpcUrlFor(row.network);
-    if (client && rpcUrl) await checkOnChain(row, deps, client, rpcUrl, unreachable);
-    else explainWithoutChain(row, deps);
   }
+}
+
+async function reconcileOne(row: PurchaseRow, deps: ReconcileDeps, unreachable: Map<string, unknown>) {
+  deps.ledger.markChecked(row.id);
+  if (deliverKept(row, deps)) return;
+  if (row.state === 'signed') {
+    deps.ledger.setState(row.id, 'failed', {
+      error: 'Intel Desk stopped before the payment was sent. No money moved.',
+    });
+    return;
+  }
+  if (await deps.purchaser.resendKept(row)) return;
+  const client = deps.chain(row.network);
+  const rpcUrl = deps.rpcUrlFor(row.network);
+  if (client && rpcUrl) await checkOnChain(row, deps, client, rpcUrl, unreachable);
+  else explainWithoutChain(row, deps);
 }

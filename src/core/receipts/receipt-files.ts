@@ -1,6 +1,6 @@
 /** Receipts and purchases as files a person keeps: JSON and a printable PDF of receipts, CSV of purchases. */
 import type { ExportedFile } from '../../shared/rpc';
-import { receiptFields, type Receipt } from '../../shared/receipt';
+import { receiptFields, serviceNamedOtherText, type Receipt } from '../../shared/receipt';
 import { pdfDocument, winAnsi, type Doc } from '../export-pdf';
 import { unitsText, usdToUnits } from '../../shared/money';
 import { purchaseView, type PurchaseRow } from '../ledger/purchases';
@@ -32,12 +32,14 @@ function verificationLine(receipt: Receipt): string {
   const v = receipt.verification;
   if (!receipt.paid) return 'Read with the library secret: nothing was paid.';
   if (v === null) return 'Not checked on chain in this export.';
-  if (v.status === 'verified') return `Verified on chain: block ${v.blockNumber}, ${v.blockTime}.`;
+  const other = serviceNamedOtherText(v);
+  const note = other === null ? '' : ` ${other}`;
+  if (v.status === 'verified') return `Verified on chain: block ${v.blockNumber}, ${v.blockTime}.${note}`;
   if (v.status === 'mismatch') {
     const differs = v.checks
       .filter((c) => !c.ok)
       .map((c) => `${c.name} (expected ${c.expected}, found ${c.found ?? 'nothing'})`);
-    return `Does NOT match the chain: ${differs.join('; ')}.`;
+    return `Does NOT match the chain: ${differs.join('; ')}.${note}`;
   }
   return v.message;
 }

@@ -1,6 +1,8 @@
 /**
- * Checks a receipt against the chain itself: the token's AuthorizationUsed and Transfer events of the
- * settlement transaction must name the payer, payee, amount and nonce the ledger recorded. Read-only.
+ * Checks a receipt against the chain itself: the settlement is the transaction in which the token emitted
+ * AuthorizationUsed(payer, nonce), found by that event; its AuthorizationUsed and Transfer events must name
+ * the payer, payee, amount and nonce the ledger recorded. Only then is the transaction the service named
+ * compared with it: a service that named a wrong one is said so, and a genuine payment still verifies. Read-only.
  */
 import { getAddress, parseAbi, parseEventLogs, type Hex, type PublicClient } from 'viem';
 import type { ReceiptCheck, ReceiptVerification } from '../../shared/receipt';
@@ -22,6 +24,8 @@ export interface PaidRecord {
 }
 
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const sameHash = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 function check(
   name: ReceiptCheck['name'],
@@ -32,15 +36,46 @@ function check(
   return { name, expected, found, ok };
 }
 
+/** Whether this transaction's receipt holds the token's AuthorizationUsed(payer, nonce). */
+async function emitsAuthorizationUsed(record: PaidRecord, client: PublicClient, hash: Hex): Promise<boolean> {
+  try {
+    const receipt = await client.getTransactionReceipt({ hash });
+    const events = parseEventLogs({
+      abi: TOKEN_EVENTS,
+      logs: receipt.logs.filter((log) => sameAddress(log.address, record.asset)),
+    });
+    return events.some(
+      (e) =>
+        e.eventName === 'AuthorizationUsed' &&
+        sameAddress(e.args.authorizer, record.payer) &&
+        sameHash(e.args.nonce, record.nonce),
+    );
+  } catch {
+    // Not a transaction this chain knows.
+    return false;
+  }
+}
+
+/**
+ * The settlement: the transaction of the token's AuthorizationUsed(payer, nonce) event, searched in the
+ * token's logs. Only when the node will not search them (some limit the blocks a log query may span) is the
+ * transaction the service named used, and then only if it emitted that very event.
+ */
 async function findSettlement(record: PaidRecord, client: PublicClient): Promise<Hex | null> {
-  if (record.txHash && /^0x[0-9a-fA-F]{64}$/.test(record.txHash)) return record.txHash as Hex;
-  const logs = await client.getLogs({
-    address: record.asset as Hex,
-    event: TOKEN_EVENTS[0],
-    args: { authorizer: record.payer as Hex, nonce: record.nonce as Hex },
-    fromBlock: 0n,
-  });
-  return logs[0]?.transactionHash ?? null;
+  try {
+    const logs = await client.getLogs({
+      address: record.asset as Hex,
+      event: TOKEN_EVENTS[0],
+      args: { authorizer: record.payer as Hex, nonce: record.nonce as Hex },
+      fromBlock: 0n,
+    });
+    return logs[0]?.transactionHash ?? null;
+  } catch (error) {
+    const named = record.txHash;
+    if (named && TX_HASH.test(named) && (await emitsAuthorizationUsed(record, client, named as Hex)))
+      return named as Hex;
+    throw error;
+  }
 }
 
 /** What the chain says about one paid purchase; never throws for what the chain answers, only explains. */
@@ -84,17 +119,25 @@ export async function verifyOnChain(
         status: 'mismatch',
         blockNumber: null,
         blockTime: null,
+        transaction: null,
+        serviceNamedOther: null,
         checks: [
           chainCheck,
           check('nonce', record.nonce, 'used, but no AuthorizationUsed event found', false),
         ],
       };
     }
+    // Compared only now that the chain named the settlement: a wrong hash from the service is its mistake.
+    const serviceNamedOther =
+      record.txHash !== null && !sameHash(record.txHash, txHash) ? record.txHash : null;
     const receipt = await client.getTransactionReceipt({ hash: txHash });
     const tokenLogs = receipt.logs.filter((log) => sameAddress(log.address, record.asset));
     const events = parseEventLogs({ abi: TOKEN_EVENTS, logs: tokenLogs });
     const authorizationEvent = events.find(
-      (e) => e.eventName === 'AuthorizationUsed' && sameAddress(e.args.authorizer, record.payer),
+      (e) =>
+        e.eventName === 'AuthorizationUsed' &&
+        sameAddress(e.args.authorizer, record.payer) &&
+        sameHash(e.args.nonce, record.nonce),
     );
     const transfer = events.find((e) => e.eventName === 'Transfer' && sameAddress(e.args.from, record.payer));
     const block = await client.getBlock({ blockNumber: receipt.blockNumber });
@@ -132,10 +175,9 @@ export async function verifyOnChain(
     ];
     const blockNumber = receipt.blockNumber.toString();
     const blockTime = new Date(Number(block.timestamp) * 1000).toISOString();
-    if (receipt.status === 'success' && checks.every((c) => c.ok)) {
-      return { status: 'verified', blockNumber, blockTime, checks };
-    }
-    return { status: 'mismatch', blockNumber, blockTime, checks };
+    const found = { blockNumber, blockTime, checks, transaction: txHash, serviceNamedOther };
+    if (receipt.status === 'success' && checks.every((c) => c.ok)) return { status: 'verified', ...found };
+    return { status: 'mismatch', ...found };
   } catch (error) {
     return {
       status: 'unavailable',

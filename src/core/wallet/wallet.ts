@@ -3,6 +3,7 @@
  * wallet in the renderer, which signs typed data the desk hands it.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { isAddress, getAddress, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
@@ -20,6 +21,7 @@ import {
 import { requireStrongPassphrase } from './passphrase-strength';
 import { decryptKeystoreV3 } from './keystore-v3';
 import type { DeskEvents } from '../events';
+import { keepReplacedKeystore } from '../backup/keystore-backup';
 
 const address = z.string().refine((value) => isAddress(value));
 const vaultWrapped = z
@@ -46,6 +48,11 @@ function parsePrivateKey(key: string): Hex {
 }
 
 export type WalletKind = 'keystore' | 'external';
+
+export interface ImportOptions {
+  /** The person chose to replace a wallet of another address; its keystore is kept in backups/. */
+  replace?: boolean | undefined;
+}
 
 export class DeskWallet {
   private account: PrivateKeyAccount | null = null;
@@ -140,10 +147,16 @@ export class DeskWallet {
     return this.external ? null : this.account;
   }
 
-  importPrivateKey(key: string, passphrase: string): Promise<void> {
+  /**
+   * Stores a key, sealed. A wallet already set up for another address is never replaced silently: without
+   * `replace` the import is refused (naming both addresses) and wallet.json is left as it was; with it, the
+   * old keystore is first copied into backups/ and kept there.
+   */
+  importPrivateKey(key: string, passphrase: string, options: ImportOptions = {}): Promise<void> {
     return this.serial(async () => {
       const normalized = parsePrivateKey(key);
       await requireStrongPassphrase(passphrase);
+      this.guardReplacement(privateKeyToAccount(normalized).address, options);
       this.account = await this.store(normalized, passphrase);
       this.external = null;
       this.events?.changed('wallet.changed');
@@ -157,10 +170,41 @@ export class DeskWallet {
     this.events?.changed('wallet.changed');
   }
 
-  async importKeystore(json: string, keystorePassword: string, passphrase: string): Promise<void> {
+  async importKeystore(
+    json: string,
+    keystorePassword: string,
+    passphrase: string,
+    options: ImportOptions = {},
+  ): Promise<void> {
     // Checked first so a weak passphrase is refused before the keystore's own (slow) key derivation.
     await requireStrongPassphrase(passphrase);
-    await this.importPrivateKey(await decryptKeystoreV3(json, keystorePassword), passphrase);
+    await this.importPrivateKey(await decryptKeystoreV3(json, keystorePassword), passphrase, options);
+  }
+
+  /**
+   * Refuses to put `incoming` over a stored wallet of another address unless asked to replace it; when asked,
+   * keeps the stored keystore among the backups first. The same address again (a new passphrase) replaces
+   * nothing. A wallet file that cannot be read counts as a wallet: it may be the only copy of a key.
+   */
+  private guardReplacement(incoming: `0x${string}`, options: ImportOptions): void {
+    if (!existsSync(this.file)) return;
+    let current: string;
+    try {
+      const stored = this.readStored();
+      current = stored ? getAddress(stored.address) : 'unknown';
+    } catch {
+      current = 'an unreadable wallet file';
+    }
+    if (current === incoming) return;
+    if (!options.replace) {
+      throw new DeskError(
+        'wallet_exists',
+        `A wallet is already set up here (${current}); importing ${incoming} would replace it. Nothing was changed. Choose to replace it to go on: the current keystore is then kept in the backups folder.`,
+        'wallet',
+        { current, incoming },
+      );
+    }
+    keepReplacedKeystore(this.file, path.join(path.dirname(this.file), 'backups'), current);
   }
 
   unlock(passphrase: string): Promise<void> {

@@ -1,6 +1,6 @@
 /** One purchase's receipt: the evidence the desk kept, checked on chain on request, exported as JSON or PDF. */
 import { useState } from 'react';
-import type { Receipt, ReceiptVerification } from '../../shared/receipt';
+import { serviceNamedOtherText, type Receipt, type ReceiptVerification } from '../../shared/receipt';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { Dialog } from '../components/Dialog';
 import { ErrorLine, ErrorMessage, Loading } from '../components/States';
@@ -12,12 +12,20 @@ function Verification(props: { receipt: Receipt; verification: ReceiptVerificati
   if (!props.receipt.paid)
     return <p>Read with the library secret: nothing was paid, so there is nothing on chain.</p>;
   if (v === null) return null;
+  const other = serviceNamedOtherText(v);
   if (v.status === 'verified') {
     return (
-      <p className="ok-text" data-testid="verification">
-        Verified on chain: block {v.blockNumber}, {dateTime(v.blockTime)}. Payer, payee, amount and nonce
-        match the token&apos;s own events.
-      </p>
+      <div data-testid="verification">
+        <p className="ok-text">
+          Verified on chain: block {v.blockNumber}, {dateTime(v.blockTime)}. Payer, payee, amount and nonce
+          match the token&apos;s own events.
+        </p>
+        {other && (
+          <p className="warn-text" style={{ overflowWrap: 'anywhere' }}>
+            {other}
+          </p>
+        )}
+      </div>
     );
   }
   if (v.status === 'mismatch') {
@@ -34,6 +42,7 @@ function Verification(props: { receipt: Receipt; verification: ReceiptVerificati
               </li>
             ))}
         </ul>
+        {other && <p style={{ overflowWrap: 'anywhere' }}>{other}</p>}
       </div>
     );
   }

@@ -1,11 +1,14 @@
 /** Service URL, spending caps and budgets, wallet, WalletConnect, chain RPC, library secret, theme. Secrets go in; only "set / accepted" comes out. */
 import { useId, useState, type FormEvent } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
-import { errorCode, errorMessage } from '../rpc/client';
+import { errorCode, errorMessage, refusalDetails } from '../rpc/client';
+import { Dialog } from '../components/Dialog';
+import { dateTime } from '../format';
 import { ErrorMessage, Loading } from '../components/States';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { BudgetsForm } from './BudgetsForm';
 import { ChainRpcForm } from './ChainRpcForm';
+import { OptionalSettingForm } from './OptionalSettingForm';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
@@ -96,62 +99,23 @@ function CapsForm(props: { settings: SettingsView }) {
 }
 
 function WalletConnectForm(props: { settings: SettingsView }) {
-  const [projectId, setProjectId] = useState(props.settings.walletConnectProjectId ?? '');
-  const update = useRpcMutation('settings.update');
-  const checked = walletConnectProjectIdSchema.safeParse(projectId);
-  const messageId = useId();
-  const invalid = projectId !== '' && !checked.success;
   return (
-    <form
-      className="settings-block"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (checked.success)
-          update.mutate(
-            { walletConnectProjectId: checked.data },
-            { onSuccess: (saved) => setProjectId(saved.walletConnectProjectId ?? '') },
-          );
-      }}
+    <OptionalSettingForm
+      setting="walletConnectProjectId"
+      settings={props.settings}
+      schema={walletConnectProjectIdSchema}
+      title="WalletConnect"
+      label="Project id"
+      inputLabel="WalletConnect project id"
+      inputType="text"
+      saveLabel="Save project id"
+      clearLabel="Remove"
     >
-      <h2>WalletConnect</h2>
       <p className="muted small">
         Pair a phone or hardware wallet through the WalletConnect relay. It needs a project id from
         WalletConnect Cloud; without one, Intel Desk never contacts the relay.
       </p>
-      <label>
-        Project id{' '}
-        <input
-          type="text"
-          aria-label="WalletConnect project id"
-          spellCheck={false}
-          autoComplete="off"
-          value={projectId}
-          onChange={(e) => setProjectId(e.target.value)}
-          {...invalidProps(messageId, invalid || update.isError)}
-        />
-      </label>
-      <div className="inline-form">
-        <button type="submit" disabled={!checked.success || update.isPending}>
-          Save project id
-        </button>
-        <button
-          type="button"
-          disabled={!props.settings.walletConnectProjectId || update.isPending}
-          onClick={() =>
-            update.mutate({ walletConnectProjectId: null }, { onSuccess: () => setProjectId('') })
-          }
-        >
-          Remove
-        </button>
-      </div>
-      <FormMessage
-        id={messageId}
-        error={
-          invalid ? checked.error?.issues[0]?.message : update.isError ? errorMessage(update.error) : null
-        }
-        success={update.isSuccess ? 'Saved.' : null}
-      />
-    </form>
+    </OptionalSettingForm>
   );
 }
 
@@ -176,10 +140,15 @@ function ImportWallet() {
   const failedField = importWallet.isError
     ? IMPORT_ERROR_FIELD[errorCode(importWallet.error) ?? '']
     : undefined;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  // Another wallet is set up: core refused and named both addresses; only the person's choice replaces it.
+  const existing = refusalDetails(importWallet.error, 'wallet_exists');
+  const [keepCurrent, setKeepCurrent] = useState(false);
+  const submitImport = (replace: boolean) => {
+    setKeepCurrent(false);
     importWallet.mutate(
-      kind === 'key' ? { privateKey, passphrase } : { keystoreJson, keystorePassword, passphrase },
+      kind === 'key'
+        ? { privateKey, passphrase, replace }
+        : { keystoreJson, keystorePassword, passphrase, replace },
       {
         onSuccess: () => {
           setPrivateKey('');
@@ -190,8 +159,33 @@ function ImportWallet() {
       },
     );
   };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    submitImport(false);
+  };
   return (
     <form className="settings-block" onSubmit={submit} autoComplete="off">
+      <Dialog
+        title="Replace the wallet?"
+        open={existing !== null && !keepCurrent && !importWallet.isPending}
+        onClose={() => setKeepCurrent(true)}
+      >
+        <p>
+          A wallet is already set up: <code data-testid="wallet-current">{existing?.current}</code>.
+        </p>
+        <p>
+          Importing <code data-testid="wallet-incoming">{existing?.incoming}</code> replaces it. The current
+          keystore is kept in the backups folder of the data folder, so it can be restored.
+        </p>
+        <div className="inline-form">
+          <button type="button" onClick={() => setKeepCurrent(true)}>
+            Keep the current wallet
+          </button>
+          <button type="button" onClick={() => submitImport(true)}>
+            Replace the wallet
+          </button>
+        </div>
+      </Dialog>
       <h3>Import a wallet</h3>
       <p className="muted small">The key is encrypted in Intel Desk's keystore and never shown again.</p>
       <fieldset>
@@ -267,7 +261,11 @@ function ImportWallet() {
         id={messageId}
         error={
           importWallet.isError
-            ? errorMessage(importWallet.error)
+            ? existing !== null
+              ? keepCurrent
+                ? `Nothing was imported; ${existing.current} is still the wallet.`
+                : null
+              : errorMessage(importWallet.error)
             : lock.isError
               ? errorMessage(lock.error)
               : null
@@ -357,6 +355,41 @@ function LibrarySecret(props: { settings: SettingsView }) {
   );
 }
 
+/** Copies of the library in backups/: when the last was taken, and one now. */
+function LibraryBackups() {
+  const backups = useRpcQuery('library.backups', {});
+  const backupNow = useRpcMutation('library.backup');
+  const messageId = useId();
+  const last = backups.data?.last ?? null;
+  return (
+    <div className="settings-block">
+      <h2>Library</h2>
+      <p data-testid="last-backup">
+        {backups.data
+          ? last
+            ? `Last backup ${dateTime(last.takenAt)} (${(last.bytes / (1024 * 1024)).toFixed(1)} MB); ${backups.data.count} kept in ${backups.data.folder}.`
+            : 'No backup yet.'
+          : '…'}
+      </p>
+      <p className="muted small">
+        The library is backed up after purchases, daily and before an upgrade; a damaged library is restored
+        from the newest good backup at start.
+      </p>
+      {backups.data?.lastError ? (
+        <p className="muted small">The last automatic backup failed: {backups.data.lastError}</p>
+      ) : null}
+      <button type="button" onClick={() => backupNow.mutate({})} disabled={backupNow.isPending}>
+        {backupNow.isPending ? 'Backing up…' : 'Back up now'}
+      </button>
+      <FormMessage
+        id={messageId}
+        error={backupNow.isError ? errorMessage(backupNow.error) : null}
+        success={backupNow.isSuccess ? 'Backed up.' : null}
+      />
+    </div>
+  );
+}
+
 function ThemePicker(props: { settings: SettingsView }) {
   const update = useRpcMutation('settings.update');
   return (
@@ -399,9 +432,10 @@ export function SettingsScreen() {
             <ImportWallet />
           </div>
           <WalletConnectForm settings={settings.data} />
-          <ChainRpcForm settings={settings.data} />
           <LibrarySecret settings={settings.data} />
           <ThemePicker settings={settings.data} />
+          <ChainRpcForm settings={settings.data} />
+          <LibraryBackups />
           {/* Last, so the cards above keep their rows; its text names the caps it sits beside. */}
           <BudgetsForm />
         </div>

@@ -10,7 +10,7 @@ import { getAddress, isAddressEqual, parseAbi, type Address } from 'viem';
 import type { ChainClients } from '../chain/token';
 import type { PaymentRequirement } from '../../shared/wire';
 import type { DecodedPayment } from './decode';
-import { baseUnitsToUsd, type PaymentTerms } from './challenge';
+import { baseUnitsToUsd, MAX_TIMEOUT_SECONDS, type PaymentTerms } from './challenge';
 import type { NonceBook } from './nonces';
 
 export type PaymentFailure =
@@ -31,6 +31,27 @@ export type PaymentOutcome =
 
 /** Seconds an authorization must still be valid for, so it cannot expire while settling. */
 const SETTLEMENT_MARGIN_SECONDS = 5;
+
+/**
+ * Seconds past maxTimeoutSeconds a validBefore may reach: a payer dating its window by a clock a little ahead
+ * of this one (or by the chain's) is still served, and an authorization that stays spendable for years is not.
+ */
+export const VALID_BEFORE_MARGIN_SECONDS = 30;
+
+/** Structural equality of two JSON values, whatever the order of their keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((value, i) => sameJson(value, b[i]));
+  const left = Object.entries(a).filter(([, value]) => value !== undefined);
+  const right = new Map(Object.entries(b).filter(([, value]) => value !== undefined));
+  return (
+    left.length === right.size &&
+    left.every(([key, value]) => right.has(key) && sameJson(value, right.get(key)))
+  );
+}
 
 /** The x402 facilitator's reason for a transaction sent whose receipt could not be had. */
 const SETTLEMENT_PENDING = 'settlement_pending';
@@ -214,8 +235,23 @@ export class PaymentVerifier {
     if (BigInt(auth.validBefore) < nowSeconds + BigInt(SETTLEMENT_MARGIN_SECONDS)) {
       return fail('authorization_expired', `the authorization expired at ${auth.validBefore}`);
     }
+    const timeout = requirement.maxTimeoutSeconds ?? MAX_TIMEOUT_SECONDS;
+    const latest = nowSeconds + BigInt(timeout + VALID_BEFORE_MARGIN_SECONDS);
+    if (BigInt(auth.validBefore) > latest) {
+      return fail(
+        'authorization_too_long',
+        `the authorization is valid until ${auth.validBefore}, ${BigInt(auth.validBefore) - nowSeconds} s from now; this service accepts at most ${timeout} s (maxTimeoutSeconds) plus ${VALID_BEFORE_MARGIN_SECONDS} s for clock differences`,
+      );
+    }
     if (!/^0x[0-9a-fA-F]{64}$/.test(auth.nonce))
       return fail('invalid_payment_payload', 'the nonce must be 32 bytes');
+    // A v2 payer echoes the terms it accepted: they must be exactly the ones offered for this request.
+    if (payment.accepted && !sameJson(payment.accepted, requirement)) {
+      return fail(
+        'accepted_mismatch',
+        'the payment accepts terms other than the ones offered for this request; echo accepts[0] of the 402 challenge unchanged',
+      );
+    }
 
     // Reserve before any chain call: two requests carrying one nonce can never both settle.
     if (!this.nonces.reserve(from, auth.nonce, auth.value, resource)) {

@@ -1,0 +1,107 @@
+/**
+ * Backing up a 100k-report library (decision 0021): the longest event-loop stall of the thread that asks for
+ * the copy while core copies desk.db with SQLite's online backup, as core does it (in a worker thread, in
+ * steps), in adaptive steps on the same thread, and in one step; the time each takes, what a copy costs on
+ * disk, and the one-go VACUUM INTO copy taken before a migration. Target: under 50 ms.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openDeskDb } from '../src/core/db/open';
+import { SnapshotStore } from '../src/core/cache/snapshots';
+import {
+  backupLibrary,
+  backupLibraryNow,
+  DEFAULT_KEEP,
+  listLibraryBackups,
+} from '../src/core/backup/library-backup';
+import { reportCorpus } from './corpus';
+import { round, timeMs, timeMsAsync, type Section } from './measure';
+
+const REPORTS = 100_000;
+const SERVICE = 'http://127.0.0.1:8402';
+const STORED_AT = '2026-11-22T00:00:00.000Z';
+const MB = 1024 * 1024;
+
+/** The longest time a 1 ms timer on this thread fired late while `action` ran (see core-thread.ts). */
+async function longestStall(action: () => Promise<unknown>): Promise<{ stallMs: number; ms: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  let last = performance.now();
+  let longest = 0;
+  const probe = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last - 1);
+    last = now;
+  }, 1);
+  histogram.enable();
+  const ms = await timeMsAsync(action);
+  longest = Math.max(longest, performance.now() - last - 1);
+  histogram.disable();
+  clearInterval(probe);
+  return { stallMs: Math.max(longest, histogram.max / 1e6), ms };
+}
+
+/** The library, filled in a function of its own so the corpus is garbage before anything is measured. */
+function fill(file: string) {
+  const { db } = openDeskDb(file);
+  const store = new SnapshotStore(db);
+  const corpus = reportCorpus(REPORTS);
+  for (let i = 0; i < corpus.length; i += 1000) {
+    db.transaction(() => {
+      for (const { handle, snapshot, raw } of corpus.slice(i, i + 1000))
+        store.put(SERVICE, handle, [{ snapshot, raw }], null, STORED_AT);
+    })();
+  }
+  store.indexPending();
+  return db;
+}
+
+/** What this machine's scheduler alone costs a thread that does nothing (other processes share the cores). */
+async function idleStall(ms: number): Promise<number> {
+  return (await longestStall(() => new Promise((resolve) => setTimeout(resolve, ms)))).stallMs;
+}
+
+export const backupSection: Section = {
+  name: 'backup',
+  async run() {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bench-backup-'));
+    try {
+      const file = path.join(dir, 'desk.db');
+      const db = fill(file);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const libraryBytes = statSync(file).size;
+      const folder = path.join(dir, 'backups');
+
+      const idle = await idleStall(1500);
+      const inWorker = await longestStall(() => backupLibrary(db, folder, { reason: 'manual', keep: 100 }));
+      const stepped = await longestStall(() =>
+        backupLibrary(db, folder, { reason: 'manual', keep: 100, thread: 'same' }),
+      );
+      const copyBytes = listLibraryBackups(folder)[0]?.bytes ?? 0;
+      // The same copy in one step (better-sqlite3's progress asking for every page at once).
+      const oneStep = await longestStall(() =>
+        db.backup(path.join(dir, 'one-step.db'), { progress: () => 0x7fffffff }),
+      );
+      const vacuumMs = timeMs(() => backupLibraryNow(db, folder, { reason: 'migration', keep: 100 }));
+      db.close();
+      return {
+        reports: REPORTS,
+        'library size (MB)': round(libraryBytes / MB, 1),
+        'idle thread, same length: longest stall (ms)': round(idle, 1),
+        'backup, in a worker: longest stall (ms)': round(inWorker.stallMs, 1),
+        'backup, in a worker: time (ms)': round(inWorker.ms, 0),
+        'backup, stepped on this thread: longest stall (ms)': round(stepped.stallMs, 1),
+        'backup, stepped on this thread: time (ms)': round(stepped.ms, 0),
+        'backup, one step: longest stall (ms)': round(oneStep.stallMs, 1),
+        'backup, one step: time (ms)': round(oneStep.ms, 0),
+        'stall ratio (one step / in a worker)': round(oneStep.stallMs / Math.max(inWorker.stallMs, 0.1), 0),
+        'one copy on disk (MB)': round(copyBytes / MB, 1),
+        [`${DEFAULT_KEEP} copies kept on disk (MB)`]: round((DEFAULT_KEEP * copyBytes) / MB, 0),
+        'before a migration, VACUUM INTO (ms, blocking, at start)': round(vacuumMs, 0),
+      };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

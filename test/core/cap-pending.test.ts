@@ -1,0 +1,179 @@
+/**
+ * A payment that passed the cap check is counted by the next check before it has a ledger row. The window is
+ * real only when signing yields: a hardware wallet or a slow keystore takes its time. Here the keystore's
+ * signer waits on a gate the test opens, so a second purchase is judged while the first is being signed and
+ * nothing of it is in desk.db yet. Without that count both would pay and the day would go over its cap.
+ * The same holds for two external signatures that come back at once: the second is judged while the first is
+ * checked on its way to the ledger.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { startStack, type Stack } from '../../src/service/stack';
+import type { DeskCore, PurchaseStep } from '../../src/core';
+import type { PurchaseOutcome } from '../../src/shared/rpc';
+import { DeskWallet } from '../../src/core/wallet/wallet';
+import { balanceOf, deskFor, deskWithWallet, failure, ledgerRows, signExternal, tempDir } from './helpers';
+import { sameDayClock } from './clock';
+
+/** Opens once: every signature asked for before then waits for it. */
+function gate() {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+/** Each purchase's steps, in order, as core reported them; `reached` resolves when one reaches a step. */
+function stepLog() {
+  const steps = new Map<string, PurchaseStep[]>();
+  const waiters: { step: PurchaseStep; resolve: (id: string) => void }[] = [];
+  return {
+    record(purchaseId: string, step: PurchaseStep) {
+      steps.set(purchaseId, [...(steps.get(purchaseId) ?? []), step]);
+      for (const waiter of waiters.splice(0)) {
+        if (waiter.step === step) waiter.resolve(purchaseId);
+        else waiters.push(waiter);
+      }
+    },
+    reached(step: PurchaseStep): Promise<string> {
+      return new Promise((resolve) => waiters.push({ step, resolve }));
+    },
+    signing: () => [...steps].filter(([, list]) => list.includes('signing')).map(([id]) => id),
+  };
+}
+
+let stack: Stack;
+let data: ReturnType<typeof tempDir>;
+let desk: DeskCore;
+let payer: `0x${string}`;
+let handles: string[];
+const log = stepLog();
+
+beforeAll(async () => {
+  stack = await startStack({
+    seed: { handles: 4, minReportsPerHandle: 2, maxReportsPerHandle: 2 },
+    buyerCount: 1,
+  });
+  data = tempDir('desk-cap-pending-');
+  ({ desk, address: payer } = await deskWithWallet(stack, data.dir, 0, {
+    // One local day for the file: both purchases are judged against the same day's cap (clock.ts).
+    now: sameDayClock(),
+    onPurchaseStep: (id, step) => log.record(id, step),
+  }));
+  // Room for one $0.02 purchase today, not two.
+  await desk.handlers['settings.update']({ dailyCapUsd: 0.03, perPurchaseCapUsd: 1 });
+  handles = (await desk.handlers['shelf.list']({})).entries.map((entry) => entry.username);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+afterAll(async () => {
+  await desk?.close();
+  await stack?.stop();
+  data?.remove();
+});
+
+/** The unlocked keystore account, with signTypedData held until the gate opens (then signed for real). */
+function holdSignatures(until: Promise<void>): void {
+  const real = DeskWallet.prototype.unlockedAccount;
+  vi.spyOn(DeskWallet.prototype, 'unlockedAccount').mockImplementation(function (this: DeskWallet) {
+    const account = real.call(this);
+    if (!account) return null;
+    const held: PrivateKeyAccount = {
+      ...account,
+      signTypedData: async (typed) => {
+        await until;
+        return account.signTypedData(typed);
+      },
+    };
+    return held;
+  });
+}
+
+describe('the daily cap while a payment is being signed', () => {
+  it('counts a payment past the check that has no ledger row yet, so a second one is refused', async () => {
+    const before = await balanceOf(stack, payer);
+    const [first, second] = await Promise.all(
+      handles.slice(0, 2).map((handle) => desk.handlers['quote.get']({ handle, selection: { kind: 'all' } })),
+    );
+    if (!first || !second) throw new Error('two handles expected');
+    const signatures = gate();
+    holdSignatures(signatures.opened);
+
+    const signing = log.reached('signing');
+    const firstOutcome = desk.handlers['purchase.start']({
+      quoteId: first.quoteId,
+      confirmedAmount: first.amount,
+    });
+    const firstId = await signing;
+    // The first payment passed the check and waits for its signature: nothing of it is in the ledger.
+    expect(ledgerRows(data.dir)).toEqual([]);
+
+    // Settles either way: refused (the guarantee), or it too reaches its signature (the bug).
+    const secondSigning = log.reached('signing');
+    const secondOutcome = desk.handlers['purchase.start']({
+      quoteId: second.quoteId,
+      confirmedAmount: second.amount,
+    });
+    const secondSettled = secondOutcome.then(
+      (outcome): PurchaseOutcome | Error => outcome,
+      (error: unknown): PurchaseOutcome | Error =>
+        error instanceof Error ? error : new Error(String(error)),
+    );
+    await Promise.race([secondSettled, secondSigning]);
+    signatures.open();
+
+    expect((await failure(secondOutcome)).code).toBe('over_daily_cap');
+    expect(log.signing()).toEqual([firstId]);
+    expect((await firstOutcome).status).toBe('completed');
+
+    // On chain and in the ledger: one $0.02 payment, within the $0.03 cap.
+    expect(before - (await balanceOf(stack, payer))).toBe(20_000n);
+    const rows = ledgerRows(data.dir);
+    expect(rows.map((row) => [row.id, row.state, row.amount])).toEqual([[firstId, 'completed', '20000']]);
+    const view = await desk.handlers['purchases.list']({});
+    expect(view.spentTodayUsd).toBeLessThanOrEqual(view.dailyCapUsd);
+  });
+
+  it('counts an external signature being checked before its ledger row, when two come back at once', async () => {
+    const dir = tempDir('desk-cap-pending-external-');
+    const external = await deskFor(stack, dir.dir, { now: sameDayClock() });
+    try {
+      const account = privateKeyToAccount(stack.buyerKeys[0]!);
+      await external.handlers['wallet.useExternal']({ address: account.address });
+      await external.handlers['settings.update']({ dailyCapUsd: 0.03, perPurchaseCapUsd: 1 });
+      // Two windows, each alone under the cap: both signature requests go out.
+      const requests = [];
+      for (const handle of handles.slice(2, 4)) {
+        const quote = await external.handlers['quote.get']({ handle, selection: { kind: 'all' } });
+        const started = await external.handlers['purchase.start']({
+          quoteId: quote.quoteId,
+          confirmedAmount: quote.amount,
+        });
+        if (started.status !== 'needs_signature') throw new Error('expected a signature request');
+        requests.push(started.request);
+      }
+      const signatures = await Promise.all(requests.map((request) => signExternal(account, request)));
+      const before = await balanceOf(stack, payer);
+      // Both come back at once: the second is judged while the first is being checked, before its row.
+      const outcomes = await Promise.allSettled(
+        requests.map((request, index) =>
+          external.handlers['purchase.submitSignature']({
+            purchaseId: request.purchaseId,
+            signature: signatures[index]!,
+          }),
+        ),
+      );
+      const codes = outcomes.map((outcome) =>
+        outcome.status === 'fulfilled' ? outcome.value.status : (outcome.reason as { code?: string }).code,
+      );
+      // One pays, whichever it is; the other is refused over the cap and sends nothing.
+      expect([...codes].sort()).toEqual(['completed', 'over_daily_cap']);
+      expect(before - (await balanceOf(stack, payer))).toBe(20_000n);
+      const paid = requests[codes.indexOf('completed')]!.purchaseId;
+      expect(ledgerRows(dir.dir).map((row) => [row.id, row.state])).toEqual([[paid, 'completed']]);
+    } finally {
+      await external.close();
+      dir.remove();
+    }
+  });
+});
