@@ -40,7 +40,10 @@ function withId(signed: Awaited<ReturnType<typeof signAuthorization>>, id: strin
     x402Version: 2,
     resource: { url: stack.baseUrl },
     accepted: {
+      // Exactly what the service offers: it refuses echoed terms that are not its own.
       scheme: 'exact',
+      protocol: 'x402',
+      version: 2,
       network: stack.network,
       asset: stack.asset,
       amount: amount.toString(),
