@@ -67,7 +67,11 @@ async function run(command: WorkerCommand): Promise<unknown> {
       return { open: view.purchases.filter((p) => p.state === 'in_doubt').length };
     }
     case 'useBuyer':
-      await desk.handlers['wallet.import']({ privateKey: command.key, passphrase: env.PASSPHRASE });
+      await desk.handlers['wallet.import']({
+        privateKey: command.key,
+        passphrase: env.PASSPHRASE,
+        replace: true,
+      });
       return {};
     case 'caps':
       await desk.handlers['settings.update']({

@@ -224,9 +224,14 @@ function deskIntegrity(e: Evidence): Invariant {
 function serviceInvariant(e: Evidence): Invariant {
   const violations = e.service.damaged.map((verdict) => `service.db after a kill: ${verdict}`);
   const replays = e.service.replays.filter((r) => r.first === 200);
-  for (const replay of replays)
-    if (replay.second !== 409 || replay.code !== 'payment_already_used')
+  for (const replay of replays) {
+    // With a payment id, the identical payment gets the kept answer (decision 0022); without, 409.
+    if (replay.withId === true) {
+      if (replay.second !== 200 || replay.sameBody !== true)
+        violations.push(`a reused payment with an id was answered ${replay.second}, not its kept answer`);
+    } else if (replay.second !== 409 || replay.code !== 'payment_already_used')
       violations.push(`a reused payment was answered ${replay.second} ${replay.code ?? ''}`);
+  }
   const db = new Database(e.service.storeFile, { readonly: true, fileMustExist: true });
   let settledRows = 0;
   try {
@@ -246,7 +251,7 @@ function serviceInvariant(e: Evidence): Invariant {
     db.close();
   }
   return {
-    name: 'service: one settlement per authorization, 409 on reuse, store intact after SIGKILL',
+    name: 'service: one settlement per authorization, 409 or the kept answer on reuse, store intact after SIGKILL',
     counts: `settled=${settledRows} reuses=${replays.length} kills=${e.service.kills}`,
     violations,
   };

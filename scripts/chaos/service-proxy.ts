@@ -31,6 +31,26 @@ export interface Replay {
   first: number;
   second: number;
   code: string | null;
+  /**
+   * Whether the payment carried an x402 payment id, and whether the second answer's body was the first's: a
+   * service that offers payment-identifier answers the identical payment with the answer it kept (decision 0022).
+   */
+  withId?: boolean;
+  sameBody?: boolean;
+}
+
+const sentPaymentIdSchema = z.looseObject({
+  extensions: z.looseObject({
+    'payment-identifier': z.looseObject({ info: z.looseObject({ id: z.string() }) }),
+  }),
+});
+
+function carriesPaymentId(payment: string): boolean {
+  try {
+    return sentPaymentIdSchema.safeParse(JSON.parse(Buffer.from(payment, 'base64').toString('utf8'))).success;
+  } catch {
+    return false;
+  }
 }
 
 const PAYMENT_HEADERS = ['x-402-payment', 'x-payment', 'payment-signature'];
@@ -217,11 +237,11 @@ export class ServiceProxy {
           text: '{"error":"rate_limited","message":"Too many requests"}',
         });
       case 'paid_twice': {
-        this.track(this.replay(req, payment ?? '', answer.status));
+        this.track(this.replay(req, payment ?? '', answer));
         break;
       }
       case 'paid_twice_second_answer': {
-        const second = await this.replay(req, payment ?? '', answer.status);
+        const second = await this.replay(req, payment ?? '', answer);
         if (second) answer = second;
         break;
       }
@@ -233,10 +253,21 @@ export class ServiceProxy {
     send(res, answer);
   }
 
-  private async replay(req: IncomingMessage, payment: string, first: number): Promise<ServiceAnswer | null> {
+  private async replay(
+    req: IncomingMessage,
+    payment: string,
+    first: ServiceAnswer,
+  ): Promise<ServiceAnswer | null> {
     try {
       const second = await this.forward(req);
-      this.replays.push({ payment, first, second: second.status, code: errorCode(second.text) });
+      this.replays.push({
+        payment,
+        first: first.status,
+        second: second.status,
+        code: errorCode(second.text),
+        withId: carriesPaymentId(payment),
+        sameBody: second.text === first.text,
+      });
       return second;
     } catch {
       return null;

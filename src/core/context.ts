@@ -4,6 +4,7 @@ import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import type { PublicClient } from 'viem';
 import { openDeskDb, type DeskDb, type OpenedDb } from './db/open';
 import { PurchaseLedger } from './ledger/purchases';
+import { KeptPayments } from './ledger/kept-payments';
 import { SpendLedger } from './ledger/spend';
 import { HandleBudgets } from './ledger/budgets';
 import { SnapshotStore } from './cache/snapshots';
@@ -80,6 +81,8 @@ export class DeskContext {
   /** Copies of the library in backups/: automatic, on request, and restoring one. */
   readonly backups: LibraryBackups;
   readonly ledger: PurchaseLedger;
+  /** Sealed payments kept until validBefore for services that offer payment-identifier (decision 0024). */
+  readonly keptPayments: KeptPayments;
   readonly spend: SpendLedger;
   readonly budgets: HandleBudgets;
   readonly snapshots: SnapshotStore;
@@ -134,9 +137,12 @@ export class DeskContext {
       options.walletKdfCost ?? 'default',
       this.events,
     );
+    // One key (the OS keychain, else local.key beside the data) seals the library secret and kept payments.
+    const sealer = new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault);
+    this.keptPayments = new KeptPayments(this.db, sealer, this.now);
     this.librarySecrets = new LibrarySecretStore(
       path.join(options.dataDir, 'library-secret.sealed'),
-      new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault),
+      sealer,
       this.events,
     );
     this.quotes = new QuoteBook(this.now);
@@ -161,6 +167,8 @@ export class DeskContext {
       wallet: this.wallet,
       quotes: this.quotes,
       client: () => this.client(),
+      clientFor: (serviceUrl) => this.connection.clientFor(serviceUrl),
+      kept: this.keptPayments,
       requote: (held) => requote(this, held),
       chain: (network) => this.chain(network),
       librarySecret: () => this.librarySecret(),

@@ -9,6 +9,7 @@ import { openServiceDb, type ServiceDb } from './store/db';
 import { HandleStore } from './store/handles';
 import { DEMO_SEED, seedStore, type SeedOptions } from './store/seed';
 import { NonceBook } from './payment/nonces';
+import { PaidAnswers } from './payment/paid-answers';
 import { PaymentVerifier } from './payment/verify';
 import { listenService } from './http/server';
 import { errorMessage, Teardown } from './teardown';
@@ -81,6 +82,7 @@ export async function startService(
         store: new HandleStore(db),
         terms,
         verifier: new PaymentVerifier(terms, chain.clients, new NonceBook(db)),
+        paidAnswers: new PaidAnswers(db),
         librarySecret: options.librarySecret,
         ...(options.log ? { log: options.log } : {}),
       },

@@ -123,7 +123,31 @@ describe('chaos invariants', () => {
     const e = evidence([row()], 10_000n, true);
     e.service.replays.push({ payment: 'x', first: 200, second: 200, code: null });
     expect(violated(e)).toEqual([
-      'service: one settlement per authorization, 409 on reuse, store intact after SIGKILL',
+      'service: one settlement per authorization, 409 or the kept answer on reuse, store intact after SIGKILL',
+    ]);
+  });
+
+  it('catch a reused payment with an id answered other than with its kept answer', () => {
+    const e = evidence([row()], 10_000n, true);
+    e.service.replays.push({
+      payment: 'x',
+      first: 200,
+      second: 200,
+      code: null,
+      withId: true,
+      sameBody: true,
+    });
+    expect(violated(e)).toEqual([]);
+    e.service.replays.push({
+      payment: 'y',
+      first: 200,
+      second: 409,
+      code: 'payment_already_used',
+      withId: true,
+      sameBody: false,
+    });
+    expect(violated(e)).toEqual([
+      'service: one settlement per authorization, 409 or the kept answer on reuse, store intact after SIGKILL',
     ]);
   });
 });

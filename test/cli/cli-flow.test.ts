@@ -11,7 +11,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { MenuView, PurchaseOutcome, ShelfView, WalletView } from '../../src/shared/rpc';
 import { PASSPHRASE, balanceOf, ledgerRows, tempDir, v3Keystore } from '../core/helpers';
 import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
-import { startHostileProxy } from '../core/hostile-proxy';
+import { startHostileProxy, withoutPaymentIdentifier } from '../core/hostile-proxy';
 import { expectSettledAsRecorded } from '../core/chain-checks';
 import { parsed, runCli, stackEnv, type Run } from './run-cli';
 
@@ -164,8 +164,9 @@ describe('intel-desk from keystore to offline reading', () => {
     const dir = freshDataDir();
     const payer = privateKeyToAccount(stack.buyerKeys[0]!).address;
     const lost = await startHostileProxy(stack.baseUrl);
-    // The service settles, then its answer never arrives.
+    // The service settles, then its answer never arrives; it keeps no answers to ask for again (decision 0022).
     lost.beforePaidAnswer = () => new Promise<void>(() => undefined);
+    lost.mutate = withoutPaymentIdentifier;
     const atLost = { INTEL_DESK_SERVICE_URL: lost.url, ...SESSION_KEY() };
     try {
       const menu = parsed<MenuView>(await cli(['menu', handles[2]!, '--json'], atLost));

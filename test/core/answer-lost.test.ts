@@ -2,14 +2,16 @@
  * A gateway in front of the service lets the service settle a payment, then answers the desk with its own
  * 502, 504 or 429, or retries the paid request itself and passes on the service's 409. Money moved each time:
  * the purchase must be in doubt (never "failed"), count toward the daily cap, be reconciled on chain, and
- * block a second payment for the same reports until it is resolved. The desk's clock keeps one local day
- * for the whole file (clock.ts), so "spent today" means the same day before and after each purchase.
+ * block a second payment for the same reports until it is resolved. The challenge here does not offer x402's
+ * payment-identifier, so nothing can ask for the answer again (answer-recovered.test.ts covers a service that
+ * offers it). The desk's clock keeps one local day for the whole file (clock.ts), so "spent today" means the
+ * same day before and after each purchase.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
 import { balanceOf, deskWithWallet, failure, firstHandle, tempDir } from './helpers';
-import { startHostileProxy, type HostileProxy } from './hostile-proxy';
+import { startHostileProxy, withoutPaymentIdentifier, type HostileProxy } from './hostile-proxy';
 import { sameDayClock } from './clock';
 
 let stack: Stack;
@@ -27,6 +29,8 @@ beforeAll(async () => {
     buyerCount: 1,
   });
   proxy = await startHostileProxy(stack.baseUrl);
+  // A service that keeps no answers: without the extension, the desk behaves as before it (decision 0022).
+  proxy.mutate = withoutPaymentIdentifier;
   data = tempDir('desk-answer-lost-');
   ({ desk, address: payer } = await deskWithWallet(
     {

@@ -6,7 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { PurchaseStep } from '../../src/core';
 import { balanceOf, deskFor, firstHandle, tempDir } from './helpers';
-import { startHostileProxy } from './hostile-proxy';
+import { startHostileProxy, withoutPaymentIdentifier, type HostileProxy } from './hostile-proxy';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let stack: Stack;
@@ -103,21 +103,63 @@ describe('kill -9 during a purchase', () => {
 });
 
 describe('kill -9 after the payment was sent', () => {
-  it('killed after the service settled but before its answer arrived: held in doubt with the receipt, never paid again', async () => {
+  /** Runs a purchase in a child process and kills it once the service settled, before its answer arrives. */
+  async function killedAfterSettlement(proxy: HostileProxy, dir: string, ids: string[]): Promise<void> {
+    const child = purchaseProcess('outside', dir, ids, proxy.url);
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    proxy.beforePaidAnswer = async () => {
+      child.kill('SIGKILL');
+      await exited;
+    };
+    const [, signal] = await exited;
+    expect(signal).toBe('SIGKILL');
+    expect(proxy.paymentsSeen).toHaveLength(1);
+  }
+
+  it('killed after the service settled but before its answer arrived: in doubt at start, recovered by the next check, paid once', async () => {
     const data = tempDir('desk-crash-after-send-');
     const proxy = await startHostileProxy(stack.baseUrl);
     try {
       const ids = reportIds.slice(8, 10);
       const before = await balanceOf(stack, payer());
-      const child = purchaseProcess('outside', data.dir, ids, proxy.url);
-      const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-      proxy.beforePaidAnswer = async () => {
-        child.kill('SIGKILL');
-        await exited;
-      };
-      const [, signal] = await exited;
-      expect(signal).toBe('SIGKILL');
-      expect(proxy.paymentsSeen).toHaveLength(1);
+      await killedAfterSettlement(proxy, data.dir, ids);
+      proxy.beforePaidAnswer = null;
+      expect(await balanceOf(stack, payer())).toBe(before - 20_000n);
+
+      // The start's check finds it paid on chain and in doubt; the service offered payment-identifier, so the
+      // next check sends the identical payment once more and gets the answer the service kept.
+      const desk = await deskFor(stack, data.dir);
+      try {
+        const started = await desk.handlers['purchases.list']({});
+        expect(started.purchases).toHaveLength(1);
+        expect(started.purchases[0]).toMatchObject({ state: 'in_doubt', waitingFor: { kind: 'redelivery' } });
+        expect(proxy.paymentsSeen).toHaveLength(1);
+        const { purchases } = await desk.handlers['purchases.reconcile']({});
+        expect(purchases[0]).toMatchObject({ state: 'completed', txHash: expect.stringMatching(/^0x/) });
+        const stored = (await desk.handlers['library.list']({ handle })).items.map((item) => item.id);
+        expect(stored.sort()).toEqual([...ids].sort());
+        expect(proxy.paymentsSeen).toHaveLength(2);
+        expect(proxy.paymentsSeen[1]).toBe(proxy.paymentsSeen[0]);
+        await desk.handlers['purchases.reconcile']({});
+        expect(await balanceOf(stack, payer())).toBe(before - 20_000n);
+        expect(proxy.paymentsSeen).toHaveLength(2);
+      } finally {
+        await desk.close();
+      }
+    } finally {
+      await proxy.close();
+      data.remove();
+    }
+  });
+
+  it('the same, from a service that keeps no answers: held in doubt with the receipt, never paid again', async () => {
+    const data = tempDir('desk-crash-after-send-');
+    const proxy = await startHostileProxy(stack.baseUrl);
+    proxy.mutate = withoutPaymentIdentifier;
+    try {
+      const ids = reportIds.slice(10, 12);
+      const before = await balanceOf(stack, payer());
+      await killedAfterSettlement(proxy, data.dir, ids);
       expect(await balanceOf(stack, payer())).toBe(before - 20_000n);
 
       const desk = await deskFor(stack, data.dir);

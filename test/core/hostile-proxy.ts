@@ -176,3 +176,13 @@ export function editChallenge(
     return { ...copy, ...top };
   };
 }
+
+/**
+ * A challenge without the x402 payment-identifier offer, as a service that keeps no paid answers sends it: the
+ * desk then sends no payment id and never sends a payment again (decision 0024).
+ */
+export const withoutPaymentIdentifier: ChallengeMutation = (challenge) => {
+  const copy = structuredClone(challenge) as { extensions?: Record<string, unknown> };
+  if (copy.extensions) delete copy.extensions['payment-identifier'];
+  return copy;
+};

@@ -12,6 +12,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { PurchaseView } from '../../src/shared/rpc';
 import { balanceOf, deskFor, deskWithWallet, ledgerRows, tempDir } from './helpers';
 import { anvilCall, latestBlockTime } from '../service/chain-time';
+import { withoutPaymentIdentifier } from './hostile-proxy';
 
 const PAYMENT_HEADERS = ['payment-signature', 'x-402-payment', 'x-payment'] as const;
 
@@ -56,8 +57,15 @@ beforeAll(async () => {
           return;
         }
         const out: Record<string, string> = { 'Content-Type': 'application/json' };
-        const required = upstream.headers.get('payment-required');
-        if (required) out['PAYMENT-REQUIRED'] = required;
+        if (upstream.status === 402 && payment === null) {
+          // This gateway's service keeps no paid answers (no payment-identifier): only the chain can tell.
+          const challenge = withoutPaymentIdentifier(JSON.parse(body) as Record<string, unknown>);
+          const text = JSON.stringify(challenge);
+          out['PAYMENT-REQUIRED'] = Buffer.from(text).toString('base64');
+          res.writeHead(402, out);
+          res.end(text);
+          return;
+        }
         res.writeHead(upstream.status, out);
         res.end(body);
       })

@@ -25,6 +25,7 @@ const SHIPPED_MIGRATIONS = [
   '32fe1ccbeacad99b24398cc49e7622b9b7ab999c90f50312a6a037df844c3c4c',
   'c0f69ea26ee609ae40f93789d0800fd6f0ccda4a1298a4100f3f905e637ddbea',
   'cec146defa4ef999cd158ae0695cbfac263f5b202dfbf2e3dc4fabc042be9920',
+  'b99fbb07c4b34db928e1d548ea69944ea880a182d58a643c00a3980a63f98bed',
 ];
 
 const MODULE_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;

@@ -222,6 +222,10 @@ describe('the 402 challenge', () => {
       reportCount: menu.reportCount,
       select: 'all',
       resource: `/api/intel/reports?username=${handle}&select=all`,
+      'payment-identifier': {
+        info: { required: false },
+        schema: expect.objectContaining({ type: 'object' }),
+      },
     });
     const header = JSON.parse(Buffer.from(headers.get('payment-required') ?? '', 'base64').toString('utf8'));
     expect(header).toEqual(body);

@@ -46,6 +46,20 @@ export class ServiceConnection {
     return this.cached;
   }
 
+  /**
+   * A client for this URL: the selected service's own when it is that one, else a new one with the same
+   * options (what it sees does not change what the desk knows of the selected service).
+   */
+  clientFor(url: string): ServiceClient {
+    const current = this.client();
+    if (current.baseUrl === url.replace(/\/+$/, '')) return current;
+    return new ServiceClient(url, {
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+      now: this.options.now,
+    });
+  }
+
   /** False once the service failed to answer, until it answers again. */
   get online(): boolean {
     return this.last?.reachable ?? true;

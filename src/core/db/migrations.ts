@@ -275,4 +275,14 @@ export const MIGRATIONS: readonly string[] = [
   // for about 90 ms per hit (issue 27). Other reports keep none and their JSON is read as before; a large one
   // indexed before this version is read as before too.
   `ALTER TABLE snapshot_filters ADD COLUMN snippet_text TEXT;`,
+  // 12: the signed payment of a purchase sent to a service that offers x402's payment-identifier, sealed, kept
+  // only until its validBefore, so a lost answer can be asked for again with the identical payment (decision
+  // 0024). Existing purchases have none: nothing to carry over.
+  `CREATE TABLE kept_payments (
+     purchase_id TEXT NOT NULL PRIMARY KEY,
+     payment_id TEXT NOT NULL,
+     valid_before INTEGER NOT NULL,
+     sealed TEXT NOT NULL
+   );
+   CREATE INDEX kept_payments_by_expiry ON kept_payments(valid_before);`,
 ];

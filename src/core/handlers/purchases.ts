@@ -21,6 +21,7 @@ function purchasesView(ctx: DeskContext): PurchasesView {
 export function reconcile(ctx: DeskContext): Promise<void> {
   return reconcilePurchases({
     ledger: ctx.ledger,
+    kept: ctx.keptPayments,
     purchaser: ctx.purchaser,
     chain: (network) => ctx.chain(network),
     rpcUrlFor: (network) => ctx.rpcUrlFor(network),

@@ -1,6 +1,7 @@
 /**
  * The purchase ledger (safety rule 5): a row is written before the paid request leaves and moves through
- * signed -> sent -> completed | failed | in_doubt. Only the signature itself is never stored.
+ * signed -> sent -> completed | failed | in_doubt. The signature is never stored in the row; a payment sent to a
+ * service that offers payment-identifier is kept sealed beside it until validBefore (kept-payments.ts).
  */
 import { z } from 'zod';
 import type { PaidWith, PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
@@ -184,7 +185,13 @@ export class PurchaseLedger {
         waiting: fields.waiting ? JSON.stringify(fields.waiting) : null,
         now: this.stamp(),
       });
+    // A failed purchase's payment can never be asked for again (kept-payments.ts).
+    if (state === 'failed') this.forgetPayment(id);
     this.changed();
+  }
+
+  private forgetPayment(id: string): void {
+    this.db.prepare('DELETE FROM kept_payments WHERE purchase_id = ?').run(id);
   }
 
   /** Records that reconciliation looked at the purchase, whatever it found. */
@@ -210,6 +217,8 @@ export class PurchaseLedger {
          WHERE id = ?`,
       )
       .run(JSON.stringify(reportIds), this.stamp(), id);
+    // Delivered: the kept payment has nothing more to fetch.
+    this.forgetPayment(id);
     this.changed();
   }
 

@@ -1,8 +1,10 @@
 /** EIP-3009 TransferWithAuthorization: typed data from a quote, and the x402 v2 payment payload. */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { recoverTypedDataAddress, toHex, isAddressEqual, type Hex, type PublicClient } from 'viem';
+import { z } from 'zod';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import type { ExactEIP3009Payload } from '@x402/evm';
+import type { PaymentChallenge } from '../../shared/wire';
 import type { Quote } from './quote';
 import { DeskError } from '../errors';
 import { paymentWindow, type ClockSample } from './chain-clock';
@@ -121,21 +123,79 @@ export async function assertSignedBy(
   }
 }
 
-/** The x402 v2 payment payload: the option the service offered, echoed exactly, and the signed authorization. */
-export function paymentPayload(
+/**
+ * The x402 v2 payment payload: the option the service offered, echoed exactly, and the signed authorization.
+ * When the challenge offers the `payment-identifier` extension and a purchase id is given, the payload carries
+ * that id, so the identical payload sent again after a lost answer gets the answer back (decision 0024).
+ */
+export async function paymentPayload(
   quote: Quote,
   authorization: Authorization,
   signature: Hex,
   resourceUrl: string,
-): PaymentPayload {
+  purchaseId?: string,
+): Promise<PaymentPayload> {
   const payload: ExactEIP3009Payload = { signature, authorization: authorizationMessage(authorization) };
+  const extensions = purchaseId === undefined ? null : await paymentIdExtensions(quote.challenge, purchaseId);
   return {
     x402Version: 2,
     // Echoed as the service described it, as the official client does; the URL requested when it described none.
     resource: quote.challenge.resource ?? { url: resourceUrl },
     accepted: quote.requirement as PaymentRequirements,
     payload,
+    ...(extensions ? { extensions } : {}),
   };
+}
+
+/** The extension's key in `extensions` (the SDK's PAYMENT_IDENTIFIER; a test holds them equal). */
+export const PAYMENT_IDENTIFIER_KEY = 'payment-identifier';
+
+/** A service's offer of the extension, as the SDK's own guard reads it: an `info` with a boolean `required`. */
+const paymentIdOfferSchema = z.looseObject({ info: z.looseObject({ required: z.boolean() }) });
+
+const sentPaymentIdSchema = z.looseObject({
+  [PAYMENT_IDENTIFIER_KEY]: z.looseObject({ info: z.looseObject({ id: z.string() }) }),
+});
+
+/** True when the challenge offers `payment-identifier`. */
+export function offersPaymentId(challenge: PaymentChallenge): boolean {
+  return paymentIdOfferSchema.safeParse(challenge.extensions?.[PAYMENT_IDENTIFIER_KEY]).success;
+}
+
+/** The payment id a payload carries, or null. */
+export function paymentIdOf(payment: PaymentPayload): string | null {
+  const parsed = sentPaymentIdSchema.safeParse(payment.extensions);
+  return parsed.success ? parsed.data[PAYMENT_IDENTIFIER_KEY].info.id : null;
+}
+
+/** A purchase's payment id: its ledger id when that satisfies the extension's rules, else one derived from it. */
+export function paymentIdFor(purchaseId: string, isValid: (id: string) => boolean): string {
+  if (isValid(purchaseId)) return purchaseId;
+  return `pay_${createHash('sha256').update(purchaseId).digest('hex').slice(0, 40)}`;
+}
+
+/**
+ * The payload's `extensions`: the service's offer of `payment-identifier` with this purchase's id, or null when
+ * the challenge does not offer it. The SDK is loaded only then (it costs a CLI start tens of milliseconds).
+ */
+async function paymentIdExtensions(
+  challenge: PaymentChallenge,
+  purchaseId: string,
+): Promise<Record<string, unknown> | null> {
+  if (!offersPaymentId(challenge)) return null;
+  let sdk: typeof import('@x402/extensions/payment-identifier');
+  try {
+    sdk = await import('@x402/extensions/payment-identifier');
+  } catch {
+    // An install without the SDK pays as before the extension: no id, so nothing kept or ever sent again.
+    return null;
+  }
+  // A copy: the SDK writes the id into the object it is given, and the held quote must stay as it was.
+  const extensions: Record<string, unknown> = {
+    [sdk.PAYMENT_IDENTIFIER]: structuredClone(challenge.extensions?.[PAYMENT_IDENTIFIER_KEY]),
+  };
+  sdk.appendPaymentIdentifierToExtensions(extensions, paymentIdFor(purchaseId, sdk.isValidPaymentId));
+  return extensions;
 }
 
 /** The authorization as JSON carries it: the numbers as decimal strings (payment payload, wallet request). */

@@ -8,12 +8,13 @@ import type { PurchaseOutcome, PurchaseView } from '../../shared/rpc';
 import type { PaidSuccess } from '../../shared/wire';
 import { DeskError, refused } from '../errors';
 import type { DeskDb } from '../db/open';
-import type { PurchaseLedger } from '../ledger/purchases';
+import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
+import type { KeptPayments } from '../ledger/kept-payments';
 import type { SpendLedger } from '../ledger/spend';
 import type { HandleBudgets } from '../ledger/budgets';
 import { purchaseView } from '../ledger/purchases';
 import type { SnapshotStore } from '../cache/snapshots';
-import type { ServiceClient } from '../client/service-client';
+import type { PaidAnswer, ServiceClient } from '../client/service-client';
 import type { SettingsStore } from '../settings';
 import type { DeskWallet } from '../wallet/wallet';
 import {
@@ -39,6 +40,9 @@ import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection
 
 export type { PurchaseStep };
 
+/** How long a check waits for the answer to a kept payment sent again. */
+export const RESEND_DEADLINE_MS = 10_000;
+
 export interface PurchaseRequest {
   quoteId: string;
   confirmedAmount: string;
@@ -56,6 +60,10 @@ export interface PurchaserDeps {
   wallet: DeskWallet;
   quotes: QuoteBook;
   client: () => ServiceClient;
+  /** A client for a purchase's own service, which may no longer be the one selected. */
+  clientFor: (serviceUrl: string) => ServiceClient;
+  /** Payments sent to services that offer payment-identifier, sealed until validBefore (decision 0024). */
+  kept: KeptPayments;
   /** Re-prices the held quote's selection from a fresh challenge (validated like the first one). */
   requote: (held: HeldQuote) => Promise<HeldQuote>;
   /** The secret for the service now selected, unless that service refused it. */
@@ -89,6 +97,8 @@ export class Purchaser {
   private readonly pendingExternal = new Map<string, PendingExternal>();
   private readonly submitted = new Set<string>();
   private readonly inFlight = new PaymentsInFlight();
+  /** Purchases whose kept payment is being sent again now, so two checks at once send it once. */
+  private readonly resending = new Set<string>();
   /** The quote each running purchase was confirmed on, so the window can follow its own purchase's steps. */
   private readonly confirmedQuote = new Map<string, string>();
   /** Payments past the cap check and not yet in the ledger, counted by the next check. */
@@ -272,37 +282,42 @@ export class Purchaser {
     this.step(purchaseId, 'signed');
     const client = this.deps.client();
     const createdAt = new Date(this.deps.now()).toISOString();
-    ledger.insertSigned({
-      id: purchaseId,
-      serviceUrl: client.baseUrl,
-      handle: held.handle,
-      resource: held.quote.resource,
-      reportCount: held.quote.reportCount,
-      amount: held.quote.amount,
-      network: held.quote.network,
-      asset: held.quote.asset,
-      payer: authorization.from,
-      payTo: held.quote.payTo,
-      nonce: authorization.nonce,
-      validBefore: authorization.validBefore,
-      quoteJson: JSON.stringify({
-        requirement: held.quote.requirement,
-        selection: held.selection,
-        expectedIds: held.expectedIds,
-        challenge: held.quote.challenge,
-        validAfter: authorization.validAfter.toString(),
-      }),
-      createdAt,
-    });
-    this.step(purchaseId, 'ledger_written');
-    ledger.setState(purchaseId, 'sent');
-    this.step(purchaseId, 'sent');
-    const payment = paymentPayload(
+    const payment = await paymentPayload(
       held.quote,
       authorization,
       signature,
       `${client.baseUrl}${held.quote.resource}`,
+      purchaseId,
     );
+    // The row and, for a service that offers payment-identifier, the sealed payment, before it leaves.
+    this.deps.db.transaction(() => {
+      ledger.insertSigned({
+        id: purchaseId,
+        serviceUrl: client.baseUrl,
+        handle: held.handle,
+        resource: held.quote.resource,
+        reportCount: held.quote.reportCount,
+        amount: held.quote.amount,
+        network: held.quote.network,
+        asset: held.quote.asset,
+        payer: authorization.from,
+        payTo: held.quote.payTo,
+        nonce: authorization.nonce,
+        validBefore: authorization.validBefore,
+        quoteJson: JSON.stringify({
+          requirement: held.quote.requirement,
+          selection: held.selection,
+          expectedIds: held.expectedIds,
+          challenge: held.quote.challenge,
+          validAfter: authorization.validAfter.toString(),
+        }),
+        createdAt,
+      });
+      this.deps.kept.keep(purchaseId, payment, authorization.validBefore);
+    })();
+    this.step(purchaseId, 'ledger_written');
+    ledger.setState(purchaseId, 'sent');
+    this.step(purchaseId, 'sent');
     let answer;
     try {
       answer = await client.pay(held.quote.resource, payment);
@@ -342,18 +357,60 @@ export class Purchaser {
         message: verdict.message,
       };
     }
-    ledger.saveResponse(purchaseId, answer.text, answer.settlement?.transaction ?? null);
+    return this.answered(purchaseId, answer, true);
+  }
+
+  /**
+   * A paid answer received: kept, then stored if it is what was bought (deliver), else held in doubt. A live
+   * purchase pins its payee; a recovered one leaves the pin as the person may have changed it since.
+   */
+  private answered(purchaseId: string, answer: PaidAnswer, pinPayee: boolean): PurchaseOutcome {
+    this.deps.ledger.saveResponse(purchaseId, answer.text, answer.settlement?.transaction ?? null);
     this.step(purchaseId, 'response_received');
-    const delivered = keepWhenDiskFull(ledger, purchaseId, () =>
+    const delivered = keepWhenDiskFull(this.deps.ledger, purchaseId, () =>
       this.deliver(purchaseId, answer.body, answer.text),
     );
     if (!delivered.ok) {
       this.step(purchaseId, 'in_doubt');
       return { status: 'in_doubt', purchase: this.view(purchaseId), message: delivered.message };
     }
-    this.deps.settings.pinPayTo(client.baseUrl, held.quote.payTo, createdAt);
+    const row = this.deps.ledger.get(purchaseId);
+    if (row && pinPayee) this.deps.settings.pinPayTo(row.service_url, row.pay_to, row.created_at);
     this.step(purchaseId, 'completed');
     return { status: 'completed', purchase: this.view(purchaseId) };
+  }
+
+  /**
+   * After a lost answer: sends the purchase's kept payment, byte for byte the one already sent, once more to
+   * its service, which offered payment-identifier and so answers the same payment with the answer it kept.
+   * No new signature and no new authorization: the token settles one nonce at most once. Nothing is sent for a
+   * purchase with no kept payment (its service did not offer the extension), past validBefore, or still on
+   * its way in this desk. True when an answer came back (stored, or held in doubt by the delivery check).
+   */
+  async resendKept(row: PurchaseRow): Promise<boolean> {
+    // Only a purchase already judged in doubt: one a crash left 'sent' is first asked about on chain.
+    if (row.state !== 'in_doubt') return false;
+    if (this.inFlight.has(row.id) || this.resending.has(row.id)) return false;
+    const payment = this.deps.kept.open(row);
+    if (payment === null) return false;
+    this.resending.add(row.id);
+    try {
+      let answer: PaidAnswer;
+      try {
+        // A bounded wait: the check runs at every start, and a service that holds the answer again must not
+        // hold the desk with it.
+        answer = await this.deps
+          .clientFor(row.service_url)
+          .pay(row.resource, payment, AbortSignal.timeout(RESEND_DEADLINE_MS));
+      } catch {
+        // No answer, or a refusal: the chain and the expiry decide, as for any purchase in doubt.
+        return false;
+      }
+      this.answered(row.id, answer, false);
+      return true;
+    } finally {
+      this.resending.delete(row.id);
+    }
   }
 
   /**

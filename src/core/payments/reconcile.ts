@@ -1,14 +1,16 @@
 /**
  * Explains every purchase that did not finish (safety rule 5): a kept answer is delivered, a request that
- * never left is failed, and the chain (authorizationState) or the authorization's expiry decides the rest.
- * What cannot be decided yet stays in doubt and records what it waits for; the next start or refresh asks
- * again. Nothing here ever signs or sends a payment.
+ * never left is failed, a lost answer from a service that offers payment-identifier is asked for again with
+ * the identical payment (once per check, until validBefore: decision 0024), and the chain (authorizationState)
+ * or the authorization's expiry decides the rest. What cannot be decided yet stays in doubt and records what
+ * it waits for; the next start or refresh asks again. Nothing here ever signs, or sends a new payment.
  */
 import { parseAbiItem, type PublicClient } from 'viem';
 import type { PurchaseWait } from '../../shared/rpc';
 import { readableDate } from '../../shared/analytics-shape';
 import { paidSuccessSchema } from '../../shared/wire';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
+import type { KeptPayments } from '../ledger/kept-payments';
 import type { Purchaser } from './purchaser';
 import { authorizationUsed, DESK_CLOCK_EXPIRY_MARGIN_MS, refusalBelievableAt } from './chain-state';
 import { parseWait } from '../ledger/purchases';
@@ -20,6 +22,7 @@ const AUTHORIZATION_USED = parseAbiItem(
 
 export interface ReconcileDeps {
   ledger: PurchaseLedger;
+  kept: KeptPayments;
   purchaser: Purchaser;
   chain: (network: string) => PublicClient | null;
   /** The RPC URL behind chain(network), for telling the user what is waited for. */
@@ -188,6 +191,8 @@ function explainWithoutChain(row: PurchaseRow, deps: ReconcileDeps): void {
 
 export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
   const unreachable = new Map<string, unknown>();
+  // A payment whose authorization closed can neither pay nor fetch anything: none is kept past validBefore.
+  deps.kept.forgetExpired();
   for (const row of deps.ledger.unsettled()) {
     try {
       await reconcileOne(row, deps, unreachable);
@@ -208,6 +213,7 @@ async function reconcileOne(row: PurchaseRow, deps: ReconcileDeps, unreachable: 
     });
     return;
   }
+  if (await deps.purchaser.resendKept(row)) return;
   const client = deps.chain(row.network);
   const rpcUrl = deps.rpcUrlFor(row.network);
   if (client && rpcUrl) await checkOnChain(row, deps, client, rpcUrl, unreachable);

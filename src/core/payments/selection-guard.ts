@@ -124,6 +124,10 @@ export class PaymentsInFlight {
     this.entries.delete(purchaseId);
   }
 
+  has(purchaseId: string): boolean {
+    return this.entries.has(purchaseId);
+  }
+
   /** Refuses while a payment for an overlapping selection is in flight here or unresolved in the ledger. */
   assertNone(wanted: GuardedSelection, ledger: PurchaseLedger, now: number): void {
     for (const [id, other] of this.entries) {

@@ -10,6 +10,7 @@ import {
 } from '../payment/challenge';
 import { decodePayment, findPaymentHeader, PaymentDecodeError } from '../payment/decode';
 import type { PaymentVerifier } from '../payment/verify';
+import type { PaidAnswers } from '../payment/paid-answers';
 import { HttpError, sendEncoded, sendJson, sendRawJson } from './respond';
 import { librarySecretMatches, presentedLibrarySecret } from './library-secret';
 
@@ -17,6 +18,8 @@ export interface ReportsRouteDeps {
   store: HandleStore;
   terms: PaymentTerms;
   verifier: PaymentVerifier;
+  /** Paid answers kept by payment id; without it the challenge offers no `payment-identifier`. */
+  paidAnswers?: PaidAnswers | undefined;
   librarySecret: string;
   baseUrl: () => string;
 }
@@ -113,6 +116,7 @@ export async function handleReports(
       reports.length,
       resourcePath,
       `${deps.baseUrl()}${resourcePath}`,
+      deps.paidAnswers !== undefined,
     );
     sendJson(res, 402, challenge, { 'PAYMENT-REQUIRED': encodeHeader(challenge) });
     return;
@@ -125,8 +129,38 @@ export async function handleReports(
     throw error;
   }
   const requirement = paymentRequirement(deps.terms, reports.length);
-  const outcome = await deps.verifier.settle(payment, requirement, resourcePath);
+  const paymentId = deps.paidAnswers ? payment.paymentId : null;
+  if (deps.paidAnswers && paymentId !== null) {
+    const claim = deps.paidAnswers.claim(paymentId, payment, resourcePath);
+    if (claim.kind === 'answered') {
+      // The identical payment sent again: its answer as first sent, and no second settlement.
+      sendPaidAnswer(res, claim.answer.body, claim.answer.paymentResponse);
+      return;
+    }
+    if (claim.kind === 'in_progress') {
+      throw new HttpError(
+        409,
+        ERROR.paymentAlreadyUsed,
+        'this payment is still being settled; send it again to get its answer',
+      );
+    }
+    if (claim.kind === 'other_payment') {
+      throw new HttpError(
+        409,
+        ERROR.paymentAlreadyUsed,
+        'this payment id was already used for another payment',
+      );
+    }
+  }
+  let outcome;
+  try {
+    outcome = await deps.verifier.settle(payment, requirement, resourcePath);
+  } catch (error) {
+    if (paymentId !== null) deps.paidAnswers?.release(paymentId);
+    throw error;
+  }
   if (!outcome.ok) {
+    if (paymentId !== null) deps.paidAnswers?.release(paymentId);
     const { status, error, message, ...extra } = outcome.failure;
     throw new HttpError(status, error, message, extra);
   }
@@ -136,7 +170,14 @@ export async function handleReports(
     network: deps.terms.network,
     payer: outcome.payer,
   });
-  sendRawJson(res, 200, paidBody(handle.username, select, reports, baseUnitsToUsd(outcome.amount)), {
+  const body = paidBody(handle.username, select, reports, baseUnitsToUsd(outcome.amount));
+  // Kept before it is sent: an answer lost on its way is still here for the same payment sent again.
+  if (paymentId !== null) deps.paidAnswers?.keep(paymentId, { body, paymentResponse: settlement });
+  sendPaidAnswer(res, body, settlement);
+}
+
+function sendPaidAnswer(res: ServerResponse, body: string, settlement: string): void {
+  sendRawJson(res, 200, body, {
     'X-Payment-Response': settlement,
     'PAYMENT-RESPONSE': settlement,
     'Access-Control-Expose-Headers': 'X-Payment-Response, PAYMENT-RESPONSE',

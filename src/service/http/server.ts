@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { HandleStore } from '../store/handles';
 import type { PaymentTerms } from '../payment/challenge';
 import type { PaymentVerifier } from '../payment/verify';
+import type { PaidAnswers } from '../payment/paid-answers';
 import { HttpError, sendEncoded, sendError } from './respond';
 import { handleReports } from './reports-route';
 import { handleBundle } from './bundle-route';
@@ -12,6 +13,8 @@ export interface ServiceServerDeps {
   store: HandleStore;
   terms: PaymentTerms;
   verifier: PaymentVerifier;
+  /** Keeps paid answers by payment id and offers the `payment-identifier` extension; absent, neither. */
+  paidAnswers?: PaidAnswers;
   librarySecret: string;
   log?: (line: string) => void;
 }

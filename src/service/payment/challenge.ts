@@ -1,4 +1,5 @@
 /** The 402 challenge of spec 2.4, with the standard x402 v2 fields generic clients need (x402-notes.md). */
+import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import type { PaymentChallenge, PaymentRequirement, ReportSelect } from '../../shared/wire';
 
 export interface PaymentTerms {
@@ -42,6 +43,8 @@ export function paymentChallenge(
   reportCount: number,
   resourcePath: string,
   resourceUrl: string,
+  /** Offer the x402 `payment-identifier` extension: a service that keeps paid answers by id (paid-answers.ts). */
+  offerPaymentId = false,
 ): PaymentChallenge {
   return {
     x402Version: 2,
@@ -59,6 +62,8 @@ export function paymentChallenge(
       reportCount,
       select,
       resource: resourcePath,
+      // Optional: a client that sends no id pays as before, and gets no answer back after a loss.
+      ...(offerPaymentId ? { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) } : {}),
     },
   };
 }

@@ -1,4 +1,7 @@
 /** Reads a payment header (X-402-Payment, X-Payment or PAYMENT-SIGNATURE) into one normalized shape. */
+import { z } from 'zod';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import { extractPaymentIdentifier, isValidPaymentId } from '@x402/extensions/payment-identifier';
 import { paymentPayloadSchema, type Eip3009Authorization } from '../../shared/wire';
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -13,11 +16,13 @@ export interface DecodedPayment {
   accepted: Record<string, unknown> | undefined;
   signature: `0x${string}`;
   authorization: Eip3009Authorization;
+  /** The client's payment id (x402 `payment-identifier` extension, v2 only); null when it sent none. */
+  paymentId: string | null;
 }
 
 export class PaymentDecodeError extends Error {
   constructor(
-    readonly code: 'invalid_payment_header' | 'invalid_payment_payload',
+    readonly code: 'invalid_payment_header' | 'invalid_payment_payload' | 'invalid_payment_identifier',
     message: string,
   ) {
     super(message);
@@ -65,6 +70,7 @@ export function decodePayment(header: DecodedPayment['header'], value: string): 
       accepted: undefined,
       signature,
       authorization: payload.payload.authorization,
+      paymentId: null,
     };
   }
   return {
@@ -75,5 +81,29 @@ export function decodePayment(header: DecodedPayment['header'], value: string): 
     accepted: payload.accepted,
     signature,
     authorization: payload.payload.authorization,
+    paymentId: paymentIdOf(header, payload),
   };
+}
+
+const extensionsSchema = z.record(z.string(), z.unknown());
+
+/** The payment id a v2 payload carries, read with the SDK's reader; one that breaks its rules is refused. */
+function paymentIdOf(header: DecodedPayment['header'], payload: Record<string, unknown>): string | null {
+  const extensions = extensionsSchema.safeParse(payload['extensions']);
+  if (!extensions.success) return null;
+  const sdkPayload: PaymentPayload = {
+    x402Version: 2,
+    accepted: payload['accepted'] as PaymentRequirements,
+    payload: {},
+    extensions: extensions.data,
+  };
+  const id = extractPaymentIdentifier(sdkPayload, false);
+  if (id === null) return null;
+  if (!isValidPaymentId(id)) {
+    throw new PaymentDecodeError(
+      'invalid_payment_identifier',
+      `${header} carries a payment id that is not 16-128 letters, digits, hyphens or underscores`,
+    );
+  }
+  return id;
 }

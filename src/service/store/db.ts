@@ -1,4 +1,7 @@
-/** The reference service's own SQLite store: handles with their dossier, reports, and used payment nonces. */
+/**
+ * The reference service's own SQLite store: handles with their dossier, reports, used payment nonces, and paid
+ * answers kept by payment id.
+ */
 import Database from 'better-sqlite3';
 
 export type ServiceDb = Database.Database;
@@ -39,6 +42,21 @@ const migrations: string[] = [
      created_at TEXT NOT NULL,
      PRIMARY KEY (authorizer, nonce)
    );`,
+  // 2: paid answers kept by the payment-identifier the client sent (x402 extension), so the identical payment
+  // sent again gets its answer back instead of a second settlement. A row is written (answer NULL) before the
+  // payment settles, so a second payment under the same id is refused even while the first is under way.
+  `CREATE TABLE paid_answers (
+     payment_id TEXT PRIMARY KEY,
+     payer TEXT NOT NULL,
+     nonce TEXT NOT NULL,
+     payload_sha256 TEXT NOT NULL,
+     resource TEXT NOT NULL,
+     body TEXT,
+     payment_response TEXT,
+     created_at TEXT NOT NULL,
+     keep_until INTEGER NOT NULL
+   );
+   CREATE INDEX paid_answers_by_expiry ON paid_answers(keep_until);`,
 ];
 
 export function openServiceDb(file: string): ServiceDb {
