@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import { balanceOf, deskWithWallet, ledgerRows, tempDir } from '../core/helpers';
-import { startHostileProxy, type HostileProxy } from '../core/hostile-proxy';
+import { startHostileProxy, withoutPaymentIdentifier, type HostileProxy } from '../core/hostile-proxy';
 import { runCli, stackEnv, type Run } from './run-cli';
 
 let stack: Stack;
@@ -31,6 +31,8 @@ beforeAll(async () => {
     buyerCount: 1,
   });
   proxy = await startHostileProxy(stack.baseUrl);
+  // No payment-identifier: the lost answer cannot be asked for again, so the purchase stays in doubt.
+  proxy.mutate = withoutPaymentIdentifier;
   data = tempDir('desk-cli-guard-handle-');
   const opened = await deskWithWallet(stack, data.dir, 0, { serviceUrl: proxy.url });
   payer = opened.address;

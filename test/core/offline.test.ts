@@ -281,8 +281,12 @@ describe('in-doubt purchases while the chain is unreachable', () => {
       service.mode = 'pass';
     }
     chain.mode = 'stall';
+    // The service is gone too, so the kept payments cannot be sent again (payment-identifier): only the chain
+    // can tell, and it is asked once.
+    service.mode = 'reset';
     const before = chain.requests;
     const { purchases } = await desk.handlers['purchases.reconcile']({});
+    service.mode = 'pass';
     expect(purchases.map((p) => p.waitingFor?.kind)).toEqual(['chain', 'chain']);
     expect(chain.requests - before).toBe(1);
   });
