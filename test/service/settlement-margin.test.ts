@@ -62,6 +62,16 @@ describe('the settlement margin', () => {
     expect(await used(signed.authorization.nonce)).toBe(false);
   });
 
+  it('names an authorization the facilitator would call too close as expired, not as rejected', async () => {
+    // Five to six seconds left: inside the official facilitator's own margin of 6 s, so a service whose margin
+    // were smaller would pass it on and answer with the facilitator's unexplained refusal.
+    const closing = BigInt(Math.floor(Date.now() / 1000)) + 6n;
+    const signed = await signAuthorization(stack, 0, UNIT, { validBefore: closing });
+    const answer = await getJson(url, { 'X-402-Payment': v2Payment(stack, signed, UNIT, offered) });
+    expect([answer.status, answer.body['error']]).toEqual([402, 'authorization_expired']);
+    expect(await used(signed.authorization.nonce)).toBe(false);
+  });
+
   it('settles the same payment with a window that reaches past the margin', async () => {
     const payer = buyer(stack).address;
     const before = await tokenBalance(stack, payer);

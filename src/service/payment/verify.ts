@@ -29,8 +29,11 @@ export type PaymentOutcome =
   | { ok: true; transaction: `0x${string}`; payer: Address; amount: bigint }
   | { ok: false; failure: PaymentFailure };
 
-/** Seconds an authorization must still be valid for, so it cannot expire while settling. */
-const SETTLEMENT_MARGIN_SECONDS = 5;
+/**
+ * Seconds an authorization must still be valid for, so it cannot expire while settling: more than the official
+ * facilitator's own margin (6 s), since a settlement on a real chain takes a block or two.
+ */
+const SETTLEMENT_MARGIN_SECONDS = 8;
 
 /**
  * Seconds past maxTimeoutSeconds a validBefore may reach: a payer dating its window by a clock a little ahead
