@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openDeskDb } from '../src/core/db/open';
 import { SnapshotStore } from '../src/core/cache/snapshots';
 import {
@@ -17,30 +16,12 @@ import {
   listLibraryBackups,
 } from '../src/core/backup/library-backup';
 import { reportCorpus } from './corpus';
-import { round, timeMs, timeMsAsync, type Section } from './measure';
+import { longestStall, round, timeMs, type Section } from './measure';
 
 const REPORTS = 100_000;
 const SERVICE = 'http://127.0.0.1:8402';
 const STORED_AT = '2026-11-22T00:00:00.000Z';
 const MB = 1024 * 1024;
-
-/** The longest time a 1 ms timer on this thread fired late while `action` ran (see core-thread.ts). */
-async function longestStall(action: () => Promise<unknown>): Promise<{ stallMs: number; ms: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  let last = performance.now();
-  let longest = 0;
-  const probe = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last - 1);
-    last = now;
-  }, 1);
-  histogram.enable();
-  const ms = await timeMsAsync(action);
-  longest = Math.max(longest, performance.now() - last - 1);
-  histogram.disable();
-  clearInterval(probe);
-  return { stallMs: Math.max(longest, histogram.max / 1e6), ms };
-}
 
 /** The library, filled in a function of its own so the corpus is garbage before anything is measured. */
 function fill(file: string) {

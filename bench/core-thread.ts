@@ -9,7 +9,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createDeskCore } from '../src/core';
 import { openDeskDb } from '../src/core/db/open';
 import { SnapshotStore } from '../src/core/cache/snapshots';
@@ -18,7 +17,7 @@ import { dispatch } from '../src/host/dispatch';
 import { startCoreThread } from '../src/host/core-thread';
 import type { IntelReportSnapshot } from '../src/shared/wire';
 import { reportCorpus } from './corpus';
-import { round, timeMsAsync, type Section } from './measure';
+import { longestStall, round, type Section } from './measure';
 
 const REPORTS = 100_000;
 const PAGES = 40;
@@ -96,27 +95,6 @@ async function fill(dataDir: string): Promise<number> {
   await core.handlers['wallet.lock']({});
   await core.close();
   return pageCount(await snapshotPdf('benchlong', big));
-}
-
-/**
- * The longest time this thread could not run a 1 ms timer: a blocked loop fires it late by the length of
- * the block. monitorEventLoopDelay alone misses a block that starts and ends before its first sample.
- */
-async function longestStall(action: () => Promise<unknown>): Promise<{ stallMs: number; ms: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  let last = performance.now();
-  let longest = 0;
-  const probe = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last - 1);
-    last = now;
-  }, 1);
-  histogram.enable();
-  const ms = await timeMsAsync(action);
-  longest = Math.max(longest, performance.now() - last - 1);
-  histogram.disable();
-  clearInterval(probe);
-  return { stallMs: Math.max(longest, histogram.max / 1e6), ms };
 }
 
 type Call = (method: string, input: unknown) => Promise<unknown>;

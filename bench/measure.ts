@@ -1,4 +1,5 @@
 /** Timing helpers for the benchmarks: wall-clock samples, percentiles, bounded concurrent loops. */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 export interface Section {
   name: string;
   run(): Promise<Record<string, number | string>>;
@@ -44,4 +45,25 @@ export async function throughput(
   const start = process.hrtime.bigint();
   await Promise.all(Array.from({ length: concurrency }, worker));
   return completed / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+/**
+ * The longest time this thread could not run a 1 ms timer: a blocked loop fires it late by the length of
+ * the block. monitorEventLoopDelay alone misses a block that starts and ends before its first sample.
+ */
+export async function longestStall(action: () => Promise<unknown>): Promise<{ stallMs: number; ms: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  let last = performance.now();
+  let longest = 0;
+  const probe = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last - 1);
+    last = now;
+  }, 1);
+  histogram.enable();
+  const ms = await timeMsAsync(action);
+  longest = Math.max(longest, performance.now() - last - 1);
+  histogram.disable();
+  clearInterval(probe);
+  return { stallMs: Math.max(longest, histogram.max / 1e6), ms };
 }
