@@ -3,9 +3,10 @@
  * test that runs core in another process or thread (the CLI, the web host's worker) can keep a purchase and
  * the check of "today" on the same local day. The hosts read the variable; core only gets a clock.
  *
- * The bound is the widest payment window a quote may ask for (MAX_VALIDITY_SECONDS): the desk signs only
- * while its clock is within that window, less the time a settlement needs (about four minutes, chain-clock.ts),
- * of the service's and the chain's, so no larger offset could ever sign.
+ * The bound is the widest payment window a quote may ask for (MAX_VALIDITY_SECONDS, 300 s). The desk refuses
+ * to sign once its clock is further from the service's and the chain's than that window less the minute a
+ * settlement needs (about four minutes, chain-clock.ts), so an offset past the bound could never sign; the
+ * tests' own offsets (test/core/clock.ts) stay under 3.5 minutes.
  */
 import { MAX_VALIDITY_SECONDS } from './payments/quote';
 

@@ -28,10 +28,12 @@ export interface DeskHost {
   close(): Promise<void>;
 }
 
-/** The desk's clock offset: the one given, else the variable's, which is refused out of range. */
+/** The desk's clock offset: the one given, else the variable's; either is refused out of range. */
 function clockOffsetMs(options: DeskHostOptions): number {
-  if (options.core.clockOffsetMs !== undefined) return options.core.clockOffsetMs;
-  const offset = parseClockOffset((options.env ?? process.env)[CLOCK_OFFSET_ENV]);
+  const given = options.core.clockOffsetMs;
+  const offset = parseClockOffset(
+    given === undefined ? (options.env ?? process.env)[CLOCK_OFFSET_ENV] : String(given),
+  );
   if (!offset.ok) throw new DeskError('clock_offset_invalid', offset.message, 'usage');
   return offset.offsetMs;
 }

@@ -90,6 +90,9 @@ describe('INTEL_DESK_CLOCK_OFFSET_MS', () => {
     await expect(
       startDeskHost({ core: { dataDir: dir }, rendererDir, env: { [CLOCK_OFFSET_ENV]: '-400000' } }),
     ).rejects.toMatchObject({ code: 'clock_offset_invalid', kind: 'usage' });
+    await expect(
+      startDeskHost({ core: { dataDir: dir, clockOffsetMs: 0.5 }, rendererDir }),
+    ).rejects.toMatchObject({ code: 'clock_offset_invalid', kind: 'usage' });
 
     const desk = await startDeskHost({
       core: { dataDir: dir },
