@@ -24,6 +24,8 @@ export interface DeskFixtureOptions {
   demoLibrarySecret?: boolean;
   /** Runs on each new page before it loads the desk: traps, listeners, an injected wallet. */
   beforeLoad?: (page: Page) => Promise<void>;
+  /** The desk host's testing-aid variables (INTEL_DESK_CLOCK_OFFSET_MS); by default this process's. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface DeskFixture {
@@ -73,6 +75,7 @@ async function assemble(
       },
       rendererDir: RENDERER_DIR,
       ...(demoKey ? { demoKey } : {}),
+      ...(options.env ? { env: options.env } : {}),
     });
   const openPage = async (desk: DeskHost) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -12,13 +12,17 @@ import { addAxe, audit } from './axe';
 import { privateKeyToAccount } from 'viem/accounts';
 import { balanceOf, ledgerRows } from '../test/core/helpers';
 import { expectSettledAsRecorded } from '../test/core/chain-checks';
+import { sameDayOffset } from '../test/core/clock';
 
 let fx: DeskFixture;
 let page: Page;
 let handle: string;
+// "today" counts the purchase made in beforeAll on the desk's day, which must not change during the file.
+const clockOffsetMs = sameDayOffset();
 
 beforeAll(async () => {
   fx = await openDeskFixture({
+    env: { ...process.env, INTEL_DESK_CLOCK_OFFSET_MS: String(clockOffsetMs) },
     stack: { seed: { handles: 2, minReportsPerHandle: 4, maxReportsPerHandle: 4 }, unitPriceUsd: 0.01 },
     demoKey: (stack) => stack.buyerKeys[0]!,
     beforeLoad: addAxe,

@@ -61,7 +61,8 @@ Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY
              INTEL_DESK_DEMO=1, INTEL_DESK_DEMO_ASSET (the demo token: the only one paid on the demo chain),
              INTEL_DESK_PASSPHRASE, INTEL_DESK_TIMEOUT,
              INTEL_DESK_LIBRARY_SECRET (used for that command only; \`secret set\` stores one), sent
-             only to the saved service or to INTEL_DESK_LIBRARY_SECRET_ORIGIN
+             only to the saved service or to INTEL_DESK_LIBRARY_SECRET_ORIGIN,
+             INTEL_DESK_CLOCK_OFFSET_MS (testing aid: ms added to the desk's clock, at most ±300000)
 Exit codes: 0 ok, 2 usage, 3 payment refused (safety rule, cap, wallet), 4 service error or failed
 purchase, 5 network error or a purchase left in doubt, 1 other.`;
 
@@ -118,6 +119,14 @@ function demoAsset(): `0x${string}` | null {
   return raw as `0x${string}`;
 }
 
+/** The desk's clock, moved by $INTEL_DESK_CLOCK_OFFSET_MS (a testing aid); out of range is a usage error. */
+async function deskClock(): Promise<{ now?: () => number }> {
+  const { CLOCK_OFFSET_ENV, offsetClock, parseClockOffset } = await import('../core/clock-offset');
+  const offset = parseClockOffset(process.env[CLOCK_OFFSET_ENV]);
+  if (!offset.ok) throw new UsageError(offset.message);
+  return offset.offsetMs === 0 ? {} : { now: offsetClock(offset.offsetMs) };
+}
+
 async function openDesk(values: Values, command: string | undefined): Promise<DeskCore> {
   const rpcUrl = values.rpc ?? process.env['INTEL_DESK_RPC_URL'];
   if (rpcUrl !== undefined && !(URL.canParse(rpcUrl) && /^https?:$/.test(new URL(rpcUrl).protocol))) {
@@ -128,6 +137,7 @@ async function openDesk(values: Values, command: string | undefined): Promise<De
   const timeout = timeoutMs(values);
   const serviceUrl = values.service ?? process.env['INTEL_DESK_SERVICE_URL'];
   const asset = demoAsset();
+  const clock = await deskClock();
   const [{ createDeskCore }, { sessionKey }, { SECRET_ENV, secretOriginFromEnv }] = await Promise.all([
     import('../core'),
     import('./commands-wallet'),
@@ -140,6 +150,7 @@ async function openDesk(values: Values, command: string | undefined): Promise<De
     ...(serviceUrl ? { serviceUrl } : {}),
     ...(rpcUrl ? { rpcUrl } : {}),
     ...(timeout ? { timeoutMs: timeout } : {}),
+    ...clock,
   });
   const key = sessionKey(values);
   if (key) await desk.handlers['wallet.useSessionKey']({ privateKey: key });

@@ -8,11 +8,14 @@ import { DeskError, type DeskErrorKind } from '../core/errors';
 import type { DeskCoreOptions } from '../core';
 import type { DeskEvent } from '../shared/events';
 
-/** The options of core that can cross a thread: no functions (the vault and core's events go as messages). */
+/**
+ * The options of core that can cross a thread: no functions (the vault and core's events go as messages). The
+ * clock crosses as an offset from the real one (a testing aid: INTEL_DESK_CLOCK_OFFSET_MS, src/core/clock-offset.ts).
+ */
 export type ThreadCoreOptions = Omit<
   DeskCoreOptions,
   'vault' | 'fetch' | 'onPurchaseStep' | 'onEvent' | 'now'
->;
+> & { clockOffsetMs?: number };
 
 export interface WorkerStart {
   core: ThreadCoreOptions;

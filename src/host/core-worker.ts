@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDeskCore, type DeskCore } from '../core';
+import { offsetClock } from '../core/clock-offset';
 import type { RpcHandlers } from '../shared/rpc';
 import { dispatch } from './dispatch';
 import { toWireError, type FromWorker, type ToWorker, type WorkerStart } from './core-protocol';
@@ -45,8 +46,10 @@ async function answer(core: DeskCore, message: Exclude<ToWorker, { type: 'close'
 async function main(): Promise<void> {
   let core: DeskCore;
   try {
+    const { clockOffsetMs, ...options } = start.core;
     core = await createDeskCore({
-      ...start.core,
+      ...options,
+      ...(clockOffsetMs ? { now: offsetClock(clockOffsetMs) } : {}),
       ...(start.vault ? { vault: vaultOverPort(start.vault.port, start.vault.signal) } : {}),
       onEvent: (event) => send({ type: 'event', event }),
     });

@@ -3,6 +3,8 @@
  * host in front.
  */
 import type { ThreadCoreOptions } from './core-protocol';
+import { CLOCK_OFFSET_ENV, parseClockOffset } from '../core/clock-offset';
+import { DeskError } from '../core/errors';
 import { checkDemoDataDir, prepareDemoWallet, type DemoWalletChoice } from './boot';
 import { startCoreThread, type CoreThread } from './core-thread';
 import { startWebHost, type WebHost } from './server';
@@ -16,6 +18,8 @@ export interface DeskHostOptions {
   demoWallet?: DemoWalletChoice;
   port?: number;
   log?: (error: unknown) => void;
+  /** Where INTEL_DESK_CLOCK_OFFSET_MS (a testing aid) is read, unless core.clockOffsetMs is set; default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface DeskHost {
@@ -24,11 +28,22 @@ export interface DeskHost {
   close(): Promise<void>;
 }
 
+/** The desk's clock offset: the one given, else the variable's; either is refused out of range. */
+function clockOffsetMs(options: DeskHostOptions): number {
+  const given = options.core.clockOffsetMs;
+  const offset = parseClockOffset(
+    given === undefined ? (options.env ?? process.env)[CLOCK_OFFSET_ENV] : String(given),
+  );
+  if (!offset.ok) throw new DeskError('clock_offset_invalid', offset.message, 'usage');
+  return offset.offsetMs;
+}
+
 export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost> {
+  const offsetMs = clockOffsetMs(options);
   if (options.core.demo && options.demoKey)
     checkDemoDataDir(options.core.dataDir, options.demoKey, undefined, options.demoWallet);
   const core = await startCoreThread({
-    core: options.core,
+    core: { ...options.core, ...(offsetMs ? { clockOffsetMs: offsetMs } : {}) },
     ...(options.log ? { log: options.log } : {}),
   });
   try {

@@ -9,16 +9,19 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { MenuView, ShelfView, SpendView } from '../../src/shared/rpc';
 import { localDayKey } from '../../src/shared/money';
 import { tempDir } from '../core/helpers';
-import { parsed, runCli, stackEnv, type Run } from './run-cli';
+import { sameDayOffset } from '../core/clock';
+import { parsed, runCli, sameDayCliClock, stackEnv, type Run } from './run-cli';
 
 let stack: Stack;
 let data: ReturnType<typeof tempDir>;
 let keyFile: string;
 let handle: string;
 let ids: string[];
+// The spend totals and the byDay keys are read on the desk's day, which must not change during the file.
+const clock = sameDayCliClock(sameDayOffset());
 
 function cli(args: string[]): Promise<Run> {
-  return runCli(args, stackEnv(stack, data.dir));
+  return runCli(args, { ...stackEnv(stack, data.dir), ...clock.env });
 }
 
 const buy = (reportIds: string[], ...flags: string[]) =>
@@ -67,14 +70,14 @@ describe('intel-desk budget and spend', () => {
       { handle, totalUsd: 0.04, monthUsd: 0.04, purchases: 2, budgetUsd: 0.03 },
     ]);
     expect(view.byDay.map((d) => d.day)).toHaveLength(3);
-    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(Date.now()), usd: 0.04 });
+    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(clock.now()), usd: 0.04 });
 
     const text = await cli(['spend']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^today: +\$0\.04 of your \$\d+\.\d\d daily cap$/m);
     expect(text.stdout).toMatch(/^this month: \$0\.04$/m);
     expect(text.stdout).toMatch(new RegExp(`^@${handle} +2 +\\$0\\.04 +\\$0\\.03/month +\\$0\\.04$`, 'm'));
-    expect(text.stdout).toMatch(new RegExp(`^${localDayKey(Date.now())} +\\$0\\.04$`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^${localDayKey(clock.now())} +\\$0\\.04$`, 'm'));
   });
 
   it('clears a budget with --clear, and refuses a budget that is not an amount', async () => {

@@ -5,16 +5,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
 import { tempDir } from '../core/helpers';
-import { root, runCli, stackEnv, type Run } from './run-cli';
+import { sameDayOffset } from '../core/clock';
+import { root, runCli, sameDayCliClock, stackEnv, type Run } from './run-cli';
 import { closedPortUrl } from '../closed-port';
 
 let stack: Stack;
 let data: ReturnType<typeof tempDir>;
 let keyFile: string;
 let handle: string;
+// "spent today" counts this file's purchases on the desk's day, which must not change during the file.
+const clock = sameDayCliClock(sameDayOffset());
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return runCli(args, { ...stackEnv(stack, data.dir), ...env });
+  return runCli(args, { ...stackEnv(stack, data.dir), ...clock.env, ...env });
 }
 
 const json = (run: Run) => JSON.parse(run.stdout) as Record<string, unknown> & unknown[];

@@ -48,5 +48,14 @@ export function stackEnv(stack: Stack, dataDir: string): Record<string, string |
     INTEL_DESK_DEMO_ASSET: stack.asset,
     INTEL_DESK_PASSPHRASE: undefined,
     INTEL_DESK_PRIVATE_KEY: undefined,
+    INTEL_DESK_CLOCK_OFFSET_MS: undefined,
   };
+}
+
+/**
+ * The desk's clock for a file whose CLI runs compare a purchase with "today": sameDayOffset() (test/core/
+ * clock.ts), decided once when the file starts, passed to every run; `now` reads "today" the same way.
+ */
+export function sameDayCliClock(offsetMs: number): { env: Record<string, string>; now: () => number } {
+  return { env: { INTEL_DESK_CLOCK_OFFSET_MS: String(offsetMs) }, now: () => Date.now() + offsetMs };
 }

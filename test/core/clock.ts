@@ -41,11 +41,20 @@ function wallShift(): number {
   return shift;
 }
 
-/** A clock for one test file's desk, made when the desk is: its local day does not change for RUN_MS. */
-export function sameDayClock(): () => number {
+/**
+ * How far sameDayClock moves the desk's clock from the real one, decided now. For a desk in another process
+ * or thread (the CLI, the web host's worker), pass it as INTEL_DESK_CLOCK_OFFSET_MS, and read "today" in the
+ * test with the same offset.
+ */
+export function sameDayOffset(): number {
   const shift = wallShift();
   const start = Date.now() + shift;
   const untilMidnight = nextLocalMidnight(start) - start;
-  const offset = shift + (untilMidnight < RUN_MS ? untilMidnight : 0);
+  return shift + (untilMidnight < RUN_MS ? untilMidnight : 0);
+}
+
+/** A clock for one test file's desk, made when the desk is: its local day does not change for RUN_MS. */
+export function sameDayClock(): () => number {
+  const offset = sameDayOffset();
   return () => Date.now() + offset;
 }
