@@ -6,10 +6,9 @@
 import { x402Facilitator } from '@x402/core/facilitator';
 import type { FacilitatorClient } from '@x402/core/server';
 import type { Network, PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import type { Address } from 'viem';
-import { SerialQueue } from '../../src/service/payment/verify';
+import { SerialQueue, facilitatorSigner } from '../../src/service/payment/verify';
 import type { ChainClients } from '../../src/service/chain/token';
 import type { AnvilTestAccount, BaseSepolia } from './base-sepolia';
 
@@ -49,23 +48,7 @@ export function inProcessFacilitator(
   account: AnvilTestAccount = chain.accounts.facilitators[0],
 ): InProcessFacilitator {
   const { clients, sends } = settler(chain, account);
-  const { publicClient, walletClient } = clients;
-  const signer = toFacilitatorEvmSigner(
-    {
-      address: walletClient.account.address,
-      readContract: (args) =>
-        publicClient.readContract(args as Parameters<typeof publicClient.readContract>[0]),
-      verifyTypedData: (args) =>
-        publicClient.verifyTypedData(args as Parameters<typeof publicClient.verifyTypedData>[0]),
-      writeContract: (args) =>
-        sends.run(() => walletClient.writeContract(args as Parameters<typeof walletClient.writeContract>[0])),
-      sendTransaction: (args) => sends.run(() => walletClient.sendTransaction(args)),
-      waitForTransactionReceipt: (args) =>
-        publicClient.waitForTransactionReceipt({ ...args, pollingInterval: 50 }),
-      getCode: (args) => publicClient.getCode(args),
-    },
-    { confirmationTimeoutMs: 30_000 },
-  );
+  const signer = facilitatorSigner(clients, sends, 30_000);
   const facilitator = new x402Facilitator().register(chain.network, new ExactEvmScheme(signer));
   const client: FacilitatorClient = {
     verify: (payload: PaymentPayload, requirements: PaymentRequirements) =>
@@ -80,5 +63,5 @@ export function inProcessFacilitator(
       };
     },
   };
-  return { facilitator, client, address: walletClient.account.address };
+  return { facilitator, client, address: clients.walletClient.account.address };
 }

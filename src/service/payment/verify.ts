@@ -116,6 +116,30 @@ export class SerialQueue {
   }
 }
 
+/**
+ * The official facilitator's signer over one account's viem clients: reads as they come, transactions one at
+ * a time through `sends`, receipts polled often (a local chain mines at once).
+ */
+export function facilitatorSigner(clients: ChainClients, sends: SerialQueue, confirmationTimeoutMs: number) {
+  const { publicClient, walletClient } = clients;
+  return toFacilitatorEvmSigner(
+    {
+      address: walletClient.account.address,
+      readContract: (args) =>
+        publicClient.readContract(args as Parameters<typeof publicClient.readContract>[0]),
+      verifyTypedData: (args) =>
+        publicClient.verifyTypedData(args as Parameters<typeof publicClient.verifyTypedData>[0]),
+      writeContract: (args) =>
+        sends.run(() => walletClient.writeContract(args as Parameters<typeof walletClient.writeContract>[0])),
+      sendTransaction: (args) => sends.run(() => walletClient.sendTransaction(args)),
+      waitForTransactionReceipt: (args) =>
+        publicClient.waitForTransactionReceipt({ ...args, pollingInterval: 50 }),
+      getCode: (args) => publicClient.getCode(args),
+    },
+    { confirmationTimeoutMs },
+  );
+}
+
 export class PaymentVerifier {
   private readonly scheme: ExactEvmScheme;
   private readonly sends = new SerialQueue();
@@ -126,25 +150,7 @@ export class PaymentVerifier {
     private readonly nonces: NonceBook,
     private readonly now: () => number = () => Date.now(),
   ) {
-    const { publicClient, walletClient } = clients;
-    const signer = toFacilitatorEvmSigner(
-      {
-        address: walletClient.account.address,
-        readContract: (args) =>
-          publicClient.readContract(args as Parameters<typeof publicClient.readContract>[0]),
-        verifyTypedData: (args) =>
-          publicClient.verifyTypedData(args as Parameters<typeof publicClient.verifyTypedData>[0]),
-        writeContract: (args) =>
-          this.sends.run(() =>
-            walletClient.writeContract(args as Parameters<typeof walletClient.writeContract>[0]),
-          ),
-        sendTransaction: (args) => this.sends.run(() => walletClient.sendTransaction(args)),
-        waitForTransactionReceipt: (args) =>
-          publicClient.waitForTransactionReceipt({ ...args, pollingInterval: 50 }),
-        getCode: (args) => publicClient.getCode(args),
-      },
-      { confirmationTimeoutMs: 60_000 },
-    );
+    const signer = facilitatorSigner(clients, this.sends, 60_000);
     this.scheme = new ExactEvmScheme(signer);
   }
 
