@@ -48,7 +48,7 @@ export const eventChanges: Record<DeskEventType, readonly RpcTopic[]> = {
   'purchase.step': [],
   'library.changed': ['library', 'menu', 'quote'],
   'purchases.changed': ['purchases', 'wallet', 'quote'],
-  'settings.changed': ['settings', 'app', 'shelf', 'menu', 'quote'],
+  'settings.changed': ['settings', 'app', 'shelf', 'menu', 'quote', 'wallet'],
   'wallet.changed': ['wallet'],
 };
 

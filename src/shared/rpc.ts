@@ -651,7 +651,10 @@ export const rpcEffects: {
   'wallet.useSessionKey': { reads: [], changes: ['wallet'] },
   'settings.get': { reads: ['settings'], changes: [] },
   // The service URL decides the shelf, menus and prices; caps decide what a quote warns about.
-  'settings.update': { reads: [], changes: ['settings', 'app', 'shelf', 'menu', 'quote', 'purchases'] },
+  'settings.update': {
+    reads: [],
+    changes: ['settings', 'app', 'shelf', 'menu', 'quote', 'purchases', 'wallet'],
+  },
   'settings.setLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
   'settings.clearLibrarySecret': { reads: [], changes: ['settings', 'quote'] },
   'settings.useDemoLibrarySecret': { reads: [], changes: ['settings', 'quote'] },

@@ -143,7 +143,7 @@ export class LibraryBackups {
     const source = path.resolve(from);
     if (source === path.resolve(this.db.name))
       throw new DeskError('backup_unusable', 'That is the library itself, not a backup of it.', 'usage');
-    const problem = libraryFileProblem(source);
+    const problem = libraryFileProblem(source, { nativeBinding: this.options.nativeBinding });
     if (problem)
       throw new DeskError(
         'backup_unusable',
@@ -156,7 +156,11 @@ export class LibraryBackups {
       now: () => new Date(this.now()),
       keep: Math.max(this.options.keep ?? DEFAULT_KEEP, 2),
     });
-    const backup = new Database(source, { readonly: true, fileMustExist: true });
+    const backup = new Database(source, {
+      readonly: true,
+      fileMustExist: true,
+      ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
+    });
     try {
       await backup.backup(this.db.name, { progress: () => 1 << 14 });
     } finally {
