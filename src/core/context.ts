@@ -195,19 +195,15 @@ export class DeskContext {
     return this.connection.client();
   }
 
-  /** The chain RPC the desk asks about this network, and where it was chosen (chain-rpc.ts). */
-  chainRpc(network: string): ChainRpc | null {
+  /**
+   * The chain RPC the desk asks about this network, and where it was chosen (chain-rpc.ts); for `null` (no
+   * network known yet, as in the CLI's wallet status) only one chosen for this run or in Settings.
+   */
+  chainRpc(network: string | null): ChainRpc | null {
     return chainRpcFor(network, {
       run: this.options.rpcUrl ?? null,
       settings: this.settings.get().chainRpcUrl,
     });
-  }
-
-  /** The RPC chosen for this run or in Settings, before any network is known (the CLI's wallet status). */
-  configuredChainRpc(): ChainRpc | null {
-    if (this.options.rpcUrl) return { url: this.options.rpcUrl, source: 'run' };
-    const chosen = this.settings.get().chainRpcUrl;
-    return chosen ? { url: chosen, source: 'settings' } : null;
   }
 
   /** The RPC URL the desk would ask about this network. */

@@ -11,14 +11,14 @@ import { refused } from './errors';
 import type { PurchaseLedger } from './ledger/purchases';
 
 /** Assumed size of one report when the library holds none to measure. */
-export const DEFAULT_REPORT_BYTES = 256 * 1024;
+const DEFAULT_REPORT_BYTES = 256 * 1024;
 /**
  * An answer lands on disk about four times over: the raw answer in the ledger, each report's row, its
  * search index and facts, and the WAL frames of all of it until a checkpoint.
  */
-export const STORE_FACTOR = 4;
+const STORE_FACTOR = 4;
 /** Room kept free beyond that: SQLite's journals, a checkpoint, and the rest of the system. */
-export const MARGIN_BYTES = 32 * 1024 * 1024;
+const MARGIN_BYTES = 32 * 1024 * 1024;
 
 const MB = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
@@ -34,7 +34,7 @@ function reportBytes(db: DeskDb): number {
 }
 
 /** What storing `reportCount` reports needs free in the data folder, margin included. */
-export function bytesNeeded(db: DeskDb, reportCount: number): number {
+function bytesNeeded(db: DeskDb, reportCount: number): number {
   return Math.ceil(reportBytes(db) * Math.max(reportCount, 1) * STORE_FACTOR) + MARGIN_BYTES;
 }
 

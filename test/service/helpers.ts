@@ -88,6 +88,7 @@ export function v2Payment(
   signed: Awaited<ReturnType<typeof signAuthorization>>,
   amount: bigint,
   acceptedOverrides: Record<string, unknown> = {},
+  extensions?: Record<string, unknown>,
 ): string {
   return encodePayment({
     x402Version: 2,
@@ -106,6 +107,7 @@ export function v2Payment(
       ...acceptedOverrides,
     },
     payload: signed,
+    ...(extensions ? { extensions } : {}),
   });
 }
 

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '../../src/service/stack';
 import { paymentChallengeSchema, reportMenuSchema, type ReportMenu } from '../../src/shared/wire';
-import { buyer, encodePayment, getJson, signAuthorization, tokenBalance } from './helpers';
+import { buyer, getJson, signAuthorization, tokenBalance, v2Payment } from './helpers';
 
 let stack: Stack;
 let handle: string;
@@ -36,24 +36,8 @@ const reportUrl = (index: number) =>
   `${stack.baseUrl}/api/intel/reports?username=${handle}&select=range&ids=${menu.reports[index]!.id}`;
 
 function withId(signed: Awaited<ReturnType<typeof signAuthorization>>, id: string | null, amount = UNIT) {
-  return encodePayment({
-    x402Version: 2,
-    resource: { url: stack.baseUrl },
-    accepted: {
-      // Exactly what the service offers: it refuses echoed terms that are not its own.
-      scheme: 'exact',
-      protocol: 'x402',
-      version: 2,
-      network: stack.network,
-      asset: stack.asset,
-      amount: amount.toString(),
-      payTo: stack.payTo,
-      maxTimeoutSeconds: 300,
-      extra: { name: 'USD Coin', version: '2' },
-    },
-    payload: signed,
-    ...(id === null ? {} : { extensions: { 'payment-identifier': { info: { required: false, id } } } }),
-  });
+  const extensions = id === null ? undefined : { 'payment-identifier': { info: { required: false, id } } };
+  return v2Payment(stack, signed, amount, {}, extensions);
 }
 
 async function pay(url: string, header: string) {

@@ -4,7 +4,6 @@
  * .partial file and renamed only once whole, owner-only, and rotated to a bounded number. A copy is judged
  * good by the same health check as desk.db itself before it is ever restored.
  */
-import Database from 'better-sqlite3';
 import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -253,14 +252,4 @@ export function copyBackupTo(backup: string, file: string): void {
   copyFileSync(backup, temporary);
   if (process.platform !== 'win32') chmodSync(temporary, 0o600);
   renameSync(temporary, file);
-}
-
-/** Reports in a library file, read without changing it. */
-export function countReports(file: string): number {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare('SELECT COUNT(*) AS n FROM snapshots').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
 }

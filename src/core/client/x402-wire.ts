@@ -212,8 +212,7 @@ export function readRefusal(answer: RawAnswer): Refusal | null {
     const header = answer.headers.get('payment-required');
     if (header) {
       try {
-        const parsed = paymentChallengeSchema.safeParse(decodePaymentRequiredHeader(header.trim()));
-        if (parsed.success && parsed.data.error) reason = parsed.data.error;
+        reason = challengeFromHeader(header).error ?? null;
       } catch {
         // A malformed header names no reason; the body may.
       }

@@ -32,7 +32,7 @@ async function walletStatus(
     unlocked: kind === 'external' || ctx.wallet.unlockedAccount() !== null,
     balanceUsdc,
     network: token?.network ?? null,
-    chainRpc: token ? ctx.chainRpc(token.network) : ctx.configuredChainRpc(),
+    chainRpc: ctx.chainRpc(token?.network ?? null),
   };
 }
 

@@ -39,7 +39,7 @@ function transactionOf(error: DeskError | null): string | null {
  * True when the answer says the service took nothing: a 400, 402 or 404 that names no settlement transaction.
  * Even then it is a claim, which the chain (or the authorization's expiry) must confirm before it fails anything.
  */
-export function isRefusal(error: DeskError): boolean {
+function isRefusal(error: DeskError): boolean {
   if (error.kind !== 'service' || transactionOf(error) !== null) return false;
   const status = error.details['status'];
   return status === 400 || status === 402 || status === 404;

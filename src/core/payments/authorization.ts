@@ -158,7 +158,7 @@ const sentPaymentIdSchema = z.looseObject({
 });
 
 /** True when the challenge offers `payment-identifier`. */
-export function offersPaymentId(challenge: PaymentChallenge): boolean {
+function offersPaymentId(challenge: PaymentChallenge): boolean {
   return paymentIdOfferSchema.safeParse(challenge.extensions?.[PAYMENT_IDENTIFIER_KEY]).success;
 }
 

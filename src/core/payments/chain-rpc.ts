@@ -7,7 +7,7 @@ import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
 import type { ChainRpcSource } from '../../shared/rpc';
 
 /** Public endpoints run by Base, rate-limited but enough for a balance, a receipt and a few reads a purchase. */
-export const DEFAULT_CHAIN_RPC: Readonly<Record<string, string>> = {
+const DEFAULT_CHAIN_RPC: Readonly<Record<string, string>> = {
   'eip155:8453': 'https://mainnet.base.org',
   'eip155:84532': 'https://sepolia.base.org',
 };
@@ -17,14 +17,15 @@ export interface ChainRpc {
   source: ChainRpcSource;
 }
 
+/** `network` null: no network known yet, so only a configured RPC, never a network's default. */
 export function chainRpcFor(
-  network: string,
+  network: string | null,
   configured: { run: string | null; settings: string | null },
 ): ChainRpc | null {
-  if (!/^eip155:\d+$/.test(network)) return null;
+  if (network !== null && !/^eip155:\d+$/.test(network)) return null;
   if (configured.run) return { url: configured.run, source: 'run' };
   if (configured.settings) return { url: configured.settings, source: 'settings' };
-  const fallback = DEFAULT_CHAIN_RPC[network];
+  const fallback = network === null ? undefined : DEFAULT_CHAIN_RPC[network];
   return fallback ? { url: fallback, source: 'default' } : null;
 }
 

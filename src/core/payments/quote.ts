@@ -83,6 +83,7 @@ function requestFacts(challenge: PaymentChallenge, expect: QuoteExpectations): R
   const ext = challenge.extensions ?? {};
   const stated: QuoteFact[] = [];
   const derived: QuoteFact[] = [];
+  let reportCount: number;
   if (ext.reportCount !== undefined) {
     if (!isWholeNumber(ext.reportCount) || ext.reportCount === 0) {
       throw refused(
@@ -97,6 +98,7 @@ function requestFacts(challenge: PaymentChallenge, expect: QuoteExpectations): R
       );
     }
     stated.push('reportCount');
+    reportCount = ext.reportCount;
   } else {
     if (expect.expectedReportCount === null || expect.expectedReportCount <= 0) {
       throw refused(
@@ -105,8 +107,8 @@ function requestFacts(challenge: PaymentChallenge, expect: QuoteExpectations): R
       );
     }
     derived.push('reportCount');
+    reportCount = expect.expectedReportCount;
   }
-  const reportCount = ext.reportCount ?? expect.expectedReportCount ?? 0;
   let unitPriceUsd: number | null = null;
   if (ext.unitPriceUsd !== undefined) {
     if (!Number.isFinite(ext.unitPriceUsd) || ext.unitPriceUsd <= 0 || ext.unitPriceUsd > 1_000_000) {
