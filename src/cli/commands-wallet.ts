@@ -43,21 +43,25 @@ export function sessionKey(flags: SignerFlags): string | null {
  * Returns what stops a payment when it still cannot sign (no wallet, or a locked one without a passphrase),
  * so `buy` can say it before anything reads as if it were paying; reading with the library secret signs nothing.
  */
-export async function prepareSigner(desk: DeskCore, flags: SignerFlags): Promise<DeskError | null> {
+export async function prepareSigner(
+  desk: DeskCore,
+  flags: SignerFlags,
+  purpose: { to: string; command: string } = { to: 'pay', command: 'buy' },
+): Promise<DeskError | null> {
   const variable = flags['passphrase-env'] ?? PASSPHRASE_ENV;
   const status = await desk.handlers['wallet.status']({});
   if (status.unlocked) return null;
   if (status.kind === null) {
     return new DeskError(
       'no_wallet',
-      'No wallet to pay with: give --key-file F for this run, or store one with `intel-desk wallet import --key-file F`.',
+      `No wallet to ${purpose.to} with: give --key-file F for this run, or store one with \`intel-desk wallet import --key-file F\`.`,
       'wallet',
     );
   }
   if (!process.env[variable]) {
     return new DeskError(
       'wallet_locked',
-      `Unlock the wallet to pay: set its passphrase in $${variable}${flags['passphrase-env'] ? '' : ' (or name another variable with --passphrase-env VAR)'} and run buy again.`,
+      `Unlock the wallet to ${purpose.to}: set its passphrase in $${variable}${flags['passphrase-env'] ? '' : ' (or name another variable with --passphrase-env VAR)'} and run ${purpose.command} again.`,
       'wallet',
     );
   }

@@ -49,6 +49,8 @@ const HELP = `intel-desk <command> [options]
                                          also taken after purchases, daily and before an upgrade)
   restore --from FILE                    replace the library with a backup's (checked first); the library
                                          as it was is kept in backups/
+  restore                                sign in to the service with the wallet and download again, free,
+                                         every report it bought there (checked against receipts held)
   bundle get <handle> | bundle put <handle> <file.json>
                                          a handle's full dossier (needs the library secret)
   secret set | clear | status            store the library secret for the selected service (read from
@@ -265,8 +267,15 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       return (await import('./commands-wallet')).wallet(desk, out, values, need(args, 0, 'wallet action'));
     case 'backup':
       return (await import('./commands-backup')).backup(desk, out);
-    case 'restore':
+    case 'restore': {
+      if (values.from === undefined) {
+        const cannotSign = await (
+          await import('./commands-wallet')
+        ).prepareSigner(desk, values, { to: 'sign in', command: 'restore' });
+        if (cannotSign) throw cannotSign;
+      }
       return (await import('./commands-backup')).restore(desk, out, values.from);
+    }
     case 'bundle': {
       const { bundleGet, bundlePut } = await import('./commands-bundle');
       const action = need(args, 0, 'bundle action (get or put)');

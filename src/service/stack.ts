@@ -10,6 +10,8 @@ import { HandleStore } from './store/handles';
 import { DEMO_SEED, seedStore, type SeedOptions } from './store/seed';
 import { NonceBook } from './payment/nonces';
 import { PaidAnswers } from './payment/paid-answers';
+import { SettledPurchases } from './payment/settled-purchases';
+import { SignIn } from './payment/sign-in';
 import { PaymentVerifier } from './payment/verify';
 import { listenService } from './http/server';
 import { errorMessage, Teardown } from './teardown';
@@ -83,6 +85,10 @@ export async function startService(
         terms,
         verifier: new PaymentVerifier(terms, chain.clients, new NonceBook(db)),
         paidAnswers: new PaidAnswers(db),
+        restore: {
+          settled: new SettledPurchases(db),
+          signIn: new SignIn(db, chain.network, (args) => chain.clients.publicClient.verifyMessage(args)),
+        },
         librarySecret: options.librarySecret,
         ...(options.log ? { log: options.log } : {}),
       },

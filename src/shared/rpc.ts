@@ -82,6 +82,28 @@ export interface RestoreView {
   safetyCopy: BackupView;
 }
 
+/** What a restore of purchases from the service (sign-in-with-x) brought back. */
+export interface RestoreSummary {
+  serviceUrl: string;
+  address: string;
+  /** Purchases the service listed for the wallet. */
+  purchases: number;
+  /** Of them, those whose reports were stored now, and how many reports that was. */
+  restoredPurchases: number;
+  reports: number;
+  /** Already whole in the library. */
+  alreadyHeld: number;
+  /** Refused because a report's bytes differ from the receipt the library holds. */
+  differsFromReceipt: number;
+  /** Refused for another reason (an answer that is not what was bought, a shape the desk cannot read). */
+  refused: number;
+  /** The first few refusals, by settlement transaction. */
+  problems: { transaction: string; reason: string }[];
+}
+
+export type RestorePurchasesStep =
+  { status: 'sign'; message: string; address: string } | { status: 'done'; summary: RestoreSummary };
+
 export interface Freshness {
   stale: boolean;
   fetchedAt: string | null;
@@ -579,6 +601,17 @@ export const rpcInputs = {
   'library.backups': z.object({}),
   /** Replaces the library with a backup file's (checked first); the library as it was is kept in backups/. */
   'library.restore': z.object({ from: z.string().trim().min(1).max(4096) }),
+  /**
+   * Brings back every purchase the wallet settled at the service (sign-in-with-x). A key in core signs by
+   * itself; a wallet in the window gets `sign` steps and answers each with its signature over `message`.
+   */
+  'library.restorePurchases': z.object({
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]+$/)
+      .max(20_000)
+      .optional(),
+  }),
   'dossier.open': z.object({ handle: handleInput }),
   'dossier.saveDraft': z.object({ handle: handleInput, draft: z.unknown() }),
   'dossier.discardDraft': z.object({ handle: handleInput }),
@@ -667,6 +700,7 @@ export const rpcEffects: {
     reads: [],
     changes: ['backups', 'library', 'purchases', 'settings', 'menu', 'quote', 'searches', 'app'],
   },
+  'library.restorePurchases': { reads: [], changes: ['library', 'purchases', 'menu', 'quote'] },
   'dossier.open': { reads: ['dossier'], changes: [] },
   // The editor keeps the saved copy as its new base itself: reopening would throw away what is on screen.
   'dossier.saveDraft': { reads: [], changes: [] },
@@ -719,6 +753,7 @@ export interface RpcOutputs {
   'library.backup': BackupView;
   'library.backups': BackupsView;
   'library.restore': RestoreView;
+  'library.restorePurchases': RestorePurchasesStep;
   'dossier.open': DossierView;
   'dossier.saveDraft': { savedAt: string };
   'dossier.discardDraft': { discarded: boolean };

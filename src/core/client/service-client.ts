@@ -91,6 +91,9 @@ export function probeConnection(baseUrl: string, timeoutMs: number): Promise<voi
 }
 
 /** A challenge is a few hundred bytes; one of megabytes is refused before it is parsed. */
+/** The reference service's route of a signed-in wallet's purchases (not in the spec: an addition of its own). */
+export const PURCHASES_PATH = '/api/intel/purchases';
+
 export const CHALLENGE_MAX_BYTES = 64 * 1024;
 
 export interface PaidAnswer {
@@ -240,6 +243,16 @@ export class ServiceClient {
       shelf: { ...envelope, entries, skippedEntries: envelope.entries.length - entries.length },
       etag: answer.headers.get('etag'),
     };
+  }
+
+  /** A page of what the signed-in wallet bought here (restore/); any answer, the caller reads it. */
+  async purchasesPage(after: number, signIn: string | null, signal?: AbortSignal): Promise<RawAnswer> {
+    return this.free(
+      `${PURCHASES_PATH}${after > 0 ? `?after=${after}` : ''}`,
+      signal,
+      this.http.maxBytes,
+      signIn ? { 'SIGN-IN-WITH-X': signIn } : {},
+    );
   }
 
   async menu(handle: string, signal?: AbortSignal): Promise<ReportMenu> {

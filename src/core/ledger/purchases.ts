@@ -55,6 +55,26 @@ export interface NewPurchase {
   createdAt: string;
 }
 
+export interface RestoredPurchaseRow {
+  id: string;
+  serviceUrl: string;
+  handle: string;
+  resource: string;
+  reportCount: number;
+  amount: string;
+  network: string;
+  asset: string;
+  payer: string;
+  payTo: string;
+  nonce: string;
+  validBefore: number;
+  quoteJson: string;
+  txHash: string;
+  responseJson: string;
+  reportIds: string[];
+  createdAt: string;
+}
+
 export interface PurchaseRow {
   id: string;
   service_url: string;
@@ -164,6 +184,32 @@ export class PurchaseLedger {
       )
       .run({ ...p, reportIds: JSON.stringify(reportIds) });
     this.changed();
+  }
+
+  /**
+   * A purchase brought back from its service after signing in (restore/): settled there, so completed here,
+   * dated when it settled. Call inside the transaction that stores its reports.
+   */
+  insertRestored(p: RestoredPurchaseRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO purchases (id, service_url, handle, resource, report_count, amount, network, asset, payer, pay_to,
+           nonce, valid_before, quote_json, state, tx_hash, response_json, report_ids, created_at, updated_at)
+         VALUES (@id, @serviceUrl, @handle, @resource, @reportCount, @amount, @network, @asset, @payer, @payTo,
+           @nonce, @validBefore, @quoteJson, 'completed', @txHash, @responseJson, @reportIds, @createdAt, @now)`,
+      )
+      .run({ ...p, reportIds: JSON.stringify(p.reportIds), now: this.stamp() });
+    this.changed();
+  }
+
+  /** The purchase paid with this authorization (payer and nonce) at this service, if the ledger holds it. */
+  byAuthorization(serviceUrl: string, payer: string, nonce: string): PurchaseRow | undefined {
+    return this.db
+      .prepare<[string, string, string], PurchaseRow>(
+        `SELECT * FROM purchases WHERE service_url = ? AND lower(payer) = ? AND lower(nonce) = ?
+         AND paid_with = 'payment'`,
+      )
+      .get(serviceUrl, payer.toLowerCase(), nonce.toLowerCase());
   }
 
   /** Moves a purchase on; what it waits for is replaced every time (null: nothing). */

@@ -11,6 +11,8 @@ import {
 import { decodePayment, findPaymentHeader, PaymentDecodeError } from '../payment/decode';
 import type { PaymentVerifier } from '../payment/verify';
 import type { PaidAnswers } from '../payment/paid-answers';
+import type { SettledPurchases } from '../payment/settled-purchases';
+import type { SignIn } from '../payment/sign-in';
 import { HttpError, sendEncoded, sendJson, sendRawJson } from './respond';
 import { librarySecretMatches, presentedLibrarySecret } from './library-secret';
 
@@ -20,9 +22,13 @@ export interface ReportsRouteDeps {
   verifier: PaymentVerifier;
   /** Paid answers kept by payment id; without it the challenge offers no `payment-identifier`. */
   paidAnswers?: PaidAnswers | undefined;
+  /** Settled purchases kept for good: a wallet that signs in (SIWx) reads what it bought here again, free. */
+  restore?: { settled: SettledPurchases; signIn: SignIn } | undefined;
   librarySecret: string;
   baseUrl: () => string;
 }
+
+const READ_AGAIN_STATEMENT = 'Sign in to read again, free, what this wallet bought here.';
 
 export function requireHandle(url: URL): string {
   const raw = url.searchParams.get('username');
@@ -108,17 +114,42 @@ export async function handleReports(
   }
 
   const resourcePath = `${url.pathname}${url.search}`;
+  const resourceUrl = `${deps.baseUrl()}${resourcePath}`;
   const found = findPaymentHeader(req.headers);
   if (!found) {
+    const signedIn = deps.restore
+      ? await deps.restore.signIn.check(req.headers, deps.baseUrl(), url.pathname)
+      : ({ kind: 'none' } as const);
+    if (signedIn.kind === 'signed_in') {
+      const bought = deps.restore?.settled.latestFor(signedIn.address, resourcePath);
+      if (bought) {
+        sendRawJson(res, 200, bought.body);
+        return;
+      }
+    }
     const challenge = paymentChallenge(
       deps.terms,
       select,
       reports.length,
       resourcePath,
-      `${deps.baseUrl()}${resourcePath}`,
+      resourceUrl,
       deps.paidAnswers !== undefined,
     );
-    sendJson(res, 402, challenge, { 'PAYMENT-REQUIRED': encodeHeader(challenge) });
+    const offered = deps.restore
+      ? {
+          ...challenge,
+          ...(signedIn.kind === 'signed_in'
+            ? { error: 'This wallet has not bought this selection here; pay to read it.' }
+            : signedIn.kind === 'refused'
+              ? { error: `${signedIn.reason}: ${signedIn.message}` }
+              : {}),
+          extensions: {
+            ...challenge.extensions,
+            ...deps.restore.signIn.challenge(resourceUrl, READ_AGAIN_STATEMENT),
+          },
+        }
+      : challenge;
+    sendJson(res, 402, offered, { 'PAYMENT-REQUIRED': encodeHeader(offered) });
     return;
   }
   let payment;
@@ -171,6 +202,16 @@ export async function handleReports(
     payer: outcome.payer,
   });
   const body = paidBody(handle.username, select, reports, baseUnitsToUsd(outcome.amount));
+  deps.restore?.settled.record({
+    payment,
+    resource: resourcePath,
+    username: handle.username,
+    reportCount: reports.length,
+    network: deps.terms.network,
+    asset: deps.terms.asset,
+    txHash: outcome.transaction,
+    body,
+  });
   // Kept before it is sent: an answer lost on its way is still here for the same payment sent again.
   if (paymentId !== null) deps.paidAnswers?.keep(paymentId, { body, paymentResponse: settlement });
   sendPaidAnswer(res, body, settlement);

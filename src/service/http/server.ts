@@ -5,9 +5,12 @@ import type { HandleStore } from '../store/handles';
 import type { PaymentTerms } from '../payment/challenge';
 import type { PaymentVerifier } from '../payment/verify';
 import type { PaidAnswers } from '../payment/paid-answers';
+import type { SettledPurchases } from '../payment/settled-purchases';
+import type { SignIn } from '../payment/sign-in';
 import { HttpError, sendEncoded, sendError } from './respond';
 import { handleReports } from './reports-route';
 import { handleBundle } from './bundle-route';
+import { handlePurchases } from './purchases-route';
 
 export interface ServiceServerDeps {
   store: HandleStore;
@@ -15,6 +18,8 @@ export interface ServiceServerDeps {
   verifier: PaymentVerifier;
   /** Keeps paid answers by payment id and offers the `payment-identifier` extension; absent, neither. */
   paidAnswers?: PaidAnswers;
+  /** Settled purchases a wallet downloads again after signing in (SIWx); absent, the service offers neither. */
+  restore?: { settled: SettledPurchases; signIn: SignIn };
   librarySecret: string;
   log?: (line: string) => void;
 }
@@ -45,6 +50,9 @@ export async function listenService(
       } else if (url.pathname === '/api/intel/reports') {
         if (req.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'use GET');
         await handleReports(req, res, url, routeDeps);
+      } else if (url.pathname === '/api/intel/purchases' && deps.restore) {
+        if (req.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'use GET');
+        await handlePurchases(req, res, url, { ...deps.restore, baseUrl: routeDeps.baseUrl });
       } else if (url.pathname === '/api/intel/bundle') {
         if (req.method !== 'GET' && req.method !== 'PUT')
           throw new HttpError(405, 'method_not_allowed', 'use GET or PUT');

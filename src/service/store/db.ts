@@ -1,6 +1,6 @@
 /**
- * The reference service's own SQLite store: handles with their dossier, reports, used payment nonces, and paid
- * answers kept by payment id.
+ * The reference service's own SQLite store: handles with their dossier, reports, used payment nonces, paid
+ * answers kept by payment id, and settled purchases a wallet may download again after signing in.
  */
 import Database from 'better-sqlite3';
 
@@ -57,6 +57,34 @@ const migrations: string[] = [
      keep_until INTEGER NOT NULL
    );
    CREATE INDEX paid_answers_by_expiry ON paid_answers(keep_until);`,
+  // 3: every settled purchase with its answer as sent, kept for good: a wallet that signs in with x (SIWx) gets
+  // what it paid for again, free. Sign-in nonces are issued here and bound to the first wallet that uses them.
+  `CREATE TABLE settled_purchases (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     payer TEXT NOT NULL,
+     nonce TEXT NOT NULL,
+     resource TEXT NOT NULL,
+     username TEXT NOT NULL,
+     report_count INTEGER NOT NULL,
+     amount TEXT NOT NULL,
+     pay_to TEXT NOT NULL,
+     network TEXT NOT NULL,
+     asset TEXT NOT NULL,
+     valid_after TEXT NOT NULL,
+     valid_before TEXT NOT NULL,
+     tx_hash TEXT NOT NULL,
+     settled_at TEXT NOT NULL,
+     body TEXT NOT NULL,
+     UNIQUE (payer, nonce)
+   );
+   CREATE INDEX settled_purchases_by_payer ON settled_purchases(payer, seq);
+   CREATE TABLE sign_in_nonces (
+     nonce TEXT PRIMARY KEY,
+     path TEXT NOT NULL,
+     expires_at INTEGER NOT NULL,
+     address TEXT
+   );
+   CREATE INDEX sign_in_nonces_by_expiry ON sign_in_nonces(expires_at);`,
 ];
 
 export function openServiceDb(file: string): ServiceDb {

@@ -1,0 +1,139 @@
+/**
+ * The desk's side of sign-in-with-x (SIWx, CAIP-122): a 402 that offers the `sign-in-with-x` extension is
+ * answered with the wallet's signature over the challenge, sent in the SIGN-IN-WITH-X header. The message is the
+ * SDK's (EIP-4361 for EVM chains); the challenge must name the origin the desk asked, or nothing is signed.
+ */
+import { z } from 'zod';
+import {
+  assertSIWxChallengeBoundToOrigin,
+  createSIWxMessage,
+  encodeSIWxHeader,
+  SIGN_IN_WITH_X,
+  type CompleteSIWxInfo,
+} from '@x402/extensions/sign-in-with-x';
+import type { RawAnswer } from '../client/http';
+import { DeskError } from '../errors';
+
+export const SIGN_IN_HEADER = SIGN_IN_WITH_X.toUpperCase();
+
+const challengeSchema = z.looseObject({
+  error: z.string().optional(),
+  message: z.string().optional(),
+  extensions: z
+    .looseObject({
+      [SIGN_IN_WITH_X]: z
+        .looseObject({
+          info: z.looseObject({
+            domain: z.string().max(300),
+            uri: z.string().max(2048),
+            statement: z.string().max(1000).optional(),
+            version: z.string().max(10),
+            nonce: z.string().min(8).max(200),
+            issuedAt: z.string().max(40),
+            expirationTime: z.string().max(40).optional(),
+            notBefore: z.string().max(40).optional(),
+            requestId: z.string().max(200).optional(),
+            resources: z.array(z.string().max(2048)).max(20).optional(),
+          }),
+          supportedChains: z
+            .array(z.looseObject({ chainId: z.string().max(100), type: z.string().max(20) }))
+            .max(50),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+
+/** A challenge to sign: the message the wallet signs, and the fields the header repeats beside the signature. */
+export interface SignInRequest {
+  info: CompleteSIWxInfo;
+  address: `0x${string}`;
+  message: string;
+}
+
+function decodedChallenges(answer: RawAnswer): unknown[] {
+  const found: unknown[] = [];
+  const header = answer.headers.get('payment-required');
+  if (header) {
+    try {
+      found.push(JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8')));
+    } catch {
+      // A header that is not base64 JSON: the body may still carry the challenge.
+    }
+  }
+  try {
+    found.push(JSON.parse(answer.text));
+  } catch {
+    // Not JSON: no challenge in the body.
+  }
+  return found;
+}
+
+/** What the service said about the proof it refused last, if anything; null for a first challenge. */
+export function signInRefusal(answer: RawAnswer): string | null {
+  for (const candidate of decodedChallenges(answer)) {
+    const parsed = challengeSchema.safeParse(candidate);
+    if (parsed.success && parsed.data.error?.startsWith('invalid_siwx')) {
+      return parsed.data.message ? `${parsed.data.error}: ${parsed.data.message}` : parsed.data.error;
+    }
+  }
+  return null;
+}
+
+/**
+ * The sign-in challenge of a 402 for `requestUrl`, for an EVM wallet at `address`; null when the answer offers
+ * none (the service does not speak SIWx). A challenge for another origin, or only for non-EVM chains, is refused.
+ */
+export function signInRequest(
+  answer: RawAnswer,
+  requestUrl: string,
+  address: `0x${string}`,
+): SignInRequest | null {
+  for (const candidate of decodedChallenges(answer)) {
+    const parsed = challengeSchema.safeParse(candidate);
+    const offer = parsed.success ? parsed.data.extensions?.[SIGN_IN_WITH_X] : undefined;
+    if (!offer) continue;
+    const chain = offer.supportedChains.find((c) => /^eip155:\d+$/.test(c.chainId) && c.type === 'eip191');
+    if (!chain) {
+      throw new DeskError(
+        'sign_in_unsupported_chain',
+        `The service asks to sign in on ${offer.supportedChains.map((c) => c.chainId).join(', ') || 'no chain'}; this wallet signs on EVM chains only.`,
+        'service',
+      );
+    }
+    const info: CompleteSIWxInfo = { ...offer.info, chainId: chain.chainId, type: 'eip191' };
+    try {
+      assertSIWxChallengeBoundToOrigin(info, requestUrl);
+    } catch (error) {
+      throw new DeskError(
+        'sign_in_other_origin',
+        `The service's sign-in challenge names another site than ${new URL(requestUrl).origin} (${error instanceof Error ? error.message : String(error)}). Nothing was signed.`,
+        'service',
+      );
+    }
+    return { info, address, message: createSIWxMessage(info, address) };
+  }
+  return null;
+}
+
+/** The SIGN-IN-WITH-X header value: the challenge's fields, the wallet's address and its signature. */
+export function signInHeader(request: SignInRequest, signature: `0x${string}`): string {
+  const { info } = request;
+  return encodeSIWxHeader({
+    domain: info.domain,
+    address: request.address,
+    statement: info.statement,
+    uri: info.uri,
+    version: info.version,
+    chainId: info.chainId,
+    type: info.type,
+    nonce: info.nonce,
+    issuedAt: info.issuedAt,
+    expirationTime: info.expirationTime,
+    notBefore: info.notBefore,
+    requestId: info.requestId,
+    resources: info.resources,
+    signatureScheme: info.signatureScheme,
+    signature,
+  });
+}

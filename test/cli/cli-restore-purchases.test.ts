@@ -1,0 +1,150 @@
+/**
+ * `intel-desk restore` without --from: the wallet signs in to the reference service with x (SIWx) and gets back,
+ * free, every report it bought there, against a real service and chain. Checked: the reports and the ledger
+ * after desk.db is deleted and in an empty folder with the same key, no money moved (balances), nothing for
+ * another wallet, and a service whose copy differs from the receipt the library holds stores nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startStack, type Stack } from '../../src/service/stack';
+import type { RestoreSummary } from '../../src/shared/rpc';
+import { balanceOf, ledgerRows, storedSnapshots, tempDir } from '../core/helpers';
+import { parsed, runCli, stackEnv, type Run } from './run-cli';
+
+let stack: Stack;
+let folders: ReturnType<typeof tempDir>[] = [];
+let keyFile: string;
+let otherKeyFile: string;
+let handles: string[];
+let bought: { ids: string[]; transactions: string[] };
+
+function folder(): string {
+  const made = tempDir('desk-cli-restore-');
+  folders.push(made);
+  return made.dir;
+}
+const cli = (dataDir: string, args: string[]): Promise<Run> => runCli(args, stackEnv(stack, dataDir));
+const payer = () => privateKeyToAccount(stack.buyerKeys[0]!).address;
+
+function restored(run: Run): RestoreSummary {
+  expect(run.code, run.stderr).toBe(0);
+  return parsed<RestoreSummary>(run);
+}
+
+let library: string;
+
+beforeAll(async () => {
+  stack = await startStack({ seed: { handles: 2, minReportsPerHandle: 5, maxReportsPerHandle: 5 } });
+  const keys = tempDir('desk-cli-restore-keys-');
+  folders.push(keys);
+  keyFile = path.join(keys.dir, 'buyer.key');
+  otherKeyFile = path.join(keys.dir, 'other.key');
+  writeFileSync(keyFile, stack.buyerKeys[0]!, { mode: 0o600 });
+  writeFileSync(otherKeyFile, stack.buyerKeys[1]!, { mode: 0o600 });
+  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
+    entries: { username: string }[];
+  };
+  handles = shelf.entries.map((entry) => entry.username);
+
+  library = folder();
+  const all = await cli(library, ['buy', handles[0]!, '--all', '--yes', '--key-file', keyFile]);
+  expect(all.code, all.stderr).toBe(0);
+  const menu = parsed<{ reports: { id: string }[] }>(await cli(library, ['menu', handles[1]!, '--json']));
+  const some = menu.reports.slice(1, 3).map((r) => r.id);
+  const ids = await cli(library, [
+    'buy',
+    handles[1]!,
+    '--ids',
+    some.join(','),
+    '--yes',
+    '--key-file',
+    keyFile,
+  ]);
+  expect(ids.code, ids.stderr).toBe(0);
+  const rows = ledgerRows(library);
+  bought = {
+    ids: storedSnapshots(library)
+      .map((s) => s.id)
+      .sort(),
+    transactions: rows.map((row) => row.tx_hash!).sort(),
+  };
+  expect(bought.ids).toHaveLength(7);
+  expect(bought.transactions).toHaveLength(2);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  for (const made of folders) made.remove();
+  folders = [];
+});
+
+describe('intel-desk restore (purchases from the service)', () => {
+  it('brings every report back after desk.db is deleted, paying nothing', async () => {
+    for (const suffix of ['', '-wal', '-shm'])
+      rmSync(path.join(library, `desk.db${suffix}`), { force: true });
+    const before = await balanceOf(stack, payer());
+    const payeeBefore = await balanceOf(stack, stack.payTo);
+
+    const summary = restored(await cli(library, ['restore', '--key-file', keyFile, '--json']));
+    expect(summary).toMatchObject({ purchases: 2, restoredPurchases: 2, reports: 7, alreadyHeld: 0 });
+    expect(summary.address.toLowerCase()).toBe(payer().toLowerCase());
+    expect(
+      storedSnapshots(library)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(bought.ids);
+    const rows = ledgerRows(library);
+    expect(rows.map((row) => row.state)).toEqual(['completed', 'completed']);
+    expect(rows.map((row) => row.tx_hash).sort()).toEqual(bought.transactions);
+    expect(await balanceOf(stack, payer())).toBe(before);
+    expect(await balanceOf(stack, stack.payTo)).toBe(payeeBefore);
+
+    // A second run finds everything in place and stores nothing twice.
+    const again = restored(await cli(library, ['restore', '--key-file', keyFile, '--json']));
+    expect(again).toMatchObject({ purchases: 2, restoredPurchases: 0, alreadyHeld: 2 });
+    expect(storedSnapshots(library)).toHaveLength(7);
+    expect(ledgerRows(library)).toHaveLength(2);
+  });
+
+  it('fills an empty folder with the same key, and the restored receipts verify on chain', async () => {
+    const fresh = folder();
+    const run = await cli(fresh, ['restore', '--key-file', keyFile]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Brought back 7 report\(s\) from 2 purchase\(s\)/);
+    const read = await cli(fresh, ['read', bought.ids[0]!]);
+    expect(read.code, read.stderr).toBe(0);
+    const receipt = await cli(fresh, ['receipt', ledgerRows(fresh)[0]!.id, '--verify', '--json']);
+    expect(receipt.code, receipt.stderr).toBe(0);
+    const verified = parsed<{ verification: { status: string }; reports: { inLibrary: boolean }[] }>(receipt);
+    expect(verified.verification.status).toBe('verified');
+    expect(verified.reports.every((r) => r.inLibrary)).toBe(true);
+  });
+
+  it('gives another wallet nothing', async () => {
+    const summary = restored(await cli(folder(), ['restore', '--key-file', otherKeyFile, '--json']));
+    expect(summary).toMatchObject({ purchases: 0, reports: 0 });
+  });
+
+  it('stores nothing the receipts contradict', async () => {
+    const service = new Database(path.join(stack.dataDir, 'service.db'));
+    try {
+      service
+        .prepare(`UPDATE settled_purchases SET body = replace(body, '"model":"', '"model":"x') WHERE seq = 1`)
+        .run();
+    } finally {
+      service.close();
+    }
+    const summary = restored(await cli(library, ['restore', '--key-file', keyFile, '--json']));
+    expect(summary).toMatchObject({ purchases: 2, differsFromReceipt: 1, alreadyHeld: 1, reports: 0 });
+    expect(summary.problems[0]!.reason).toMatch(/differ from the receipt's SHA-256/);
+  });
+
+  it('needs a key to sign in with', async () => {
+    const run = await cli(folder(), ['restore']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/No wallet to sign in with/);
+  });
+});
