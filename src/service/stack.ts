@@ -29,6 +29,8 @@ export interface StackOptions {
   buyerCount?: number;
   /** 'interval' (default): a block every 2 s like Base; 'auto': a block per transaction, idle in between. */
   mining?: Mining;
+  /** Purchases per page of the restore route (default 500): small in tests that page. */
+  restorePageLimit?: number;
   log?: (line: string) => void;
 }
 
@@ -88,6 +90,7 @@ export async function startService(
         restore: {
           settled: new SettledPurchases(db),
           signIn: new SignIn(db, chain.network, (args) => chain.clients.publicClient.verifyMessage(args)),
+          pageLimit: options.restorePageLimit,
         },
         librarySecret: options.librarySecret,
         ...(options.log ? { log: options.log } : {}),

@@ -116,6 +116,15 @@ describe.each<PeerForm>(['stock', 'extras'])('the CLI pays an official x402 sell
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout).toContain(purchase.handle);
   });
+
+  it('says that the seller offers no restoring of purchases, and changes nothing', async () => {
+    const before = ledgerRows(dataDir);
+    const restore = await cli('restore');
+    expect(restore.code).not.toBe(0);
+    expect(restore.stderr).toMatch(/does not offer restoring purchases with sign-in-with-x/);
+    expect(restore.stderr).not.toMatch(/\n\s+at /);
+    expect(ledgerRows(dataDir)).toEqual(before);
+  });
 });
 
 describe('a refusal by the official facilitator', () => {

@@ -202,14 +202,16 @@ export class PurchaseLedger {
     this.changed();
   }
 
-  /** The purchase paid with this authorization (payer and nonce) at this service, if the ledger holds it. */
-  byAuthorization(serviceUrl: string, payer: string, nonce: string): PurchaseRow | undefined {
+  /**
+   * The purchase paid with this authorization, if the ledger holds it. Payer and nonce name one payment on the
+   * token whatever URL the service was reached at (a gateway's, the service's own).
+   */
+  byAuthorization(payer: string, nonce: string): PurchaseRow | undefined {
     return this.db
-      .prepare<[string, string, string], PurchaseRow>(
-        `SELECT * FROM purchases WHERE service_url = ? AND lower(payer) = ? AND lower(nonce) = ?
-         AND paid_with = 'payment'`,
+      .prepare<[string, string], PurchaseRow>(
+        `SELECT * FROM purchases WHERE lower(payer) = ? AND lower(nonce) = ? AND paid_with = 'payment'`,
       )
-      .get(serviceUrl, payer.toLowerCase(), nonce.toLowerCase());
+      .get(payer.toLowerCase(), nonce.toLowerCase());
   }
 
   /** Moves a purchase on; what it waits for is replaced every time (null: nothing). */

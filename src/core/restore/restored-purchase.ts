@@ -96,7 +96,7 @@ export function applyRestored(
   const mismatch = deliveryMismatch({ handle, reportCount: purchase.reportCount, ids: null }, body);
   if (mismatch !== null) return { kind: 'refused', reason: `its answer holds ${mismatch}` };
 
-  const held = deps.ledger.byAuthorization(serviceUrl, payer, purchase.nonce);
+  const held = deps.ledger.byAuthorization(payer, purchase.nonce);
   if (held) return restoreHeld(deps, held, body, purchase);
 
   const id = restoredPurchaseId(serviceUrl, payer, purchase.nonce);

@@ -11,6 +11,8 @@ export interface PurchasesRouteDeps {
   settled: SettledPurchases;
   signIn: SignIn;
   baseUrl: () => string;
+  /** Purchases per page at most (and never more than PAGE_BYTES of answers). */
+  pageLimit?: number | undefined;
 }
 
 const PAGE_LIMIT = 500;
@@ -85,7 +87,7 @@ export async function handlePurchases(
     );
     return;
   }
-  const { purchases, more } = deps.settled.page(signedIn.address, from, PAGE_LIMIT);
+  const { purchases, more } = deps.settled.page(signedIn.address, from, deps.pageLimit ?? PAGE_LIMIT);
   const last = purchases.at(-1);
   const next = more && last ? last.seq : null;
   sendRawJson(

@@ -19,7 +19,7 @@ export interface ServiceServerDeps {
   /** Keeps paid answers by payment id and offers the `payment-identifier` extension; absent, neither. */
   paidAnswers?: PaidAnswers;
   /** Settled purchases a wallet downloads again after signing in (SIWx); absent, the service offers neither. */
-  restore?: { settled: SettledPurchases; signIn: SignIn };
+  restore?: { settled: SettledPurchases; signIn: SignIn; pageLimit?: number | undefined };
   librarySecret: string;
   log?: (line: string) => void;
 }
