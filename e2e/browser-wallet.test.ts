@@ -10,6 +10,9 @@ import { z } from 'zod';
 import { shot } from './browser';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { buy, filterAndOpen, waitForPrice } from './flow';
+import { paidSuccessSchema } from '../src/shared/wire';
+import { officialBuyer } from '../test/interop/official-client';
+import { balanceOf } from '../test/core/helpers';
 
 const DEMO_CHAIN_HEX = '0x7a69';
 
@@ -56,6 +59,7 @@ let page: Page;
 let account: PrivateKeyAccount;
 const calls: string[] = [];
 const signed: SignedRequest[] = [];
+const personalSigned: string[] = [];
 
 async function answerWallet(method: string, paramsJson: string): Promise<string> {
   calls.push(method);
@@ -68,6 +72,15 @@ async function answerWallet(method: string, paramsJson: string): Promise<string>
       return JSON.stringify({ result: DEMO_CHAIN_HEX });
     case 'wallet_requestPermissions':
       return JSON.stringify({ result: [{ parentCapability: 'eth_accounts' }] });
+    case 'personal_sign': {
+      expect(String(params[1]).toLowerCase()).toBe(account.address.toLowerCase());
+      const raw = z
+        .string()
+        .regex(/^0x[0-9a-fA-F]*$/)
+        .parse(params[0]) as `0x${string}`;
+      personalSigned.push(Buffer.from(raw.slice(2), 'hex').toString('utf8'));
+      return JSON.stringify({ result: await account.signMessage({ message: { raw } }) });
+    }
     case 'eth_signTypedData_v4': {
       expect(String(params[0]).toLowerCase()).toBe(account.address.toLowerCase());
       const request = typedDataSchema.parse(JSON.parse(String(params[1])));
@@ -150,5 +163,40 @@ describe('an injected browser wallet', () => {
     expect(request!.message.nonce).toMatch(/^0x[0-9a-f]{64}$/);
     const ledger = await fx.desk.core.handlers['purchases.list']({});
     expect(ledger.purchases[0]).toMatchObject({ state: 'completed', payer: account.address });
+  });
+});
+
+describe('restoring purchases with the injected wallet', () => {
+  it('signs in with the wallet and brings back what it bought elsewhere, paying nothing', async () => {
+    await connectBrowserWallet();
+    // Bought on another machine: with the official x402 client, straight from the service.
+    const shelf = await fx.desk.core.handlers['shelf.list']({});
+    const handle = shelf.entries[1]!.username;
+    const elsewhere = officialBuyer(account, {
+      allowedAssets: [{ network: fx.stack.network, asset: fx.stack.asset }],
+    });
+    const paid = await elsewhere.fetch(
+      `${fx.stack.baseUrl}/api/intel/reports?username=${handle}&select=all`,
+      {
+        headers: { Accept: 'application/json' },
+      },
+    );
+    expect(paid.status).toBe(200);
+    const bought = paidSuccessSchema.parse(await paid.json()).reports.map((r) => r.id);
+    const balance = await balanceOf(fx.stack, account.address);
+
+    await page.getByRole('button', { name: 'Restore purchases' }).click();
+    const summary = page.getByTestId('restore-summary');
+    await summary.waitFor();
+    expect(await summary.textContent()).toContain(
+      `Brought back ${bought.length} report(s) from 1 purchase(s); 1 purchase(s) were already in the library.`,
+    );
+    await shot(page, 'settings-restore-purchases');
+    expect(personalSigned).toHaveLength(1);
+    expect(personalSigned[0]).toMatch(/wants you to sign in with your Ethereum account:/);
+    expect(personalSigned[0]).toContain(`URI: ${fx.stack.baseUrl}/api/intel/purchases`);
+    expect(await balanceOf(fx.stack, account.address)).toBe(balance);
+    const library = await fx.desk.core.handlers['library.list']({ handle });
+    expect(library.items.map((item) => item.id).sort()).toEqual([...bought].sort());
   });
 });

@@ -3,7 +3,7 @@
  * restore` alone brings back from the service what the wallet bought there, after signing in with it.
  */
 import type { DeskCore } from '../core';
-import type { RestoreSummary } from '../shared/rpc';
+import { restoredSentences } from '../shared/restore-text';
 import { UsageError, type Output } from './output';
 
 const MB = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
@@ -32,19 +32,23 @@ async function restorePurchases(desk: DeskCore, out: Output): Promise<void> {
   const step = await desk.handlers['library.restorePurchases']({});
   // Only a wallet in the app's window signs step by step; the CLI always holds its key.
   if (step.status !== 'done') throw new UsageError('restore needs a key this run can sign with');
-  out.result(step.summary, () => restoredText(step.summary));
+  out.result(step.summary, () => restoredSentences(step.summary).join('\n'));
 }
 
-export function restoredText(summary: RestoreSummary): string {
-  const lines = [
-    `Signed in to ${summary.serviceUrl} as ${summary.address}: the service lists ${summary.purchases} purchase(s) by this wallet.`,
-    `Brought back ${summary.reports} report(s) from ${summary.restoredPurchases} purchase(s); ${summary.alreadyHeld} purchase(s) were already in the library.`,
-  ];
-  if (summary.differsFromReceipt > 0)
-    lines.push(
-      `${summary.differsFromReceipt} purchase(s) were not stored: their reports differ from the receipts this library holds.`,
-    );
-  if (summary.refused > 0) lines.push(`${summary.refused} purchase(s) were not stored:`);
-  for (const problem of summary.problems) lines.push(`  ${problem.transaction}: ${problem.reason}`);
-  return lines.join('\n');
+/**
+ * After a damaged library was replaced at start (by a backup, or by an empty one), what is still missing comes
+ * from the service when this run can sign in with the wallet; otherwise the person is told how. One line.
+ */
+export async function restoreAfterRecovery(desk: DeskCore): Promise<string> {
+  const status = await desk.handlers['wallet.status']({});
+  if (!status.unlocked)
+    return 'Run `intel-desk restore` with the wallet that bought them to bring back from the service what is still missing.';
+  try {
+    const step = await desk.handlers['library.restorePurchases']({});
+    if (step.status !== 'done') throw new Error('the wallet must sign in the app');
+    const { summary } = step;
+    return `Signed in to ${summary.serviceUrl}: ${summary.reports} more report(s) from ${summary.restoredPurchases} purchase(s) came back from the service.`;
+  } catch (error) {
+    return `Could not restore purchases from the service (${error instanceof Error ? error.message : String(error)}); run \`intel-desk restore\` when it can be reached.`;
+  }
 }

@@ -342,6 +342,10 @@ async function warnAtStart(desk: DeskCore, command: string | undefined): Promise
       `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path} and a new one started.\n`,
     );
   }
+  if (recovered && command !== 'restore')
+    process.stderr.write(
+      `intel-desk: ${await (await import('./commands-backup')).restoreAfterRecovery(desk)}\n`,
+    );
   if (command !== 'purchases') await warnInDoubt(desk);
 }
 

@@ -5,7 +5,7 @@
  * another wallet, and a service whose copy differs from the receipt the library holds stores nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -140,6 +140,55 @@ describe('intel-desk restore (purchases from the service)', () => {
     const summary = restored(await cli(library, ['restore', '--key-file', keyFile, '--json']));
     expect(summary).toMatchObject({ purchases: 2, differsFromReceipt: 1, alreadyHeld: 1, reports: 0 });
     expect(summary.problems[0]!.reason).toMatch(/differ from the receipt's SHA-256/);
+  });
+
+  it('after a damaged desk.db came back from an older backup, fetches what it lacks from the service', async () => {
+    const dir = folder();
+    const menu = parsed<{ reports: { id: string }[] }>(await cli(dir, ['menu', handles[0]!, '--json']));
+    const [first, second] = menu.reports.map((r) => r.id);
+    for (const id of [first!, second!]) {
+      const run = await cli(dir, [
+        'buy',
+        handles[0]!,
+        '--ids',
+        id,
+        '--yes',
+        '--include-owned',
+        '--key-file',
+        keyFile,
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    // Each purchase left a copy; the newest is damaged as well, so the one before the second purchase is used.
+    const damage = (file: string) => {
+      const fd = openSync(file, 'r+');
+      writeSync(fd, Buffer.alloc(3996, 0x5a), 0, 3996, 100);
+      closeSync(fd);
+    };
+    const copies = readdirSync(path.join(dir, 'backups'))
+      .filter((name) => /^desk-.*-purchase\.db$/.test(name))
+      .sort();
+    expect(copies).toHaveLength(2);
+    damage(path.join(dir, 'backups', copies[1]!));
+    damage(path.join(dir, 'desk.db'));
+
+    const run = await cli(dir, ['library', '--json', '--key-file', keyFile]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/was restored: 1 report\(s\) came back/);
+    // What the wallet bought in this folder and before (beforeAll) comes back: 1 + 7 reports, 3 purchases.
+    expect(run.stderr).toMatch(
+      /Signed in to .*: 8 more report\(s\) from 3 purchase\(s\) came back from the service/,
+    );
+    expect(
+      parsed<{ id: string }[]>(run)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...new Set([first!, second!, ...bought.ids])].sort());
+
+    // Without a key this run cannot sign: it says how instead.
+    damage(path.join(dir, 'desk.db'));
+    const locked = await cli(dir, ['library']);
+    expect(locked.stderr).toMatch(/Run `intel-desk restore` with the wallet that bought them/);
   });
 
   it('needs a key to sign in with', async () => {

@@ -226,6 +226,17 @@ describe('the 402 challenge', () => {
         info: { required: false },
         schema: expect.objectContaining({ type: 'object' }),
       },
+      // A wallet that bought this selection reads it again free by signing in (sign-in.test.ts).
+      'sign-in-with-x': {
+        info: expect.objectContaining({
+          domain: new URL(stack.baseUrl).host,
+          uri: `${stack.baseUrl}/api/intel/reports?username=${handle}&select=all`,
+          version: '1',
+          nonce: expect.stringMatching(/^[0-9a-f]{32}$/),
+        }),
+        supportedChains: [{ chainId: 'eip155:31337', type: 'eip191' }],
+        schema: expect.objectContaining({ type: 'object' }),
+      },
     });
     const header = JSON.parse(Buffer.from(headers.get('payment-required') ?? '', 'base64').toString('utf8'));
     expect(header).toEqual(body);

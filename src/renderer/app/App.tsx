@@ -161,7 +161,9 @@ export function App() {
             {info.data.databaseRecovered.path}
             {info.data.databaseRecovered.restored
               ? `, and the newest good backup (taken ${dateTime(info.data.databaseRecovered.restored.takenAt)}) was restored: ${info.data.databaseRecovered.restored.reports} report(s) came back. Anything bought after that backup is not in it.`
-              : ' and a new one was started.'}
+              : ' and a new one was started.'}{' '}
+            Settings → Library → Restore purchases brings back from the service what the wallet bought and the
+            library now lacks.
           </p>
         ) : null}
         <main ref={main} tabIndex={-1} className="content">

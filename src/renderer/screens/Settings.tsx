@@ -3,12 +3,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorCode, errorMessage, refusalDetails } from '../rpc/client';
 import { Dialog } from '../components/Dialog';
-import { dateTime } from '../format';
 import { ErrorMessage, Loading } from '../components/States';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { BudgetsForm } from './BudgetsForm';
 import { ChainRpcForm } from './ChainRpcForm';
 import { OptionalSettingForm } from './OptionalSettingForm';
+import { LibraryCard } from './LibraryCard';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
@@ -355,41 +355,6 @@ function LibrarySecret(props: { settings: SettingsView }) {
   );
 }
 
-/** Copies of the library in backups/: when the last was taken, and one now. */
-function LibraryBackups() {
-  const backups = useRpcQuery('library.backups', {});
-  const backupNow = useRpcMutation('library.backup');
-  const messageId = useId();
-  const last = backups.data?.last ?? null;
-  return (
-    <div className="settings-block">
-      <h2>Library</h2>
-      <p data-testid="last-backup">
-        {backups.data
-          ? last
-            ? `Last backup ${dateTime(last.takenAt)} (${(last.bytes / (1024 * 1024)).toFixed(1)} MB); ${backups.data.count} kept in ${backups.data.folder}.`
-            : 'No backup yet.'
-          : '…'}
-      </p>
-      <p className="muted small">
-        The library is backed up after purchases, daily and before an upgrade; a damaged library is restored
-        from the newest good backup at start.
-      </p>
-      {backups.data?.lastError ? (
-        <p className="muted small">The last automatic backup failed: {backups.data.lastError}</p>
-      ) : null}
-      <button type="button" onClick={() => backupNow.mutate({})} disabled={backupNow.isPending}>
-        {backupNow.isPending ? 'Backing up…' : 'Back up now'}
-      </button>
-      <FormMessage
-        id={messageId}
-        error={backupNow.isError ? errorMessage(backupNow.error) : null}
-        success={backupNow.isSuccess ? 'Backed up.' : null}
-      />
-    </div>
-  );
-}
-
 function ThemePicker(props: { settings: SettingsView }) {
   const update = useRpcMutation('settings.update');
   return (
@@ -435,7 +400,7 @@ export function SettingsScreen() {
           <LibrarySecret settings={settings.data} />
           <ThemePicker settings={settings.data} />
           <ChainRpcForm settings={settings.data} />
-          <LibraryBackups />
+          <LibraryCard />
           {/* Last, so the cards above keep their rows; its text names the caps it sits beside. */}
           <BudgetsForm />
         </div>

@@ -12,7 +12,8 @@ import type { RpcClient } from '../../shared/rpc';
 type UniversalProvider = WalletConnectProvider;
 
 const CHAINS = [8453, 84532] as const;
-const SIGNING_METHODS = ['eth_signTypedData_v4', 'eth_accounts', 'eth_chainId'];
+// personal_sign: restoring purchases signs in with the wallet (sign-in-with-x, an EIP-4361 message).
+const SIGNING_METHODS = ['eth_signTypedData_v4', 'personal_sign', 'eth_accounts', 'eth_chainId'];
 /** How long the relay may take to answer; the wallet's approval afterwards has no limit. */
 const RELAY_TIMEOUT_MS = 15_000;
 const RELAY_UNREACHABLE = `The WalletConnect relay did not answer within ${RELAY_TIMEOUT_MS / 1000} s. Check the network connection and try again.`;
