@@ -3,6 +3,7 @@ import path from 'node:path';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import type { PublicClient } from 'viem';
 import { openDeskDb, type DeskDb, type OpenedDb } from './db/open';
+import { IntegrityWatch, type IntegrityWatchOptions } from './db/integrity';
 import { PurchaseLedger } from './ledger/purchases';
 import { KeptPayments } from './ledger/kept-payments';
 import { SpendLedger } from './ledger/spend';
@@ -58,6 +59,8 @@ export interface DeskCoreOptions {
   nativeBinding?: string;
   /** When the library is copied into backups/ (after stored reports, daily); tests shorten the delays. */
   backups?: BackupScheduleOptions;
+  /** When the background integrity check runs (tests start it at once). */
+  integrity?: Omit<IntegrityWatchOptions, 'nativeBinding'>;
 }
 
 /**
@@ -80,6 +83,8 @@ export class DeskContext {
   readonly recovered: OpenedDb['movedAside'];
   /** Copies of the library in backups/: automatic, on request, and restoring one. */
   readonly backups: LibraryBackups;
+  /** The whole-file corruption check, in the background (db/integrity.ts). */
+  readonly integrity: IntegrityWatch;
   readonly ledger: PurchaseLedger;
   /** Sealed payments kept until validBefore for services that offer payment-identifier (decision 0024). */
   readonly keptPayments: KeptPayments;
@@ -121,6 +126,12 @@ export class DeskContext {
     this.db = opened.db;
     this.recovered = opened.movedAside;
     if (options.onEvent) this.events.on(options.onEvent);
+    this.integrity = new IntegrityWatch(
+      this.db.name,
+      () => this.events.changed('library.damaged'),
+      this.now,
+      { nativeBinding: options.nativeBinding, ...options.integrity },
+    );
     this.backups = new LibraryBackups(this.db, backupsFolder(options.dataDir), this.events, this.now, {
       ...options.backups,
       nativeBinding: options.nativeBinding,
@@ -292,6 +303,7 @@ export class DeskContext {
   }
 
   close(): void {
+    this.integrity.stop();
     for (const run of [...this.deferredWrites]) run();
     this.db.close();
   }

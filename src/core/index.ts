@@ -5,6 +5,7 @@
  */
 import type { RpcHandlers } from '../shared/rpc';
 import type { DeskEventSource } from '../shared/events';
+import { isCorruption, libraryDamaged } from './db/integrity';
 import { DeskContext, type DeskCoreOptions } from './context';
 import { appHandlers } from './handlers/app';
 import { catalogHandlers } from './handlers/catalog';
@@ -52,8 +53,9 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   // Purchases a crash or a lost answer left open are explained before anything else happens.
   await reconcile(ctx);
   ctx.backups.start();
+  ctx.integrity.start();
   return {
-    handlers,
+    handlers: reportingDamage(ctx, handlers),
     events: ctx.events,
     close: async () => {
       // A backup a purchase is owed is taken, and one under way finished, before the database closes.
@@ -61,4 +63,24 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
       ctx.close();
     },
   };
+}
+
+/** A read that meets a damaged page says so in words, and marks the file for the next start's full check. */
+function reportingDamage(ctx: DeskContext, handlers: RpcHandlers): RpcHandlers {
+  const guarded: Record<string, (input: never) => Promise<unknown>> = {};
+  for (const [method, handler] of Object.entries(handlers) as [
+    string,
+    (input: never) => Promise<unknown>,
+  ][]) {
+    guarded[method] = async (input) => {
+      try {
+        return await handler(input);
+      } catch (error) {
+        if (!isCorruption(error)) throw error;
+        ctx.integrity.report(error.message);
+        throw libraryDamaged(ctx.db.name, error);
+      }
+    };
+  }
+  return guarded as RpcHandlers;
 }

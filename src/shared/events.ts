@@ -39,6 +39,8 @@ export const deskEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings.changed') }),
   /** A wallet was imported, unlocked, locked or connected. */
   z.object({ type: z.literal('wallet.changed') }),
+  /** The background check found the library file damaged (app.info says how). */
+  z.object({ type: z.literal('library.damaged') }),
 ]);
 export type DeskEvent = z.infer<typeof deskEventSchema>;
 export type DeskEventType = DeskEvent['type'];
@@ -50,6 +52,7 @@ export const eventChanges: Record<DeskEventType, readonly RpcTopic[]> = {
   'purchases.changed': ['purchases', 'wallet', 'quote'],
   'settings.changed': ['settings', 'app', 'shelf', 'menu', 'quote', 'wallet'],
   'wallet.changed': ['wallet'],
+  'library.damaged': ['app'],
 };
 
 /** The web host's event stream (server-sent events, read with the RPC token header). */

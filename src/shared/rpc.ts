@@ -57,6 +57,8 @@ export interface AppInfo {
     reason: string;
     restored?: { file: string; takenAt: string; reports: number };
   };
+  /** Set when a read or the background check found the library file damaged while the desk runs. */
+  libraryDamaged?: { reason: string; at: string };
 }
 
 /** A copy of the library in backups/ (the data folder's). */

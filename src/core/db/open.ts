@@ -1,6 +1,8 @@
 /**
  * Opens the app database: WAL, versioned migrations, and a health check. A file that is corrupt or belongs to
- * another program is moved aside (never deleted) and a fresh database is started; the caller reports it.
+ * another program is moved aside (never deleted) and a fresh database is started; the caller reports it. The
+ * check at open reads what opening needs; the whole-file check runs in the background (integrity.ts), and here
+ * only when damage was marked before.
  */
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { DeskError } from '../errors';
 import { MIGRATIONS } from './migrations';
 import { BACKUPS_FOLDER } from '../backup/backups-folder';
 import { backupLibraryNow, copyBackupTo, listLibraryBackups } from '../backup/library-backup';
+import { clearDamageMark, damageMarked } from './integrity';
 
 export type DeskDb = Database.Database;
 
@@ -28,9 +31,15 @@ export interface OpenedDb {
   movedAside: { path: string; reason: string; restored?: RestoredFrom } | null;
 }
 
-function problemWith(db: DeskDb): string | null {
-  const check = db.pragma('quick_check', { simple: true });
-  if (check !== 'ok') return `integrity check failed: ${String(check)}`;
+/**
+ * Why the file cannot serve as the library, or null. `whole`: SQLite's quick_check over every page, which costs
+ * a read of the file; otherwise the header, the schema and the ledger, which every start reads anyway.
+ */
+function problemWith(db: DeskDb, whole: boolean): string | null {
+  if (whole) {
+    const check = db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') return `integrity check failed: ${String(check)}`;
+  }
   const applicationId = db.pragma('application_id', { simple: true }) as number;
   const version = db.pragma('user_version', { simple: true }) as number;
   const tables = (
@@ -39,6 +48,8 @@ function problemWith(db: DeskDb): string | null {
   if (applicationId !== APPLICATION_ID && (tables > 0 || version > 0))
     return 'the file belongs to another program';
   if (version > MIGRATIONS.length) return `the file was written by a newer Intel Desk (schema ${version})`;
+  const ledger = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'purchases'`).get();
+  if (ledger) db.prepare('SELECT COUNT(*) FROM purchases').get();
   return null;
 }
 
@@ -63,12 +74,16 @@ export interface OpenDbOptions {
 const databaseOptions = (options: OpenDbOptions): Database.Options =>
   options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
 
-function openChecked(file: string, options: OpenDbOptions): { db: DeskDb | null; reason: string | null } {
+function openChecked(
+  file: string,
+  options: OpenDbOptions,
+  whole: boolean,
+): { db: DeskDb | null; reason: string | null } {
   let db: DeskDb | null = null;
   try {
     ownerOnly(file);
     db = new Database(file, databaseOptions(options));
-    const reason = problemWith(db);
+    const reason = problemWith(db, whole);
     if (reason) {
       db.close();
       return { db: null, reason };
@@ -128,11 +143,15 @@ export function openDeskDb(
   options: OpenDbOptions = {},
 ): OpenedDb {
   loadSqlite(options);
-  const first = openChecked(file, options);
+  const marked = damageMarked(file);
+  const first = openChecked(file, options, marked !== null);
   if (first.db) {
+    // Damage once seen and not found by the whole check: a read error that has passed (a disk hiccup).
+    if (marked !== null) clearDamageMark(file);
     migrate(first.db);
     return { db: first.db, movedAside: null };
   }
+  clearDamageMark(file);
   const aside = `${file}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`;
   renameSync(file, aside);
   for (const suffix of ['-wal', '-shm']) {
@@ -154,7 +173,8 @@ export function libraryFileProblem(file: string, options: OpenDbOptions = {}): s
   let db: DeskDb | null = null;
   try {
     db = new Database(file, { ...databaseOptions(options), readonly: true, fileMustExist: true });
-    const problem = problemWith(db);
+    // A file about to replace the library is read whole first: nothing else would look at it before use.
+    const problem = problemWith(db, true);
     if (problem) return problem;
     if ((db.pragma('user_version', { simple: true }) as number) === 0)
       return 'the file holds no Intel Desk library';
@@ -175,7 +195,7 @@ function restoreNewestGood(file: string, options: OpenDbOptions): { db: DeskDb; 
     if (libraryFileProblem(backup.file, options) !== null) continue;
     try {
       copyBackupTo(backup.file, file);
-      const opened = openChecked(file, options);
+      const opened = openChecked(file, options, false);
       if (!opened.db) continue;
       migrate(opened.db);
       const reports = (opened.db.prepare('SELECT COUNT(*) AS n FROM snapshots').get() as { n: number }).n;

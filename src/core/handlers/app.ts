@@ -7,11 +7,15 @@ import type { DeskContext } from '../context';
 export const APP_VERSION: string = packageJson.version;
 
 export const appHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'app.info'> => ({
-  'app.info': async () => ({
-    version: APP_VERSION,
-    serviceUrl: ctx.serviceUrl(),
-    demo: ctx.demo,
-    online: ctx.connection.online,
-    ...(ctx.recovered ? { databaseRecovered: ctx.recovered } : {}),
-  }),
+  'app.info': async () => {
+    const damage = ctx.integrity.damage();
+    return {
+      version: APP_VERSION,
+      serviceUrl: ctx.serviceUrl(),
+      demo: ctx.demo,
+      online: ctx.connection.online,
+      ...(ctx.recovered ? { databaseRecovered: ctx.recovered } : {}),
+      ...(damage ? { libraryDamaged: damage } : {}),
+    };
+  },
 });

@@ -166,6 +166,13 @@ export function App() {
             library now lacks.
           </p>
         ) : null}
+        {info.data?.libraryDamaged ? (
+          <p className="notice" role="alert">
+            The library file is damaged ({info.data.libraryDamaged.reason}). Quit and start Intel Desk again:
+            the file is then set aside and replaced by the newest good backup, and Settings → Library →
+            Restore purchases brings back from the service what that backup lacks.
+          </p>
+        ) : null}
         <main ref={main} tabIndex={-1} className="content">
           {welcomeShown && info.data ? (
             <Welcome demo={info.data.demo} focus={helpOpen} onClose={closeWelcome} />
