@@ -36,7 +36,7 @@ function reportIds(row: PurchaseRow): string[] {
 }
 
 /** Each delivered report's id and hash, read from the answer exactly as it arrived. */
-function deliveredReports(answer: string | null): Map<string, string> {
+export function deliveredReports(answer: string | null): Map<string, string> {
   const delivered = new Map<string, string>();
   if (!answer) return delivered;
   for (const raw of topLevelArrayElements(answer, 'reports') ?? []) {

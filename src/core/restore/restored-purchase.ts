@@ -8,12 +8,12 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { paidSuccessSchema, type PaidSuccess } from '../../shared/wire';
-import { topLevelArrayElements } from '../cache/json-slices';
 import type { SnapshotStore } from '../cache/snapshots';
 import { normalizeHandle } from '../client/service-client';
 import type { DeskDb } from '../db/open';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
 import { deliveryMismatch, snapshotsFromAnswer } from '../payments/delivery';
+import { deliveredReports } from '../receipts/receipt';
 
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`));
 const digits = z.string().regex(/^\d{1,78}$/);
@@ -49,19 +49,6 @@ export type RestoreOutcome =
   | { kind: 'refused'; reason: string };
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-
-function reportHashes(answer: string | null): Map<string, string> {
-  const hashes = new Map<string, string>();
-  for (const raw of (answer && topLevelArrayElements(answer, 'reports')) || []) {
-    try {
-      const id: unknown = (JSON.parse(raw) as { id?: unknown }).id;
-      if (typeof id === 'string') hashes.set(id, sha256(raw));
-    } catch {
-      // An element that is not JSON proves nothing either way.
-    }
-  }
-  return hashes;
-}
 
 function parseAnswer(text: string): PaidSuccess | null {
   try {
@@ -138,8 +125,8 @@ function restoreHeld(
   body: PaidSuccess,
   purchase: RestoredPurchase,
 ): RestoreOutcome {
-  const receipt = reportHashes(row.response_json);
-  const restored = reportHashes(purchase.answer);
+  const receipt = deliveredReports(row.response_json);
+  const restored = deliveredReports(purchase.answer);
   const differs = [...receipt].filter(([id, hash]) => restored.has(id) && restored.get(id) !== hash);
   if (differs.length > 0) return { kind: 'differs_from_receipt', ids: differs.map(([id]) => id) };
 
