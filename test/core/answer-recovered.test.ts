@@ -136,6 +136,31 @@ describe('a lost answer from a service that offers payment-identifier', () => {
     expect(proxy.paymentsSeen.length).toBe(paymentsBefore + 1);
   });
 
+  it('asks a service that does not answer once per check, not once per kept payment', async () => {
+    const lost = [
+      await buyAndLoseTheAnswer({ kind: 'ids', ids: [ids[4]!] }),
+      await buyAndLoseTheAnswer({ kind: 'ids', ids: [ids[5]!] }),
+    ];
+    let asked = 0;
+    // The gateway takes the request and never answers: the desk gives up at its deadline.
+    proxy.beforePaidForward = () => {
+      asked++;
+      return new Promise<void>(() => {});
+    };
+    try {
+      const view = await desk.handlers['purchases.reconcile']({});
+      expect(asked).toBe(1);
+      for (const { outcome } of lost)
+        expect(view.purchases.find((p) => p.id === outcome.purchase.id)?.state).toBe('in_doubt');
+    } finally {
+      proxy.beforePaidForward = null;
+    }
+    // Answering again, the service gives both answers back at the next check.
+    const view = await desk.handlers['purchases.reconcile']({});
+    for (const { outcome } of lost)
+      expect(view.purchases.find((p) => p.id === outcome.purchase.id)?.state).toBe('completed');
+  });
+
   it('reaches the desk when a gateway resends the paid request itself: one payment', async () => {
     const selection = { kind: 'ids' as const, ids: ids.slice(6, 8) };
     const quote = await desk.handlers['quote.get']({ handle, selection });

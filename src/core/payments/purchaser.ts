@@ -385,25 +385,28 @@ export class Purchaser {
    * its service, which offered payment-identifier and so answers the same payment with the answer it kept.
    * No new signature and no new authorization: the token settles one nonce at most once. Nothing is sent for a
    * purchase with no kept payment (its service did not offer the extension), past validBefore, or still on
-   * its way in this desk. True when an answer came back (stored, or held in doubt by the delivery check).
+   * its way in this desk, nor to a service in `silentServices` (those that did not answer earlier in the same
+   * check). True when an answer came back (stored, or held in doubt by the delivery check).
    */
-  async resendKept(row: PurchaseRow): Promise<boolean> {
+  async resendKept(row: PurchaseRow, silentServices: Set<string> = new Set()): Promise<boolean> {
     // Only a purchase already judged in doubt: one a crash left 'sent' is first asked about on chain.
-    if (row.state !== 'in_doubt') return false;
+    if (row.state !== 'in_doubt' || silentServices.has(row.service_url)) return false;
     if (this.inFlight.has(row.id) || this.resending.has(row.id)) return false;
     const payment = this.deps.kept.open(row);
     if (payment === null) return false;
     this.resending.add(row.id);
     try {
       let answer: PaidAnswer;
+      // A bounded wait: the check runs at every start, and a service that holds the answer again must not
+      // hold the desk with it.
+      const deadline = AbortSignal.timeout(RESEND_DEADLINE_MS);
       try {
-        // A bounded wait: the check runs at every start, and a service that holds the answer again must not
-        // hold the desk with it.
-        answer = await this.deps
-          .clientFor(row.service_url)
-          .pay(row.resource, payment, AbortSignal.timeout(RESEND_DEADLINE_MS));
-      } catch {
-        // No answer, or a refusal: the chain and the expiry decide, as for any purchase in doubt.
+        answer = await this.deps.clientFor(row.service_url).pay(row.resource, payment, deadline);
+      } catch (error) {
+        // No answer, or a refusal: the chain and the expiry decide, as for any purchase in doubt. A service
+        // that did not answer at all is not asked again in this pass: each ask would wait out the deadline.
+        if (deadline.aborted || (error instanceof DeskError && error.kind === 'network'))
+          silentServices.add(row.service_url);
         return false;
       }
       this.answered(row.id, answer, false);

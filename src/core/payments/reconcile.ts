@@ -191,11 +191,12 @@ function explainWithoutChain(row: PurchaseRow, deps: ReconcileDeps): void {
 
 export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
   const unreachable = new Map<string, unknown>();
+  const silentServices = new Set<string>();
   // A payment whose authorization closed can neither pay nor fetch anything: none is kept past validBefore.
   deps.kept.forgetExpired();
   for (const row of deps.ledger.unsettled()) {
     try {
-      await reconcileOne(row, deps, unreachable);
+      await reconcileOne(row, deps, unreachable, silentServices);
     } catch (error) {
       // A full disk must not stop the desk from starting: the row stays as it was (its answer, if any, kept)
       // and the next pass, with room again, explains it.
@@ -204,7 +205,12 @@ export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
   }
 }
 
-async function reconcileOne(row: PurchaseRow, deps: ReconcileDeps, unreachable: Map<string, unknown>) {
+async function reconcileOne(
+  row: PurchaseRow,
+  deps: ReconcileDeps,
+  unreachable: Map<string, unknown>,
+  silentServices: Set<string>,
+) {
   deps.ledger.markChecked(row.id);
   if (deliverKept(row, deps)) return;
   if (row.state === 'signed') {
@@ -213,7 +219,7 @@ async function reconcileOne(row: PurchaseRow, deps: ReconcileDeps, unreachable: 
     });
     return;
   }
-  if (await deps.purchaser.resendKept(row)) return;
+  if (await deps.purchaser.resendKept(row, silentServices)) return;
   const client = deps.chain(row.network);
   const rpcUrl = deps.rpcUrlFor(row.network);
   if (client && rpcUrl) await checkOnChain(row, deps, client, rpcUrl, unreachable);
