@@ -105,11 +105,22 @@ async function assertIdsOnMenu(ctx: DeskContext, handle: string, ids: string[]):
 async function priceResolved(ctx: DeskContext, handle: string, resolved: Resolved): Promise<HeldQuote> {
   const client = ctx.client();
   const path = resourcePath(handle, resolved.selection);
-  const challenge = await client.challenge(path);
+  const ids = resolved.selection.kind === 'ids' ? resolved.selection.ids : null;
+  let challenge;
+  try {
+    challenge = await client.challenge(path);
+  } catch (error) {
+    // "No report matches" for ids the person typed: say which of them the menu does not list.
+    if (ids && error instanceof DeskError && error.code === 'no_matching_reports')
+      await assertIdsOnMenu(ctx, handle, ids);
+    throw error;
+  }
   // A service that does not say how many reports it charges for is checked against the count the desk expects,
-  // so ids the menu does not list must not silently shrink that count.
-  if (challenge.extensions?.reportCount === undefined && resolved.selection.kind === 'ids') {
-    await assertIdsOnMenu(ctx, handle, resolved.selection.ids);
+  // so ids the menu does not list must not silently shrink that count; one that counts fewer than were typed
+  // has been given an id it does not hold, which is named rather than refused as a count mismatch.
+  const counted = challenge.extensions?.reportCount;
+  if (ids && (counted === undefined || counted !== resolved.expectedIds.length)) {
+    await assertIdsOnMenu(ctx, handle, ids);
   }
   const expect = {
     demo: ctx.demo,
