@@ -1,6 +1,6 @@
 /** `intel-desk backup` and `intel-desk restore --from FILE`: copies of the library in backups/. */
 import type { DeskCore } from '../core';
-import { UsageError, type Output } from './output';
+import { count, UsageError, type Output } from './output';
 
 const MB = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
@@ -10,7 +10,7 @@ export async function backup(desk: DeskCore, out: Output): Promise<void> {
   out.result(
     { ...taken, kept: status.count },
     () =>
-      `Backed up the library to ${taken.file} (${MB(taken.bytes)}); ${status.count} backup(s) kept in ${status.folder}.`,
+      `Backed up the library to ${taken.file} (${MB(taken.bytes)}); ${count(status.count, 'backup')} kept in ${status.folder}.`,
   );
 }
 
@@ -23,6 +23,6 @@ export async function restore(desk: DeskCore, out: Output, from: string | undefi
   out.result(
     restored,
     () =>
-      `Restored the library from ${from}: ${restored.reports} report(s). The library as it was is kept in ${restored.safetyCopy.file}.`,
+      `Restored the library from ${from}: ${count(restored.reports, 'report')}. The library as it was is kept in ${restored.safetyCopy.file}.`,
   );
 }
