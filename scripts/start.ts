@@ -6,6 +6,7 @@
  *   npm start -- --data-dir <dir>    another data dir
  *   npm start -- --wallet imported   the demo on a folder whose wallet was replaced by an import: use that one
  *   npm start -- --wallet demo       … or restore the demo wallet (the imported keystore is kept in backups/)
+ *   npm start -- --retry-electron    fetch Electron again after a failed fetch (which is otherwise remembered)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     browser: { type: 'boolean', default: false },
     wallet: { type: 'string' },
+    'retry-electron': { type: 'boolean', default: false },
   },
 });
 const serviceUrl = values.service === undefined ? undefined : z.url().parse(values.service);
@@ -85,7 +87,7 @@ async function main(): Promise<void> {
 
   const prepared: PreparedElectron = values.browser
     ? { ready: false, reason: '--browser was given', retry: 'leave out --browser' }
-    : await prepareElectron({ root, log });
+    : await prepareElectron({ root, log, retry: values['retry-electron'] });
   if (prepared.ready) {
     log(`Opening Electron (${prepared.binary})`);
     electron = spawn(prepared.binary, [root], {
