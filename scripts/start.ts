@@ -84,6 +84,9 @@ async function main(): Promise<void> {
   }
 
   const choice = demoKey ? await demoWallet(demoKey) : undefined;
+  // The CLI keeps its own library (~/.intel-desk) unless told otherwise: say where this one is and how to reach it.
+  log(`Library and wallet: ${dataDir}`);
+  log(`The CLI reads this library with --data-dir: npm run desk -- --data-dir ${shellWord(dataDir)} library`);
 
   const prepared: PreparedElectron = values.browser
     ? { ready: false, reason: '--browser was given', retry: 'leave out --browser' }
@@ -127,13 +130,17 @@ async function main(): Promise<void> {
   });
   log(`Not opening Electron: ${prepared.reason}. Running in browser mode instead.`);
   if (!values.browser) log(`To open the desktop window: ${prepared.retry}.`);
-  log(`Data: ${dataDir}`);
   if (demo && choice === 'imported')
     log('The imported wallet is kept: unlock it with its passphrase in Settings to buy with it.');
   else if (demo) log('The demo wallet (a funded local-chain key) is imported and unlocked.');
   log('Open this address in a browser (it carries this run’s access token):');
   console.log(`\n  ${desk.host.url}\n`);
   log('Ctrl-C stops everything.');
+}
+
+/** A path as one shell word: quoted when it holds anything a shell would split or expand. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /**

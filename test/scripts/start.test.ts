@@ -90,6 +90,11 @@ describe('npm start without an Electron binary', () => {
     );
     expect(again).toContain('To open the desktop window: run `npm start -- --retry-electron`');
     expect(text).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#token=/);
+    const data = path.join(dir.dir, 'data');
+    expect(text).toContain(`[intel-desk] Library and wallet: ${data}\n`);
+    expect(text).toContain(
+      `[intel-desk] The CLI reads this library with --data-dir: npm run desk -- --data-dir ${data} library\n`,
+    );
   }, 180_000);
 });
 
