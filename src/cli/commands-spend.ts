@@ -59,6 +59,13 @@ export async function budget(
   out.result(set, () =>
     set.monthlyUsd === null
       ? `@${set.handle} has no monthly budget now`
-      : `@${set.handle}: ${formatUsd(set.monthlyUsd)} a month; going over it asks for --over-cap, like the caps`,
+      : [
+          `@${set.handle}: ${formatUsd(set.monthlyUsd)} a month; going over it asks for --over-cap, like the caps`,
+          set.unchecked === undefined
+            ? ''
+            : `(kept without checking that the service lists @${set.handle}: ${set.unchecked})`,
+        ]
+          .filter(Boolean)
+          .join('\n'),
   );
 }

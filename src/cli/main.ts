@@ -357,6 +357,8 @@ const cliRemedies = (
     'The stored library secret cannot be unsealed here: store it again with `intel-desk secret set`, or forget it with `intel-desk secret clear`.',
   wallet_exists: (error) =>
     `A wallet is already set up here (${String(error.details['current'])}); importing ${String(error.details['incoming'])} would replace it, so nothing was changed. Add --replace to replace it (the current keystore is kept in the backups folder of the data folder).`,
+  budget_unknown_handle: (error) =>
+    error.message.replace(/against the Shelf\.$/, 'against `intel-desk list`.'),
   // The window confirms going over a cap or budget with a tick; here it is the --over-cap flag.
   ...Object.fromEntries(
     ['over_purchase_cap', 'over_daily_cap', 'over_handle_budget'].map((code) => [
