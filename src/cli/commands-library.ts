@@ -10,12 +10,14 @@ export async function library(desk: DeskCore, out: Output, handle?: string): Pro
     table(
       items.map((item) => ({
         id: item.id,
-        handle: item.handle,
+        // As the service spells the handle, and the shelf's name for it, like the app's Library.
+        handle: `@${item.username}`,
+        name: item.displayName ?? '',
         created: item.createdAt.slice(0, 10),
         model: item.model,
         posts: item.postCount,
       })),
-      ['id', 'handle', 'created', 'model', 'posts'],
+      ['id', 'handle', 'name', 'created', 'model', 'posts'],
     ),
   );
 }

@@ -37,7 +37,7 @@ export async function search(
       : hits
           .map(
             (hit) =>
-              `${hit.id}  @${hit.handle}  ${hit.createdAt.slice(0, 10)}${hit.tags.length > 0 ? `  #${hit.tags.join(' #')}` : ''}\n  ${hit.snippet.split('\u0001').join('[').split('\u0002').join(']')}`,
+              `${hit.id}  @${hit.username}  ${hit.createdAt.slice(0, 10)}${hit.tags.length > 0 ? `  #${hit.tags.join(' #')}` : ''}\n  ${hit.snippet.split('\u0001').join('[').split('\u0002').join(']')}`,
           )
           .join('\n'),
   );

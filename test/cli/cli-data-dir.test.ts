@@ -12,13 +12,16 @@ import { runCli } from './run-cli';
 let stack: Stack | null;
 let data: ReturnType<typeof tempDir>;
 let bought: string[];
+let shelfEntry: { username: string; displayName: string | null };
 
 beforeAll(async () => {
   stack = await startStack({ seed: { handles: 1, minReportsPerHandle: 2, maxReportsPerHandle: 2 } });
   data = tempDir('desk-cli-data-dir-');
   const { desk } = await deskWithWallet(stack, data.dir);
   try {
-    const handle = (await desk.handlers['shelf.list']({})).entries[0]!.username;
+    const entry = (await desk.handlers['shelf.list']({})).entries[0]!;
+    shelfEntry = { username: entry.username, displayName: entry.displayName ?? null };
+    const handle = entry.username;
     const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'all' } });
     const outcome = await desk.handlers['purchase.start']({
       quoteId: quote.quoteId,
@@ -52,11 +55,17 @@ describe("the CLI on the app's data folder", () => {
     expect((JSON.parse(library.stdout) as LibraryItem[]).map((item) => item.id).sort()).toEqual(
       [...bought].sort(),
     );
+    const table = await cli(['library']);
+    expect(table.stdout).toContain(`@${shelfEntry.username} `);
     const read = await cli(['read', bought[0]!]);
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout.length).toBeGreaterThan(100);
     const md = await cli(['export', bought[1]!, '--format', 'md']);
     expect(md.code, md.stderr).toBe(0);
-    expect(md.stdout).toMatch(/^# /);
+    // Titled as the Report screen names the subject: the shelf's display name and the service's spelling.
+    expect(shelfEntry.displayName).toBeTruthy();
+    const name = `${shelfEntry.displayName!} (@${shelfEntry.username})`;
+    expect(shelfEntry.username).not.toBe(shelfEntry.username.toLowerCase());
+    expect(md.stdout.split('\n')[0]).toMatch(new RegExp(`^# ${name.replace(/[()]/g, '\\$&')}: report of `));
   });
 });
