@@ -1,5 +1,6 @@
 /** `intel-desk backup` and `intel-desk restore --from FILE`: copies of the library in backups/. */
 import type { DeskCore } from '../core';
+import { requireNamedFile } from './files';
 import { count, UsageError, type Output } from './output';
 
 const MB = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
@@ -19,6 +20,7 @@ export async function restore(desk: DeskCore, out: Output, from: string | undefi
     throw new UsageError(
       'restore needs --from FILE (a backup, such as one in the backups folder of the data folder); restoring purchases from the service is not available yet',
     );
+  requireNamedFile(from, 'backup file');
   const restored = await desk.handlers['library.restore']({ from });
   out.result(
     restored,

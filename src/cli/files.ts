@@ -1,5 +1,5 @@
 /** Files the person names on the command line, read with errors that say what is wrong in words. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from './output';
 
 const REASONS: Record<string, string> = {
@@ -19,6 +19,20 @@ export function readNamedFile(file: string, what: string): string {
     const reason = REASONS[code] ?? `cannot be read (${(error as Error).message})`;
     throw new UsageError(`the ${what} ${file} ${reason}`);
   }
+}
+
+/** A file another part reads by path: named as missing or a folder here, before anything else is tried. */
+export function requireNamedFile(file: string, what: string): void {
+  let folder: boolean;
+  try {
+    folder = statSync(file).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    throw new UsageError(
+      `the ${what} ${file} ${REASONS[code] ?? `cannot be read (${(error as Error).message})`}`,
+    );
+  }
+  if (folder) throw new UsageError(`the ${what} ${file} ${REASONS['EISDIR'] ?? ''}`);
 }
 
 /** The file as JSON; text that does not parse is named as such, with the parser's reason. */

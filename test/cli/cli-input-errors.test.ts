@@ -106,6 +106,7 @@ describe('intel-desk on input it cannot use', () => {
     const broken = path.join(data.dir, 'broken.json');
     writeFileSync(broken, '{ not json');
     await usage(['bundle', 'put', handle, broken], /the bundle file .*broken\.json is not valid JSON/);
+    await usage(['restore', '--from', missing], new RegExp(`the backup file ${missing} does not exist`));
     await usage(
       ['wallet', 'import', '--key-file', missing],
       new RegExp(`the key file ${missing} does not exist`),
