@@ -13,9 +13,7 @@ export const EXIT: Record<DeskErrorKind | 'ok', number> = {
   storage: 1,
 };
 
-/** "1 report", "3 reports": a count with its noun, never "report(s)". */
-export const count = (n: number, noun: string, nouns = `${noun}s`): string =>
-  `${n} ${n === 1 ? noun : nouns}`;
+export { plural as count } from '../shared/words';
 
 /**
  * Codes whose exit status is not their kind's: a save refused because someone else saved first is neither a

@@ -2,6 +2,7 @@
 import type { MenuItemView, Selection } from '../shared/rpc';
 import type { DeskContext } from './context';
 import { DeskError } from './errors';
+import { plural } from '../shared/words';
 import { normalizeHandle, resourcePath } from './client/service-client';
 import { menuGet } from './handlers/catalog';
 import { quoteFromChallenge, type Quote } from './payments/quote';
@@ -25,8 +26,6 @@ interface Resolved {
   missingCount: number;
   includesOwned: boolean;
 }
-
-const plural = (n: number) => `${n} report${n === 1 ? '' : 's'}`;
 
 /**
  * The person's choice as ids from the menu (all, dates) or as given (ids), split into owned and missing.
@@ -74,7 +73,7 @@ async function resolveSelection(
   if (missing.length === 0) {
     throw new DeskError(
       'all_owned',
-      `You own all ${plural(ownedIds.length)} of @${handle} you chose; nothing is missing. Buying them again needs an explicit choice.`,
+      `You own all ${plural(ownedIds.length, 'report')} of @${handle} you chose; nothing is missing. Buying them again needs an explicit choice.`,
       'usage',
       { ownedCount: ownedIds.length },
     );
