@@ -56,6 +56,8 @@ const HELP = `intel-desk <command> [options]
                                          $INTEL_DESK_LIBRARY_SECRET or stdin), forget it, or show it
 
 Options: --json, --service URL, --data-dir DIR, --rpc URL, --demo, --timeout S (one request; default 20)
+Library: ~/.intel-desk unless --data-dir DIR; the app's is another folder (npm start's demo: .data/demo
+         in the project), which --data-dir reads too
 Signer:  --key-file F (a key for this run only), else the stored keystore, unlocked with the passphrase in
          $INTEL_DESK_PASSPHRASE (or the variable named by --passphrase-env VAR)
 Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY, INTEL_DESK_RPC_URL,
