@@ -101,6 +101,15 @@ async function assertIdsOnMenu(ctx: DeskContext, handle: string, ids: string[]):
   );
 }
 
+/** Throws unknown_report_ids when the menu lacks some of the ids; a menu that cannot be read says nothing. */
+async function nameUnknownIds(ctx: DeskContext, handle: string, ids: string[]): Promise<void> {
+  try {
+    await assertIdsOnMenu(ctx, handle, ids);
+  } catch (error) {
+    if (error instanceof DeskError && error.code === 'unknown_report_ids') throw error;
+  }
+}
+
 async function priceResolved(ctx: DeskContext, handle: string, resolved: Resolved): Promise<HeldQuote> {
   const client = ctx.client();
   const path = resourcePath(handle, resolved.selection);
@@ -111,16 +120,16 @@ async function priceResolved(ctx: DeskContext, handle: string, resolved: Resolve
   } catch (error) {
     // "No report matches" for ids the person typed: say which of them the menu does not list.
     if (ids && error instanceof DeskError && error.code === 'no_matching_reports')
-      await assertIdsOnMenu(ctx, handle, ids);
+      await nameUnknownIds(ctx, handle, ids);
     throw error;
   }
   // A service that does not say how many reports it charges for is checked against the count the desk expects,
-  // so ids the menu does not list must not silently shrink that count; one that counts fewer than were typed
-  // has been given an id it does not hold, which is named rather than refused as a count mismatch.
+  // so ids the menu does not list must not silently shrink that count.
   const counted = challenge.extensions?.reportCount;
-  if (ids && (counted === undefined || counted !== resolved.expectedIds.length)) {
-    await assertIdsOnMenu(ctx, handle, ids);
-  }
+  if (ids && counted === undefined) await assertIdsOnMenu(ctx, handle, ids);
+  // One that counts fewer than were typed was given an id it does not hold: named rather than refused as a
+  // count mismatch, when the menu can tell.
+  else if (ids && counted !== resolved.expectedIds.length) await nameUnknownIds(ctx, handle, ids);
   const expect = {
     demo: ctx.demo,
     demoAsset: ctx.demoAsset,
