@@ -93,6 +93,8 @@ describe('intel-desk on input it cannot use', () => {
     await usage(['list', '--json=yes'], /--json is a switch and takes no value/);
     await usage(['wallet', 'stauts'], /wallet takes status or import\. Did you mean status\?/);
     await usage(['bundle', 'gte', handle], /bundle takes get or put\. Did you mean get\?/);
+    await usage(['tag', 'rpt_x', 'rmove', 'energy'], /tag takes add or remove: .*\. Did you mean remove\?/);
+    await usage(['secret', 'stat'], /secret takes set, clear or status\. Did you mean status\?/);
     const json = await cli(['lsit', '--json']);
     expect(JSON.parse(json.stdout)).toEqual({
       error: { code: 'usage', message: 'unknown command "lsit". Did you mean list? See --help.' },
