@@ -55,7 +55,9 @@ const pageCount = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type \/Page\b
 async function fortyPageReport(): Promise<IntelReportSnapshot> {
   let paragraphs = 20;
   for (let tries = 0; tries < 4; tries++) {
-    const pages = pageCount(await snapshotPdf('benchlong', longReport(paragraphs)));
+    const pages = pageCount(
+      await snapshotPdf({ username: 'benchlong', displayName: null }, longReport(paragraphs)),
+    );
     if (pages >= PAGES && pages <= PAGES + 2) break;
     paragraphs = Math.max(1, Math.round((paragraphs * PAGES) / Math.max(1, pages)));
   }
@@ -94,7 +96,7 @@ async function fill(dataDir: string): Promise<number> {
   await core.handlers['wallet.import']({ privateKey: KEY, passphrase: PASSPHRASE });
   await core.handlers['wallet.lock']({});
   await core.close();
-  return pageCount(await snapshotPdf('benchlong', big));
+  return pageCount(await snapshotPdf({ username: 'benchlong', displayName: null }, big));
 }
 
 type Call = (method: string, input: unknown) => Promise<unknown>;

@@ -18,6 +18,8 @@ export interface PrepareOptions {
   /** Stand-ins for tests: another electron package, other build tools or cache. */
   electron?: ElectronPackage | null;
   native?: Pick<NativeAbiOptions, 'cacheRoot' | 'sqliteDir' | 'prebuildInstall' | 'nodeGyp'>;
+  /** Fetch Electron even when an earlier fetch of this version failed. */
+  retry?: boolean;
 }
 
 export async function prepareElectron(options: PrepareOptions): Promise<PreparedElectron> {

@@ -35,7 +35,8 @@ export function runTool(run: ToolRun): Promise<ToolResult> {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (chunk: Buffer) => {
-      output.write(chunk);
+      // A stack trace's frames tell the person nothing they can act on; the error line above them stays.
+      output.write(chunk.toString('utf8').replace(/^[ \t]+at [^\n]*(\n|$)/gm, ''));
       tail = (tail + chunk.toString('utf8')).slice(-4000);
     };
     child.stdout.on('data', keep);

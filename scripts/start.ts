@@ -6,6 +6,7 @@
  *   npm start -- --data-dir <dir>    another data dir
  *   npm start -- --wallet imported   the demo on a folder whose wallet was replaced by an import: use that one
  *   npm start -- --wallet demo       … or restore the demo wallet (the imported keystore is kept in backups/)
+ *   npm start -- --retry-electron    fetch Electron again after a failed fetch (which is otherwise remembered)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     browser: { type: 'boolean', default: false },
     wallet: { type: 'string' },
+    'retry-electron': { type: 'boolean', default: false },
   },
 });
 const serviceUrl = values.service === undefined ? undefined : z.url().parse(values.service);
@@ -82,10 +84,13 @@ async function main(): Promise<void> {
   }
 
   const choice = demoKey ? await demoWallet(demoKey) : undefined;
+  // The CLI keeps its own library (~/.intel-desk) unless told otherwise: say where this one is and how to reach it.
+  log(`Library and wallet: ${dataDir}`);
+  log(`The CLI reads this library with --data-dir: npm run desk -- --data-dir ${shellWord(dataDir)} library`);
 
   const prepared: PreparedElectron = values.browser
     ? { ready: false, reason: '--browser was given', retry: 'leave out --browser' }
-    : await prepareElectron({ root, log });
+    : await prepareElectron({ root, log, retry: values['retry-electron'] });
   if (prepared.ready) {
     log(`Opening Electron (${prepared.binary})`);
     electron = spawn(prepared.binary, [root], {
@@ -125,13 +130,17 @@ async function main(): Promise<void> {
   });
   log(`Not opening Electron: ${prepared.reason}. Running in browser mode instead.`);
   if (!values.browser) log(`To open the desktop window: ${prepared.retry}.`);
-  log(`Data: ${dataDir}`);
   if (demo && choice === 'imported')
     log('The imported wallet is kept: unlock it with its passphrase in Settings to buy with it.');
   else if (demo) log('The demo wallet (a funded local-chain key) is imported and unlocked.');
   log('Open this address in a browser (it carries this run’s access token):');
   console.log(`\n  ${desk.host.url}\n`);
   log('Ctrl-C stops everything.');
+}
+
+/** A path as one shell word: quoted when it holds anything a shell would split or expand. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 import type { DeskCore } from '../core';
 import { restoredSentences } from '../shared/restore-text';
-import { UsageError, type Output } from './output';
+import { requireNamedFile } from './files';
+import { count, UsageError, type Output } from './output';
 
 const MB = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
@@ -14,17 +15,18 @@ export async function backup(desk: DeskCore, out: Output): Promise<void> {
   out.result(
     { ...taken, kept: status.count },
     () =>
-      `Backed up the library to ${taken.file} (${MB(taken.bytes)}); ${status.count} backup(s) kept in ${status.folder}.`,
+      `Backed up the library to ${taken.file} (${MB(taken.bytes)}); ${count(status.count, 'backup')} kept in ${status.folder}.`,
   );
 }
 
 export async function restore(desk: DeskCore, out: Output, from: string | undefined): Promise<void> {
   if (!from) return restorePurchases(desk, out);
+  requireNamedFile(from, 'backup file');
   const restored = await desk.handlers['library.restore']({ from });
   out.result(
     restored,
     () =>
-      `Restored the library from ${from}: ${restored.reports} report(s). The library as it was is kept in ${restored.safetyCopy.file}.`,
+      `Restored the library from ${from}: ${count(restored.reports, 'report')}. The library as it was is kept in ${restored.safetyCopy.file}.`,
   );
 }
 
@@ -47,7 +49,7 @@ export async function restoreAfterRecovery(desk: DeskCore): Promise<string> {
     const step = await desk.handlers['library.restorePurchases']({});
     if (step.status !== 'done') throw new Error('the wallet must sign in the app');
     const { summary } = step;
-    return `Signed in to ${summary.serviceUrl}: ${summary.reports} more report(s) from ${summary.restoredPurchases} purchase(s) came back from the service.`;
+    return `Signed in to ${summary.serviceUrl}: ${count(summary.reports, 'more report')} from ${count(summary.restoredPurchases, 'purchase')} came back from the service.`;
   } catch (error) {
     return `Could not restore purchases from the service (${error instanceof Error ? error.message : String(error)}); run \`intel-desk restore\` when it can be reached.`;
   }

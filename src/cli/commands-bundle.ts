@@ -1,9 +1,9 @@
 /** bundle get/put: the dossier as a JSON file, with the same conflict check as the app. */
-import { readFileSync } from 'node:fs';
 import type { DeskCore } from '../core';
 import { parseBundle } from '../core/handlers/dossier';
 import { DeskError } from '../core/errors';
-import { UsageError, type Output } from './output';
+import { readJsonFile } from './files';
+import type { Output } from './output';
 
 export async function bundleGet(desk: DeskCore, handle: string): Promise<void> {
   const { bundle } = await desk.handlers['dossier.open']({ handle });
@@ -12,13 +12,7 @@ export async function bundleGet(desk: DeskCore, handle: string): Promise<void> {
 
 /** The file's own gatheredAt is the base: the save is refused if the service changed since it was fetched. */
 export async function bundlePut(desk: DeskCore, out: Output, handle: string, file: string): Promise<void> {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`cannot read ${file} as JSON: ${(error as Error).message}`);
-  }
-  const bundle = parseBundle(json, `file ${file}`);
+  const bundle = parseBundle(readJsonFile(file, 'bundle file'), `file ${file}`);
   out.progress('checking what the service holds…');
   const answer = await desk.handlers['dossier.save']({ handle, bundle, baseGatheredAt: bundle.gatheredAt });
   if (answer.status === 'conflict') {

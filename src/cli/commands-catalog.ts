@@ -4,7 +4,7 @@ import type { Freshness, QuoteView, Selection } from '../shared/rpc';
 import { quoteFactsSentence, quoteOptionSentence } from '../shared/quote-facts';
 import { DeskError, type DeskCore } from '../core';
 import { dateRange } from './dates';
-import { table, UsageError, type Output } from './output';
+import { count, table, UsageError, type Output } from './output';
 
 export interface Flags {
   all?: boolean | undefined;
@@ -138,15 +138,15 @@ function ownedLine(view: QuoteView): string {
   if (view.ownedCount === 0) return '';
   const cost = formatUsd(view.ownedCostUsd);
   return view.includesOwned
-    ? `includes ${view.ownedCount} report(s) you already own, bought again for ${cost}`
-    : `${view.ownedCount} report(s) you already own are left out (buying them again: ${cost}, add --include-owned)`;
+    ? `includes ${count(view.ownedCount, 'report')} you already own, bought again for ${cost}`
+    : `${count(view.ownedCount, 'report')} you already own ${view.ownedCount === 1 ? 'is' : 'are'} left out (buying ${view.ownedCount === 1 ? 'it' : 'them'} again: ${cost}, add --include-owned)`;
 }
 
 export async function quote(desk: DeskCore, out: Output, handle: string, flags: Flags) {
   const view = await quoteFor(desk, out, handle, flags);
   out.result(view, () =>
     [
-      `${view.reportCount} report(s) of @${view.handle} at ${formatUsd(view.unitPriceUsd)} each: ${formatUsd(view.totalUsd)} (${view.amount} USDC base units)`,
+      `${count(view.reportCount, 'report')} of @${view.handle} at ${formatUsd(view.unitPriceUsd)} each: ${formatUsd(view.totalUsd)} (${view.amount} USDC base units)`,
       ownedLine(view),
       `pay to ${view.payTo} (${view.payToStatus}) on ${view.network}, token ${view.asset}`,
       quoteOptionSentence(view) ?? '',
@@ -183,8 +183,8 @@ export async function buy(
   for (const line of [quoteOptionSentence(view), quoteFactsSentence(view)]) if (line) out.progress(line);
   out.progress(
     withSecret
-      ? `reading ${view.reportCount} report(s) with the library secret (nothing is paid)…`
-      : `paying ${formatUsd(view.totalUsd)} for ${view.reportCount} report(s)…`,
+      ? `reading ${count(view.reportCount, 'report')} with the library secret (nothing is paid)…`
+      : `paying ${formatUsd(view.totalUsd)} for ${count(view.reportCount, 'report')}…`,
   );
   const outcome = await desk.handlers['purchase.start']({
     quoteId: view.quoteId,
@@ -194,9 +194,9 @@ export async function buy(
   });
   out.result(outcome, () => {
     if (outcome.status === 'completed' && outcome.purchase.paidWith === 'library_secret')
-      return `read ${outcome.purchase.reportIds.length} report(s) with the library secret; nothing was paid`;
+      return `read ${count(outcome.purchase.reportIds.length, 'report')} with the library secret; nothing was paid`;
     if (outcome.status === 'completed') {
-      return `bought ${outcome.purchase.reportIds.length} report(s) for ${formatUsd(outcome.purchase.amountUsd)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
+      return `bought ${count(outcome.purchase.reportIds.length, 'report')} for ${formatUsd(outcome.purchase.amountUsd)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
     }
     if (outcome.status === 'in_doubt') return `IN DOUBT: ${outcome.message}`;
     if (outcome.status === 'failed') return `FAILED: ${outcome.message}`;

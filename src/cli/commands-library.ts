@@ -2,7 +2,7 @@
 import { formatUsd } from '../shared/money';
 import { DeskError, type DeskCore } from '../core';
 import type { ExportFormat } from '../shared/rpc';
-import { escapeJsonControls, table, terminalText, UsageError, type Output } from './output';
+import { count, escapeJsonControls, table, terminalText, UsageError, type Output } from './output';
 
 export async function library(desk: DeskCore, out: Output, handle?: string): Promise<void> {
   const { items } = await desk.handlers['library.list']({ ...(handle ? { handle } : {}) });
@@ -10,12 +10,14 @@ export async function library(desk: DeskCore, out: Output, handle?: string): Pro
     table(
       items.map((item) => ({
         id: item.id,
-        handle: item.handle,
+        // As the service spells the handle, and the shelf's name for it, like the app's Library.
+        handle: `@${item.username}`,
+        name: item.displayName ?? '',
         created: item.createdAt.slice(0, 10),
         model: item.model,
         posts: item.postCount,
       })),
-      ['id', 'handle', 'created', 'model', 'posts'],
+      ['id', 'handle', 'name', 'created', 'model', 'posts'],
     ),
   );
 }
@@ -64,7 +66,7 @@ export async function purchases(desk: DeskCore, out: Output): Promise<void> {
   const open = (await desk.handlers['purchases.list']({})).purchases.filter(
     (p) => p.state === 'in_doubt' || p.state === 'sent' || p.state === 'signed',
   );
-  if (open.length > 0) out.progress(`checking ${open.length} unfinished purchase(s)…`);
+  if (open.length > 0) out.progress(`checking ${count(open.length, 'unfinished purchase')}…`);
   const view = await desk.handlers['purchases.reconcile']({});
   out.result(view, () =>
     [

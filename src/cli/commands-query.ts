@@ -3,6 +3,7 @@ import { DeskError, type DeskCore } from '../core';
 import type { ReportLabels } from '../shared/rpc';
 import { rpcErrorDetails } from '../shared/rpc-errors';
 import { terminalText, UsageError, type Output } from './output';
+import { didYouMean } from './suggest';
 
 /** A syntax error shows the query with a caret under the column it names. */
 function pointedAt(error: unknown, text: string): unknown {
@@ -37,7 +38,7 @@ export async function search(
       : hits
           .map(
             (hit) =>
-              `${hit.id}  @${hit.handle}  ${hit.createdAt.slice(0, 10)}${hit.tags.length > 0 ? `  #${hit.tags.join(' #')}` : ''}\n  ${hit.snippet.split('\u0001').join('[').split('\u0002').join(']')}`,
+              `${hit.id}  @${hit.username}  ${hit.createdAt.slice(0, 10)}${hit.tags.length > 0 ? `  #${hit.tags.join(' #')}` : ''}\n  ${hit.snippet.split('\u0001').join('[').split('\u0002').join(']')}`,
           )
           .join('\n'),
   );
@@ -51,7 +52,9 @@ const labelsText = (labels: ReportLabels) =>
 
 export async function tag(desk: DeskCore, out: Output, id: string, action: string, tagText: string) {
   if (action !== 'add' && action !== 'remove')
-    throw new UsageError('tag takes add or remove: tag <reportId> add|remove <tag>');
+    throw new UsageError(
+      `tag takes add or remove: tag <reportId> add|remove <tag>.${didYouMean(action, ['add', 'remove'])}`,
+    );
   const labels = await desk.handlers['report.tag']({ id, action, tag: tagText });
   out.result(labels, () => labelsText(labels));
 }

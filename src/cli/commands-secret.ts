@@ -7,6 +7,7 @@ import type { DeskCore } from '../core';
 import type { SettingsView } from '../shared/rpc';
 import { DeskError } from '../core/errors';
 import { UsageError, type Output } from './output';
+import { didYouMean } from './suggest';
 
 export const SECRET_ENV = 'INTEL_DESK_LIBRARY_SECRET';
 /** The origin the environment's secret may go to; without it, only the saved service. */
@@ -70,7 +71,10 @@ export async function secret(desk: DeskCore, out: Output, action: string): Promi
     out.result(view(settings), () => 'the stored library secret is forgotten');
     return;
   }
-  if (action !== 'set') throw new UsageError('secret takes set, clear or status');
+  if (action !== 'set')
+    throw new UsageError(
+      `secret takes set, clear or status.${didYouMean(action, ['set', 'clear', 'status'])}`,
+    );
   const { value, fromEnv } = await readSecret();
   const boundTo = fromEnv ? secretOriginFromEnv() : undefined;
   out.progress('asking the service whether it accepts the secret…');

@@ -13,7 +13,7 @@ export async function spend(desk: DeskCore, out: Output, days: string | undefine
     [
       `today:      ${formatUsd(view.todayUsd)} of your ${formatUsd(view.dailyCapUsd)} daily cap`,
       `this month: ${formatUsd(view.monthUsd)}`,
-      `lifetime:   ${formatUsd(view.lifetimeUsd)}`,
+      `in all:     ${formatUsd(view.lifetimeUsd)}`,
       view.unsettledUsd > 0
         ? `(${formatUsd(view.unsettledUsd)} of it is not settled yet and counts in full until it is)`
         : '',
@@ -24,9 +24,9 @@ export async function spend(desk: DeskCore, out: Output, days: string | undefine
           purchases: row.purchases,
           'this month': formatUsd(row.monthUsd),
           budget: row.budgetUsd === null ? '' : `${formatUsd(row.budgetUsd)}/month`,
-          lifetime: formatUsd(row.totalUsd),
+          'in all': formatUsd(row.totalUsd),
         })),
-        ['handle', 'purchases', 'this month', 'budget', 'lifetime'],
+        ['handle', 'purchases', 'this month', 'budget', 'in all'],
       ),
       '',
       table(
@@ -59,6 +59,13 @@ export async function budget(
   out.result(set, () =>
     set.monthlyUsd === null
       ? `@${set.handle} has no monthly budget now`
-      : `@${set.handle}: ${formatUsd(set.monthlyUsd)} a month; going over it asks for --over-cap, like the caps`,
+      : [
+          `@${set.handle}: ${formatUsd(set.monthlyUsd)} a month; going over it asks for --over-cap, like the caps`,
+          set.unchecked === undefined
+            ? ''
+            : `(kept without checking that the service lists @${set.handle}: ${set.unchecked})`,
+        ]
+          .filter(Boolean)
+          .join('\n'),
   );
 }

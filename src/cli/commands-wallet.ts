@@ -3,9 +3,10 @@
  * unlocked with the passphrase from an environment variable. `wallet import` stores a raw key or a standard
  * JSON (v3) keystore, sealed with that passphrase.
  */
-import { readFileSync } from 'node:fs';
 import { DeskError, type DeskCore } from '../core';
 import { UsageError, type Output } from './output';
+import { readNamedFile } from './files';
+import { didYouMean } from './suggest';
 
 export interface SignerFlags {
   'key-file'?: string | undefined;
@@ -18,13 +19,7 @@ export interface SignerFlags {
 const PASSPHRASE_ENV = 'INTEL_DESK_PASSPHRASE';
 const KEYSTORE_PASSWORD_ENV = 'INTEL_DESK_KEYSTORE_PASSWORD';
 
-function readText(file: string, what: string): string {
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    throw new UsageError(`cannot read the ${what} ${file}: ${(error as Error).message}`);
-  }
-}
+const readText = (file: string, what: string): string => readNamedFile(file, what).trim();
 
 function fromEnv(variable: string, what: string): string {
   const value = process.env[variable];
@@ -93,7 +88,7 @@ export async function wallet(desk: DeskCore, out: Output, flags: SignerFlags, ac
       throw new UsageError('wallet import needs --key-file F or --keystore F');
     }
   } else if (action !== 'status') {
-    throw new UsageError('wallet takes status or import');
+    throw new UsageError(`wallet takes status or import.${didYouMean(action, ['status', 'import'])}`);
   }
   const status = await desk.handlers['wallet.status']({});
   const rpc = status.chainRpc

@@ -3,6 +3,7 @@
  * names the value: a date read the wrong way would quote, and buy, the wrong reports.
  */
 import { z } from 'zod';
+import { whyNotADay } from '../shared/calendar';
 import { UsageError } from './output';
 
 const isoDay = z.iso.date();
@@ -23,7 +24,9 @@ export function dateBound(flag: '--from' | '--to', raw: string): string {
     // UTC timestamps pass as written, so a createdAt copied from the menu matches itself exactly.
     return /z$/i.test(value) ? value.replace(/z$/, 'Z') : new Date(value).toISOString();
   }
-  throw new UsageError(`${flag} "${raw.slice(0, 60)}" is not a date: use ${EXPECTED}.`);
+  // A value in the right shape gets what is wrong with its day, not the shape it already has.
+  const why = whyNotADay(value.slice(0, 10));
+  throw new UsageError(`${flag} "${raw.slice(0, 60)}" is not a date: ${why ?? `use ${EXPECTED}`}.`);
 }
 
 export function dateRange(from: string | undefined, to: string | undefined): { from?: string; to?: string } {

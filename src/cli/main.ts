@@ -8,7 +8,8 @@ import { parseArgs } from 'node:util';
 // module load when a command runs, so `intel-desk --help` starts about as fast as Node itself.
 import type { DeskCore } from '../core';
 import { DeskError } from '../core/errors';
-import { output, reportError, UsageError, type Output } from './output';
+import { count, output, reportError, UsageError, type Output } from './output';
+import { didYouMean } from './suggest';
 
 const HELP = `intel-desk <command> [options]
 
@@ -57,6 +58,8 @@ const HELP = `intel-desk <command> [options]
                                          $INTEL_DESK_LIBRARY_SECRET or stdin), forget it, or show it
 
 Options: --json, --service URL, --data-dir DIR, --rpc URL, --demo, --timeout S (one request; default 20)
+Library: ~/.intel-desk unless --data-dir DIR; the app's is another folder (npm start's demo: .data/demo
+         in the project), which --data-dir reads too
 Signer:  --key-file F (a key for this run only), else the stored keystore, unlocked with the passphrase in
          $INTEL_DESK_PASSPHRASE (or the variable named by --passphrase-env VAR)
 Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY, INTEL_DESK_RPC_URL,
@@ -66,7 +69,8 @@ Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY
              only to the saved service or to INTEL_DESK_LIBRARY_SECRET_ORIGIN,
              INTEL_DESK_CLOCK_OFFSET_MS (testing aid: ms added to the desk's clock, at most ±300000)
 Exit codes: 0 ok, 2 usage, 3 payment refused (safety rule, cap, wallet), 4 service error or failed
-purchase, 5 network error or a purchase left in doubt, 1 other.`;
+purchase, 5 network error or a purchase left in doubt, 6 bundle put refused because the dossier changed
+on the service since it was fetched, 1 other.`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -98,6 +102,53 @@ const OPTIONS = {
   clear: { type: 'boolean' },
   replace: { type: 'boolean' },
 } as const;
+
+const COMMANDS = [
+  'list',
+  'menu',
+  'quote',
+  'buy',
+  'library',
+  'search',
+  'tag',
+  'note',
+  'read',
+  'export',
+  'diff',
+  'purchases',
+  'spend',
+  'budget',
+  'receipt',
+  'wallet',
+  'backup',
+  'restore',
+  'bundle',
+  'secret',
+] as const;
+
+/** Node's parser speaks of itself ("place it at the end of the command after '--'"); this names the flag. */
+function argumentError(error: unknown): UsageError {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const flag = /'(-{1,2}[^' =]+)/.exec(message)?.[1] ?? '';
+  const name = flag.replace(/^-+/, '');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const flags = Object.keys(OPTIONS).map((option) => `--${option}`);
+    return new UsageError(`unknown option ${flag}.${didYouMean(`--${name}`, flags)} See --help.`);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name in OPTIONS) {
+    const option = OPTIONS[name as keyof typeof OPTIONS];
+    return new UsageError(
+      option.type === 'boolean'
+        ? `--${name} is a switch and takes no value`
+        : `--${name} needs a value (use --${name}=VALUE for a value that starts with a dash)`,
+    );
+  }
+  return new UsageError(message);
+}
+
+const unknownCommand = (command: string) =>
+  new UsageError(`unknown command "${command}".${didYouMean(command, COMMANDS)} See --help.`);
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -246,7 +297,12 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
     }
     case 'purchases':
       if (values.csv)
-        return (await import('./commands-receipt')).purchasesCsv(desk, { from: values.from, to: values.to });
+        return (await import('./commands-receipt')).purchasesCsv(
+          desk,
+          (await import('./dates')).dateRange(values.from, values.to),
+        );
+      if (values.from !== undefined || values.to !== undefined)
+        throw new UsageError('--from and --to go with --csv: purchases --csv --from D --to D');
       return (await import('./commands-library')).purchases(desk, out);
     case 'spend':
       return (await import('./commands-spend')).spend(desk, out, values.days);
@@ -282,7 +338,7 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       if (action === 'get') return bundleGet(desk, need(args, 1, 'handle'));
       if (action === 'put')
         return bundlePut(desk, out, need(args, 1, 'handle'), need(args, 2, 'bundle file'));
-      throw new UsageError('bundle takes get or put');
+      throw new UsageError(`bundle takes get or put.${didYouMean(action, ['get', 'put'])}`);
     }
     case 'secret':
       return (await import('./commands-secret')).secret(
@@ -291,7 +347,7 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
         need(args, 0, 'secret action (set, clear or status)'),
       );
     default:
-      throw new UsageError(`unknown command "${command ?? ''}"; see --help`);
+      throw unknownCommand(command ?? '');
   }
 }
 
@@ -312,6 +368,8 @@ const cliRemedies = (
     'The stored library secret cannot be unsealed here: store it again with `intel-desk secret set`, or forget it with `intel-desk secret clear`.',
   wallet_exists: (error) =>
     `A wallet is already set up here (${String(error.details['current'])}); importing ${String(error.details['incoming'])} would replace it, so nothing was changed. Add --replace to replace it (the current keystore is kept in the backups folder of the data folder).`,
+  budget_unknown_handle: (error) =>
+    error.message.replace(/against the Shelf\.$/, 'against `intel-desk list`.'),
   // The window confirms going over a cap or budget with a tick; here it is the --over-cap flag.
   ...Object.fromEntries(
     ['over_purchase_cap', 'over_daily_cap', 'over_handle_budget'].map((code) => [
@@ -335,7 +393,7 @@ async function warnAtStart(desk: DeskCore, command: string | undefined): Promise
   if (recovered?.restored) {
     const { restored } = recovered;
     process.stderr.write(
-      `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path}, and the newest good backup (${restored.file}, taken ${restored.takenAt}) was restored: ${restored.reports} report(s) came back. Anything bought after that backup is not in it.\n`,
+      `intel-desk: the library database was unusable (${recovered.reason}); it was moved to ${recovered.path}, and the newest good backup (${restored.file}, taken ${restored.takenAt}) was restored: ${count(restored.reports, 'report')} came back. Anything bought after that backup is not in it.\n`,
     );
   } else if (recovered) {
     process.stderr.write(
@@ -356,7 +414,7 @@ async function warnInDoubt(desk: DeskCore): Promise<void> {
   if (open.length === 0) return;
   const waits = [...new Set(open.map((p) => p.waitingFor?.summary).filter(Boolean))].join(' ');
   process.stderr.write(
-    `intel-desk: ${open.length} purchase(s) in doubt, never paid again automatically. ${waits} See \`intel-desk purchases\`.\n`,
+    `intel-desk: ${count(open.length, 'purchase')} in doubt, never paid again automatically. ${waits} See \`intel-desk purchases\`.\n`,
   );
 }
 
@@ -365,7 +423,7 @@ async function main(): Promise<number> {
   try {
     parsed = parseArgs({ options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    return reportError(new UsageError((error as Error).message), process.argv.includes('--json'));
+    return reportError(argumentError(error), process.argv.includes('--json'));
   }
   const { values, positionals } = parsed;
   if (values.help || positionals.length === 0) {
@@ -373,6 +431,10 @@ async function main(): Promise<number> {
     return positionals.length === 0 && !values.help ? 2 : 0;
   }
   const out = output(values.json ?? false);
+  const command = positionals[0] ?? '';
+  // Before the library is opened: a typo should cost nothing and say only what was meant.
+  if (!(COMMANDS as readonly string[]).includes(command))
+    return reportError(unknownCommand(command), out.json);
   let desk: DeskCore | null = null;
   try {
     desk = await openDesk(values, positionals[0]);

@@ -13,6 +13,14 @@ export const EXIT: Record<DeskErrorKind | 'ok', number> = {
   storage: 1,
 };
 
+export { plural as count } from '../shared/words';
+
+/**
+ * Codes whose exit status is not their kind's: a save refused because someone else saved first is neither a
+ * refused payment (3) nor a broken service (4); a script retries it by fetching again.
+ */
+const EXIT_BY_CODE: Record<string, number> = { bundle_conflict: 6, bundle_not_written: 6 };
+
 export class UsageError extends DeskError {
   constructor(message: string) {
     super('usage', message, 'usage');
@@ -108,5 +116,5 @@ export function reportError(error: unknown, json: boolean): number {
   const [first = '', ...rest] = terminalText(message).split('\n');
   const lines = [`${first}${code !== 'usage' ? ` [${code}]` : ''}`, ...rest];
   process.stderr.write(`intel-desk: ${lines.join('\n')}\n`);
-  return EXIT[desk?.kind ?? 'internal'];
+  return (desk && EXIT_BY_CODE[desk.code]) ?? EXIT[desk?.kind ?? 'internal'];
 }

@@ -8,6 +8,7 @@ import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import type { DeskDb } from './db/open';
 import { refused } from './errors';
+import { plural } from '../shared/words';
 import type { PurchaseLedger } from './ledger/purchases';
 
 /** Assumed size of one report when the library holds none to measure. */
@@ -47,7 +48,7 @@ export async function requireRoomToStore(db: DeskDb, reportCount: number): Promi
   if (free >= needed) return;
   throw refused(
     'disk_full',
-    `Not enough free disk space to store this purchase: ${folder} has ${MB(free)} free, and ${reportCount} report(s) need about ${MB(needed)} with room to spare. Free some space and buy again; nothing was signed.`,
+    `Not enough free disk space to store this purchase: ${folder} has ${MB(free)} free, and ${plural(reportCount, 'report')} need about ${MB(needed)} with room to spare. Free some space and buy again; nothing was signed.`,
     { free, needed },
   );
 }

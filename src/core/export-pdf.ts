@@ -9,8 +9,10 @@ import {
   humanize,
   MAX_EXPORT_DEPTH,
   provenanceLine,
+  subjectTitle,
   TOO_DEEP,
   type ExportLabels,
+  type ExportSubject,
   type Provenance,
 } from './export';
 import {
@@ -92,11 +94,31 @@ export function pdfDocument(title: string): { doc: Doc; done: Promise<Buffer> } 
   return { doc, done };
 }
 
-const CHART = { labelWidth: 150, barWidth: 250, rowHeight: 15, fill: '#2457c5', track: '#e6e9ef' };
+const CHART = {
+  labelWidth: 150,
+  barWidth: 250,
+  rowHeight: 15,
+  fill: '#2457c5',
+  negative: '#b3261e',
+  track: '#e6e9ef',
+  axis: '#555555',
+};
+
+/**
+ * Where zero sits on the track and how many points one unit is. With negative values (sentiment) the track
+ * spans from the lowest to the highest value and bars grow from the zero line, left for negative.
+ */
+export function barScale(values: number[], width = CHART.barWidth): { zero: number; perUnit: number } {
+  const low = Math.min(0, ...values);
+  const high = Math.max(0, ...values);
+  const span = high - low;
+  if (span <= 0) return { zero: 0, perUnit: 0 };
+  return { zero: low < 0 ? (-low / span) * width : 0, perUnit: width / span };
+}
 
 /** Horizontal bars with their values written beside them: the PDF reads without colour or a legend. */
 function drawBars(doc: Doc, rows: { label: string; value: number; text: string }[]): void {
-  const max = Math.max(0, ...rows.map((r) => r.value));
+  const { zero, perUnit } = barScale(rows.map((r) => r.value));
   doc.fontSize(9.5);
   for (const row of rows) {
     if (doc.y + CHART.rowHeight > doc.page.height - doc.page.margins.bottom) doc.addPage();
@@ -107,9 +129,19 @@ function drawBars(doc: Doc, rows: { label: string; value: number; text: string }
       lineBreak: false,
       ellipsis: true,
     });
-    const length = max > 0 && row.value > 0 ? (row.value / max) * CHART.barWidth : 0;
-    doc.rect(left + CHART.labelWidth, top + 1, CHART.barWidth, CHART.rowHeight - 4).fill(CHART.track);
-    if (length > 0) doc.rect(left + CHART.labelWidth, top + 1, length, CHART.rowHeight - 4).fill(CHART.fill);
+    const track = left + CHART.labelWidth;
+    const length = row.value * perUnit;
+    doc.rect(track, top + 1, CHART.barWidth, CHART.rowHeight - 4).fill(CHART.track);
+    if (length > 0) doc.rect(track + zero, top + 1, length, CHART.rowHeight - 4).fill(CHART.fill);
+    if (length < 0)
+      doc.rect(track + zero + length, top + 1, -length, CHART.rowHeight - 4).fill(CHART.negative);
+    // The zero line, where a chart has values on both sides of it.
+    if (zero > 0)
+      doc
+        .moveTo(track + zero, top)
+        .lineTo(track + zero, top + CHART.rowHeight - 2)
+        .lineWidth(0.75)
+        .stroke(CHART.axis);
     doc
       .fillColor('#000000')
       .text(winAnsi(row.text), left + CHART.labelWidth + CHART.barWidth + 8, top + 2, { lineBreak: false });
@@ -151,16 +183,17 @@ function drawFigure(doc: Doc, figure: AnalyticsFigure): void {
 }
 
 export function snapshotPdf(
-  handle: string,
+  subject: ExportSubject,
   snapshot: IntelReportSnapshot,
   provenance: Provenance | null = null,
   labels: ExportLabels | null = null,
 ): Promise<Buffer> {
-  const { doc, done } = pdfDocument(`@${handle}: report of ${snapshot.createdAt.slice(0, 10)}`);
+  const title = subjectTitle(subject);
+  const { doc, done } = pdfDocument(`${title}: report of ${snapshot.createdAt.slice(0, 10)}`);
   doc
     .font('Helvetica-Bold')
     .fontSize(18)
-    .text(winAnsi(`@${handle}: report of ${readableDate(snapshot.createdAt)}`));
+    .text(winAnsi(`${title}: report of ${readableDate(snapshot.createdAt)}`));
   doc.font('Helvetica').fontSize(10).fillColor('#555555');
   const period = snapshot.meta.dateRange
     ? `${readableDate(snapshot.meta.dateRange.from)} to ${readableDate(snapshot.meta.dateRange.to)}`

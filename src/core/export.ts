@@ -117,6 +117,18 @@ export interface ExportLabels {
   note: string;
 }
 
+/** Whom a report is about: the handle as the service spells it, and the display name the shelf gives it. */
+export interface ExportSubject {
+  username: string;
+  displayName: string | null;
+}
+
+/** "Ada Quispe (@AdaQuispe51)", or "@AdaQuispe51" when the shelf names no one. */
+export function subjectTitle(subject: ExportSubject): string {
+  const name = subject.displayName?.trim();
+  return name ? `${name} (@${subject.username})` : `@${subject.username}`;
+}
+
 export function provenanceLine(p: Provenance): string {
   const how = p.paidWithSecret
     ? 'read with the library secret'
@@ -129,10 +141,13 @@ export function provenanceLine(p: Provenance): string {
 const BAR_WIDTH = 20;
 
 /** A bar of block characters, eighths included, so a chart reads in any Markdown viewer or terminal. */
+/** A bar as long as the value's size; a negative value's bar starts with a minus, so it is never blank. */
 function textBar(value: number, max: number): string {
-  if (max <= 0 || value <= 0) return '';
-  const eighths = Math.round((value / max) * BAR_WIDTH * 8);
-  return '█'.repeat(Math.floor(eighths / 8)) + (['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8] ?? '');
+  if (max <= 0 || value === 0) return '';
+  const eighths = Math.round((Math.abs(value) / max) * BAR_WIDTH * 8);
+  const bar =
+    '█'.repeat(Math.floor(eighths / 8)) + (['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8] ?? '');
+  return value < 0 ? `−${bar}` : bar;
 }
 
 function figureMarkdown(figure: AnalyticsFigure): string[] {
@@ -151,7 +166,7 @@ function figureMarkdown(figure: AnalyticsFigure): string[] {
           value: p.y,
           text: figureText(p.y, false),
         }));
-  const max = Math.max(0, ...rows.map((r) => r.value));
+  const max = Math.max(0, ...rows.map((r) => Math.abs(r.value)));
   const valueHeading =
     figure.kind === 'bars' ? (figure.percent ? 'Share' : 'Value') : field(humanize(figure.yLabel));
   return [
@@ -165,14 +180,14 @@ function figureMarkdown(figure: AnalyticsFigure): string[] {
 }
 
 export function snapshotMarkdown(
-  handle: string,
+  subject: ExportSubject,
   snapshot: IntelReportSnapshot,
   provenance: Provenance | null = null,
   labels: ExportLabels | null = null,
 ): string {
   const range = snapshot.meta.dateRange;
   const lines = [
-    `# @${field(handle)}: report of ${field(readableDate(snapshot.createdAt))}`,
+    `# ${field(subjectTitle(subject))}: report of ${field(readableDate(snapshot.createdAt))}`,
     '',
     ...(provenance ? [`_${field(provenanceLine(provenance))}_`, ''] : []),
     `- Report id: ${field(snapshot.id)}`,

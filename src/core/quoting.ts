@@ -2,6 +2,7 @@
 import type { MenuItemView, Selection } from '../shared/rpc';
 import type { DeskContext } from './context';
 import { DeskError } from './errors';
+import { plural } from '../shared/words';
 import { normalizeHandle, resourcePath } from './client/service-client';
 import { menuGet } from './handlers/catalog';
 import { quoteFromChallenge, type Quote } from './payments/quote';
@@ -25,8 +26,6 @@ interface Resolved {
   missingCount: number;
   includesOwned: boolean;
 }
-
-const plural = (n: number) => `${n} report${n === 1 ? '' : 's'}`;
 
 /**
  * The person's choice as ids from the menu (all, dates) or as given (ids), split into owned and missing.
@@ -74,7 +73,7 @@ async function resolveSelection(
   if (missing.length === 0) {
     throw new DeskError(
       'all_owned',
-      `You own all ${plural(ownedIds.length)} of @${handle} you chose; nothing is missing. Buying them again needs an explicit choice.`,
+      `You own all ${plural(ownedIds.length, 'report')} of @${handle} you chose; nothing is missing. Buying them again needs an explicit choice.`,
       'usage',
       { ownedCount: ownedIds.length },
     );
@@ -102,15 +101,35 @@ async function assertIdsOnMenu(ctx: DeskContext, handle: string, ids: string[]):
   );
 }
 
+/** Throws unknown_report_ids when the menu lacks some of the ids; a menu that cannot be read says nothing. */
+async function nameUnknownIds(ctx: DeskContext, handle: string, ids: string[]): Promise<void> {
+  try {
+    await assertIdsOnMenu(ctx, handle, ids);
+  } catch (error) {
+    if (error instanceof DeskError && error.code === 'unknown_report_ids') throw error;
+  }
+}
+
 async function priceResolved(ctx: DeskContext, handle: string, resolved: Resolved): Promise<HeldQuote> {
   const client = ctx.client();
   const path = resourcePath(handle, resolved.selection);
-  const challenge = await client.challenge(path);
+  const ids = resolved.selection.kind === 'ids' ? resolved.selection.ids : null;
+  let challenge;
+  try {
+    challenge = await client.challenge(path);
+  } catch (error) {
+    // "No report matches" for ids the person typed: say which of them the menu does not list.
+    if (ids && error instanceof DeskError && error.code === 'no_matching_reports')
+      await nameUnknownIds(ctx, handle, ids);
+    throw error;
+  }
   // A service that does not say how many reports it charges for is checked against the count the desk expects,
   // so ids the menu does not list must not silently shrink that count.
-  if (challenge.extensions?.reportCount === undefined && resolved.selection.kind === 'ids') {
-    await assertIdsOnMenu(ctx, handle, resolved.selection.ids);
-  }
+  const counted = challenge.extensions?.reportCount;
+  if (ids && counted === undefined) await assertIdsOnMenu(ctx, handle, ids);
+  // One that counts fewer than were typed was given an id it does not hold: named rather than refused as a
+  // count mismatch, when the menu can tell.
+  else if (ids && counted !== resolved.expectedIds.length) await nameUnknownIds(ctx, handle, ids);
   const expect = {
     demo: ctx.demo,
     demoAsset: ctx.demoAsset,

@@ -1,16 +1,19 @@
 /** What a restore of purchases brought back, in the sentences the CLI prints and Settings shows. */
 import type { RestoreSummary } from './rpc';
+import { plural } from './words';
+
+const purchases = (n: number) => plural(n, 'purchase');
 
 export function restoredSentences(summary: RestoreSummary): string[] {
   const lines = [
-    `Signed in to ${summary.serviceUrl} as ${summary.address}: the service lists ${summary.purchases} purchase(s) by this wallet.`,
-    `Brought back ${summary.reports} report(s) from ${summary.restoredPurchases} purchase(s); ${summary.alreadyHeld} purchase(s) were already in the library.`,
+    `Signed in to ${summary.serviceUrl} as ${summary.address}: the service lists ${purchases(summary.purchases)} by this wallet.`,
+    `Brought back ${plural(summary.reports, 'report')} from ${purchases(summary.restoredPurchases)}; ${purchases(summary.alreadyHeld)} already in the library.`,
   ];
   if (summary.differsFromReceipt > 0)
     lines.push(
-      `${summary.differsFromReceipt} purchase(s) were not stored: their reports differ from the receipts this library holds.`,
+      `${purchases(summary.differsFromReceipt)} not stored: their reports differ from the receipts this library holds.`,
     );
-  if (summary.refused > 0) lines.push(`${summary.refused} purchase(s) were not stored.`);
+  if (summary.refused > 0) lines.push(`${purchases(summary.refused)} not stored.`);
   for (const problem of summary.problems) lines.push(`${problem.transaction}: ${problem.reason}`);
   return lines;
 }

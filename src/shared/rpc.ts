@@ -723,7 +723,8 @@ export interface RpcOutputs {
   'purchases.list': PurchasesView;
   'purchases.reconcile': PurchasesView;
   'purchases.spend': SpendView;
-  'budget.set': { handle: string; monthlyUsd: number | null };
+  /** `unchecked`: why the handle could not be checked against the shelf (no answer and no saved copy). */
+  'budget.set': { handle: string; monthlyUsd: number | null; unchecked?: string };
   'quote.lastPrice': LastPriceView | null;
   'library.list': LibraryPage;
   'library.handles': { handles: LibraryHandle[] };

@@ -70,7 +70,7 @@ describe('intel-desk backup and restore', () => {
     const library = await cli(['library', '--json']);
     expect(library.code, library.stderr).toBe(0);
     expect(library.stderr).toMatch(/unusable .*moved to .*desk\.db\.corrupt-/);
-    expect(library.stderr).toMatch(/-purchase\.db, taken .*\) was restored: 4 report\(s\) came back/);
+    expect(library.stderr).toMatch(/-purchase\.db, taken .*\) was restored: 4 reports came back/);
     expect((JSON.parse(library.stdout) as unknown[]).length).toBe(4);
     const aside = readdirSync(data.dir).filter((name) => name.startsWith('desk.db.corrupt-'));
     expect(aside).toHaveLength(1);

@@ -86,7 +86,7 @@ describe('intel-desk from keystore to offline reading', () => {
     const all = await cli(['buy', first, '--all', '--yes', '--json'], UNLOCK);
     expect(all.code).toBe(0);
     expect(all.stderr).toContain('asking the service for the live price…');
-    expect(all.stderr).toContain('paying $0.05 for 5 report(s)…');
+    expect(all.stderr).toContain('paying $0.05 for 5 reports…');
     expect(parsed<PurchaseOutcome>(all)).toMatchObject({ status: 'completed', purchase: { reportCount: 5 } });
 
     const menu = parsed<MenuView>(await cli(['menu', second, '--json']));
@@ -189,7 +189,7 @@ describe('intel-desk from keystore to offline reading', () => {
       const later = await cli(['library'], atLost);
       expect(later.code).toBe(0);
       expect(later.stderr).toMatch(
-        /1 purchase\(s\) in doubt, never paid again automatically\. Waiting for the service to deliver what was paid for\./,
+        /1 purchase in doubt, never paid again automatically\. Waiting for the service to deliver what was paid for\./,
       );
       const history = await cli(['purchases'], atLost);
       expect(history.stdout).toMatch(/in_doubt .*0x[0-9a-f]{64}\s+Waiting for the service to deliver/);

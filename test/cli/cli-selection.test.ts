@@ -59,7 +59,7 @@ describe('intel-desk selection flags', () => {
       selection: { kind: 'ids', ids: menu.reports.slice(2).map((r) => r.id) },
     });
     const human = await cli(['quote', handle, '--all']);
-    expect(human.stdout).toMatch(/2 report\(s\) you already own are left out \(buying them again: \$0\.02/);
+    expect(human.stdout).toMatch(/2 reports you already own are left out \(buying them again: \$0\.02/);
     for (const flag of ['--include-owned', '--rebuy']) {
       const again = parsed<QuoteView>(await cli(['quote', handle, '--all', flag, '--json']));
       expect(again).toMatchObject({ reportCount: 5, ownedCount: 2, includesOwned: true, amount: '50000' });

@@ -93,4 +93,14 @@ describe('intel-desk budget and spend', () => {
     const both = await cli(['budget', handle, '5', '--clear']);
     expect(both.code).toBe(2);
   });
+
+  it('refuses a budget for a handle the shelf does not list, naming the handle and how to check', async () => {
+    const typo = await cli(['budget', `${handle}_typo`, '5']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      `intel-desk: The service's shelf lists no handle @${handle}_typo, so no budget was set. Check the spelling against \`intel-desk list\`. [budget_unknown_handle]\n`,
+    );
+    const view = parsed<SpendView>(await cli(['spend', '--json']));
+    expect(view.byHandle.map((row) => row.handle)).not.toContain(`${handle}_typo`);
+  });
 });

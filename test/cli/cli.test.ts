@@ -55,8 +55,8 @@ describe('intel-desk CLI', () => {
     expect(noYes.code).toBe(2);
     expect(noYes.stderr).toMatch(/--yes/);
     const bought = await cli(['buy', handle, '--ids', 'rpt_does_not_exist', '--key-file', keyFile, '--yes']);
-    expect(bought.code).toBe(4);
-    expect(bought.stderr).toMatch(/No report matches|no_matching_reports/);
+    expect(bought.code).toBe(2);
+    expect(bought.stderr).toMatch(/lists no report rpt_does_not_exist\. Nothing was signed\./);
     const all = await cli(['buy', handle, '--all', '--yes', '--key-file', keyFile, '--json']);
     expect(all.code).toBe(0);
     expect(json(all)).toMatchObject({ status: 'completed' });

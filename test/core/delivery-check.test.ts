@@ -114,7 +114,7 @@ describe('a paid answer is checked against the purchase', () => {
     const outcome = await buyIds([ids[1]!]);
     await expectHeld(
       outcome,
-      new RegExp(`answered with report\\(s\\) ${ids[5]} that were not bought`),
+      new RegExp(`answered with report ${ids[5]}, which was not bought`),
       10_000n,
       before,
     );
@@ -142,7 +142,7 @@ describe('a paid answer is checked against the purchase', () => {
     );
     expect(refusal.code).toBe('report_count_mismatch');
     expect(refusal.message).toBe(
-      'The service would charge for 3 report(s), but the menu lists 2 in this date range; refresh the menu and choose again. Nothing was signed.',
+      'The service would charge for 3 reports, but the menu lists 2 in this date range; refresh the menu and choose again. Nothing was signed.',
     );
     expect((await desk.handlers['purchases.list']({})).purchases).toHaveLength(purchases);
   });

@@ -78,14 +78,14 @@ describe('a paid answer that miscounts its reports', () => {
     const before = await balanceOf(stack, payer);
     proxy.rewritePaid = async (body) => ({ ...body, reportCount: body.reportCount + 1 });
     const outcome = await buyIds([ids[0]!, ids[1]!]);
-    await expectHeld(outcome, /answered with a count of 3 but 2 report\(s\)/, 20_000n, before);
+    await expectHeld(outcome, /answered with a count of 3 but 2 reports/, 20_000n, before);
   });
 
   it('is held in doubt when its reportCount says less than it carries', async () => {
     const before = await balanceOf(stack, payer);
     proxy.rewritePaid = async (body) => ({ ...body, reportCount: body.reportCount - 1 });
     const outcome = await buyIds([ids[2]!, ids[3]!]);
-    await expectHeld(outcome, /answered with a count of 1 but 2 report\(s\)/, 20_000n, before);
+    await expectHeld(outcome, /answered with a count of 1 but 2 reports/, 20_000n, before);
   });
 
   it('is held in doubt when it carries one report twice', async () => {

@@ -19,11 +19,13 @@ const labels = { tags: ['energy', 'follow-up'], note: 'Ask the analyst about Kra
 
 describe('exports with tags and a note', () => {
   it('lists the tags and writes the note as its own section', async () => {
-    const md = snapshotMarkdown('ada', snapshot, null, labels);
+    const md = snapshotMarkdown({ username: 'ada', displayName: null }, snapshot, null, labels);
     expect(md).toContain('- Tags: energy, follow-up\n');
     expect(md).toContain('## My notes\n\nAsk the analyst about Kraków.');
-    expect(snapshotMarkdown('ada', snapshot, null, { tags: [], note: '' })).not.toMatch(/Tags:|My notes/);
-    const text = drawnText(await snapshotPdf('ada', snapshot, null, labels));
+    expect(
+      snapshotMarkdown({ username: 'ada', displayName: null }, snapshot, null, { tags: [], note: '' }),
+    ).not.toMatch(/Tags:|My notes/);
+    const text = drawnText(await snapshotPdf({ username: 'ada', displayName: null }, snapshot, null, labels));
     expect(text).toContain('Tags: energy, follow-up');
     expect(text).toContain('My notes');
     expect(text).toContain('Ask the analyst about Krak');

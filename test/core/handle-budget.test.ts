@@ -10,6 +10,7 @@ import type { DeskCore } from '../../src/core';
 import { rpcErrorDetails } from '../../src/shared/rpc-errors';
 import { startOfLocalMonth } from '../../src/shared/money';
 import { balanceOf, deskFor, failure, PASSPHRASE, signExternal, tempDir } from './helpers';
+import { startFlakyProxy } from './flaky-proxy';
 import type { ExternalSignRequest } from '../../src/shared/rpc';
 
 let stack: Stack;
@@ -181,6 +182,65 @@ describe('a handle budget', () => {
     } finally {
       await external.close();
       other.remove();
+    }
+  });
+});
+
+describe('a budget names a handle the service lists', () => {
+  it('refuses a handle the shelf does not list, live or from its saved copy, and keeps one nothing can check', async () => {
+    const proxy = await startFlakyProxy(stack.baseUrl);
+    const dirs = [tempDir('desk-budget-handle-'), tempDir('desk-budget-nothing-known-')];
+    const open = (dir: string) => deskFor(stack, dir, { serviceUrl: proxy.url, timeoutMs: 1_000 });
+    try {
+      const live = await open(dirs[0]!.dir);
+      const unknown = await failure(live.handlers['budget.set']({ handle: 'NoSuchHandle', monthlyUsd: 5 }));
+      expect(unknown).toMatchObject({ code: 'budget_unknown_handle', kind: 'usage' });
+      expect(unknown.message).toBe(
+        "The service's shelf lists no handle @NoSuchHandle, so no budget was set. Check the spelling against the Shelf.",
+      );
+      expect(await live.handlers['budget.set']({ handle: `@${handles[1]!}`, monthlyUsd: 5 })).toEqual({
+        handle: handles[1]!,
+        monthlyUsd: 5,
+      });
+      // Closing writes the shelf's copy; the next desk finds the service down.
+      await live.close();
+      proxy.down();
+
+      const offline = await open(dirs[0]!.dir);
+      try {
+        const stale = await failure(
+          offline.handlers['budget.set']({ handle: 'NoSuchHandle', monthlyUsd: 5 }),
+        );
+        expect(stale.code).toBe('budget_unknown_handle');
+        expect(stale.message).toMatch(
+          /^The copy of the service's shelf saved at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(the service did not answer\) lists no handle @NoSuchHandle/,
+        );
+        expect(await offline.handlers['budget.set']({ handle: handles[2]!, monthlyUsd: 2 })).toEqual({
+          handle: handles[2]!,
+          monthlyUsd: 2,
+        });
+        // Clearing never needs the shelf.
+        expect(await offline.handlers['budget.set']({ handle: 'NoSuchHandle', monthlyUsd: null })).toEqual({
+          handle: 'NoSuchHandle',
+          monthlyUsd: null,
+        });
+        const budgets = (await offline.handlers['purchases.spend']({})).byHandle.map((row) => row.handle);
+        expect(budgets).not.toContain('NoSuchHandle');
+      } finally {
+        await offline.close();
+      }
+
+      const blank = await open(dirs[1]!.dir);
+      try {
+        const kept = await blank.handlers['budget.set']({ handle: 'AnyHandle', monthlyUsd: 3 });
+        expect(kept).toMatchObject({ handle: 'AnyHandle', monthlyUsd: 3 });
+        expect(kept.unchecked).toMatch(/^the service did not answer and no copy of its shelf is saved \(/);
+      } finally {
+        await blank.close();
+      }
+    } finally {
+      await proxy.close();
+      for (const dir of dirs) dir.remove();
     }
   });
 });

@@ -18,3 +18,35 @@ export function drawnText(pdf: Buffer): string {
   }
   return texts.join('');
 }
+
+/** A filled rectangle a page drew: its left edge, width and fill colour as "r g b" (0–1). */
+export interface DrawnRect {
+  x: number;
+  width: number;
+  fill: string;
+}
+
+/** The filled rectangles drawn on the pages (pdfkit writes `x y w h re`, the colour's `scn`, then `f`). */
+export function drawnRects(pdf: Buffer): DrawnRect[] {
+  const raw = pdf.toString('latin1');
+  const rects: DrawnRect[] = [];
+  for (const match of raw.matchAll(/stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    let content: string;
+    try {
+      content = inflateSync(pdf.subarray(start, raw.indexOf('endstream', start))).toString('latin1');
+    } catch {
+      continue;
+    }
+    for (const rect of content.matchAll(
+      /([\d.-]+) [\d.-]+ ([\d.-]+) [\d.-]+ re\n(?:\/DeviceRGB cs\n)?([\d. ]+) scn\nf/g,
+    )) {
+      const fill = rect[3]!
+        .split(' ')
+        .map((n) => Number(n).toFixed(3))
+        .join(' ');
+      rects.push({ x: Number(rect[1]), width: Number(rect[2]), fill });
+    }
+  }
+  return rects;
+}

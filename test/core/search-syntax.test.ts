@@ -106,7 +106,19 @@ describe('query language', () => {
         1,
         4,
       ],
-      ['after:2026-02-30', 'Expected a date as YYYY-MM-DD after "after:" at column 7.', 7, 10],
+      [
+        'after:2026-02-30',
+        '"2026-02-30" after "after:" at column 7 is not a date: there is no 30 February (February 2026 has 28 days).',
+        7,
+        10,
+      ],
+      [
+        'before:2026-13-01',
+        '"2026-13-01" after "before:" at column 8 is not a date: there is no month 13 (months run from 01 to 12).',
+        8,
+        10,
+      ],
+      ['after:2026-1-01', 'Expected a date as YYYY-MM-DD after "after:" at column 7.', 7, 9],
       ['handle: ada', 'Expected a value right after "handle:" at column 1.', 1, 7],
       ['x ""', 'Empty quotes at column 3: put words between them.', 3, 2],
       [

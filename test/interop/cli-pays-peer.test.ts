@@ -89,7 +89,9 @@ describe.each<PeerForm>(['stock', 'extras'])('the CLI pays an official x402 sell
     const quote = await cli('quote', purchase.handle, ...purchase.args);
     expect(quote.code, quote.stderr).toBe(0);
     const price = BigInt(purchase.ids.length) * 10_000n;
-    expect(quote.stdout).toContain(`${purchase.ids.length} report(s) of @${purchase.handle}`);
+    expect(quote.stdout).toContain(
+      `${purchase.ids.length} report${purchase.ids.length === 1 ? '' : 's'} of @${purchase.handle}`,
+    );
     if (form === 'stock')
       expect(quote.stdout).toMatch(
         /Intel Desk derived the report count from your selection and the free menu/,

@@ -4,9 +4,9 @@
  * the way to the window, a failure or a hang (stopped at the deadline) is named with how to retry.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ensureElectron, RETRY_ELECTRON } from '../../scripts/electron-install';
+import { ensureElectron, FETCH_FAILED_FILE, RETRY_ELECTRON } from '../../scripts/electron-install';
 import { findElectronBinary } from '../../scripts/electron-binary';
 import { tempDir } from '../core/helpers';
 import { capture, installerPid, isRunning, standInElectron } from './stand-ins';
@@ -72,6 +72,38 @@ describe('fetching Electron on first run', () => {
     );
     expect(result.retry).toBe(RETRY_ELECTRON);
     expect(s.output.text()).toContain('HTTPError');
+    expect(s.output.text()).not.toContain('at Request.<anonymous>');
+  });
+
+  it('remembers a failed fetch of this version until asked to retry, and forgets it once the binary is there', async () => {
+    const s = setUp('fails');
+    await ensureElectron({ root: s.root, electron: s.electron, log: s.log, output: s.output.stream });
+    rmSync(path.join(s.packageDir, 'installer-ran'));
+
+    const remembered = await ensureElectron({ root: s.root, electron: s.electron, log: s.log });
+    expect(installerPid(s.packageDir)).toBeNull();
+    expect(remembered).toMatchObject({ found: false, retry: RETRY_ELECTRON });
+    if (remembered.found) return;
+    expect(remembered.reason).toMatch(
+      /^fetching Electron 45\.4\.1 failed at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(fetching Electron 45\.4\.1 failed \(exit 1\): HTTPError: .*\), so it was not tried again$/,
+    );
+
+    // Another version of electron is another download: its fetch is tried.
+    const newer = standInElectron(s.packageDir, 'fails', '45.5.0');
+    await ensureElectron({ root: s.root, electron: newer, log: s.log, output: s.output.stream });
+    expect(installerPid(s.packageDir)).not.toBeNull();
+    rmSync(path.join(s.packageDir, 'installer-ran'));
+
+    const fixed = standInElectron(s.packageDir, 'succeeds', '45.5.0');
+    const retried = await ensureElectron({
+      root: s.root,
+      electron: fixed,
+      log: s.log,
+      output: s.output.stream,
+      retry: true,
+    });
+    expect(retried).toMatchObject({ found: true, installed: true });
+    expect(existsSync(path.join(s.packageDir, FETCH_FAILED_FILE))).toBe(false);
   });
 
   it('stops a hanging installer at the deadline, with a heartbeat while it waits', async () => {

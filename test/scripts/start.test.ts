@@ -19,13 +19,18 @@ const root = path.resolve(__dirname, '../..');
 const dirs: ReturnType<typeof tempDir>[] = [];
 let child: ChildProcess | null = null;
 
-afterEach(async () => {
+/** Stops the script started last (with SIGINT, as Ctrl-C does) and waits for it to exit. */
+async function stopChild(): Promise<void> {
   if (child && child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child!.once('exit', resolve));
     child.kill('SIGINT');
     await exited;
   }
   child = null;
+}
+
+afterEach(async () => {
+  await stopChild();
   for (const dir of dirs.splice(0)) dir.remove();
 });
 
@@ -67,8 +72,29 @@ describe('npm start without an Electron binary', () => {
     expect(text).toContain(
       '[intel-desk] Not opening Electron: fetching Electron 45.4.1 failed (exit 1): HTTPError: Response code 404 (Not Found)',
     );
-    expect(text).toContain('[intel-desk] To open the desktop window: run `npx install-electron`');
+    expect(text).toContain(
+      '[intel-desk] To open the desktop window: run `npm start -- --retry-electron` (it needs https://github.com, or ELECTRON_MIRROR)',
+    );
+    expect(text).not.toMatch(/^\s+at /m);
+
+    // The failure is remembered: the next start does not wait for it again, and says how to try on purpose.
+    await stopChild();
+    const again = await startUntil(
+      ['--service', await closedPortUrl(), '--data-dir', path.join(dir.dir, 'data')],
+      { INTEL_DESK_ELECTRON_PACKAGE: electron.dir },
+      'Ctrl-C stops everything.',
+    );
+    expect(again).not.toContain('Fetching Electron');
+    expect(again).toMatch(
+      /\[intel-desk\] Not opening Electron: fetching Electron 45\.4\.1 failed at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(.*HTTPError.*\), so it was not tried again\./,
+    );
+    expect(again).toContain('To open the desktop window: run `npm start -- --retry-electron`');
     expect(text).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#token=/);
+    const data = path.join(dir.dir, 'data');
+    expect(text).toContain(`[intel-desk] Library and wallet: ${data}\n`);
+    expect(text).toContain(
+      `[intel-desk] The CLI reads this library with --data-dir: npm run desk -- --data-dir ${data} library\n`,
+    );
   }, 180_000);
 });
 

@@ -6,6 +6,7 @@
  * DeskError naming the column (counted in characters as a person sees them) and the length of what is wrong.
  */
 import { DeskError } from '../errors';
+import { whyNotADay } from '../../shared/calendar';
 
 export const QUALIFIERS = ['handle', 'model', 'topic', 'tag', 'note', 'after', 'before'] as const;
 export type Qualifier = (typeof QUALIFIERS)[number];
@@ -278,8 +279,15 @@ class Parser {
       this.fail(token, `Expected a value right after "${field}:" at {column}.`);
     this.at++;
     if (field === 'after' || field === 'before') {
-      if (!realDay(value.text))
-        this.fail(value, `Expected a date as YYYY-MM-DD after "${field}:" at {column}.`);
+      if (!realDay(value.text)) {
+        const why = whyNotADay(value.text);
+        this.fail(
+          value,
+          why === null
+            ? `Expected a date as YYYY-MM-DD after "${field}:" at {column}.`
+            : `"${shown(value.text)}" after "${field}:" at {column} is not a date: ${why}.`,
+        );
+      }
       return { kind: 'date', field, day: value.text };
     }
     const prefix = value.type === 'word' && value.text.endsWith('*');

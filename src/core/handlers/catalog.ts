@@ -9,7 +9,7 @@ import { ShelfIndex } from '../cache/shelf-index';
 /** Failures that make the last-known copy worth showing: the service is away or broken, not refusing. */
 const UNUSABLE_ANSWERS = new Set(['service_unexpected_status', 'service_malformed', 'service_oversize']);
 
-function offlineReason(error: unknown): string | null {
+export function offlineReason(error: unknown): string | null {
   if (!(error instanceof DeskError)) return null;
   const status = error.details['status'];
   const serverFault = typeof status === 'number' && (status >= 500 || status === 429);

@@ -144,11 +144,17 @@ async function reportExport(
     return { filename: `${base}.json`, mimeType: 'application/json', content: found.raw, encoding: 'utf8' };
   const provenance = provenanceOf(ctx, found);
   const labels = reportLabelStore(ctx).get(found.serviceUrl, found.snapshot.id);
+  const names = ctx.snapshots.handleNames(found.serviceUrl, found.handle);
+  // Named as the Report screen names it: the service's spelling and the shelf's display name.
+  const subject = {
+    username: names.username,
+    displayName: names.displayName ?? ctx.catalog.displayNameOf(found.serviceUrl, found.handle),
+  };
   if (format === 'md') {
-    const content = snapshotMarkdown(found.handle, found.snapshot, provenance, labels);
+    const content = snapshotMarkdown(subject, found.snapshot, provenance, labels);
     return { filename: `${base}.md`, mimeType: 'text/markdown', content, encoding: 'utf8' };
   }
-  const pdf = await snapshotPdf(found.handle, found.snapshot, provenance, labels);
+  const pdf = await snapshotPdf(subject, found.snapshot, provenance, labels);
   return {
     filename: `${base}.pdf`,
     mimeType: 'application/pdf',

@@ -2,6 +2,8 @@
 import type { LastPriceView, RpcHandlers, SpendView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { normalizeHandle } from '../client/service-client';
+import { DeskError } from '../errors';
+import { offlineReason, shelfList } from './catalog';
 import { localDayKey, startOfLocalDay, startOfLocalMonth, unitsToUsd, usdToUnits } from '../../shared/money';
 
 const DEFAULT_DAYS = 30;
@@ -86,14 +88,45 @@ function lastPrice(ctx: DeskContext, handle: string): LastPriceView | null {
   return null;
 }
 
+/**
+ * A new budget must name a handle the service lists, on its live shelf or, offline, on the copy kept from the
+ * last fetch: a typo would otherwise be a budget that never applies while the person believes it does. With
+ * no answer and no copy nothing can be checked, and a limit is never refused for that: it is kept, and
+ * `unchecked` says why. Changing a budget the desk already holds needs no check.
+ */
+async function uncheckedBudgetHandle(ctx: DeskContext, name: string): Promise<string | undefined> {
+  const key = name.toLowerCase();
+  if (ctx.budgets.list().some((budget) => budget.handle.toLowerCase() === key)) return undefined;
+  let shelf;
+  try {
+    shelf = await shelfList(ctx);
+  } catch (error) {
+    const reason = offlineReason(error);
+    if (reason === null) throw error;
+    return `the service did not answer and no copy of its shelf is saved (${reason})`;
+  }
+  if (!shelf.configured) return 'the service keeps no shelf of handles';
+  if (shelf.entries.some((entry) => entry.username.toLowerCase() === key)) return undefined;
+  const which = shelf.stale
+    ? `The copy of the service's shelf saved at ${shelf.fetchedAt?.slice(0, 16).replace('T', ' ') ?? 'an earlier run'} UTC (the service did not answer)`
+    : "The service's shelf";
+  throw new DeskError(
+    'budget_unknown_handle',
+    `${which} lists no handle @${name}, so no budget was set. Check the spelling against the Shelf.`,
+    'usage',
+    { handle: name },
+  );
+}
+
 export const spendHandlers = (
   ctx: DeskContext,
 ): Pick<RpcHandlers, 'purchases.spend' | 'budget.set' | 'quote.lastPrice'> => ({
   'purchases.spend': async ({ days }) => spendView(ctx, days),
   'budget.set': async ({ handle, monthlyUsd }) => {
     const name = normalizeHandle(handle);
+    const unchecked = monthlyUsd === null ? undefined : await uncheckedBudgetHandle(ctx, name);
     ctx.budgets.set(name, monthlyUsd === null ? null : usdToUnits(monthlyUsd));
-    return { handle: name, monthlyUsd };
+    return { handle: name, monthlyUsd, ...(unchecked === undefined ? {} : { unchecked }) };
   },
   'quote.lastPrice': async ({ handle }) => lastPrice(ctx, normalizeHandle(handle)),
 });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { PaidSuccess } from '../../shared/wire';
 import { topLevelArrayElements } from '../cache/json-slices';
 import type { StoredSnapshot } from '../cache/snapshots';
+import { plural } from '../../shared/words';
 
 export function snapshotsFromAnswer(body: PaidSuccess, text: string): StoredSnapshot[] {
   const raws = topLevelArrayElements(text, 'reports');
@@ -65,17 +66,20 @@ export function deliveryMismatch(expect: DeliveryExpectation, body: PaidSuccess)
   if (expect.ids !== null) {
     const bought = new Set(expect.ids);
     const extra = sent.filter((id) => !bought.has(id));
-    if (extra.length > 0) return `report(s) ${list(extra)} that were not bought`;
+    if (extra.length > 0)
+      return extra.length === 1
+        ? `report ${list(extra)}, which was not bought`
+        : `reports ${list(extra)}, which were not bought`;
     const lacking = expect.ids.filter((id) => !seen.has(id));
     if (lacking.length > 0) {
       return `${sent.length} of the ${expect.reportCount} reports paid for (missing ${list(lacking)})`;
     }
   }
   if (sent.length !== expect.reportCount) {
-    return `${sent.length} report(s) for the ${expect.reportCount} paid for`;
+    return `${plural(sent.length, 'report')} for the ${expect.reportCount} paid for`;
   }
   if (body.reportCount !== sent.length) {
-    return `a count of ${body.reportCount} but ${sent.length} report(s)`;
+    return `a count of ${body.reportCount} but ${plural(sent.length, 'report')}`;
   }
   return null;
 }

@@ -7,6 +7,7 @@ import { getAddress, isAddress } from 'viem';
 import type { PaymentChallenge, PaymentRequirement } from '../../shared/wire';
 import type { QuoteFact } from '../../shared/rpc';
 import { DeskError, refused } from '../errors';
+import { plural } from '../../shared/words';
 import { findAllowed, type AllowedAsset } from './allowlist';
 import { TOKEN_DECIMALS, unitsToUsd, usdToUnits } from '../../shared/money';
 
@@ -94,7 +95,7 @@ function requestFacts(challenge: PaymentChallenge, expect: QuoteExpectations): R
     if (expect.expectedReportCount !== null && ext.reportCount !== expect.expectedReportCount) {
       throw refused(
         'report_count_mismatch',
-        `The service would charge for ${ext.reportCount} report(s), but ${expect.expectedCountSource ?? `your selection is ${expect.expectedReportCount}`}.`,
+        `The service would charge for ${plural(ext.reportCount, 'report')}, but ${expect.expectedCountSource ?? `your selection is ${expect.expectedReportCount}`}.`,
       );
     }
     stated.push('reportCount');
@@ -238,7 +239,7 @@ function quoteFromOption(
     if (amount !== unit * count) {
       throw refused(
         'amount_mismatch',
-        `The service asks for ${requirement.amount} base units, but ${facts.reportCount} report(s) at ${facts.unitPriceUsd} USD make ${unit * count}.`,
+        `The service asks for ${requirement.amount} base units, but ${plural(facts.reportCount, 'report')} at ${facts.unitPriceUsd} USD make ${unit * count}.`,
       );
     }
     unitPriceUsd = facts.unitPriceUsd;
@@ -248,7 +249,7 @@ function quoteFromOption(
     if (amount % count !== 0n) {
       throw refused(
         'amount_mismatch',
-        `The service asks for ${requirement.amount} base units, which is not a whole number of base units for each of the ${facts.reportCount} report(s) chosen.`,
+        `The service asks for ${requirement.amount} base units, which is not a whole number of base units for each of the ${plural(facts.reportCount, 'report')} chosen.`,
       );
     }
     unitPriceUsd = unitsToUsd(amount / count);
