@@ -134,8 +134,15 @@ export type PaidWith = 'payment' | 'library_secret';
 
 export interface QuoteView {
   quoteId: string;
-  /** 'library_secret' when the secret is set: core reads the reports with it and signs nothing. */
+  /**
+   * What purchase.start does when not told: 'library_secret' when the secret is set (core reads the reports
+   * with it and signs nothing), else 'payment'.
+   */
   paidWith: PaidWith;
+  /** The library secret is set for this service, so the choice can be read with it instead of bought. */
+  secretAvailable: boolean;
+  /** False when only the secret can settle it: the service asks for a network Intel Desk does not pay on. */
+  payable: boolean;
   handle: string;
   /** What is priced and would be paid for: the missing ids of the choice unless owned ones are included. */
   selection: Selection;
@@ -458,6 +465,11 @@ export const rpcInputs = {
     confirmedAmount: z.string().regex(/^\d+$/),
     acceptPayToChange: z.boolean().optional(),
     acceptOverCap: z.boolean().optional(),
+    /**
+     * Pay, or read with the library secret (the window always says which, as the person chose); unsaid, the
+     * quote's paidWith (the CLI's `buy`).
+     */
+    paidWith: z.enum(['payment', 'library_secret']).optional(),
   }),
   'purchase.submitSignature': z.object({
     purchaseId: z.string().min(1),

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Hex, PublicClient } from 'viem';
-import type { PurchaseOutcome, PurchaseView } from '../../shared/rpc';
+import type { PaidWith, PurchaseOutcome, PurchaseView } from '../../shared/rpc';
 import type { PaidSuccess } from '../../shared/wire';
 import { DeskError, refused } from '../errors';
 import type { DeskDb } from '../db/open';
@@ -48,6 +48,8 @@ export interface PurchaseRequest {
   confirmedAmount: string;
   acceptPayToChange?: boolean | undefined;
   acceptOverCap?: boolean | undefined;
+  /** How to settle: a payment, or a read with the library secret; unsaid, the secret when one is set. */
+  paidWith?: PaidWith | undefined;
 }
 
 export interface PurchaserDeps {
@@ -146,13 +148,21 @@ export class Purchaser {
       const { held, contacted } = await this.currentQuote(request);
       const client = this.deps.client();
       const secret = this.deps.librarySecret();
-      // Signs nothing, so none of the payment checks apply (payments/secret-read.ts).
-      if (secret !== null)
+      const paidWith = request.paidWith ?? (secret === null ? 'payment' : 'library_secret');
+      if (paidWith === 'library_secret') {
+        if (secret === null) {
+          throw refused(
+            'library_secret_required',
+            'The library secret is no longer set (or the service refused it), so nothing was read; nothing was paid.',
+          );
+        }
+        // Signs nothing, so none of the payment checks apply (payments/secret-read.ts).
         return { status: 'completed', purchase: this.view(await readWithSecret(this.deps, held, secret)) };
+      }
       if (held.secretReadOnly) {
         throw refused(
           'quote_secret_only',
-          'This price was read for the library secret, which is no longer in use, and Intel Desk does not pay on its network; nothing was signed.',
+          'This price is on a network Intel Desk does not pay on, so it can only be read with the library secret; nothing was signed.',
         );
       }
       const wanted = { serviceUrl: client.baseUrl, handle: held.handle, selection: held.selection };
