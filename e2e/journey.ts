@@ -264,7 +264,10 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await page().getByLabel('A date range').check();
     await page().getByLabel('From date').fill('2030-01-02');
     await page().getByLabel('To date').fill('2030-01-01');
-    await page().locator('[data-testid="nothing-to-price"]', { hasText: 'From is after To.' }).waitFor();
+    await page().locator('[data-testid="dates-error"]', { hasText: 'From is after To.' }).waitFor();
+    await page()
+      .locator('[data-testid="nothing-to-price"]', { hasText: 'No price until the dates are in order.' })
+      .waitFor();
     await page().getByLabel('To date').fill('2030-01-03');
     await page()
       .locator('[data-testid="nothing-to-price"]', { hasText: 'No reports in this range.' })
@@ -289,8 +292,10 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await filterAndOpen(page(), handle);
     // All reports, as the menu opens: the two owned ones are left out by default.
     const rest = menu.reportCount - 2;
+    // Reading with the secret is offered beside Buy, not in its place.
+    await page().locator('[data-testid="secret-read"]', { hasText: 'nothing is charged' }).waitFor();
     await page()
-      .locator('[data-testid="secret-read"]', { hasText: `these ${rest} reports are read` })
+      .getByRole('button', { name: new RegExp(`^Buy ${rest} reports for \\$`) })
       .waitFor();
     await snap('07b-library-secret-read');
     const payer = privateKeyToAccount(buyerKey as `0x${string}`).address;
