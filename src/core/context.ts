@@ -151,6 +151,7 @@ export class DeskContext {
       attempts: options.attempts,
       timeoutMs: options.timeoutMs,
       now: this.now,
+      onChange: () => this.events.changed('service.changed'),
     });
     this.serviceForRun = options.serviceUrl || null;
     const onStep = (purchaseId: string, step: PurchaseStep, quoteId: string | null) => {

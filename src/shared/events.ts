@@ -39,6 +39,8 @@ export const deskEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings.changed') }),
   /** A wallet was imported, unlocked, locked or connected. */
   z.object({ type: z.literal('wallet.changed') }),
+  /** The service was found unreachable, or answering again: copies shown may be replaced by live ones. */
+  z.object({ type: z.literal('service.changed') }),
 ]);
 export type DeskEvent = z.infer<typeof deskEventSchema>;
 export type DeskEventType = DeskEvent['type'];
@@ -50,6 +52,7 @@ export const eventChanges: Record<DeskEventType, readonly RpcTopic[]> = {
   'purchases.changed': ['purchases', 'wallet', 'quote'],
   'settings.changed': ['settings', 'app', 'shelf', 'menu', 'quote', 'wallet'],
   'wallet.changed': ['wallet'],
+  'service.changed': ['app', 'shelf', 'menu', 'quote'],
 };
 
 /** The web host's event stream (server-sent events, read with the RPC token header). */

@@ -16,11 +16,17 @@ export interface ConnectionOptions {
   attempts?: number | undefined;
   timeoutMs?: number | undefined;
   now: () => number;
+  /** The service was found unreachable, or reachable again (not called while it stays as it was). */
+  onChange?: ((online: boolean) => void) | undefined;
 }
+
+/** How long after a failure the service is left alone before checkAgain probes it. */
+const RECHECK_AFTER_MS = 2_000;
 
 export class ServiceConnection {
   private cached: ServiceClient | null = null;
   private last: ServiceContact | null = null;
+  private probing = false;
 
   constructor(
     private readonly serviceUrl: () => string,
@@ -39,7 +45,9 @@ export class ServiceConnection {
         ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
         now: this.options.now,
         onContact: (contact) => {
+          const was = this.online;
           this.last = { ...contact, at: this.options.now() };
+          if (this.online !== was) this.options.onChange?.(this.online);
         },
       });
     }
@@ -58,6 +66,23 @@ export class ServiceConnection {
       ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
       now: this.options.now,
     });
+  }
+
+  /**
+   * While the service is unreachable, one TCP probe now and then (not awaited): nothing else asks the
+   * service while the window only shows copies, so without it "offline" would outlast the outage until the
+   * person happened to open something that needs the service.
+   */
+  checkAgain(): void {
+    const last = this.last;
+    if (this.probing || !last || last.reachable || this.options.now() - last.at < RECHECK_AFTER_MS) return;
+    this.probing = true;
+    this.client()
+      .probe()
+      .catch(() => undefined)
+      .finally(() => {
+        this.probing = false;
+      });
   }
 
   /** False once the service failed to answer, until it answers again. */

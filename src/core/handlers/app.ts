@@ -7,11 +7,15 @@ import type { DeskContext } from '../context';
 export const APP_VERSION: string = packageJson.version;
 
 export const appHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'app.info'> => ({
-  'app.info': async () => ({
-    version: APP_VERSION,
-    serviceUrl: ctx.serviceUrl(),
-    demo: ctx.demo,
-    online: ctx.connection.online,
-    ...(ctx.recovered ? { databaseRecovered: ctx.recovered } : {}),
-  }),
+  'app.info': async () => {
+    // The window asks every few seconds while offline: each ask may probe, and the answer comes as an event.
+    if (!ctx.connection.online) ctx.connection.checkAgain();
+    return {
+      version: APP_VERSION,
+      serviceUrl: ctx.serviceUrl(),
+      demo: ctx.demo,
+      online: ctx.connection.online,
+      ...(ctx.recovered ? { databaseRecovered: ctx.recovered } : {}),
+    };
+  },
 });
