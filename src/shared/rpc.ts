@@ -338,6 +338,14 @@ export interface TimelineEntry {
   changeHeadline: string | null;
 }
 
+/** A report of the handle its last menu seen lists and the library does not hold. */
+export interface NotOwnedReport {
+  id: string;
+  createdAt: string;
+  model: string;
+  postCount: number;
+}
+
 export interface ReportView {
   snapshot: IntelReportSnapshot;
   /** The service this copy was bought from; the timeline and `previous` are from the same service. */
@@ -348,6 +356,12 @@ export interface ReportView {
   displayName: string | null;
   /** This handle's owned reports, oldest first, for navigation over time (time and model tell apart a day's). */
   timeline: TimelineEntry[];
+  /**
+   * The handle's reports on its last menu seen that are not owned, oldest first: the timeline's gaps. With
+   * `timeline` they count the handle's reports; `menuCount` is null when no menu of the handle was seen.
+   */
+  notOwned: NotOwnedReport[];
+  menuCount: number | null;
   previous: IntelReportSnapshot | null;
 }
 
