@@ -447,7 +447,13 @@ export interface DossierView {
   bundle: Bundle;
   /** The service's copy when the draft was opened: the base of a three-way merge. */
   base: Bundle;
+  /**
+   * Unsaved edits kept in core: one draft per dossier, shared by every window of the desk (and kept over a
+   * restart), so the window says whose it is before using it (src/renderer/dossier/draft-owner.ts).
+   */
   draft: Bundle | null;
+  /** When the draft was kept: a window knows its own draft by this. */
+  draftSavedAt: string | null;
 }
 
 /** Method name -> [input schema, output type]. */
