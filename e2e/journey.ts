@@ -155,7 +155,8 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await buy(page(), '$0.02');
     const outcome = page().locator('[data-testid="purchase-outcome"]');
     expect(await outcome.textContent()).toContain('Bought 2 reports for $0.02');
-    expect(await outcome.textContent()).toMatch(/Receipt: 0x[0-9a-f]{64}/);
+    // The transaction is in the receipt, one click away (below), not dumped as text.
+    expect(await outcome.textContent()).not.toMatch(/0x[0-9a-f]{64}/);
     // Exactly the quoted $0.02 left the buyer on chain, and the ledger and the library agree.
     expect(await balanceOf(stack!, payer)).toBe(before - 20_000n);
     const rows = ledgerRows(dataDir);
@@ -168,7 +169,11 @@ export function newUserJourney(driver: () => DeskDriver): void {
       pay_to: stack!.payTo,
       service_url: serviceUrl,
     });
-    expect((await outcome.textContent())?.includes(rows[0]!.tx_hash!)).toBe(true);
+    await outcome.getByRole('button', { name: 'View receipt' }).click();
+    const receipt = page().getByRole('dialog', { name: `Receipt for @${handle}` });
+    await expect.poll(() => receipt.textContent()).toContain(rows[0]!.tx_hash!);
+    await receipt.getByRole('button', { name: 'Close' }).click();
+    await receipt.waitFor({ state: 'hidden' });
     const stored = storedSnapshots(dataDir);
     expect(stored.map((s) => s.id).sort()).toEqual(
       menu.reports
