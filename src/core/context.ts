@@ -174,7 +174,7 @@ export class DeskContext {
       chain: (network) => this.chain(network),
       librarySecret: () => this.librarySecret(),
       librarySecretRefused: (secret) => this.librarySecrets.mark(secret, 'refused'),
-      serviceReachable: () => this.connection.online,
+      serviceFailedSince: (at) => this.connection.failedSince(at),
       checkTokenDomain: (quote) => this.tokenDomains.assertMatches(quote, this.chain(quote.network)),
       clock: (network) => this.clockSamples(network),
       now: this.now,

@@ -52,7 +52,9 @@ export const eventChanges: Record<DeskEventType, readonly RpcTopic[]> = {
   'purchases.changed': ['purchases', 'wallet', 'quote'],
   'settings.changed': ['settings', 'app', 'shelf', 'menu', 'quote', 'wallet'],
   'wallet.changed': ['wallet'],
-  'service.changed': ['app', 'shelf', 'menu', 'quote'],
+  // Not 'quote': a price on screen is not replaced under the person's cursor; a purchase on a quote taken
+  // before an outage asks the service again anyway (purchaser.ts).
+  'service.changed': ['app', 'shelf', 'menu'],
 };
 
 /** The web host's event stream (server-sent events, read with the RPC token header). */

@@ -27,6 +27,7 @@ export class ServiceConnection {
   private cached: ServiceClient | null = null;
   private last: ServiceContact | null = null;
   private probing = false;
+  private lastFailureAt: number | null = null;
 
   constructor(
     private readonly serviceUrl: () => string,
@@ -39,6 +40,7 @@ export class ServiceConnection {
     if (!this.cached || this.cached.baseUrl !== url.replace(/\/+$/, '')) {
       // What was seen of another service says nothing about this one.
       this.last = null;
+      this.lastFailureAt = null;
       this.cached = new ServiceClient(url, {
         ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
         ...(this.options.attempts ? { attempts: this.options.attempts } : {}),
@@ -47,6 +49,7 @@ export class ServiceConnection {
         onContact: (contact) => {
           const was = this.online;
           this.last = { ...contact, at: this.options.now() };
+          if (!contact.reachable) this.lastFailureAt = this.last.at;
           if (this.online !== was) this.options.onChange?.(this.online);
         },
       });
@@ -83,6 +86,11 @@ export class ServiceConnection {
       .finally(() => {
         this.probing = false;
       });
+  }
+
+  /** Whether the service failed to answer at or after `at`, whatever it did after that. */
+  failedSince(at: number): boolean {
+    return this.lastFailureAt !== null && this.lastFailureAt >= at;
   }
 
   /** False once the service failed to answer, until it answers again. */

@@ -74,8 +74,11 @@ export interface PurchaserDeps {
   librarySecretRefused: (secret: string) => void;
   /** A read-only client for the network's chain, when an RPC URL is known (to confirm a refusal). */
   chain: (network: string) => PublicClient | null;
-  /** False when the desk's last exchange with the service failed to get an answer. */
-  serviceReachable: () => boolean;
+  /**
+   * True when an exchange with the service failed to get an answer at or after `at` (ms), even if it has
+   * answered since: a quote taken before an outage is asked for again, whatever a probe found after it.
+   */
+  serviceFailedSince: (at: number) => boolean;
   /** Refuses a token whose EIP-712 name or version on chain is not what the payment would be signed for. */
   checkTokenDomain: (quote: HeldQuote['quote']) => Promise<void>;
   /** The service's and the chain's clocks against the desk's, measured now, to date the authorization. */
@@ -122,7 +125,8 @@ export class Purchaser {
       throw refused('quote_other_service', 'This quote came from another service than the one now selected.');
     }
     // A fresh quote is reused (one round trip per purchase) unless the service has failed since.
-    if (this.deps.quotes.isFresh(held) && this.deps.serviceReachable()) return { held, contacted: false };
+    if (this.deps.quotes.isFresh(held) && !this.deps.serviceFailedSince(held.fetchedAt))
+      return { held, contacted: false };
     const fresh = await unreachableBeforeSigning(() => this.deps.requote(held));
     const change = quoteDifference(held.quote, fresh.quote);
     if (change) {
