@@ -9,6 +9,7 @@ import { pageState } from './browser';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { filterAndOpen, openShelf, waitForPrice } from './flow';
 import { shotAt } from './shot-widths';
+import { addAxe, audit } from './axe';
 
 const SECRET = 'e2e-demo-secret-7d31';
 let fx: DeskFixture;
@@ -16,6 +17,7 @@ let handles: string[] = [];
 
 beforeAll(async () => {
   fx = await openDeskFixture({
+    beforeLoad: addAxe,
     stack: { seed: { handles: 2, minReportsPerHandle: 2, maxReportsPerHandle: 2 }, librarySecret: SECRET },
     demoLibrarySecret: true,
     demoKey: (stack) => stack.buyerKeys[0]!,
@@ -51,6 +53,7 @@ describe("the demo's library secret", () => {
     await filterAndOpen(page, handles[0]!);
     await waitForPrice(page, '$0.02');
     await panel().locator('[data-testid="secret-read"]', { hasText: 'nothing is charged' }).waitFor();
+    expect(await audit(page, 'menu with the library secret')).toEqual([]);
     await shotAt(page, 'demo-secret-menu');
     await page.getByRole('button', { name: 'Buy 2 reports for $0.02' }).click();
     await page.getByRole('button', { name: 'Pay $0.02' }).click();
@@ -67,6 +70,7 @@ describe("the demo's library secret", () => {
     await dialog.waitFor();
     expect(await dialog.locator('.receipt-fields').textContent()).toContain(`Handle@${handles[0]}`);
     expect(await dialog.textContent()).toContain(bought.txHash);
+    expect(await audit(page, 'receipt from a purchase')).toEqual([]);
     await shotAt(page, 'purchase-receipt');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -8,6 +8,7 @@ import { bundleSchema } from '../src/shared/wire';
 import { pageState, shot } from './browser';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { shotAt } from './shot-widths';
+import { AXE_SOURCE, audit } from './axe';
 
 const SECRET = 'e2e-dossier-secret-41c2';
 let fx: DeskFixture;
@@ -113,6 +114,7 @@ describe('dossier editor', () => {
     // Two tabs of one browser window: one context, so they share what tabs share (BroadcastChannel).
     const context = await fx.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const first = page;
+    await context.addInitScript({ path: AXE_SOURCE });
     const tabA = await context.newPage();
     await tabA.goto(fx.desk.host.url);
     page = tabA;
@@ -139,6 +141,7 @@ describe('dossier editor', () => {
         .getByTestId('dossier-elsewhere')
         .filter({ hasText: 'also open in another window' })
         .waitFor();
+      expect(await audit(tabB, 'dossier offered from another tab')).toEqual([]);
       await shotAt(tabB, 'dossier-other-tab');
 
       // B takes A's edits on purpose and saves them.
@@ -158,6 +161,7 @@ describe('dossier editor', () => {
         'Nothing that is not in your copy too.',
       );
       expect(await tabA.getByTestId('shared-changes').textContent()).toContain(edit);
+      expect(await audit(tabA, 'conflict with own edit')).toEqual([]);
       await shotAt(tabA, 'dossier-conflict-own-edit');
       await tabA.getByRole('button', { name: 'Back to my copy' }).click();
     } finally {

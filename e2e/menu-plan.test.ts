@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { filterAndOpen, openShelf, waitForPrice } from './flow';
 import { shotAt } from './shot-widths';
+import { addAxe, audit } from './axe';
 
 let fx: DeskFixture;
 let page: Page;
@@ -16,6 +17,7 @@ let handle: string;
 
 beforeAll(async () => {
   fx = await openDeskFixture({
+    beforeLoad: addAxe,
     stack: { seed: { handles: 2, minReportsPerHandle: 3, maxReportsPerHandle: 3 }, unitPriceUsd: 0.01 },
   });
   page = fx.page;
@@ -61,6 +63,7 @@ describe('the plan and the dates', () => {
       .getByTestId('nothing-to-price')
       .filter({ hasText: 'No price until the dates are in order.' })
       .waitFor();
+    expect(await audit(page, 'dates backwards')).toEqual([]);
     await shotAt(page, 'menu-dates-backwards');
     await page.getByLabel('To date').fill('2030-01-03');
     await error.waitFor({ state: 'detached' });

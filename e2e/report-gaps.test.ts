@@ -10,6 +10,7 @@ import { readableDay } from '../src/shared/analytics-shape';
 import type { MenuItemView } from '../src/shared/rpc';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { shotAt } from './shot-widths';
+import { addAxe, audit } from './axe';
 
 let fx: DeskFixture;
 let page: Page;
@@ -30,6 +31,7 @@ async function open(id: string, compare?: string): Promise<void> {
 
 beforeAll(async () => {
   fx = await openDeskFixture({
+    beforeLoad: addAxe,
     stack: { seed: { handles: 1, minReportsPerHandle: 6, maxReportsPerHandle: 6 } },
     demoKey: (stack) => stack.buyerKeys[0]!,
   });
@@ -60,6 +62,7 @@ describe('a timeline with reports not owned', () => {
     await expect.poll(() => timeline.getByTestId('timeline-owned').count()).toBe(3);
     expect(await timeline.getByTestId('timeline-not-owned').count()).toBe(3);
     expect(await timeline.textContent()).toContain('hollow ones you do not own');
+    expect(await audit(page, 'timeline with gaps')).toEqual([]);
     await shotAt(page, 'report-timeline-gaps');
   });
 

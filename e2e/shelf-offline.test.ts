@@ -10,12 +10,14 @@ import { closedPortUrl } from '../test/closed-port';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { openShelf } from './flow';
 import { shotAt } from './shot-widths';
+import { addAxe, audit } from './axe';
 
 let fx: DeskFixture;
 let page: Page;
 
 beforeAll(async () => {
   fx = await openDeskFixture({
+    beforeLoad: addAxe,
     stack: { seed: { handles: 60, minReportsPerHandle: 1, maxReportsPerHandle: 2 } },
   });
   page = fx.page;
@@ -40,6 +42,7 @@ describe('the Shelf when the service goes away', () => {
     expect(await page.locator('main').textContent()).not.toContain('No copy');
     expect(await errors().count()).toBe(0);
     expect(await page.getByTestId('shelf-count').textContent()).toBe('60 of 60 handles');
+    expect(await audit(page, 'shelf offline copy')).toEqual([]);
     await shotAt(page, 'shelf-offline-copy');
 
     await fx.stack.restartService();
@@ -70,6 +73,7 @@ describe('the Shelf when the service goes away', () => {
       .poll(() => page.getByRole('button', { name: 'Refresh', exact: true }).isEnabled())
       .toBe(true);
     expect(await errors().count()).toBe(1);
+    expect(await audit(page, 'shelf with no copy')).toEqual([]);
     await shotAt(page, 'shelf-offline-no-copy');
   });
 });
