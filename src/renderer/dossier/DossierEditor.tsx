@@ -91,6 +91,8 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
   const edit = (next: Bundle) => {
     edited.current = true;
     setRestored(false);
+    // The first edit's draft replaces the one offered, so the offer lapses with it.
+    setOffered(false);
     setNotice(null);
     setMine(next);
   };
