@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { AxeResults, ImpactValue } from 'axe-core';
 
-const AXE_SOURCE = path.resolve(__dirname, '../node_modules/axe-core/axe.min.js');
+/** axe-core itself, for a context's init script where a test opens its own pages. */
+export const AXE_SOURCE = path.resolve(__dirname, '../node_modules/axe-core/axe.min.js');
 const FAILING: ImpactValue[] = ['serious', 'critical'];
 
 export async function addAxe(page: Page): Promise<void> {

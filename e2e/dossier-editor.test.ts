@@ -7,6 +7,8 @@ import type { Page } from 'playwright-core';
 import { bundleSchema } from '../src/shared/wire';
 import { pageState, shot } from './browser';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
+import { shotAt } from './shot-widths';
+import { AXE_SOURCE, audit } from './axe';
 
 const SECRET = 'e2e-dossier-secret-41c2';
 let fx: DeskFixture;
@@ -93,7 +95,78 @@ describe('dossier editor', () => {
     await fx.restart();
     page = fx.page;
     await openDossier();
+    // A new window after the restart: the kept draft is offered, not taken as this window's own.
+    const offered = page.getByTestId('dossier-offered-draft');
+    await offered.waitFor();
+    expect(await page.getByLabel('Post 2 text').inputValue()).not.toBe('draft that was never saved');
+    await offered.getByRole('button', { name: 'Continue those edits here' }).click();
+    expect(await page.getByLabel('Post 2 text').inputValue()).toBe('draft that was never saved');
+    await page.getByText(/Draft kept at/).waitFor();
+    // This window's own draft now: a reload restores it without asking.
+    await page.reload();
+    await openDossier();
     await page.getByText('Restored your unsaved draft.').waitFor();
     expect(await page.getByLabel('Post 2 text').inputValue()).toBe('draft that was never saved');
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+  });
+
+  it('keeps a tab’s unsaved edit out of another tab, and never calls your own edit theirs', async () => {
+    // Two tabs of one browser window: one context, so they share what tabs share (BroadcastChannel).
+    const context = await fx.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const first = page;
+    await context.addInitScript({ path: AXE_SOURCE });
+    const tabA = await context.newPage();
+    await tabA.goto(fx.desk.host.url);
+    page = tabA;
+    await openDossier();
+    const edit = `tab A's edit ${Date.now()}`;
+    await tabA.getByLabel('Post 1 text').fill(edit);
+    await tabA.getByText(/Draft kept at/).waitFor();
+
+    const tabB = await context.newPage();
+    try {
+      await tabB.goto(fx.desk.host.url);
+      page = tabB;
+      await openDossier();
+      // Tab B starts from the service's copy; A's edit is offered, named as not its own, not shown as B's.
+      const offered = tabB.getByTestId('dossier-offered-draft');
+      await offered.filter({ hasText: 'in another window' }).waitFor();
+      expect(await tabB.getByLabel('Post 1 text').inputValue()).not.toBe(edit);
+      // Each tab says the other has the dossier open, while it happens.
+      await tabB
+        .getByTestId('dossier-elsewhere')
+        .filter({ hasText: 'also open in another window' })
+        .waitFor();
+      await tabA
+        .getByTestId('dossier-elsewhere')
+        .filter({ hasText: 'also open in another window' })
+        .waitFor();
+      expect(await audit(tabB, 'dossier offered from another tab')).toEqual([]);
+      await shotAt(tabB, 'dossier-other-tab');
+
+      // B takes A's edits on purpose and saves them.
+      await offered.getByRole('button', { name: 'Continue those edits here' }).click();
+      expect(await tabB.getByLabel('Post 1 text').inputValue()).toBe(edit);
+      await tabB.getByRole('button', { name: /Review and save \(1 change\)/ }).click();
+      await tabB.getByRole('button', { name: 'Save to the service' }).click();
+      await tabB.getByText(/^Saved\. The service now holds/).waitFor();
+      await tabA.getByTestId('dossier-elsewhere').filter({ hasText: 'Another window saved' }).waitFor();
+
+      // A saves its copy: the service moved on, and the conflict screen does not list A's edit as theirs.
+      await tabA.getByRole('button', { name: /Review and save \(1 change\)/ }).click();
+      await tabA.getByRole('button', { name: 'Save to the service' }).click();
+      await tabA.getByTestId('dossier-conflict').waitFor();
+      expect(await tabA.getByTestId('their-changes').count()).toBe(0);
+      expect(await tabA.getByTestId('dossier-conflict').textContent()).toContain(
+        'Nothing that is not in your copy too.',
+      );
+      expect(await tabA.getByTestId('shared-changes').textContent()).toContain(edit);
+      expect(await audit(tabA, 'conflict with own edit')).toEqual([]);
+      await shotAt(tabA, 'dossier-conflict-own-edit');
+      await tabA.getByRole('button', { name: 'Back to my copy' }).click();
+    } finally {
+      page = first;
+      await context.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The Library's query language in the browser: type a query and see its matches, see a syntax error marked
- * under the box, save the query, reload, run it from the side panel, tag a report and find it with tag:.
+ * under the box, save the query, reload, run it from the side panel, tag a report and find it with tag:, and
+ * type tags fast without losing a key.
  * Reports are bought over the real service and chain.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,5 +90,21 @@ describe('asking the library in the app', () => {
     await expect.poll(() => again.getByLabel('Note').inputValue()).toBe('Check the grid figures.');
     await again.getByRole('button', { name: 'Remove tag watch-list' }).click();
     await expect.poll(() => again.getByRole('listitem').count()).toBe(0);
+  });
+
+  it('keeps every letter typed right after Enter in the tag field', async () => {
+    const { page } = fx;
+    const tags = page.getByRole('region', { name: 'Your tags and note' });
+    const field = tags.getByLabel('Add a tag');
+    await field.focus();
+    // One burst of keys, as a fast typist sends them: the next tag starts before core has stored the last.
+    await page.keyboard.type('grid\nEnergy\nwind,solar\n');
+    await expect
+      .poll(async () =>
+        (await tags.getByRole('listitem').allTextContents()).map((t) => t.replace(/\s*×$/, '')),
+      )
+      .toEqual(expect.arrayContaining(['#grid', '#energy', '#wind', '#solar']));
+    expect(await tags.getByRole('listitem').count()).toBe(4);
+    expect(await field.inputValue()).toBe('');
   });
 });

@@ -162,6 +162,7 @@ export class DeskContext {
       attempts: options.attempts,
       timeoutMs: options.timeoutMs,
       now: this.now,
+      onChange: () => this.events.changed('service.changed'),
     });
     this.serviceForRun = options.serviceUrl || null;
     const onStep = (purchaseId: string, step: PurchaseStep, quoteId: string | null) => {
@@ -184,7 +185,7 @@ export class DeskContext {
       chain: (network) => this.chain(network),
       librarySecret: () => this.librarySecret(),
       librarySecretRefused: (secret) => this.librarySecrets.mark(secret, 'refused'),
-      serviceReachable: () => this.connection.online,
+      serviceFailedSince: (at) => this.connection.failedSince(at),
       checkTokenDomain: (quote) => this.tokenDomains.assertMatches(quote, this.chain(quote.network)),
       clock: (network) => this.clockSamples(network),
       now: this.now,

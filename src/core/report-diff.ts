@@ -143,7 +143,12 @@ export interface DiffInput {
 }
 
 /** Compares two reports, older first whatever order they were given in. */
-export function diffReports(first: DiffInput, second: DiffInput, between: number | null): ReportDiff {
+export function diffReports(
+  first: DiffInput,
+  second: DiffInput,
+  between: number | null,
+  notOwnedBetween: number | null = null,
+): ReportDiff {
   const [older, newer] =
     Date.parse(first.snapshot.createdAt) <= Date.parse(second.snapshot.createdAt)
       ? [first, second]
@@ -157,6 +162,7 @@ export function diffReports(first: DiffInput, second: DiffInput, between: number
     newer: side(newer.snapshot, newer.handle),
     sameHandle: older.handle.toLowerCase() === newer.handle.toLowerCase(),
     reportsBetween: between,
+    notOwnedBetween,
     metrics: metricChanges(olderReading, newerReading),
     shares: shareChanges(olderReading, newerReading),
     topicsAdded: [...newerTopics].filter((topic) => !olderTopics.has(topic)),

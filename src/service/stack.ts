@@ -47,6 +47,10 @@ export interface Stack {
   librarySecret: string;
   dataDir: string;
   chain: DemoChain;
+  /** Closes the service's HTTP front (the chain and the store stay), as a service that went away. */
+  stopService(): Promise<void>;
+  /** Serves the same store again at the same URL after stopService. */
+  restartService(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -134,11 +138,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     teardown.add(`stopping anvil (pid ${chain.anvilPid})`, chain.stop);
 
     step = `starting the service in ${dataDir}`;
-    const service = await startService(chain, { ...options, dataDir, unitPriceUsd, librarySecret });
-    teardown.add('closing the service', service.close);
+    const serviceOptions = { ...options, dataDir, unitPriceUsd, librarySecret };
+    let service: ServiceOnChain | null = await startService(chain, serviceOptions);
+    const port = Number(new URL(service.baseUrl).port);
+    teardown.add('closing the service', async () => {
+      await service?.close();
+      service = null;
+    });
 
     return {
       baseUrl: service.baseUrl,
+      stopService: async () => {
+        await service?.close();
+        service = null;
+      },
+      restartService: async () => {
+        if (service === null) service = await startService(chain, { ...serviceOptions, port });
+      },
       rpcUrl: chain.rpcUrl,
       anvilPid: chain.anvilPid,
       chainId: chain.chainId,

@@ -41,6 +41,8 @@ export const deskEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('wallet.changed') }),
   /** The background check found the library file damaged (app.info says how). */
   z.object({ type: z.literal('library.damaged') }),
+  /** The service was found unreachable, or answering again: copies shown may be replaced by live ones. */
+  z.object({ type: z.literal('service.changed') }),
 ]);
 export type DeskEvent = z.infer<typeof deskEventSchema>;
 export type DeskEventType = DeskEvent['type'];
@@ -53,6 +55,9 @@ export const eventChanges: Record<DeskEventType, readonly RpcTopic[]> = {
   'settings.changed': ['settings', 'app', 'shelf', 'menu', 'quote', 'wallet'],
   'wallet.changed': ['wallet'],
   'library.damaged': ['app'],
+  // Not 'quote': a price on screen is not replaced under the person's cursor; a purchase on a quote taken
+  // before an outage asks the service again anyway (purchaser.ts).
+  'service.changed': ['app', 'shelf', 'menu'],
 };
 
 /** The web host's event stream (server-sent events, read with the RPC token header). */

@@ -50,6 +50,8 @@ export interface ReportDiff {
   sameHandle: boolean;
   /** Owned reports of the handle dated between the two; null when they are of different handles. */
   reportsBetween: number | null;
+  /** Reports dated between the two that the handle's last menu seen lists and you do not own; null as above. */
+  notOwnedBetween: number | null;
   metrics: MetricChange[];
   shares: ShareChange[];
   topicsAdded: string[];

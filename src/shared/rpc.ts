@@ -158,8 +158,15 @@ export type PaidWith = 'payment' | 'library_secret';
 
 export interface QuoteView {
   quoteId: string;
-  /** 'library_secret' when the secret is set: core reads the reports with it and signs nothing. */
+  /**
+   * What purchase.start does when not told: 'library_secret' when the secret is set (core reads the reports
+   * with it and signs nothing), else 'payment'.
+   */
   paidWith: PaidWith;
+  /** The library secret is set for this service, so the choice can be read with it instead of bought. */
+  secretAvailable: boolean;
+  /** False when only the secret can settle it: the service asks for a network Intel Desk does not pay on. */
+  payable: boolean;
   handle: string;
   /** What is priced and would be paid for: the missing ids of the choice unless owned ones are included. */
   selection: Selection;
@@ -355,6 +362,14 @@ export interface TimelineEntry {
   changeHeadline: string | null;
 }
 
+/** A report of the handle its last menu seen lists and the library does not hold. */
+export interface NotOwnedReport {
+  id: string;
+  createdAt: string;
+  model: string;
+  postCount: number;
+}
+
 export interface ReportView {
   snapshot: IntelReportSnapshot;
   /** The service this copy was bought from; the timeline and `previous` are from the same service. */
@@ -365,6 +380,12 @@ export interface ReportView {
   displayName: string | null;
   /** This handle's owned reports, oldest first, for navigation over time (time and model tell apart a day's). */
   timeline: TimelineEntry[];
+  /**
+   * The handle's reports on its last menu seen that are not owned, oldest first: the timeline's gaps. With
+   * `timeline` they count the handle's reports; `menuCount` is null when no menu of the handle was seen.
+   */
+  notOwned: NotOwnedReport[];
+  menuCount: number | null;
   previous: IntelReportSnapshot | null;
 }
 
@@ -450,7 +471,13 @@ export interface DossierView {
   bundle: Bundle;
   /** The service's copy when the draft was opened: the base of a three-way merge. */
   base: Bundle;
+  /**
+   * Unsaved edits kept in core: one draft per dossier, shared by every window of the desk (and kept over a
+   * restart), so the window says whose it is before using it (src/renderer/dossier/draft-owner.ts).
+   */
   draft: Bundle | null;
+  /** When the draft was kept: a window knows its own draft by this. */
+  draftSavedAt: string | null;
 }
 
 /** Method name -> [input schema, output type]. */
@@ -482,6 +509,11 @@ export const rpcInputs = {
     confirmedAmount: z.string().regex(/^\d+$/),
     acceptPayToChange: z.boolean().optional(),
     acceptOverCap: z.boolean().optional(),
+    /**
+     * Pay, or read with the library secret (the window always says which, as the person chose); unsaid, the
+     * quote's paidWith (the CLI's `buy`).
+     */
+    paidWith: z.enum(['payment', 'library_secret']).optional(),
   }),
   'purchase.submitSignature': z.object({
     purchaseId: z.string().min(1),

@@ -189,6 +189,37 @@ describe('reading with the secret signs nothing', () => {
   });
 });
 
+describe('paying or reading is the caller’s choice', () => {
+  it('pays when told to with the secret set, and reads only with a secret to read with', async () => {
+    const { desk, address } = await deskWithWallet(stack, dataDir(), 1);
+    await desk.handlers['settings.setLibrarySecret']({ secret: stack.librarySecret });
+    const quote = await desk.handlers['quote.get']({ handle, selection: one(5) });
+    expect(quote).toMatchObject({ paidWith: 'library_secret', secretAvailable: true, payable: true });
+    const before = await balanceOf(stack, address);
+    const bought = await desk.handlers['purchase.start']({
+      quoteId: quote.quoteId,
+      confirmedAmount: quote.amount,
+      paidWith: 'payment',
+    });
+    expect(bought).toMatchObject({ status: 'completed', purchase: { paidWith: 'payment' } });
+    expect(before - (await balanceOf(stack, address))).toBe(BigInt(quote.amount));
+
+    await desk.handlers['settings.clearLibrarySecret']({});
+    const next = await desk.handlers['quote.get']({ handle, selection: one(4) });
+    expect(next).toMatchObject({ paidWith: 'payment', secretAvailable: false });
+    const refused = await failure(
+      desk.handlers['purchase.start']({
+        quoteId: next.quoteId,
+        confirmedAmount: next.amount,
+        paidWith: 'library_secret',
+      }),
+    );
+    expect(refused.code).toBe('library_secret_required');
+    expect(await balanceOf(stack, address)).toBe(before - BigInt(quote.amount));
+    await desk.close();
+  });
+});
+
 describe("the demo's secret", () => {
   it('is offered in demo mode and used by core without ever coming out', async () => {
     const demo = await deskFor(stack, dataDir(), { demoLibrarySecret: stack.librarySecret });

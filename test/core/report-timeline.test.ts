@@ -1,6 +1,7 @@
 /**
  * report.get over a real seeded desk: which handle a report is about (its name from the cached shelf) and
- * its place in the handle's timeline of owned reports, with the previousReportId / change-summary chain.
+ * its place in the handle's timeline of owned reports, with the previousReportId / change-summary chain, and
+ * the reports of the last menu seen that are not owned, which report.diff counts between two.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
@@ -76,5 +77,23 @@ describe('report.get: the handle and the timeline', () => {
     expect(timeline[1]!.previousReportId).toBe(ids[1]);
     expect(timeline[2]!.previousReportId).toBe(ids[2]);
     expect(timeline[2]!.changeHeadline).toMatch(/posts than the previous report/);
+  });
+
+  it('adds the reports the last menu seen lists and the library lacks, and counts them between two', async () => {
+    // No menu seen yet on this desk: nothing is claimed about reports not owned.
+    const before = await desk.handlers['report.get']({ id: ids[2]! });
+    expect(before).toMatchObject({ notOwned: [], menuCount: null });
+    const menu = await desk.handlers['menu.get']({ handle });
+    const missing = menu.reports.find((r) => r.id === ids[1])!;
+    const view = await desk.handlers['report.get']({ id: ids[2]! });
+    expect(view.menuCount).toBe(4);
+    expect(view.notOwned).toEqual([
+      { id: ids[1], createdAt: missing.createdAt, model: missing.model, postCount: missing.postCount },
+    ]);
+    // The first and the third sit around the unbought second: not consecutive on the service.
+    const around = await desk.handlers['report.diff']({ a: { id: ids[0]! }, b: { id: ids[2]! } });
+    expect(around).toMatchObject({ reportsBetween: 0, notOwnedBetween: 1 });
+    const next = await desk.handlers['report.diff']({ a: { id: ids[2]! }, b: { id: ids[3]! } });
+    expect(next).toMatchObject({ reportsBetween: 0, notOwnedBetween: 0 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diff, type Json } from '../../src/renderer/dossier/paths';
+import { diff, theirChanges, type Json } from '../../src/renderer/dossier/paths';
 import { resolveConflict, threeWayMerge } from '../../src/renderer/dossier/merge';
 
 const base = {
@@ -79,5 +79,26 @@ describe('three-way merge', () => {
     const { merged, conflicts } = threeWayMerge(base, base, mine);
     expect(conflicts).toEqual([]);
     expect(merged).toEqual(mine);
+  });
+});
+
+describe('what they changed', () => {
+  it('leaves out of theirs a change my copy holds too, and keeps what only they did', () => {
+    // My edit of p1 was saved from another window; someone also changed the bio and removed p2.
+    const mine = { ...base, posts: [{ id: 'p1', text: 'my edit' }, base.posts[1]!] };
+    const theirs = {
+      ...base,
+      profile: { ...base.profile, bio: 'their bio' },
+      posts: [{ id: 'p1', text: 'my edit' }],
+    };
+    const { only, shared } = theirChanges(base, theirs, mine);
+    expect(shared).toEqual([{ path: 'posts[id=p1].text', kind: 'changed', before: 'one', after: 'my edit' }]);
+    expect(only.map((c) => c.path)).toEqual(['posts[id=p2].id', 'posts[id=p2].text', 'profile.bio']);
+  });
+
+  it('counts a removal as mine too only when my copy lacks the same leaf', () => {
+    const gone = { ...base, edges: [] };
+    expect(theirChanges(base, gone, gone).only).toEqual([]);
+    expect(theirChanges(base, gone, base).shared).toEqual([]);
   });
 });

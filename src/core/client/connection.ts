@@ -16,11 +16,18 @@ export interface ConnectionOptions {
   attempts?: number | undefined;
   timeoutMs?: number | undefined;
   now: () => number;
+  /** The service was found unreachable, or reachable again (not called while it stays as it was). */
+  onChange?: ((online: boolean) => void) | undefined;
 }
+
+/** How long after a failure the service is left alone before checkAgain probes it. */
+const RECHECK_AFTER_MS = 2_000;
 
 export class ServiceConnection {
   private cached: ServiceClient | null = null;
   private last: ServiceContact | null = null;
+  private probing = false;
+  private lastFailureAt: number | null = null;
 
   constructor(
     private readonly serviceUrl: () => string,
@@ -33,13 +40,17 @@ export class ServiceConnection {
     if (!this.cached || this.cached.baseUrl !== url.replace(/\/+$/, '')) {
       // What was seen of another service says nothing about this one.
       this.last = null;
+      this.lastFailureAt = null;
       this.cached = new ServiceClient(url, {
         ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
         ...(this.options.attempts ? { attempts: this.options.attempts } : {}),
         ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
         now: this.options.now,
         onContact: (contact) => {
+          const was = this.online;
           this.last = { ...contact, at: this.options.now() };
+          if (!contact.reachable) this.lastFailureAt = this.last.at;
+          if (this.online !== was) this.options.onChange?.(this.online);
         },
       });
     }
@@ -58,6 +69,28 @@ export class ServiceConnection {
       ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
       now: this.options.now,
     });
+  }
+
+  /**
+   * While the service is unreachable, one TCP probe now and then (not awaited): nothing else asks the
+   * service while the window only shows copies, so without it "offline" would outlast the outage until the
+   * person happened to open something that needs the service.
+   */
+  checkAgain(): void {
+    const last = this.last;
+    if (this.probing || !last || last.reachable || this.options.now() - last.at < RECHECK_AFTER_MS) return;
+    this.probing = true;
+    this.client()
+      .probe()
+      .catch(() => undefined)
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+
+  /** Whether the service failed to answer at or after `at`, whatever it did after that. */
+  failedSince(at: number): boolean {
+    return this.lastFailureAt !== null && this.lastFailureAt >= at;
   }
 
   /** False once the service failed to answer, until it answers again. */

@@ -9,6 +9,8 @@ export const APP_VERSION: string = packageJson.version;
 export const appHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'app.info'> => ({
   'app.info': async () => {
     const damage = ctx.integrity.damage();
+    // The window asks every few seconds while offline: each ask may probe, and the answer comes as an event.
+    if (!ctx.connection.online) ctx.connection.checkAgain();
     return {
       version: APP_VERSION,
       serviceUrl: ctx.serviceUrl(),

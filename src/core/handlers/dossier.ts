@@ -75,12 +75,13 @@ function forHandle(handle: string, bundle: Bundle, what: string): Bundle {
 interface DraftRow {
   base_json: string;
   draft_json: string;
+  saved_at: string;
 }
 
 function draftRow(ctx: DeskContext, handle: string): DraftRow | undefined {
   return ctx.db
     .prepare<[string, string], DraftRow>(
-      'SELECT base_json, draft_json FROM dossier_drafts WHERE service_url = ? AND handle = ?',
+      'SELECT base_json, draft_json, saved_at FROM dossier_drafts WHERE service_url = ? AND handle = ?',
     )
     .get(ctx.serviceUrl(), handle.toLowerCase());
 }
@@ -90,11 +91,12 @@ async function dossierOpen(ctx: DeskContext, rawHandle: string): Promise<Dossier
   const access = requireAccess(ctx);
   const bundle = await withLibrarySecret(ctx, access, () => access.client.bundleGet(handle, access.secret));
   const row = draftRow(ctx, handle);
-  if (!row) return { bundle, base: bundle, draft: null };
+  if (!row) return { bundle, base: bundle, draft: null, draftSavedAt: null };
   return {
     bundle,
     base: parseBundle(JSON.parse(row.base_json), 'saved base'),
     draft: parseBundle(JSON.parse(row.draft_json), 'saved draft'),
+    draftSavedAt: row.saved_at,
   };
 }
 

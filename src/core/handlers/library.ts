@@ -17,6 +17,7 @@ import { diffReports } from '../report-diff';
 import type { ReportDiff } from '../../shared/report-diff';
 import { reportLabelStore } from './library-labels';
 import { normalizeHandle } from '../client/service-client';
+import { menuGaps } from '../cache/menu-gaps';
 
 interface Loaded {
   snapshot: IntelReportSnapshot;
@@ -88,17 +89,13 @@ function reportDiff(ctx: DeskContext, a: ReportRef, b: ReportRef): ReportDiff {
   }
   const sameTimeline =
     first.serviceUrl === second.serviceUrl && first.handle.toLowerCase() === second.handle.toLowerCase();
-  const between = sameTimeline ? reportsBetween(ctx, first, second) : null;
-  return diffReports(first, second, between);
-}
-
-function reportsBetween(ctx: DeskContext, first: Loaded, second: Loaded): number {
-  const [from, to] = [first.snapshot.createdAt, second.snapshot.createdAt].sort();
-  return ctx.snapshots
-    .timeline(first.serviceUrl, first.handle)
-    .filter(
-      (entry) => from !== undefined && to !== undefined && entry.createdAt > from && entry.createdAt < to,
-    ).length;
+  if (!sameTimeline) return diffReports(first, second, null);
+  const [from = '', to = ''] = [first.snapshot.createdAt, second.snapshot.createdAt].sort();
+  const between = (entry: { createdAt: string }) => entry.createdAt > from && entry.createdAt < to;
+  const owned = ctx.snapshots.timeline(first.serviceUrl, first.handle).filter(between).length;
+  // "Consecutive" must mean consecutive on the service, not only in the library.
+  const notOwned = menuGaps(ctx, first.serviceUrl, first.handle).notOwned.filter(between).length;
+  return diffReports(first, second, owned, notOwned);
 }
 
 function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): ReportView {
@@ -113,6 +110,7 @@ function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): Rep
     username: names.username,
     displayName: names.displayName ?? ctx.catalog.displayNameOf(found.serviceUrl, found.handle),
     timeline: ctx.snapshots.timeline(found.serviceUrl, found.handle),
+    ...menuGaps(ctx, found.serviceUrl, found.handle),
     previous,
   };
 }

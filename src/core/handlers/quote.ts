@@ -40,6 +40,8 @@ export const quoteHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'quote.get'> 
     return {
       quoteId: held.id,
       paidWith: ctx.librarySecret() === null ? 'payment' : 'library_secret',
+      secretAvailable: ctx.librarySecret() !== null,
+      payable: held.secretReadOnly !== true,
       handle: held.handle,
       selection: held.selection,
       reportCount: quote.reportCount,

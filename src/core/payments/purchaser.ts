@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Hex, PublicClient } from 'viem';
-import type { PurchaseOutcome, PurchaseView } from '../../shared/rpc';
+import type { PaidWith, PurchaseOutcome, PurchaseView } from '../../shared/rpc';
 import type { PaidSuccess } from '../../shared/wire';
 import { DeskError, refused } from '../errors';
 import type { DeskDb } from '../db/open';
@@ -48,6 +48,8 @@ export interface PurchaseRequest {
   confirmedAmount: string;
   acceptPayToChange?: boolean | undefined;
   acceptOverCap?: boolean | undefined;
+  /** How to settle: a payment, or a read with the library secret; unsaid, the secret when one is set. */
+  paidWith?: PaidWith | undefined;
 }
 
 export interface PurchaserDeps {
@@ -72,8 +74,11 @@ export interface PurchaserDeps {
   librarySecretRefused: (secret: string) => void;
   /** A read-only client for the network's chain, when an RPC URL is known (to confirm a refusal). */
   chain: (network: string) => PublicClient | null;
-  /** False when the desk's last exchange with the service failed to get an answer. */
-  serviceReachable: () => boolean;
+  /**
+   * True when an exchange with the service failed to get an answer at or after `at` (ms), even if it has
+   * answered since: a quote taken before an outage is asked for again, whatever a probe found after it.
+   */
+  serviceFailedSince: (at: number) => boolean;
   /** Refuses a token whose EIP-712 name or version on chain is not what the payment would be signed for. */
   checkTokenDomain: (quote: HeldQuote['quote']) => Promise<void>;
   /** The service's and the chain's clocks against the desk's, measured now, to date the authorization. */
@@ -120,7 +125,8 @@ export class Purchaser {
       throw refused('quote_other_service', 'This quote came from another service than the one now selected.');
     }
     // A fresh quote is reused (one round trip per purchase) unless the service has failed since.
-    if (this.deps.quotes.isFresh(held) && this.deps.serviceReachable()) return { held, contacted: false };
+    if (this.deps.quotes.isFresh(held) && !this.deps.serviceFailedSince(held.fetchedAt))
+      return { held, contacted: false };
     const fresh = await unreachableBeforeSigning(() => this.deps.requote(held));
     const change = quoteDifference(held.quote, fresh.quote);
     if (change) {
@@ -146,13 +152,21 @@ export class Purchaser {
       const { held, contacted } = await this.currentQuote(request);
       const client = this.deps.client();
       const secret = this.deps.librarySecret();
-      // Signs nothing, so none of the payment checks apply (payments/secret-read.ts).
-      if (secret !== null)
+      const paidWith = request.paidWith ?? (secret === null ? 'payment' : 'library_secret');
+      if (paidWith === 'library_secret') {
+        if (secret === null) {
+          throw refused(
+            'library_secret_required',
+            'The library secret is no longer set (or the service refused it), so nothing was read; nothing was paid.',
+          );
+        }
+        // Signs nothing, so none of the payment checks apply (payments/secret-read.ts).
         return { status: 'completed', purchase: this.view(await readWithSecret(this.deps, held, secret)) };
+      }
       if (held.secretReadOnly) {
         throw refused(
           'quote_secret_only',
-          'This price was read for the library secret, which is no longer in use, and Intel Desk does not pay on its network; nothing was signed.',
+          'This price is on a network Intel Desk does not pay on, so it can only be read with the library secret; nothing was signed.',
         );
       }
       const wanted = { serviceUrl: client.baseUrl, handle: held.handle, selection: held.selection };

@@ -76,11 +76,15 @@ export function App() {
   const main = useRef<HTMLElement>(null);
   const { mode, client } = useRpc();
   const queryClient = useQueryClient();
-  // While the desk's own host does not answer, ask again every few seconds so the badge recovers promptly.
+  // While the desk's own host, or the service, does not answer, ask again every few seconds: each ask lets
+  // core probe the service, and its coming back arrives as an event, so the badge recovers promptly.
   const info = useRpcQuery(
     'app.info',
     {},
-    { refetchInterval: (query) => (query.state.status === 'error' ? 3_000 : 15_000) },
+    {
+      refetchInterval: (query) =>
+        query.state.status === 'error' || query.state.data?.online === false ? 3_000 : 15_000,
+    },
   );
   const hostDown = errorCode(info.error) === 'host_unreachable';
   const settings = useRpcQuery('settings.get', {});

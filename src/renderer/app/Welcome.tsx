@@ -31,7 +31,8 @@ export function Welcome(props: { demo: boolean; focus: boolean; onClose: () => v
           <li>
             Start on the <strong>Shelf</strong>: open a handle, choose reports in its menu and buy them. What
             you own is in the <strong>Library</strong>, readable offline and exportable. The demo&apos;s own
-            library secret is offered in Settings, for <strong>Dossiers</strong>.
+            library secret is offered in Settings, for <strong>Dossiers</strong>; with it set, menus also
+            offer to read reports free, beside Buy.
           </li>
         </ul>
       ) : (

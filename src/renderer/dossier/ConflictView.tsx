@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { Bundle } from '../../shared/wire';
 import { resolveConflict, threeWayMerge, type Conflict } from './merge';
-import { diff, type Json } from './paths';
+import { theirChanges, type Change, type Json } from './paths';
 import { ChangeList } from './ChangeList';
 import { dateTime } from '../format';
 
@@ -29,17 +29,22 @@ export function ConflictView(props: {
     setChoices((current) => ({ ...current, [conflict.entity]: take }));
   };
   const open = result.conflicts.filter((c) => !choices[c.entity]).length;
-  // What the other person saved, against the copy both started from: shown whole, clashing or not.
-  const [theirChanges] = useState(() =>
-    diff(props.base as unknown as Json, props.theirs as unknown as Json).filter(
-      (c) => c.path !== 'gatheredAt',
-    ),
-  );
+  // What was saved since, against the copy both started from, shown whole, clashing or not; what my copy
+  // holds too is listed apart, never as theirs.
+  const [changes] = useState(() => {
+    const { only, shared } = theirChanges(
+      props.base as unknown as Json,
+      props.theirs as unknown as Json,
+      props.mine as unknown as Json,
+    );
+    const real = (c: Change) => c.path !== 'gatheredAt';
+    return { only: only.filter(real), shared: shared.filter(real) };
+  });
   return (
     <section className="conflict" aria-labelledby="conflict-title" data-testid="dossier-conflict">
-      <h2 id="conflict-title">Someone else saved this dossier since you opened it</h2>
+      <h2 id="conflict-title">This dossier was saved elsewhere since you opened it</h2>
       <p>
-        Their copy was gathered at {dateTime(props.theirs.gatheredAt)}; yours started from{' '}
+        The service&apos;s copy was gathered at {dateTime(props.theirs.gatheredAt)}; yours started from{' '}
         {dateTime(props.base.gatheredAt)}. Changes made on only one side are already combined.{' '}
         {result.conflicts.length === 0
           ? 'Nothing clashes.'
@@ -47,11 +52,30 @@ export function ConflictView(props: {
       </p>
       <h3>What they changed</h3>
       <ChangeList
-        changes={theirChanges}
-        empty="Nothing but the time it was gathered."
+        changes={changes.only}
+        empty={
+          changes.shared.length > 0
+            ? 'Nothing that is not in your copy too.'
+            : 'Nothing but the time it was gathered.'
+        }
         label="What they changed"
         testId="their-changes"
       />
+      {changes.shared.length > 0 ? (
+        <>
+          <h3>Saved already, as in your copy</h3>
+          <p className="muted small">
+            The same change is in your copy: yours, saved from another window, or made the same way by someone
+            else. Nothing to choose.
+          </p>
+          <ChangeList
+            changes={changes.shared}
+            empty=""
+            label="Saved already, as in your copy"
+            testId="shared-changes"
+          />
+        </>
+      ) : null}
       {result.conflicts.map((conflict) => (
         <fieldset key={conflict.entity} className="conflict-item">
           <legend className="mono">{conflict.entity}</legend>

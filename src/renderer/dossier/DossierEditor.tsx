@@ -13,6 +13,7 @@ import { ChangeList } from './ChangeList';
 import { ConflictView } from './ConflictView';
 import { RawJson } from './RawJson';
 import { EdgesEditor, PostsEditor, ProfileEditor, ReportsEditor } from './sections';
+import { isOwnDraft, noteOwnDraft, useDossierPeers, type Elsewhere } from './draft-owner';
 import { diff, type Json } from './paths';
 import { dateTime } from '../format';
 
@@ -20,9 +21,36 @@ const TABS = ['Profile', 'Posts', 'Edges', 'Reports', 'Raw JSON'] as const;
 type Tab = (typeof TABS)[number];
 const DRAFT_DELAY_MS = 800;
 
+/** What another window is doing with this dossier, said while it happens. */
+function PeerNote(props: { elsewhere: Elsewhere; onReload: () => void }) {
+  if (props.elsewhere === null) return null;
+  if (props.elsewhere === 'saved') {
+    return (
+      <p className="warn-text" role="status" data-testid="dossier-elsewhere">
+        Another window saved this dossier to the service. Saving here shows what it changed against your copy.{' '}
+        <button type="button" className="link" onClick={props.onReload}>
+          Reopen from the service
+        </button>
+      </p>
+    );
+  }
+  return (
+    <p className="warn-text" role="status" data-testid="dossier-elsewhere">
+      This dossier is also open in another window
+      {props.elsewhere === 'editing' ? ', with unsaved edits' : ''}. Each window keeps its own edits until
+      saved, but only the last kept is offered after a restart: save from one of them.
+    </p>
+  );
+}
+
 export function DossierEditor(props: { handle: string; view: DossierView; onReload: () => void }) {
-  const [base, setBase] = useState<Bundle>(props.view.base);
-  const [mine, setMine] = useState<Bundle>(props.view.draft ?? props.view.bundle);
+  const { view } = props;
+  // Another window's draft (or one from before a restart) is offered, never taken as this window's own.
+  const [own] = useState(() => isOwnDraft(props.handle, view.draftSavedAt));
+  const [offered, setOffered] = useState(view.draft !== null && !own);
+  const [base, setBase] = useState<Bundle>(own ? view.base : view.bundle);
+  const [mine, setMine] = useState<Bundle>((own ? view.draft : null) ?? view.bundle);
+  const peers = useDossierPeers(props.handle);
   const [tab, setTab] = useState<Tab>('Profile');
   const [reviewing, setReviewing] = useState(false);
   const [conflict, setConflict] = useState<{ base: Bundle; theirs: Bundle; mine: Bundle } | null>(null);
@@ -32,7 +60,7 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
   // No refetch of dossier.open here: the editor keeps the saved copy as its new base itself.
   const save = useRpcMutation('dossier.save');
   const edited = useRef(false);
-  const [restored, setRestored] = useState(props.view.draft !== null);
+  const [restored, setRestored] = useState(own && view.draft !== null);
 
   const changes = useMemo(
     () => diff(base as unknown as Json, mine as unknown as Json).filter((c) => c.path !== 'gatheredAt'),
@@ -44,15 +72,27 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
 
   useEffect(() => {
     if (!edited.current) return;
-    const timer = setTimeout(() => saveDraft.mutate({ handle: props.handle, draft: mine }), DRAFT_DELAY_MS);
+    const keep = () =>
+      saveDraft.mutate(
+        { handle: props.handle, draft: mine },
+        {
+          onSuccess: ({ savedAt }) => {
+            noteOwnDraft(props.handle, savedAt);
+            peers.tell('draft');
+          },
+        },
+      );
+    const timer = setTimeout(keep, DRAFT_DELAY_MS);
     return () => clearTimeout(timer);
-    // saveDraft is stable across renders for this purpose; the draft follows the edits only.
+    // saveDraft and peers are stable across renders for this purpose; the draft follows the edits only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [mine, props.handle]);
 
   const edit = (next: Bundle) => {
     edited.current = true;
     setRestored(false);
+    // The first edit's draft replaces the one offered, so the offer lapses with it.
+    setOffered(false);
     setNotice(null);
     setMine(next);
   };
@@ -62,6 +102,8 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
     setReviewing(false);
     if (answer.status === 'saved') {
       edited.current = false;
+      noteOwnDraft(props.handle, null);
+      peers.tell('saved');
       setBase(answer.bundle);
       setMine(answer.bundle);
       setConflict(null);
@@ -119,6 +161,7 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
           disabled={changes.length === 0}
           onClick={() => {
             discard.mutate({ handle: props.handle });
+            noteOwnDraft(props.handle, null);
             edited.current = false;
             setMine(base);
           }}
@@ -126,6 +169,30 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
           Discard changes
         </button>
       </div>
+      {offered && view.draft ? (
+        <div className="notice" role="status" data-testid="dossier-offered-draft">
+          <p>
+            Unsaved edits to this dossier were kept at {dateTime(view.draftSavedAt)}, in another window or
+            before Intel Desk was restarted. They are not in this copy. Editing here replaces them.
+          </p>
+          <div className="toolbar">
+            <button
+              type="button"
+              onClick={() => {
+                setOffered(false);
+                setBase(view.base);
+                edit(view.draft ?? view.bundle);
+              }}
+            >
+              Continue those edits here
+            </button>
+            <button type="button" onClick={() => setOffered(false)}>
+              Start from the service&apos;s copy
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <PeerNote elsewhere={peers.elsewhere} onReload={props.onReload} />
       {notice ? (
         <p className="notice" role="status">
           {notice}{' '}

@@ -64,3 +64,21 @@ export function entityOf(path: PathKey): PathKey {
   const match = /^[a-zA-Z]+(?:\[[^\]]+\]|\.[^.[]+)?/.exec(path);
   return match?.[0] ?? path;
 }
+
+/**
+ * What the other side changed against the base, split by whether my copy holds the very same change: those
+ * are not news from them (often my own edit, saved from another window), so they are not listed as theirs.
+ */
+export function theirChanges(base: Json, theirs: Json, mine: Json): { only: Change[]; shared: Change[] } {
+  const mineLeaves = flatten(mine);
+  const only: Change[] = [];
+  const shared: Change[] = [];
+  for (const change of diff(base, theirs)) {
+    const same =
+      change.kind === 'removed'
+        ? !mineLeaves.has(change.path)
+        : JSON.stringify(mineLeaves.get(change.path)) === JSON.stringify(change.after);
+    (same ? shared : only).push(change);
+  }
+  return { only, shared };
+}

@@ -1,12 +1,20 @@
 /** One handle's free menu: choose reports, plan what they cost, see the live price, buy. */
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
 import { useDebounced } from '../app/debounce';
 import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import { day } from '../format';
-import { chosenItems, coveredItems, emptyReason, initialChoice, toSelection, type Choice } from './selection';
+import {
+  chosenItems,
+  coveredItems,
+  emptyReason,
+  initialChoice,
+  rangeBackwards,
+  toSelection,
+  type Choice,
+} from './selection';
 import { PurchasePanel } from './purchase/PurchasePanel';
 import { Planner } from './purchase/Planner';
 
@@ -25,6 +33,11 @@ export function MenuScreen(props: { handle: string }) {
   const settledSelection = useDebounced(selection, 350);
   const ownedCount = reports.filter((r) => r.owned).length;
   const ownedInChoice = covered.filter((r) => r.owned).length;
+  const datesBackwards = rangeBackwards(choice);
+  const datesErrorId = useId();
+  const datesError = datesBackwards
+    ? { 'aria-invalid': true as const, 'aria-describedby': datesErrorId }
+    : {};
 
   const toggle = (id: string) => {
     const next = new Set(coveredIds);
@@ -97,6 +110,7 @@ export function MenuScreen(props: { handle: string }) {
                     <input
                       type="date"
                       aria-label="From date"
+                      {...datesError}
                       value={choice.from}
                       onChange={(e) => setChoice({ ...choice, from: e.target.value })}
                     />
@@ -106,10 +120,16 @@ export function MenuScreen(props: { handle: string }) {
                     <input
                       type="date"
                       aria-label="To date"
+                      {...datesError}
                       value={choice.to}
                       onChange={(e) => setChoice({ ...choice, to: e.target.value })}
                     />
                   </label>
+                  {datesBackwards ? (
+                    <span className="error-text" role="alert" id={datesErrorId} data-testid="dates-error">
+                      From is after To.
+                    </span>
+                  ) : null}
                 </span>
               ) : null}
               <label>

@@ -53,9 +53,12 @@ function Verification(props: { receipt: Receipt; verification: ReceiptVerificati
   );
 }
 
+const PLAIN_FIELDS = new Set(['Handle', 'Date', 'Amount', 'Network']);
+
 function Fields(props: { receipt: Receipt }) {
   const r = props.receipt;
   const rows: [string, string][] = [
+    ['Handle', `@${r.handle}`],
     ['Date', dateTime(r.createdAt)],
     ['Service', r.serviceUrl],
     ['Amount', r.paid ? `${usd(r.amountUsd)} (${r.amount} token units)` : 'nothing paid'],
@@ -70,8 +73,8 @@ function Fields(props: { receipt: Receipt }) {
       {rows.map(([label, value]) => (
         <div key={label}>
           <dt>{label}</dt>
-          <dd className={label === 'Date' || label === 'Amount' || label === 'Network' ? undefined : 'mono'}>
-            {value}
+          <dd className={PLAIN_FIELDS.has(label) ? undefined : 'mono'}>
+            {label === 'Handle' ? <bdi>{value}</bdi> : value}
           </dd>
         </div>
       ))}
@@ -96,7 +99,12 @@ export function ReceiptDialog(props: { purchaseId: string; onClose: () => void }
   const exportAs = (format: 'json' | 'pdf') =>
     exporter.mutate({ purchaseIds: [props.purchaseId], format, verify });
   return (
-    <Dialog title="Receipt" open onClose={props.onClose}>
+    // The handle in the title too: opened from a menu's result, the dialog is read apart from any list.
+    <Dialog
+      title={receipt.data ? `Receipt for @${receipt.data.handle}` : 'Receipt'}
+      open
+      onClose={props.onClose}
+    >
       {receipt.isPending ? <Loading label={verify ? 'Checking the chain…' : 'Reading the ledger…'} /> : null}
       {receipt.isError ? <ErrorMessage error={receipt.error} onRetry={() => void receipt.refetch()} /> : null}
       {receipt.data ? (

@@ -10,7 +10,7 @@ import { Chart } from '../components/Charts';
 import { copyText } from '../components/CopyButton';
 import { analyticsFigures, readableDayOf, type AnalyticsFigure } from '../../shared/analytics-shape';
 import { ReportCompare } from './ReportCompare';
-import { ReportTimeline } from './ReportTimeline';
+import { ReportTimeline, placeText } from './ReportTimeline';
 import { ReportNotes } from './ReportNotes';
 import { dateTime, day, humanize } from '../format';
 
@@ -48,7 +48,8 @@ export function ReportScreen(props: {
   const exporter = useRpcMutation('report.export', { onSuccess: download });
   if (report.isPending) return <Loading label="Opening the report…" />;
   if (report.isError) return <ErrorMessage error={report.error} onRetry={() => void report.refetch()} />;
-  const { snapshot, serviceUrl, timeline, previous, username, displayName } = report.data;
+  const { snapshot, serviceUrl, timeline, notOwned, menuCount, previous, username, displayName } =
+    report.data;
   const position = timeline.findIndex((t) => t.id === snapshot.id);
   const older = position > 0 ? timeline[position - 1] : undefined;
   const newer = position >= 0 ? timeline[position + 1] : undefined;
@@ -121,7 +122,7 @@ export function ReportScreen(props: {
       </p>
       <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
       <p className="report-place" data-testid="report-place">
-        Report {position + 1} of {timeline.length}, {readableDayOf(snapshot.createdAt)}
+        {placeText(snapshot, timeline, notOwned, menuCount)}, {readableDayOf(snapshot.createdAt)}
       </p>
       <p className="muted">
         <bdi>{snapshot.model}</bdi> · {snapshot.meta.postCount ?? '?'} posts
@@ -131,9 +132,11 @@ export function ReportScreen(props: {
       </p>
       <ReportTimeline
         timeline={timeline}
+        notOwned={notOwned}
         currentId={snapshot.id}
         username={username}
         onOpen={(id) => navigate({ screen: 'report', id, serviceUrl })}
+        onOpenMenu={() => navigate({ screen: 'menu', handle: username })}
         onCompare={(older, newer) =>
           navigate({
             screen: 'report',

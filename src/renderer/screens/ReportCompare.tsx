@@ -80,6 +80,16 @@ function NarrativeDiff(props: { sections: NarrativeChange[] }) {
   );
 }
 
+/** What lies between the two on the service, not only in the library: "consecutive" only when nothing does. */
+function betweenText(diff: ReportDiff): string {
+  if (diff.reportsBetween === null) return '';
+  const parts = [
+    diff.reportsBetween ? `${diff.reportsBetween} owned` : '',
+    diff.notOwnedBetween ? `${diff.notOwnedBetween} not owned` : '',
+  ].filter(Boolean);
+  return parts.length === 0 ? ' · consecutive' : ` · ${parts.join(' and ')} between them`;
+}
+
 function DiffView(props: { diff: ReportDiff }) {
   const { diff } = props;
   const list = (topics: string[]) => (topics.length === 0 ? 'none' : topics.join(', '));
@@ -87,8 +97,7 @@ function DiffView(props: { diff: ReportDiff }) {
     <div className="report-diff">
       <p className="muted">
         {dateTime(diff.older.createdAt)} ({diff.older.model}) → {dateTime(diff.newer.createdAt)} (
-        {diff.newer.model})
-        {diff.reportsBetween ? ` · ${diff.reportsBetween} owned between them` : ' · consecutive'}
+        {diff.newer.model}){betweenText(diff)}
       </p>
       <table className="diff-table">
         <caption className="sr-only">Analytics before and after</caption>

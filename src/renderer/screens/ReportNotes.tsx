@@ -23,7 +23,13 @@ export function ReportNotes(props: { id: string; serviceUrl: string }) {
   const addTag = () => {
     const text = tagText.trim().replace(/,$/, '');
     if (!text) return;
-    tag.mutate({ ...ref, action: 'add', tag: text }, { onSuccess: () => setTagText('') });
+    // Cleared now, not when core answers: letters typed for the next tag in the meantime are kept. A tag
+    // that fails comes back only into a field still empty, so it never overwrites what was typed since.
+    setTagText('');
+    tag.mutate(
+      { ...ref, action: 'add', tag: text },
+      { onError: () => setTagText((typed) => (typed === '' ? text : typed)) },
+    );
   };
   const saveNote = () => note.mutate({ ...ref, note: draft ?? saved }, { onSuccess: () => setDraft(null) });
 

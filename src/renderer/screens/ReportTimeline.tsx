@@ -1,7 +1,8 @@
 /**
- * A handle's owned reports on a time axis: each report a point at its date (height: posts analysed), the one
- * open marked. Click a point, or move to it with the arrow keys and press Enter, to open it; "Compare two"
- * picks two points the same way and opens the compare view on them.
+ * A handle's reports on a time axis: each report a point at its date (height: posts analysed), the one open
+ * marked, and those on the menu you do not own hollow. Click a point, or move to it with the arrow keys and
+ * press Enter, to open it (a report not owned opens the menu to buy it); "Compare two" picks two owned
+ * points the same way and opens the compare view on them.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
@@ -14,7 +15,8 @@ import {
   useActiveTooltipDataPoints,
   type TooltipContentProps,
 } from 'recharts';
-import type { TimelineEntry } from '../../shared/rpc';
+import type { IntelReportSnapshot } from '../../shared/wire';
+import type { NotOwnedReport, TimelineEntry } from '../../shared/rpc';
 import { isoTime, readableDate, readableDayOf } from '../../shared/analytics-shape';
 import { ChartTooltip, tickDate } from '../components/Charts';
 
@@ -22,9 +24,34 @@ interface Point {
   id: string;
   x: number;
   y: number;
-  entry: TimelineEntry;
+  createdAt: string;
+  model: string;
+  postCount: number | null;
+  /** The owned report, or null for one on the menu not owned. */
+  entry: TimelineEntry | null;
   /** The report its change summary is against, when that one is owned too. */
   follows: TimelineEntry | null;
+}
+
+/**
+ * "Report 3 of 6 (you own 4)": the place among every report of the handle its last menu seen lists, not
+ * only the owned ones; without a menu seen, among the owned ones, said as such.
+ */
+export function placeText(
+  snapshot: IntelReportSnapshot,
+  timeline: TimelineEntry[],
+  notOwned: NotOwnedReport[],
+  menuCount: number | null,
+): string {
+  const owned = timeline.findIndex((t) => t.id === snapshot.id);
+  if (menuCount === null) return `Report ${owned + 1} of the ${timeline.length} you own`;
+  const all = [...timeline, ...notOwned].sort(
+    (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
+  );
+  const place = all.findIndex((t) => t.id === snapshot.id) + 1;
+  return notOwned.length === 0
+    ? `Report ${place} of ${all.length}`
+    : `Report ${place} of ${all.length} (you own ${timeline.length})`;
 }
 
 const DAY = 86_400_000;
@@ -39,6 +66,7 @@ function dayTicks(points: Point[], count: number): number[] {
 
 function chainLine(point: Point): string {
   const { entry, follows } = point;
+  if (entry === null) return 'Not owned: open it to buy it on the menu';
   if (entry.previousReportId === null) return 'Baseline: the first report of this handle';
   const change = entry.changeHeadline ? `: ${entry.changeHeadline}` : '';
   if (follows) return `Since ${readableDayOf(follows.createdAt)}${change}`;
@@ -66,10 +94,12 @@ function Dot(props: {
   if (cx === undefined || cy === undefined) return null;
   const current = payload.id === props.current;
   const chosen = props.chosen.includes(payload.id);
+  const missing = payload.entry === null;
   // Each point takes its own clicks: the chart's tooltip index can lag a pointer that has just moved.
   return (
     <g
-      className={`timeline-dot${current ? ' current' : ''}${chosen ? ' chosen' : ''}`}
+      className={`timeline-dot${current ? ' current' : ''}${chosen ? ' chosen' : ''}${missing ? ' not-owned' : ''}`}
+      data-testid={missing ? 'timeline-not-owned' : 'timeline-owned'}
       onClick={() => props.onChoose(payload.id)}
     >
       <circle cx={cx} cy={cy} r={12} className="timeline-hit" />
@@ -81,9 +111,11 @@ function Dot(props: {
 
 export function ReportTimeline(props: {
   timeline: TimelineEntry[];
+  notOwned: NotOwnedReport[];
   currentId: string;
   username: string;
   onOpen: (id: string) => void;
+  onOpenMenu: () => void;
   onCompare: (older: string, newer: string) => void;
 }) {
   const { timeline, currentId } = props;
@@ -95,16 +127,27 @@ export function ReportTimeline(props: {
   }, []);
   const byId = new Map(timeline.map((t) => [t.id, t]));
   // A report whose date is not a date has no place on the axis; the Older/Newer buttons still reach it.
-  const points: Point[] = timeline.flatMap((entry) => {
+  const owned: Point[] = timeline.flatMap((entry) => {
     const x = isoTime(entry.createdAt);
     if (x === null) return [];
     const follows = entry.previousReportId ? (byId.get(entry.previousReportId) ?? null) : null;
-    return [{ id: entry.id, x, y: entry.postCount ?? 0, entry, follows }];
+    return [{ ...entry, x, y: entry.postCount ?? 0, entry, follows }];
   });
+  const missing: Point[] = props.notOwned.flatMap((report) => {
+    const x = isoTime(report.createdAt);
+    return x === null ? [] : [{ ...report, x, y: report.postCount, entry: null, follows: null }];
+  });
+  const points = [...owned, ...missing].sort((a, b) => a.x - b.x || a.id.localeCompare(b.id));
+  const missingIds = new Set(missing.map((p) => p.id));
   const xs = points.map((p) => p.x);
   const pad = Math.max((Math.max(...xs) - Math.min(...xs)) * 0.04, DAY / 2);
 
   const choose = (id: string) => {
+    if (missingIds.has(id)) {
+      // Not owned: nothing to open or compare here; its menu is where it can be bought.
+      if (!picking) props.onOpenMenu();
+      return;
+    }
     if (!picking) {
       if (id !== currentId) props.onOpen(id);
       return;
@@ -140,7 +183,11 @@ export function ReportTimeline(props: {
             ? `Choose two reports to compare (click, or arrow keys and Enter)${
                 chosenDays.length ? `: ${chosenDays.join(', ')} chosen` : ''
               }.`
-            : 'Each point is a report you own, at its date and as high as the posts it read. Click one, or move with the arrow keys and press Enter, to open it.'}
+            : `Each point is a report of this handle, at its date and as high as the posts it read${
+                missing.length ? '; hollow ones you do not own' : ''
+              }. Click one, or move with the arrow keys and press Enter, to open it${
+                missing.length ? ' (or its menu, to buy it)' : ''
+              }.`}
         </p>
       </div>
       {points.length === 0 ? null : (
@@ -157,7 +204,7 @@ export function ReportTimeline(props: {
             responsive
             style={{ width: '100%', height: 170 }}
             margin={{ top: 14, right: 20, bottom: 4, left: 0 }}
-            aria-label={`Reports of @${props.username} you own over time, ${timeline.length} in all: arrow keys move between them`}
+            aria-label={`Reports of @${props.username} over time, ${points.length} in all, ${owned.length} you own: arrow keys move between them`}
           >
             <CartesianGrid vertical={false} strokeDasharray="2 3" />
             <XAxis
@@ -181,10 +228,10 @@ export function ReportTimeline(props: {
                       point
                         ? [
                             <strong key="d">
-                              {readableDate(point.entry.createdAt)}
+                              {readableDate(point.createdAt)}
                               {point.id === currentId ? ' (open)' : ''}
                             </strong>,
-                            `${point.entry.postCount ?? '?'} posts · ${point.entry.model}`,
+                            `${point.postCount ?? '?'} posts · ${point.model}`,
                             chainLine(point),
                           ]
                         : null

@@ -306,8 +306,9 @@ function LibrarySecret(props: { settings: SettingsView }) {
           : ''}
       </p>
       <p className="muted">
-        Sent only to the service it is entered for, over https or to this computer. Changing the service URL
-        never carries it along.
+        What it changes: Dossiers open, and each menu&apos;s price panel offers to read reports with it, free,
+        beside Buy (buying still works as before). Sent only to the service it is entered for, over https or
+        to this computer. Changing the service URL never carries it along.
       </p>
       <label>
         Secret{' '}

@@ -19,6 +19,10 @@ const ROW_HEIGHT = 56;
 
 export function ShelfScreen() {
   const summary = useRpcQuery('shelf.summary', SHELF_SUMMARY);
+  // Core answers the saved copy when the service is away, so a failed summary means there is no shelf to
+  // show, not even the one react-query still holds (of an earlier answer, maybe of another service).
+  const noShelf = summary.isError;
+  const shelf = noShelf ? undefined : summary.data;
   const { client } = useRpc();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -145,29 +149,27 @@ export function ShelfScreen() {
           </button>
         </div>
       </div>
-      {summary.data ? (
-        <StaleBanner
-          stale={summary.data.stale}
-          fetchedAt={summary.data.fetchedAt}
-          reason={summary.data.staleReason}
-        />
+      {shelf ? (
+        <StaleBanner stale={shelf.stale} fetchedAt={shelf.fetchedAt} reason={shelf.staleReason} />
       ) : null}
-      {summary.data?.skippedEntries ? (
+      {shelf?.skippedEntries ? (
         <p className="warn-text" data-testid="skipped-entries">
-          {plural(summary.data.skippedEntries, 'entry', 'entries')} from the service had no valid handle and{' '}
-          {pluralWord(summary.data.skippedEntries, 'is', 'are')} not shown.
+          {plural(shelf.skippedEntries, 'entry', 'entries')} from the service had no valid handle and{' '}
+          {pluralWord(shelf.skippedEntries, 'is', 'are')} not shown.
         </p>
       ) : null}
-      <ErrorLine error={refresh.error} />
-      {summary.isPending || (summary.data && !head.data && !head.isError) ? (
+      {noShelf ? null : <ErrorLine error={refresh.error} />}
+      {summary.isPending || (shelf && !head.data && !head.isError) ? (
         <Loading label="Loading the shelf…" />
       ) : null}
-      {summary.isError ? <ErrorMessage error={summary.error} onRetry={() => void summary.refetch()} /> : null}
-      {head.isError ? <ErrorMessage error={head.error} onRetry={() => void head.refetch()} /> : null}
-      {summary.isError || summary.data?.stale ? (
+      {noShelf ? <ErrorMessage error={summary.error} onRetry={() => void summary.refetch()} /> : null}
+      {!noShelf && head.isError ? (
+        <ErrorMessage error={head.error} onRetry={() => void head.refetch()} />
+      ) : null}
+      {noShelf || shelf?.stale ? (
         <p className="offline-pointer" data-testid="offline-pointer">
-          {summary.isError
-            ? 'No copy of the shelf is saved yet. '
+          {noShelf
+            ? 'No copy of this shelf is saved yet. '
             : 'This is the shelf as it was last fetched; prices need the service. '}
           Reports you own read offline:{' '}
           <button type="button" className="link" onClick={() => navigate({ screen: 'library' })}>
@@ -176,15 +178,15 @@ export function ShelfScreen() {
           .
         </p>
       ) : null}
-      {summary.data && !summary.data.configured ? (
+      {shelf && !shelf.configured ? (
         <Empty title="This service has no shared reports yet.">
           <p>Its store is not configured. Point Intel Desk at another service in Settings.</p>
         </Empty>
       ) : null}
-      {summary.data?.configured && head.data && matched === 0 ? (
+      {shelf?.configured && head.data && matched === 0 ? (
         <Empty title={text ? `No handle matches “${text}”.` : 'The shelf is empty.'} />
       ) : null}
-      {summary.data && matched > 0 ? (
+      {shelf && matched > 0 ? (
         <>
           <p className="muted count" data-testid="shelf-count">
             {matched.toLocaleString('en-US')} of {total.toLocaleString('en-US')} handles

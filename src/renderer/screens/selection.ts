@@ -25,7 +25,7 @@ function inRange(item: MenuItemView, range: { from?: string; to?: string }): boo
   return (!range.from || item.createdAt >= range.from) && (!range.to || item.createdAt <= range.to);
 }
 
-const rangeBackwards = (choice: Choice) =>
+export const rangeBackwards = (choice: Choice) =>
   choice.mode === 'dates' && choice.from !== '' && choice.to !== '' && choice.from > choice.to;
 
 /** The menu items the choice covers, owned or not, newest first like the menu. */
@@ -48,7 +48,8 @@ export function chosenItems(reports: MenuItemView[], choice: Choice): MenuItemVi
 
 /** Why the choice cannot be priced, in words; null when it can. */
 export function emptyReason(reports: MenuItemView[], choice: Choice): string | null {
-  if (rangeBackwards(choice)) return 'From is after To.';
+  // The dates themselves say what is wrong with them (Menu); the price panel only says why it is empty.
+  if (rangeBackwards(choice)) return 'No price until the dates are in order.';
   const covered = coveredItems(reports, choice);
   // Nothing to choose from is not "nothing chosen": every report of the handle is already owned.
   if (reports.length > 0 && reports.every((item) => item.owned) && !choice.includeOwned) {

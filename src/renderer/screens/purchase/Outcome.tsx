@@ -3,7 +3,11 @@ import type { PurchaseOutcome } from '../../../shared/rpc';
 import { headline } from './labels';
 
 // No live-region roles here: the panel's one status region announces the outcome (see PurchaseProgress).
-export function Outcome(props: { outcome: PurchaseOutcome; onRead: (id: string) => void }) {
+export function Outcome(props: {
+  outcome: PurchaseOutcome;
+  onRead: (id: string) => void;
+  onReceipt: (purchaseId: string) => void;
+}) {
   const { outcome } = props;
   switch (outcome.status) {
     case 'completed': {
@@ -11,12 +15,16 @@ export function Outcome(props: { outcome: PurchaseOutcome; onRead: (id: string) 
       return (
         <div className="outcome ok" data-testid="purchase-outcome">
           <p>{headline(outcome)}</p>
-          {outcome.purchase.txHash ? <p className="mono small">Receipt: {outcome.purchase.txHash}</p> : null}
-          {newest ? (
-            <button type="button" onClick={() => props.onRead(newest)}>
-              Read now
+          <div className="outcome-actions">
+            {newest ? (
+              <button type="button" onClick={() => props.onRead(newest)}>
+                Read now
+              </button>
+            ) : null}
+            <button type="button" onClick={() => props.onReceipt(outcome.purchase.id)}>
+              View receipt
             </button>
-          ) : null}
+          </div>
         </div>
       );
     }

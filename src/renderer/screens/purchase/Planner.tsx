@@ -4,9 +4,10 @@
  * or a quote); the live quote then confirms the choice's price, and the other two are estimated at its price
  * per report. With no price known, it says so rather than inventing one.
  */
+import { useState } from 'react';
 import type { QuoteView, Selection } from '../../../shared/rpc';
 import { useRpcQuery } from '../../rpc/context';
-import { day, plural, usd } from '../../format';
+import { dateTime, day, plural, usd } from '../../format';
 import { useChoiceQuote } from './useChoiceQuote';
 
 export interface PlanCounts {
@@ -62,20 +63,26 @@ export function Planner(props: {
     props.selection !== null && !props.settling && !quote.isFetching && !quote.isError
       ? quote.data
       : undefined;
+  // The last live quote shown here stays the price to estimate by when the choice changes or empties:
+  // quote.lastPrice was read before that quote came and would forget a price the person has just seen.
+  const [seen, setSeen] = useState<QuoteView | null>(null);
+  if (live && live !== seen) setSeen(live);
   const { counts } = props;
   const known = last.data ?? null;
-  const unit = live ? live.unitPriceUsd : (known?.unitPriceUsd ?? null);
+  const unit = live ? live.unitPriceUsd : (seen?.unitPriceUsd ?? known?.unitPriceUsd ?? null);
   const source = live
     ? `Estimates at ${usd(live.unitPriceUsd)} per report, the price of the live quote.`
-    : known
-      ? `Estimates at ${usd(known.unitPriceUsd)} per report, the last price ${
-          known.source === 'purchase' ? 'paid' : 'quoted'
-        } on ${day(known.at)}${
-          known.handle.toLowerCase() === props.handle.toLowerCase() ? '' : ` for @${known.handle}`
-        }, until the live quote confirms one.`
-      : last.isPending
-        ? 'Looking up the last known price…'
-        : 'No price is known yet for this service: the live quote gives the first one.';
+    : seen
+      ? `Estimates at ${usd(seen.unitPriceUsd)} per report, the price of the live quote of ${dateTime(seen.fetchedAt)}, until the live quote confirms one.`
+      : known
+        ? `Estimates at ${usd(known.unitPriceUsd)} per report, the last price ${
+            known.source === 'purchase' ? 'paid' : 'quoted'
+          } on ${day(known.at)}${
+            known.handle.toLowerCase() === props.handle.toLowerCase() ? '' : ` for @${known.handle}`
+          }, until the live quote confirms one.`
+        : last.isPending
+          ? 'Looking up the last known price…'
+          : 'No price is known yet for this service: the live quote gives the first one.';
   return (
     <section className="planner" aria-labelledby="planner-title" data-testid="planner">
       <h2 id="planner-title" className="planner-title">

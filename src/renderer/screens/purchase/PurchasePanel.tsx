@@ -14,9 +14,11 @@ import { PriceLines } from './PriceLines';
 import { BalanceNote } from './BalanceNote';
 import { UnresolvedNote } from './UnresolvedNote';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ReceiptDialog } from '../ReceiptDialog';
 import { Outcome } from './Outcome';
 import { PurchaseProgress } from './PurchaseProgress';
 import { RefusalChoice } from './RefusalChoice';
+import { SecretRead } from './SecretRead';
 import { useChoiceQuote } from './useChoiceQuote';
 import { headline } from './labels';
 import { termsOf, usePurchase } from './usePurchase';
@@ -33,7 +35,7 @@ export function PurchasePanel(props: {
   selection: Selection | null;
   /** Buy owned reports of the choice again (the person ticked it); core leaves them out otherwise. */
   includeOwned: boolean;
-  /** Why nothing can be priced ("From is after To.", "You own all 5 reports."), when so. */
+  /** Why nothing can be priced ("You own all 5 reports.", "Nothing chosen."), when so. */
   emptyReason: string | null;
   /** Identifies the person's choice (not the derived selection, which a purchase itself changes). */
   choiceKey: string;
@@ -43,6 +45,7 @@ export function PurchasePanel(props: {
   const wallet = useRpcQuery('wallet.status', {});
   const quote = useChoiceQuote(props.handle, props.selection, props.includeOwned);
   const [confirming, setConfirming] = useState(false);
+  const [receiptFor, setReceiptFor] = useState<string | null>(null);
   const { run, start, acceptRefusal } = usePurchase(`${props.handle} ${props.choiceKey}`);
   const busy = run?.busy ?? false;
   const panel = useRef<HTMLElement>(null);
@@ -58,7 +61,7 @@ export function PurchasePanel(props: {
   // A quote that failed to refresh is not shown beside its error (react-query keeps the last data).
   const q = quote.isError ? undefined : quote.data;
   const walletReady = Boolean(wallet.data?.address && wallet.data.unlocked);
-  const withSecret = q?.paidWith === 'library_secret';
+  const withSecret = run?.paidWith === 'library_secret';
   const priced = q !== undefined && props.selection !== null;
   const canStart = !busy && !props.settling && !quote.isFetching;
   const resultText = run?.outcome ? headline(run.outcome) : (run?.failure ?? run?.refusal?.message ?? '');
@@ -84,24 +87,7 @@ export function PurchasePanel(props: {
       ) : (
         <ErrorLine error={quote.error} testId="quote-error" />
       )}
-      {priced && withSecret ? (
-        <>
-          <p className="notice" data-testid="secret-read">
-            The library secret is set, so these {plural(q.reportCount, 'report')} are read with it: no payment
-            is signed and nothing is charged (the service&apos;s price would be {usd(q.totalUsd)}). Clear the
-            secret in Settings to buy with your wallet instead.
-          </p>
-          <button
-            type="button"
-            className="primary"
-            disabled={!canStart}
-            onClick={() => void start(termsOf(q, { payee: false, cap: false }))}
-          >
-            Read {plural(q.reportCount, 'report')} with the library secret
-          </button>
-        </>
-      ) : null}
-      {priced && !withSecret ? (
+      {priced ? (
         <>
           <PriceLines quote={q} />
           {q.overPurchaseCap ? <p className="warn-text">Above your per-purchase cap.</p> : null}
@@ -111,23 +97,43 @@ export function PurchasePanel(props: {
               Above what is left of the monthly budget for @{q.handle}.
             </p>
           ) : null}
-          <BalanceNote quote={q} wallet={wallet.data} />
-          {q.unresolved ? <UnresolvedNote unresolved={q.unresolved} /> : null}
-          <button
-            type="button"
-            className="primary"
-            disabled={!walletReady || !canStart || q.unresolved !== null}
-            onClick={() => setConfirming(true)}
-          >
-            Buy {plural(q.reportCount, 'report')} for {usd(q.totalUsd)}
-          </button>
-          {!walletReady ? <p className="muted small">Set up and unlock a wallet to buy.</p> : null}
+          {q.payable ? (
+            <>
+              <BalanceNote quote={q} wallet={wallet.data} />
+              {q.unresolved ? <UnresolvedNote unresolved={q.unresolved} /> : null}
+              <button
+                type="button"
+                className="primary"
+                disabled={!walletReady || !canStart || q.unresolved !== null}
+                onClick={() => setConfirming(true)}
+              >
+                Buy {plural(q.reportCount, 'report')} for {usd(q.totalUsd)}
+              </button>
+              {!walletReady ? <p className="muted small">Set up and unlock a wallet to buy.</p> : null}
+            </>
+          ) : (
+            <p className="muted small" data-testid="not-payable">
+              The service asks for payment on a network Intel Desk does not pay on, so these reports can only
+              be read with the library secret.
+            </p>
+          )}
+          {q.secretAvailable ? (
+            <SecretRead
+              quote={q}
+              disabled={!canStart}
+              onRead={() => void start(termsOf(q, { payee: false, cap: false }, 'library_secret'))}
+            />
+          ) : null}
         </>
       ) : null}
       <div ref={result} tabIndex={-1} className="purchase-result" data-testid="purchase-result">
         <PurchaseProgress steps={run?.steps ?? []} busy={busy} result={resultText} withSecret={withSecret} />
         {run?.outcome ? (
-          <Outcome outcome={run.outcome} onRead={(id) => navigate({ screen: 'report', id })} />
+          <Outcome
+            outcome={run.outcome}
+            onRead={(id) => navigate({ screen: 'report', id })}
+            onReceipt={setReceiptFor}
+          />
         ) : null}
         {run?.failure ? (
           <p className="outcome error" data-testid="purchase-outcome">
@@ -144,7 +150,7 @@ export function PurchasePanel(props: {
           />
         ) : null}
       </div>
-      {withSecret ? null : <WalletPanel compact />}
+      {q && !q.payable ? null : <WalletPanel compact />}
       <ConfirmDialog
         quote={q}
         open={confirming && q !== undefined}
@@ -154,6 +160,7 @@ export function PurchasePanel(props: {
           if (q) void start(termsOf(q, accepted));
         }}
       />
+      {receiptFor ? <ReceiptDialog purchaseId={receiptFor} onClose={() => setReceiptFor(null)} /> : null}
     </aside>
   );
 }

@@ -5,7 +5,7 @@
  * choice does not show it.
  */
 import { useCallback, useState } from 'react';
-import type { PurchaseOutcome, QuoteView } from '../../../shared/rpc';
+import type { PaidWith, PurchaseOutcome, QuoteView } from '../../../shared/rpc';
 import type { PurchaseStep } from '../../../shared/events';
 import type { RpcErrorDetails } from '../../../shared/rpc-errors';
 import { useDeskEvent, useRpc } from '../../rpc/context';
@@ -24,6 +24,7 @@ export interface PurchaseRun {
   quoteId: string;
   amount: string;
   tokenDecimals: number;
+  paidWith: PaidWith;
   purchaseId: string | null;
   steps: PurchaseStep[];
   busy: boolean;
@@ -36,6 +37,8 @@ export interface StartTerms {
   quoteId: string;
   amount: string;
   tokenDecimals: number;
+  /** What the person chose: Buy, or Read with the library secret. Always said, never left to core. */
+  paidWith: PaidWith;
   acceptPayToChange?: boolean;
   acceptOverCap?: boolean;
 }
@@ -78,6 +81,7 @@ export function usePurchase(choiceKey: string) {
       quoteId: next.quoteId,
       amount: next.amount,
       tokenDecimals: next.tokenDecimals,
+      paidWith: next.paidWith,
       purchaseId: null,
       steps: [],
       busy: true,
@@ -92,6 +96,7 @@ export function usePurchase(choiceKey: string) {
         await client.call('purchase.start', {
           quoteId: next.quoteId,
           confirmedAmount: next.amount,
+          paidWith: next.paidWith,
           ...(next.acceptPayToChange !== undefined ? { acceptPayToChange: next.acceptPayToChange } : {}),
           ...(next.acceptOverCap !== undefined ? { acceptOverCap: next.acceptOverCap } : {}),
         }),
@@ -122,11 +127,16 @@ export function usePurchase(choiceKey: string) {
 }
 
 /** The quote's terms as purchase.start wants them, with what the person ticked in the confirmation. */
-export function termsOf(quote: QuoteView, accepted: { payee: boolean; cap: boolean }): StartTerms {
+export function termsOf(
+  quote: QuoteView,
+  accepted: { payee: boolean; cap: boolean },
+  paidWith: PaidWith = 'payment',
+): StartTerms {
   return {
     quoteId: quote.quoteId,
     amount: quote.amount,
     tokenDecimals: quote.tokenDecimals,
+    paidWith,
     ...(quote.payToStatus === 'changed' ? { acceptPayToChange: accepted.payee } : {}),
     ...(quote.overPurchaseCap || quote.overDailyCap || quote.overHandleBudget
       ? { acceptOverCap: accepted.cap }
