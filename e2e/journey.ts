@@ -14,6 +14,7 @@ import { startStack, type Stack } from '../src/service/stack';
 import { reportMenuSchema, shelfListSchema, type ReportMenu, type ShelfList } from '../src/shared/wire';
 import { privateKeyToAccount } from 'viem/accounts';
 import { balanceOf, ledgerRows, storedSnapshots } from '../test/core/helpers';
+import { dateTime } from '../src/renderer/format';
 import { pageState, shot } from './browser';
 import { buy, filterAndOpen, openShelf, searchLibrary, waitForPrice } from './flow';
 
@@ -210,7 +211,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
     }
     await page().getByRole('button', { name: '← Older' }).click();
     await page()
-      .locator('h1', { hasText: menu.reports[1]!.createdAt.slice(0, 10) })
+      .locator('h1', { hasText: dateTime(menu.reports[1]!.createdAt) })
       .waitFor();
     expect(await page().getByRole('button', { name: '← Older' }).isDisabled()).toBe(true);
   });

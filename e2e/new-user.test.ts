@@ -147,7 +147,9 @@ describe('a new user in browser mode', () => {
     await page.locator('.chart-box .recharts-surface').first().waitFor();
     const options = await page.getByLabel('Report over time').locator('option').allTextContents();
     expect(options.length).toBeGreaterThanOrEqual(3);
-    for (const option of options) expect(option).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC · \S+$/);
+    // A moment in the person's locale (decision 0025): Chromium here is en-US.
+    for (const option of options)
+      expect(option).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M · \S+$/);
     expect(new Set(options).size).toBe(options.length);
 
     const lefts = await page

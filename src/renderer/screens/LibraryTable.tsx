@@ -7,7 +7,7 @@
 import { useEffect, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LibraryItem, LibrarySort } from '../../shared/rpc';
-import { day, usd } from '../format';
+import { day, localDay, usd } from '../format';
 import { Tags } from '../components/Tags';
 import { DEFAULT_ORDER, type LibraryView } from './library-data';
 
@@ -206,7 +206,7 @@ export function LibraryTable(props: Props) {
               </td>
               <td role="gridcell">{item.postCount ?? '—'}</td>
               <td role="gridcell" className="muted">
-                {day(item.purchasedAt)}
+                {localDay(item.purchasedAt)}
               </td>
               <td role="gridcell" className="num">
                 {usd(item.spentUsd)}

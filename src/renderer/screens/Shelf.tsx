@@ -11,7 +11,7 @@ import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
 import { Avatar } from '../components/Avatar';
 import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
-import { count, day, plural, pluralWord } from '../format';
+import { count, localDay, plural, pluralWord } from '../format';
 import { shelfHaystack, shelfNeedle, type ShelfSort } from '../../shared/shelf-filter';
 import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
 
@@ -241,13 +241,13 @@ export function ShelfScreen() {
                       </span>
                     </span>
                     <span className="shelf-num" title="Followers">
-                      {count(entry.followers)} followers
+                      {count(entry.followers)} {pluralWord(entry.followers ?? 0, 'follower')}
                     </span>
                     <span className="shelf-num" title="Reports">
-                      {count(entry.reportCount)} reports
+                      {count(entry.reportCount)} {pluralWord(entry.reportCount ?? 0, 'report')}
                     </span>
                     <span className="shelf-num muted" title="Last update">
-                      {day(entry.gatheredAt)}
+                      {localDay(entry.gatheredAt)}
                     </span>
                   </div>
                 );
