@@ -87,7 +87,7 @@ const rows = () => page.locator('[data-testid="library-items"] tbody tr');
 const table = () => page.getByRole('grid', { name: 'Owned reports' });
 
 async function openLibrary(): Promise<void> {
-  await page.getByRole('button', { name: 'Library', exact: true }).click();
+  await page.getByRole('link', { name: 'Library', exact: true }).click();
   await page.locator('[data-testid="library-count"]').waitFor();
   await rows().first().waitFor();
 }
