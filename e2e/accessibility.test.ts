@@ -25,7 +25,7 @@ beforeAll(async () => {
 
 afterAll(() => fx?.close());
 
-const nav = (name: string) => page.getByRole('button', { name, exact: true }).first().click();
+const nav = (name: string) => page.getByRole('link', { name, exact: true }).first().click();
 
 // Order: within a theme the audits follow one person through the app, and later states are reached only
 // through earlier ones (the outcome of the purchase in the Menu test is what "Read now" opens in the Report

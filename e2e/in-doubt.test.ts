@@ -120,7 +120,7 @@ describe('a paid answer lost on the way back', () => {
     expect(await balanceOf(fx.stack, payer)).toBe(before - amount);
     expect(ledgerRows(fx.dataDir)).toHaveLength(1);
 
-    await page.getByRole('button', { name: 'Purchases', exact: true }).click();
+    await page.getByRole('link', { name: 'Purchases', exact: true }).click();
     await page.locator('.pill-in_doubt').waitFor();
     // Until the chain is checked nobody knows what moved: the price is shown as a ceiling, not a charge.
     const charged = page.locator('[data-testid="charged"]');

@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => fx?.close());
 
 const planned = (name: string) => page.getByTestId(`plan-${name}`);
-const nav = (name: string) => page.getByRole('button', { name, exact: true }).first().click();
+const nav = (name: string) => page.getByRole('link', { name, exact: true }).first().click();
 
 describe('spend you can see and steer', () => {
   it('plans the menu from the last price, then from the live quote', async () => {
@@ -60,8 +60,8 @@ describe('spend you can see and steer', () => {
     await openShelf(page);
     await filterAndOpen(page, handle);
     const rows = page.locator('table[aria-label="Reports"] tbody tr');
-    await expect.poll(() => rows.filter({ hasText: 'owned · read' }).count()).toBe(2);
-    await expect.poll(() => rows.filter({ hasText: 'missing' }).count()).toBe(2);
+    await expect.poll(() => rows.filter({ hasText: /Owned Read$/ }).count()).toBe(2);
+    await expect.poll(() => rows.filter({ hasText: /Not owned$/ }).count()).toBe(2);
     await expect
       .poll(() => page.getByTestId('plan-source').textContent())
       .toMatch(/^Estimates at \$0\.01 per report, the last price paid on \d{4}-\d\d-\d\d, until the live/);

@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
-import { NavigateContext, useHashRoute, type Route } from './route';
+import { NavigateContext, routeHash, useHashRoute, type Route } from './route';
 import { Welcome } from './Welcome';
 import { useTheme } from './theme';
 import { ShelfScreen } from '../screens/Shelf';
@@ -108,16 +108,24 @@ export function App() {
         <header className="topbar">
           <span className="brand">Intel Desk</span>
           <nav aria-label="Main">
+            {/* Links, as navigation is: they say where they go, and the current one says so (aria-current). */}
             {NAV.map((item) => (
-              <button
+              <a
                 key={item.screen}
-                type="button"
+                href={routeHash({ screen: item.screen } as Route)}
                 className={activeTab(route) === item.screen ? 'tab active' : 'tab'}
                 aria-current={activeTab(route) === item.screen ? 'page' : undefined}
-                onClick={() => navigate({ screen: item.screen } as Route)}
+                onClick={(event) => {
+                  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+                    return;
+                  // navigate() sets the route even when the hash stays the same, so a click on the current
+                  // screen's link still takes focus to the top of the screen.
+                  event.preventDefault();
+                  navigate({ screen: item.screen } as Route);
+                }}
               >
                 {item.label}
-              </button>
+              </a>
             ))}
             <button
               type="button"
