@@ -57,6 +57,14 @@ export function day(iso: string | null | undefined, locale?: string): string {
   return formatDate(iso, { dateStyle: 'medium', timeZone: 'UTC' }, locale);
 }
 
+/** Two report days as one range, in the locale's own short form ("Nov 6 – 20, 2026"). */
+export function dayRange(from: string, to: string, locale?: string): string {
+  const [start, end] = [new Date(from), new Date(to)];
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || start > end)
+    return `${day(from, locale)} – ${day(to, locale)}`;
+  return formatter(locale, { dateStyle: 'medium', timeZone: 'UTC' }).formatRange(start, end);
+}
+
 /** The local day of a moment (when a report was bought), without its time. */
 export function localDay(iso: string | null | undefined, locale?: string): string {
   return formatDate(iso, { dateStyle: 'medium' }, locale);
@@ -99,4 +107,16 @@ export function networkName(network: string): string {
 export function humanize(key: string): string {
   const spaced = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
   return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
+}
+
+/**
+ * A compared number's name: `postsPerDay.posts` as "Posts per day" (the series' unit is dropped when the name
+ * already says it), `engagement.likes` as "Engagement likes"; a series' mean says so once: "(mean)".
+ */
+export function metricLabel(name: string, kind: 'value' | 'mean'): string {
+  const parts = name.split('.').map((part) => humanize(part).toLowerCase());
+  const words = new Set(parts[0]?.split(' '));
+  const kept = parts.filter((part, i) => i === 0 || !part.split(' ').every((word) => words.has(word)));
+  const text = kept.join(' ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${kind === 'mean' ? ' (mean)' : ''}`;
 }

@@ -8,7 +8,7 @@ import { Welcome } from './Welcome';
 import { useTheme } from './theme';
 import { ShelfScreen } from '../screens/Shelf';
 import { Loading } from '../components/States';
-import { dateTime } from '../format';
+import { dateTime, plural } from '../format';
 
 // The Shelf is the first screen and the only one in the first load; every other screen, and wagmi with the
 // wallet code (WalletScope), loads when first opened.
@@ -168,7 +168,7 @@ export function App() {
             The local database could not be used ({info.data.databaseRecovered.reason}); it was moved to{' '}
             {info.data.databaseRecovered.path}
             {info.data.databaseRecovered.restored
-              ? `, and the newest good backup (taken ${dateTime(info.data.databaseRecovered.restored.takenAt)}) was restored: ${info.data.databaseRecovered.restored.reports} report(s) came back. Anything bought after that backup is not in it.`
+              ? `, and the newest good backup (taken ${dateTime(info.data.databaseRecovered.restored.takenAt)}) was restored: ${plural(info.data.databaseRecovered.restored.reports, 'report')} came back. Anything bought after that backup is not in it.`
               : ' and a new one was started.'}
           </p>
         ) : null}

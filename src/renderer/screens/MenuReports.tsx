@@ -5,7 +5,7 @@
  */
 import { useRef, useState, type KeyboardEvent } from 'react';
 import type { MenuItemView } from '../../shared/rpc';
-import { day } from '../format';
+import { day, dayRange } from '../format';
 
 export function MenuReports(props: {
   reports: MenuItemView[];
@@ -72,7 +72,7 @@ export function MenuReports(props: {
             <td>{day(report.createdAt)}</td>
             <td>{report.model}</td>
             <td>{report.postCount}</td>
-            <td>{report.dateRange ? `${day(report.dateRange.from)} – ${day(report.dateRange.to)}` : '—'}</td>
+            <td>{report.dateRange ? dayRange(report.dateRange.from, report.dateRange.to) : '—'}</td>
             <td>
               {report.owned ? (
                 <>

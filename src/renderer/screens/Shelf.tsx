@@ -17,6 +17,13 @@ import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
 
 const ROW_HEIGHT = 56;
 
+/** "3 of 6 reports owned": how much of the handle's menu is in the library, when the shelf says its size. */
+function ownedText(owned: number, reportCount: number | null | undefined): string {
+  if (reportCount === null || reportCount === undefined || owned > reportCount)
+    return `${plural(owned, 'report')} owned`;
+  return `${owned.toLocaleString('en-US')} of ${plural(reportCount, 'report')} owned`;
+}
+
 export function ShelfScreen() {
   const summary = useRpcQuery('shelf.summary', SHELF_SUMMARY);
   const { client } = useRpc();
@@ -33,7 +40,7 @@ export function ShelfScreen() {
   // One row per owned handle, not the whole library: a 100k-report library must not slow the Shelf.
   const library = useRpcQuery('library.handles', {});
   const owned = useMemo(
-    () => new Set((library.data?.handles ?? []).map((owner) => owner.handle.toLowerCase())),
+    () => new Map((library.data?.handles ?? []).map((owner) => [owner.handle.toLowerCase(), owner.reports])),
     [library.data],
   );
   const head = useShelfHead(summary.data, text, sort);
@@ -235,7 +242,7 @@ export function ShelfScreen() {
                         {owned.has(entry.username.toLowerCase()) ? (
                           <span className="owned-mark" data-testid="owned-mark">
                             {' '}
-                            · reports owned
+                            · {ownedText(owned.get(entry.username.toLowerCase()) ?? 0, entry.reportCount)}
                           </span>
                         ) : null}
                       </span>
