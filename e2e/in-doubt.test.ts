@@ -125,7 +125,7 @@ describe('a paid answer lost on the way back', () => {
     // Until the chain is checked nobody knows what moved: the price is shown as a ceiling, not a charge.
     const charged = page.locator('[data-testid="charged"]');
     expect(await charged.textContent()).toMatch(/^unknown · up to \$0\.0\d$/);
-    await page.getByRole('button', { name: 'Reconcile' }).click();
+    await page.getByRole('button', { name: 'Check unfinished purchases' }).click();
     // Before the chain is checked the purchase waits for its authorization to expire; after, for redelivery.
     const waiting = page.locator('[data-testid="waiting-for"]', {
       hasText: 'Waiting for the service to deliver what was paid for.',
