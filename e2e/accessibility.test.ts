@@ -125,7 +125,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await fx.desk.core.handlers['settings.setLibrarySecret']({ secret: SECRET });
     await page.reload();
     await nav('Dossiers');
-    await page.getByText('Type a handle to open its dossier.').waitFor();
+    await page.getByText('Choose or type a handle to open its dossier.').waitFor();
     expect(await typeIntoEveryField(page)).toBe(1);
     await check('dossiers with a handle typed');
     await page.getByLabel('Handle to open').fill(handles[2]!);

@@ -5,6 +5,7 @@ import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
 import { NavigateContext, routeHash, useHashRoute, type Route } from './route';
 import { Welcome } from './Welcome';
+import { QueryHelp, isHelpKey } from '../screens/QueryHelp';
 import { useTheme } from './theme';
 import { ShelfScreen } from '../screens/Shelf';
 import { Loading } from '../components/States';
@@ -86,6 +87,16 @@ export function App() {
   const settings = useRpcQuery('settings.get', {});
   useTheme(settings.data?.theme);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [syntaxOpen, setSyntaxOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!isHelpKey(event)) return;
+      event.preventDefault();
+      setSyntaxOpen(true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const welcomeShown = helpOpen || settings.data?.welcomeDismissed === false;
 
   const closeWelcome = () => {
@@ -174,11 +185,18 @@ export function App() {
         ) : null}
         <main ref={main} tabIndex={-1} className="content">
           {welcomeShown && info.data ? (
-            <Welcome demo={info.data.demo} focus={helpOpen} onClose={closeWelcome} />
+            <Welcome
+              demo={info.data.demo}
+              focus={helpOpen}
+              onShelf={route.screen === 'shelf'}
+              onClose={closeWelcome}
+              onSyntax={() => setSyntaxOpen(true)}
+            />
           ) : null}
           <Suspense fallback={<Loading label="Opening…" />}>
             <Screen route={route} />
           </Suspense>
+          <QueryHelp open={syntaxOpen} onClose={() => setSyntaxOpen(false)} />
         </main>
       </div>
     </NavigateContext.Provider>
