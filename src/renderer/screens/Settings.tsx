@@ -12,6 +12,7 @@ import { OptionalSettingForm } from './OptionalSettingForm';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
+import { PassphraseMeter } from '../wallet/PassphraseMeter';
 
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
@@ -137,6 +138,8 @@ function ImportWallet() {
   const importWallet = useRpcMutation('wallet.import');
   const lock = useRpcMutation('wallet.lock');
   const messageId = useId();
+  const hintId = useId();
+  const strengthId = useId();
   const failedField = importWallet.isError
     ? IMPORT_ERROR_FIELD[errorCode(importWallet.error) ?? '']
     : undefined;
@@ -244,11 +247,15 @@ function ImportWallet() {
           value={passphrase}
           onChange={(e) => setPassphrase(e.target.value)}
           {...invalidProps(messageId, failedField === 'passphrase')}
+          aria-describedby={[hintId, strengthId, failedField === 'passphrase' ? messageId : '']
+            .join(' ')
+            .trim()}
         />
       </label>
-      <p className="muted small" data-testid="passphrase-hint">
+      <p className="muted small" id={hintId} data-testid="passphrase-hint">
         {PASSPHRASE_HINT}
       </p>
+      <PassphraseMeter passphrase={passphrase} id={strengthId} />
       <div className="inline-form">
         <button type="submit" disabled={importWallet.isPending || !passphrase}>
           {importWallet.isPending ? 'Sealing the key…' : 'Import wallet'}
@@ -265,7 +272,8 @@ function ImportWallet() {
               ? keepCurrent
                 ? `Nothing was imported; ${existing.current} is still the wallet.`
                 : null
-              : errorMessage(importWallet.error)
+              : // The hint is right under the field: the error says only what is wrong.
+                errorMessage(importWallet.error).replace(` ${PASSPHRASE_HINT}`, '')
             : lock.isError
               ? errorMessage(lock.error)
               : null
