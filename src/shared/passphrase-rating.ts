@@ -32,6 +32,14 @@ function loadEstimator(): Promise<ZxcvbnFactory> {
   return estimator;
 }
 
+/** "in about 10,000 guesses": a count people read at a glance, where "10^0" or "10^4" is notation. */
+function guessesText(log10: number): string {
+  const power = Math.floor(log10);
+  if (power < 1) return 'within 10 guesses';
+  if (power < 9) return `in about ${(10 ** power).toLocaleString('en-US')} guesses`;
+  return `in about ${(10 ** (power - 9)).toLocaleString('en-US')} billion guesses`;
+}
+
 export interface PassphraseVerdict {
   ok: boolean;
   guessesLog10: number;
@@ -51,7 +59,7 @@ export async function ratePassphrase(passphrase: string): Promise<PassphraseVerd
   if (result.guessesLog10 >= PASSPHRASE_MIN_GUESSES_LOG10)
     return { ok: true, guessesLog10: result.guessesLog10, reason: null };
   const warning = result.feedback.warning?.replace(/\.$/, '');
-  const magnitude = `it would fall in about 10^${Math.floor(result.guessesLog10)} guesses`;
+  const magnitude = `it would fall ${guessesText(result.guessesLog10)}`;
   return {
     ok: false,
     guessesLog10: result.guessesLog10,
