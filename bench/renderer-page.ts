@@ -106,7 +106,7 @@ export async function libraryMemory(
   const page = await openShelf(browser, desk.url);
   try {
     const start = performance.now();
-    await page.getByRole('button', { name: 'Library', exact: true }).click();
+    await page.getByRole('link', { name: 'Library', exact: true }).click();
     const shown = `${reports.toLocaleString('en-US')} reports owned`;
     const count = page.locator('[data-testid="library-count"]');
     if (reports > 0) {

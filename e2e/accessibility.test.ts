@@ -25,7 +25,7 @@ beforeAll(async () => {
 
 afterAll(() => fx?.close());
 
-const nav = (name: string) => page.getByRole('button', { name, exact: true }).first().click();
+const nav = (name: string) => page.getByRole('link', { name, exact: true }).first().click();
 
 // Order: within a theme the audits follow one person through the app, and later states are reached only
 // through earlier ones (the outcome of the purchase in the Menu test is what "Read now" opens in the Report
@@ -125,7 +125,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await fx.desk.core.handlers['settings.setLibrarySecret']({ secret: SECRET });
     await page.reload();
     await nav('Dossiers');
-    await page.getByText('Type a handle to open its dossier.').waitFor();
+    await page.getByText('Choose or type a handle to open its dossier.').waitFor();
     expect(await typeIntoEveryField(page)).toBe(1);
     await check('dossiers with a handle typed');
     await page.getByLabel('Handle to open').fill(handles[2]!);

@@ -117,7 +117,7 @@ afterAll(() => fx?.close());
 
 /** Connects the injected wallet in Settings unless the page already shows it connected. */
 async function connectBrowserWallet(): Promise<void> {
-  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
   await page.locator('.wallet-panel').first().waitFor();
   const shown = page.locator(`[data-testid="wallet-address"][title="${account.address}"]`).first();
   if ((await shown.count()) === 0) await page.getByRole('button', { name: 'Use browser wallet' }).click();
@@ -126,7 +126,7 @@ async function connectBrowserWallet(): Promise<void> {
 
 describe('an injected browser wallet', () => {
   it('connects from Settings; core learns only its address', async () => {
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByRole('button', { name: 'Use browser wallet' }).click();
     // Shown shortened, whole in its title.
     await page.locator(`[data-testid="wallet-address"][title="${account.address}"]`).first().waitFor();
@@ -139,7 +139,7 @@ describe('an injected browser wallet', () => {
     const shelf = await fx.desk.core.handlers['shelf.list']({});
     const handle = shelf.entries[0]!.username;
     const menu = await fx.desk.core.handlers['menu.get']({ handle });
-    await page.getByRole('button', { name: 'Shelf', exact: true }).click();
+    await page.getByRole('link', { name: 'Shelf', exact: true }).click();
     await filterAndOpen(page, handle);
     const usd = `$${(menu.reportCount * 0.01).toFixed(2)}`;
     await waitForPrice(page, usd);

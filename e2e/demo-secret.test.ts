@@ -37,11 +37,12 @@ async function newestPurchase() {
 describe("the demo's library secret", () => {
   it('is one click in Settings, opens Dossiers, and never reaches the page', async () => {
     const { page } = fx;
-    await page.getByRole('button', { name: 'Settings', exact: true }).first().click();
+    const handle = (await fx.desk.core.handlers['shelf.list']({})).entries[0]!.username;
+    await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
     await page.getByRole('button', { name: 'Use the demo secret' }).click();
     await page.locator('[data-testid="secret-state"]', { hasText: 'accepted by the service' }).waitFor();
-    await page.getByRole('button', { name: 'Dossiers', exact: true }).click();
-    await page.getByLabel('Handle to open').fill(handles[0]!);
+    await page.getByRole('link', { name: 'Dossiers', exact: true }).click();
+    await page.getByLabel('Handle to open').fill(handle);
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByRole('tab', { name: 'Posts' }).waitFor();
     expect(await pageState(page)).not.toContain(SECRET);

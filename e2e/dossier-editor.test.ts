@@ -31,7 +31,7 @@ async function openDossier(): Promise<void> {
   if (!(await core['settings.get']({})).librarySecretSet) {
     await core['settings.setLibrarySecret']({ secret: SECRET });
   }
-  await page.getByRole('button', { name: 'Dossiers', exact: true }).click();
+  await page.getByRole('link', { name: 'Dossiers', exact: true }).click();
   await page.getByLabel('Handle to open').fill(handle);
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await page.getByRole('tab', { name: 'Posts' }).click();
@@ -40,9 +40,9 @@ async function openDossier(): Promise<void> {
 
 describe('dossier editor', () => {
   it('asks for the library secret first, without ever showing it', async () => {
-    await page.getByRole('button', { name: 'Dossiers', exact: true }).click();
+    await page.getByRole('link', { name: 'Dossiers', exact: true }).click();
     await page.getByText('Dossiers need the library secret.').waitFor();
-    await page.getByRole('button', { name: 'Settings', exact: true }).first().click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
     await page
       .getByLabel(/library secret/i)
       .first()

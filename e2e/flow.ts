@@ -2,7 +2,7 @@
 import type { Page } from 'playwright-core';
 
 export async function openShelf(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Shelf', exact: true }).click();
+  await page.getByRole('link', { name: 'Shelf', exact: true }).click();
   await page.locator('.shelf-row').first().waitFor();
 }
 
@@ -28,7 +28,7 @@ export async function buy(page: Page, usd: string): Promise<void> {
 }
 
 export async function searchLibrary(page: Page, word: string): Promise<void> {
-  await page.getByRole('button', { name: 'Library', exact: true }).click();
+  await page.getByRole('link', { name: 'Library', exact: true }).click();
   await page.getByLabel('Search owned reports').fill(word);
   await page.locator('[data-testid="search-hits"] mark').first().waitFor();
 }

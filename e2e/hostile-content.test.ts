@@ -109,7 +109,7 @@ async function checkScreen(heading: string, name: string): Promise<void> {
 }
 
 async function nav(label: string): Promise<void> {
-  await page.getByRole('button', { name: label, exact: true }).click();
+  await page.getByRole('link', { name: label, exact: true }).click();
 }
 
 /** Filters the shelf down to rows whose handle or name holds `needle`, and opens the row of `username`. */

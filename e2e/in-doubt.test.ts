@@ -120,12 +120,12 @@ describe('a paid answer lost on the way back', () => {
     expect(await balanceOf(fx.stack, payer)).toBe(before - amount);
     expect(ledgerRows(fx.dataDir)).toHaveLength(1);
 
-    await page.getByRole('button', { name: 'Purchases', exact: true }).click();
+    await page.getByRole('link', { name: 'Purchases', exact: true }).click();
     await page.locator('.pill-in_doubt').waitFor();
     // Until the chain is checked nobody knows what moved: the price is shown as a ceiling, not a charge.
     const charged = page.locator('[data-testid="charged"]');
     expect(await charged.textContent()).toMatch(/^unknown · up to \$0\.0\d$/);
-    await page.getByRole('button', { name: 'Reconcile' }).click();
+    await page.getByRole('button', { name: 'Check unfinished purchases' }).click();
     // Before the chain is checked the purchase waits for its authorization to expire; after, for redelivery.
     const waiting = page.locator('[data-testid="waiting-for"]', {
       hasText: 'Waiting for the service to deliver what was paid for.',

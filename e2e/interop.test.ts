@@ -20,6 +20,7 @@ import {
   type InteropPeer,
   type PeerForm,
 } from '../test/interop/fixtures';
+import { day as formatDay } from '../src/renderer/format';
 import { launchLoopbackOnlyChromium, shot } from './browser';
 import { filterAndOpen, openShelf, waitForPrice } from './flow';
 import { openPeerDesk, type PeerDesk } from './peer-desk';
@@ -199,7 +200,7 @@ describe.each<PeerForm>(['stock', 'extras'])('the app buying from the official-x
     expect(peer.paidRequests.at(-1)!.url).toContain('select=all');
 
     // The Purchases screen tells the same: completed, $0.03, the transaction as the receipt.
-    await page.getByRole('button', { name: 'Purchases', exact: true }).click();
+    await page.getByRole('link', { name: 'Purchases', exact: true }).click();
     const listed = page.locator('table[aria-label="Purchases"] tbody tr', { hasText: '@alice_intel' });
     await listed.locator('.pill-completed').waitFor();
     expect(await page.locator('table[aria-label="Purchases"] tbody tr').count()).toBe(1);
@@ -240,7 +241,9 @@ describe.each<PeerForm>(['stock', 'extras'])('the app buying from the official-x
     // Individual reports starts with every report ticked; untick all but reports 2, 4 and 5.
     await page.getByRole('radio', { name: 'Individual reports' }).check();
     for (const day of ['2026-01-05', '2026-01-19', '2026-02-09']) {
-      await page.getByRole('checkbox', { name: `Choose report of ${day}` }).uncheck();
+      await page
+        .getByRole('checkbox', { name: new RegExp(`^Choose report of ${formatDay(day)} \\(`) })
+        .uncheck();
     }
     await payAndCheck(
       desk,
@@ -268,7 +271,7 @@ describe.each<PeerForm>(['stock', 'extras'])('the app buying from the official-x
     // A live quote names the network (eip155:84532); the RPC in use is this run's, not Base Sepolia's public one.
     await openHandle(page, 'alice_intel');
     await waitForPrice(page, '$0.03');
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     const inUse = page.locator('[data-testid="chain-rpc-in-use"]');
     await inUse.filter({ hasText: chain.rpcUrl }).waitFor();
     expect(await inUse.textContent()).toBe(`In use for Base Sepolia: ${chain.rpcUrl} (given for this run)`);

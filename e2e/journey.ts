@@ -14,6 +14,7 @@ import { startStack, type Stack } from '../src/service/stack';
 import { reportMenuSchema, shelfListSchema, type ReportMenu, type ShelfList } from '../src/shared/wire';
 import { privateKeyToAccount } from 'viem/accounts';
 import { balanceOf, ledgerRows, storedSnapshots } from '../test/core/helpers';
+import { dateTime } from '../src/renderer/format';
 import { pageState, shot } from './browser';
 import { buy, filterAndOpen, openShelf, searchLibrary, waitForPrice } from './flow';
 
@@ -123,7 +124,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
   });
 
   it('imports the demo wallet in Settings; only the address comes back', async () => {
-    await page().getByRole('button', { name: 'Settings', exact: true }).click();
+    await page().getByRole('link', { name: 'Settings', exact: true }).click();
     await page().getByRole('textbox', { name: 'Private key' }).fill(buyerKey);
     await page().getByLabel('New passphrase').fill(PASSPHRASE);
     await page().getByRole('button', { name: 'Import wallet' }).click();
@@ -185,7 +186,10 @@ export function newUserJourney(driver: () => DeskDriver): void {
       expect(snapshot.purchase_id).toBe(rows[0]!.id);
       expect(snapshot.handle.toLowerCase()).toBe(handle.toLowerCase());
     }
-    await page().getByRole('button', { name: 'owned · read' }).nth(1).waitFor();
+    await page()
+      .getByRole('button', { name: /^Read the report of / })
+      .nth(1)
+      .waitFor();
     await snap('04-purchase');
     // The result belongs to the range it bought: another choice does not show it, and going back does.
     await page().getByLabel('All reports').check();
@@ -215,7 +219,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
     }
     await page().getByRole('button', { name: '← Older' }).click();
     await page()
-      .locator('h1', { hasText: menu.reports[1]!.createdAt.slice(0, 10) })
+      .locator('h1', { hasText: dateTime(menu.reports[1]!.createdAt) })
       .waitFor();
     expect(await page().getByRole('button', { name: '← Older' }).isDisabled()).toBe(true);
   });
@@ -224,7 +228,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
     await searchLibrary(page(), 'posted');
     expect(await page().locator('[data-testid="search-hits"] li').count()).toBe(2);
     await snap('06-library-search');
-    await page().getByRole('button', { name: 'Purchases', exact: true }).click();
+    await page().getByRole('link', { name: 'Purchases', exact: true }).click();
     await page().locator('.pill-completed').waitFor();
     expect(await page().locator('[data-testid="daily-spend"]').textContent()).toContain('Today: $0.02');
     await snap('07-purchases');
@@ -287,7 +291,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
   });
 
   it('with the library secret set, reads the rest without paying and says so', async () => {
-    await page().getByRole('button', { name: 'Settings', exact: true }).click();
+    await page().getByRole('link', { name: 'Settings', exact: true }).click();
     await page().getByLabel('Library secret').fill(LIBRARY_SECRET);
     await page().getByRole('button', { name: 'Save secret' }).click();
     await page().locator('[data-testid="secret-state"]', { hasText: 'accepted by the service' }).waitFor();
@@ -333,7 +337,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
     );
     expect(stored.every((s) => s.handle.toLowerCase() === handle.toLowerCase())).toBe(true);
     expect(stored).toHaveLength(menu.reportCount);
-    await page().getByRole('button', { name: 'Purchases', exact: true }).click();
+    await page().getByRole('link', { name: 'Purchases', exact: true }).click();
     const amounts = page().locator('table[aria-label="Purchases"] tbody tr td:nth-child(4)');
     await amounts.nth(1).waitFor();
     expect(await amounts.allTextContents()).toEqual(['library secret', '$0.02']);
@@ -345,7 +349,7 @@ export function newUserJourney(driver: () => DeskDriver): void {
     stack = null;
     await page().reload();
     // A reload stays on the screen it was on (Purchases); the stale copy is the Shelf's.
-    await page().getByRole('button', { name: 'Shelf', exact: true }).click();
+    await page().getByRole('link', { name: 'Shelf', exact: true }).click();
     await page().locator('[data-testid="stale"]').waitFor({ timeout: 30_000 });
     await snap('08-offline-shelf');
     await searchLibrary(page(), 'posted');
@@ -357,14 +361,14 @@ export function newUserJourney(driver: () => DeskDriver): void {
   it('finds everything again after a restart on the same data dir', async () => {
     await closeDesk();
     desk = await driver().open({ dataDir, serviceUrl, rpcUrl, demoAsset });
-    await page().getByRole('button', { name: 'Library', exact: true }).click();
+    await page().getByRole('link', { name: 'Library', exact: true }).click();
     await page()
       .locator('[data-testid="library-items"] tbody tr')
       .nth(menu.reportCount - 1)
       .waitFor();
     expect(await page().locator('[data-testid="library-items"] tbody tr').count()).toBe(menu.reportCount);
     await searchLibrary(page(), 'posted');
-    await page().getByRole('button', { name: 'Settings', exact: true }).click();
+    await page().getByRole('link', { name: 'Settings', exact: true }).click();
     await page().locator('[data-testid="wallet-state"]', { hasText: 'locked' }).first().waitFor();
     expect(await page().locator('[data-testid="secret-state"]').textContent()).toContain('Set');
     await snap('10-after-restart');

@@ -9,14 +9,18 @@ let page: Page;
 
 const focusedText = (p: Page) => p.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
 
-/** Tabs forward until the focused element's text matches, as a person would; fails after `limit` presses. */
-async function tabTo(p: Page, pattern: RegExp, limit = 80): Promise<string> {
-  for (let i = 0; i < limit; i++) {
+const focusedLabel = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+
+/**
+ * Tabs forward until the focused element's text matches, as a person would; fails after `limit` presses.
+ * Returns the number of presses it took.
+ */
+async function tabTo(p: Page, pattern: RegExp, limit = 80): Promise<number> {
+  for (let i = 1; i <= limit; i++) {
     await p.keyboard.press('Tab');
-    const text = await focusedText(p);
-    if (pattern.test(text)) return text;
+    if (pattern.test(await focusedText(p))) return i;
   }
-  throw new Error(`No element matching ${pattern} is reachable with Tab`);
+  throw new Error(`No element matching ${pattern} is reachable with ${limit} Tabs`);
 }
 
 /** What the purchase panel's status region said, and any live region that appeared, while paying. */
@@ -56,7 +60,8 @@ async function watchPurchasePanel(p: Page): Promise<void> {
 
 beforeAll(async () => {
   fx = await openDeskFixture({
-    stack: { seed: { handles: 6, minReportsPerHandle: 2, maxReportsPerHandle: 4 } },
+    // Sixteen reports a handle, as in the walk of issue 28 that took 21 Tabs to reach Buy.
+    stack: { seed: { handles: 6, minReportsPerHandle: 16, maxReportsPerHandle: 16 } },
     demoKey: (stack) => stack.buyerKeys[2]!,
   });
   page = fx.page;
@@ -78,16 +83,49 @@ describe('keyboard only', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('listbox');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: new RegExp(`@${target.username}`) }).waitFor();
+    // Navigation is links, and the Shelf's says it is where the menu is.
+    const shelfLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shelf' });
+    expect(await shelfLink.getAttribute('aria-current')).toBe('page');
+    expect(await shelfLink.getAttribute('href')).toBe('#/shelf');
+  });
+
+  it('gives the report list one tab stop, moved with the arrows, and a unique name to every checkbox', async () => {
+    await page.locator('table[aria-label="Reports"] tbody tr').nth(15).waitFor();
+    const names = await page
+      .getByRole('checkbox')
+      .evaluateAll((boxes) =>
+        boxes.map((box) => box.getAttribute('aria-label') ?? box.closest('label')?.textContent ?? ''),
+      );
+    expect(names.length).toBeGreaterThanOrEqual(16);
+    expect(new Set(names).size).toBe(names.length);
+    for (let presses = 0; !/^Choose report of /.test(await focusedLabel(page)); presses++) {
+      if (presses === 10) throw new Error('The report list is not reachable with 10 Tabs');
+      await page.keyboard.press('Tab');
+    }
+    expect(await focusedLabel(page)).toMatch(/\(1 of 16\)$/);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedLabel(page)).toMatch(/\(3 of 16\)$/);
+    await page.keyboard.press('End');
+    expect(await focusedLabel(page)).toMatch(/\(16 of 16\)$/);
+    await page.keyboard.press('Home');
+    expect(await focusedLabel(page)).toMatch(/\(1 of 16\)$/);
+    // Back to the top of the screen, the way the menu opened.
+    await page.locator('main').focus();
   });
 
   it('reaches Buy with Tab, closes the confirmation with Esc, pays with Enter, hears the progress and reads', async () => {
     await page.locator('[data-testid="price"]').waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: /^Buy / }).and(page.locator(':enabled')).waitFor();
-    await tabTo(page, /^Buy \d+ reports? for/);
+    // From the top of the menu: the first-run welcome's three (the syntax link, Start on the Shelf, Close),
+    // the back link, Refresh, the choice, the report list (one stop for 16 reports), the payee's Copy, Buy.
+    expect(await tabTo(page, /^Buy \d+ reports? for/, 9)).toBeLessThanOrEqual(9);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Confirm the purchase' });
     await dialog.waitFor();
+    // The dialog opens on its safe action, not on the first thing in it (the payee's Copy).
     expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+    expect(await focusedText(page)).toBe('Cancel');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
 

@@ -18,7 +18,7 @@ afterAll(() => fx?.close());
 describe('Settings → Library', () => {
   it('shows the last backup and backs up now', async () => {
     const { page } = fx;
-    await page.getByRole('button', { name: 'Settings', exact: true }).first().click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
     const last = page.getByTestId('last-backup');
     await last.filter({ hasText: 'No backup yet.' }).waitFor();
     await page.getByRole('button', { name: 'Back up now' }).click();

@@ -17,6 +17,7 @@ import { DEMO_SEED, seedStore } from '../src/service/store/seed';
 import type { IntelReportSnapshot } from '../src/shared/wire';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { startFlakyProxy, type FlakyProxy } from '../test/core/flaky-proxy';
+import { dateTime, day } from '../src/renderer/format';
 import { launchChromium, shot } from './browser';
 
 const root = path.resolve(__dirname, '..');
@@ -82,13 +83,11 @@ function fillCache(owned: Owned[]): void {
   }
 }
 
-const day = (iso: string) => iso.slice(0, 10);
-const dateTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 const rows = () => page.locator('[data-testid="library-items"] tbody tr');
 const table = () => page.getByRole('grid', { name: 'Owned reports' });
 
 async function openLibrary(): Promise<void> {
-  await page.getByRole('button', { name: 'Library', exact: true }).click();
+  await page.getByRole('link', { name: 'Library', exact: true }).click();
   await page.locator('[data-testid="library-count"]').waitFor();
   await rows().first().waitFor();
 }

@@ -32,7 +32,7 @@ describe('asking the library in the app', () => {
   it('searches with the language, marks a syntax error, saves the query and runs it after a reload', async () => {
     const { page } = fx;
     const box = page.getByLabel('Search owned reports');
-    await page.getByRole('button', { name: 'Library', exact: true }).first().click();
+    await page.getByRole('link', { name: 'Library', exact: true }).first().click();
     await box.fill(`handle:${handle} posts>0 (posted OR NOT posted)`);
     await expect.poll(() => hits().count()).toBe(owned);
     expect(await page.getByTestId('search-count').textContent()).toContain(`${owned} match`);
@@ -53,7 +53,7 @@ describe('asking the library in the app', () => {
     await saved.getByRole('button', { name: 'First handle', exact: true }).waitFor();
 
     await page.reload();
-    await page.getByRole('button', { name: 'Library', exact: true }).first().click();
+    await page.getByRole('link', { name: 'Library', exact: true }).first().click();
     const run = page.getByRole('complementary', { name: 'Saved searches' }).getByRole('button', {
       name: 'First handle',
       exact: true,
@@ -67,7 +67,7 @@ describe('asking the library in the app', () => {
   it('tags a report on its screen, keeps the tag and note over a reload, and finds it with tag:', async () => {
     const { page } = fx;
     // The handle's reports found first, as the search above leaves them, so this test also runs alone.
-    await page.getByRole('button', { name: 'Library', exact: true }).first().click();
+    await page.getByRole('link', { name: 'Library', exact: true }).first().click();
     await page.getByLabel('Search owned reports').fill(`handle:${handle}`);
     await expect.poll(() => hits().count()).toBe(owned);
     await hits().first().getByRole('button').click();
@@ -81,7 +81,7 @@ describe('asking the library in the app', () => {
     await expect.poll(() => tags.getByTestId('note-state').textContent()).toMatch(/^Saved /);
 
     await page.reload();
-    await page.getByRole('button', { name: 'Library', exact: true }).first().click();
+    await page.getByRole('link', { name: 'Library', exact: true }).first().click();
     await page.getByLabel('Search owned reports').fill('tag:watch-list note:grid');
     await expect.poll(() => hits().count()).toBe(1);
     expect(await hits().first().getByTestId('item-tags').textContent()).toContain('#watch-list');

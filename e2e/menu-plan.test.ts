@@ -73,7 +73,7 @@ describe('the plan and the dates', () => {
 describe('Settings → Service URL', () => {
   it('refuses what is not an http(s) URL and keeps the one in use', async () => {
     const before = (await fx.desk.core.handlers['settings.get']({})).serviceUrl;
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     const field = page.getByLabel('Service URL');
     await field.fill('htp:/bad url');
     await page.getByRole('button', { name: 'Use this service' }).click();
@@ -84,7 +84,7 @@ describe('Settings → Service URL', () => {
     await shotAt(page, 'settings-bad-service-url');
     expect((await fx.desk.core.handlers['settings.get']({})).serviceUrl).toBe(before);
     await page.reload();
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await expect.poll(() => page.getByLabel('Service URL').inputValue()).toBe(before);
   });
 });

@@ -27,7 +27,7 @@ afterAll(() => fx?.close());
 
 /** Each test opens the screen itself, so any of them runs alone (vitest -t) or in another order. */
 async function openPurchases(): Promise<void> {
-  await fx.page.getByRole('button', { name: 'Purchases', exact: true }).first().click();
+  await fx.page.getByRole('link', { name: 'Purchases', exact: true }).first().click();
   await fx.page.getByRole('button', { name: /^Receipt of the purchase/ }).waitFor();
 }
 

@@ -31,7 +31,7 @@ afterAll(() => fx?.close());
 /** Opens the latest report from the Library, so each test starts there whatever ran before it. */
 async function openLatest(): Promise<void> {
   const { page } = fx;
-  await page.getByRole('button', { name: 'Library', exact: true }).first().click();
+  await page.getByRole('link', { name: 'Library', exact: true }).first().click();
   await page.locator('#library-row-0 button').click();
   await page.getByLabel('Report over time').selectOption(reports[2]!.id);
 }

@@ -84,7 +84,7 @@ describe('the Report screen', () => {
     await axis.first().waitFor();
     const ticks = await axis.allTextContents();
     expect(ticks.length).toBeGreaterThan(1);
-    for (const tick of ticks) expect(tick).toMatch(/^\d{1,2} [A-Z][a-z]{2}$/);
+    for (const tick of ticks) expect(tick).toMatch(/^[A-Z][a-z]{2} \d{1,2}$/);
     const topics = views[2]!.snapshot.analytics['topicShare'] as { label: string; value: number }[];
     const shares = await analytics.locator('figure', { hasText: 'Topic share' }).locator('.chart-value');
     expect(await shares.allTextContents()).toEqual(topics.map((t) => `${Math.round(t.value * 100)}%`));

@@ -54,11 +54,11 @@ describe('the Shelf when the service goes away', () => {
 
   it('with no copy of the shelf, says so once and lists nothing from the service before', async () => {
     const unreachable = await closedPortUrl();
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByLabel('Service URL').fill(unreachable);
     await page.getByRole('button', { name: 'Use this service' }).click();
     await page.getByText('Saved.').waitFor();
-    await page.getByRole('button', { name: 'Shelf', exact: true }).click();
+    await page.getByRole('link', { name: 'Shelf', exact: true }).click();
     await page
       .getByTestId('offline-pointer')
       .filter({ hasText: 'No copy of this shelf is saved yet.' })

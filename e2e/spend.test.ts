@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => fx?.close());
 
 const planned = (name: string) => page.getByTestId(`plan-${name}`);
-const nav = (name: string) => page.getByRole('button', { name, exact: true }).first().click();
+const nav = (name: string) => page.getByRole('link', { name, exact: true }).first().click();
 
 describe('spend you can see and steer', () => {
   it('plans the menu from the last price, then from the live quote', async () => {
@@ -60,11 +60,13 @@ describe('spend you can see and steer', () => {
     await openShelf(page);
     await filterAndOpen(page, handle);
     const rows = page.locator('table[aria-label="Reports"] tbody tr');
-    await expect.poll(() => rows.filter({ hasText: 'owned · read' }).count()).toBe(2);
-    await expect.poll(() => rows.filter({ hasText: 'missing' }).count()).toBe(2);
+    await expect.poll(() => rows.filter({ hasText: /Owned Read$/ }).count()).toBe(2);
+    await expect.poll(() => rows.filter({ hasText: /Not owned$/ }).count()).toBe(2);
     await expect
       .poll(() => page.getByTestId('plan-source').textContent())
-      .toMatch(/^Estimates at \$0\.01 per report, the last price paid on \d{4}-\d\d-\d\d, until the live/);
+      .toMatch(
+        /^Estimates at \$0\.01 per report, the last price paid on [A-Z][a-z]{2} \d{1,2}, \d{4}, until the live/,
+      );
     expect(await planned('all').textContent()).toBe('All (4 reports)≈ $0.04 estimate');
     expect(await planned('missing-only').textContent()).toBe('Missing only (2 reports)≈ $0.02 estimate');
     expect(await planned('your-choice').textContent()).toBe('Your choice (2 reports)≈ $0.02 estimate');
@@ -88,14 +90,21 @@ describe('spend you can see and steer', () => {
     expect(await page.getByTestId('spend-lifetime').textContent()).toBe('$0.02');
     const byDay = page.getByTestId('spend-by-day');
     await byDay.locator('.recharts-bar-rectangle').first().waitFor();
-    // The x axis is dated ("23 Nov"), the y axis in dollars.
+    // The x axis is dated as the locale writes it ("Nov 23" in Chromium's en-US), the y axis in round dollars.
     const ticks = (chart: typeof byDay, axis: 'x' | 'y') =>
       chart
         .locator(`.recharts-${axis}Axis-tick-labels .recharts-cartesian-axis-tick-value`)
         .allTextContents();
     expect(await ticks(byDay, 'x')).not.toHaveLength(0);
-    expect((await ticks(byDay, 'x')).every((tick) => /^\d{1,2} [A-Z][a-z]{2}$/.test(tick))).toBe(true);
-    expect((await ticks(byDay, 'y')).every((tick) => tick.startsWith('$'))).toBe(true);
+    expect((await ticks(byDay, 'x')).every((tick) => /^[A-Z][a-z]{2} \d{1,2}$/.test(tick))).toBe(true);
+    const dollars = (await ticks(byDay, 'y')).map((tick) => Number(tick.replace(/^\$/, '')));
+    expect(dollars[0]).toBe(0);
+    expect(dollars.at(-1)).toBeGreaterThanOrEqual(0.02);
+    // Whole cents, evenly spaced: no $0.085.
+    for (const [i, value] of dollars.entries()) {
+      expect(Math.round(value * 100) / 100).toBe(value);
+      expect(value).toBeCloseTo(i * (dollars[1]! - dollars[0]!), 6);
+    }
     const byHandle = page.getByTestId('spend-by-handle');
     expect(await ticks(byHandle, 'y')).toEqual([`@${handle}`]);
 
@@ -121,7 +130,13 @@ describe('spend you can see and steer', () => {
 
     await openShelf(page);
     await filterAndOpen(page, handle);
-    await page.getByTestId('over-budget').waitFor({ timeout: 20_000 });
+    // The warning gives the figures: spent this month, the budget, and this purchase's price.
+    await page
+      .getByTestId('over-budget')
+      .filter({
+        hasText: `Over the monthly budget for @${handle}: $0.02 spent this month of $0.03, and this purchase costs $0.02.`,
+      })
+      .waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Buy 2 reports for $0.02' }).click();
     const dialog = page.getByRole('dialog', { name: 'Confirm the purchase' });
     const pay = dialog.getByRole('button', { name: 'Pay $0.02' });
@@ -148,6 +163,10 @@ describe('spend you can see and steer', () => {
     expect(await budgets.locator('tbody tr').first().textContent()).toBe(`@${handle}$0.04 (over)$0.03`);
     await nav('Settings');
     await page.getByRole('list', { name: 'Budgets' }).waitFor();
+    // $0.04 spent against $0.03 is flagged where the budget is set, too.
+    expect(await page.getByRole('list', { name: 'Budgets' }).locator('li').first().textContent()).toMatch(
+      new RegExp(`^@${handle}: \\$0\\.03 a month, \\$0\\.04 spent this month · over by \\$0\\.01`),
+    );
     expect(await audit(page, 'settings with a budget')).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ describe('importing a wallet over the one set up', () => {
     const other = privateKeyToAccount(stack.buyerKeys[1]!).address;
     const walletFile = path.join(fx.dataDir, 'wallet.json');
     const before = readFileSync(walletFile);
-    await page.getByRole('button', { name: 'Settings', exact: true }).first().click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
     const importOther = async () => {
       await page.getByRole('textbox', { name: 'Private key', exact: true }).fill(stack.buyerKeys[1]!);
       await page.getByLabel('New passphrase for Intel Desk').fill(PASSPHRASE);

@@ -25,7 +25,7 @@ beforeAll(async () => {
     },
   });
   page = fx.page;
-  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
   await page.getByLabel('WalletConnect project id').waitFor();
 });
 
@@ -56,7 +56,7 @@ describe('WalletConnect', () => {
     await shot(page, 'walletconnect-offline');
     expect(foreign.every((url) => /^(wss|https):\/\/[a-z.]*walletconnect\.(org|com)\//.test(url))).toBe(true);
     // The rest of the app is unaffected.
-    await page.getByRole('button', { name: 'Shelf', exact: true }).click();
+    await page.getByRole('link', { name: 'Shelf', exact: true }).click();
     await page.locator('.shelf-row').first().waitFor();
   });
 });

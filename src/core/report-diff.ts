@@ -85,11 +85,15 @@ function shareChanges(older: Reading, newer: Reading): ShareChange[] {
     const labels = new Set([...before.keys(), ...after.keys()]);
     // A field is in percent when each report that has it holds fractions of one.
     const percent = [older, newer].every((r) => !r.shares.has(field) || r.percentFields.has(field));
+    // A label a report leaves out of a field it has holds none of it: a dropped topic fell by all it had.
+    const share = (reading: Reading, values: Map<string, number>, label: string) =>
+      values.get(label) ?? (reading.shares.has(field) ? 0 : undefined);
     return [...labels].map((label) => ({
       field,
       label,
       percent,
       ...change(before.get(label), after.get(label)),
+      delta: change(share(older, before, label), share(newer, after, label)).delta,
     }));
   });
 }

@@ -20,16 +20,64 @@ export function pluralWord(value: number, one: string, many = `${one}s`): string
   return value === 1 ? one : many;
 }
 
-export function day(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toISOString().slice(0, 10);
+/*
+ * Dates, in the person's locale (decision 0025). Two styles, one per kind of date:
+ * - a report's day (its date, a menu's date range) is a calendar day of the service, which dates reports and
+ *   date ranges in UTC, so it is shown in UTC: the day a date field or `after:` in a query names;
+ * - a moment (bought, saved, checked, backed up) is shown in the person's time zone, with the time as their
+ *   locale writes it (12- or 24-hour).
+ * ISO stays where a machine reads it: queries, exports, file names. `locale` is for tests; the window uses
+ * the browser's.
+ */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  // Building an Intl formatter costs far more than using one, and a table formats hundreds of dates.
+  const key = `${locale ?? ''} ${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    formats.set(key, format);
+  }
+  return format;
 }
 
-export function dateTime(iso: string | null | undefined): string {
+function formatDate(
+  iso: string | null | undefined,
+  options: Intl.DateTimeFormatOptions,
+  locale: string | undefined,
+): string {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return Number.isNaN(date.getTime()) ? iso : formatter(locale, options).format(date);
+}
+
+/** A report's day ("Nov 20, 2026", "20 Nov 2026"): a calendar day, in UTC. */
+export function day(iso: string | null | undefined, locale?: string): string {
+  return formatDate(iso, { dateStyle: 'medium', timeZone: 'UTC' }, locale);
+}
+
+/** Two report days as one range, in the locale's own short form ("Nov 6 – 20, 2026"). */
+export function dayRange(from: string, to: string, locale?: string): string {
+  const [start, end] = [new Date(from), new Date(to)];
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || start > end)
+    return `${day(from, locale)} – ${day(to, locale)}`;
+  return formatter(locale, { dateStyle: 'medium', timeZone: 'UTC' }).formatRange(start, end);
+}
+
+/** The local day of a moment (when a report was bought), without its time. */
+export function localDay(iso: string | null | undefined, locale?: string): string {
+  return formatDate(iso, { dateStyle: 'medium' }, locale);
+}
+
+/** A moment, local date and time ("Nov 20, 2026, 3:04 PM", "20 Nov 2026, 15:04"). */
+export function dateTime(iso: string | null | undefined, locale?: string): string {
+  return formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' }, locale);
+}
+
+/** The local time of a moment today ("3:04 PM"). */
+export function time(iso: string | null | undefined, locale?: string): string {
+  return formatDate(iso, { timeStyle: 'short' }, locale);
 }
 
 export function shortAddress(address: string | null | undefined): string {
@@ -59,4 +107,16 @@ export function networkName(network: string): string {
 export function humanize(key: string): string {
   const spaced = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
   return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
+}
+
+/**
+ * A compared number's name: `postsPerDay.posts` as "Posts per day" (the series' unit is dropped when the name
+ * already says it), `engagement.likes` as "Engagement likes"; a series' mean says so once: "(mean)".
+ */
+export function metricLabel(name: string, kind: 'value' | 'mean'): string {
+  const parts = name.split('.').map((part) => humanize(part).toLowerCase());
+  const words = new Set(parts[0]?.split(' '));
+  const kept = parts.filter((part, i) => i === 0 || !part.split(' ').every((word) => words.has(word)));
+  const text = kept.join(' ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${kind === 'mean' ? ' (mean)' : ''}`;
 }

@@ -69,8 +69,8 @@ describe('diffReports', () => {
     );
     expect(diff.shares).toEqual([
       { field: 'topicShare', label: 'rates', percent: true, before: 0.5, after: 0.3, delta: -0.2 },
-      { field: 'topicShare', label: 'housing', percent: true, before: 0.5, after: null, delta: null },
-      { field: 'topicShare', label: 'energy', percent: true, before: null, after: 0.7, delta: null },
+      { field: 'topicShare', label: 'housing', percent: true, before: 0.5, after: null, delta: -0.5 },
+      { field: 'topicShare', label: 'energy', percent: true, before: null, after: 0.7, delta: 0.7 },
     ]);
     expect(diff.topicsAdded).toEqual(['energy']);
     expect(diff.topicsDropped).toEqual(['housing']);

@@ -1,67 +1,7 @@
-/**
- * Whether a new wallet passphrase holds up to an offline guess. Length alone is not enough ("aaaaaaaaaaaa",
- * "passwordpassword"), so zxcvbn-ts estimates how many guesses a cracker ordering candidates by common
- * passwords, words, names, keyboard walks and repeats would need.
- */
-import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import {
-  PASSPHRASE_MIN_LENGTH,
-  PASSPHRASE_MIN_GUESSES_LOG10,
-  PASSPHRASE_HINT,
-} from '../../shared/passphrase';
+/** Refuses a wallet passphrase too weak to seal a key with, by the rule in src/shared/passphrase-rating.ts. */
+import { PASSPHRASE_HINT } from '../../shared/passphrase';
+import { ratePassphrase } from '../../shared/passphrase-rating';
 import { DeskError } from '../errors';
-
-let estimator: Promise<ZxcvbnFactory> | null = null;
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * Built once, on the first import of a wallet. Loading and ranking the dictionaries is synchronous work of a
- * few hundred milliseconds, so it is done in steps with a turn of the event loop between them.
- */
-function loadEstimator(): Promise<ZxcvbnFactory> {
-  estimator ??= (async () => {
-    const { ZxcvbnFactory } = await import('@zxcvbn-ts/core');
-    await turn();
-    const common = await import('@zxcvbn-ts/language-common');
-    await turn();
-    const en = await import('@zxcvbn-ts/language-en');
-    await turn();
-    return new ZxcvbnFactory({
-      translations: en.translations,
-      graphs: common.adjacencyGraphs,
-      dictionary: { ...common.dictionary, ...en.dictionary },
-    });
-  })();
-  return estimator;
-}
-
-export interface PassphraseVerdict {
-  ok: boolean;
-  guessesLog10: number;
-  reason: string | null;
-}
-
-export async function ratePassphrase(passphrase: string): Promise<PassphraseVerdict> {
-  const length = [...passphrase].length;
-  if (length < PASSPHRASE_MIN_LENGTH) {
-    return {
-      ok: false,
-      guessesLog10: 0,
-      reason: `it has ${length} characters, fewer than ${PASSPHRASE_MIN_LENGTH}`,
-    };
-  }
-  const result = (await loadEstimator()).check(passphrase);
-  if (result.guessesLog10 >= PASSPHRASE_MIN_GUESSES_LOG10)
-    return { ok: true, guessesLog10: result.guessesLog10, reason: null };
-  const warning = result.feedback.warning?.replace(/\.$/, '');
-  const magnitude = `it would fall in about 10^${Math.floor(result.guessesLog10)} guesses`;
-  return {
-    ok: false,
-    guessesLog10: result.guessesLog10,
-    reason: warning ? `${magnitude} (${warning.charAt(0).toLowerCase()}${warning.slice(1)})` : magnitude,
-  };
-}
 
 /** Refuses a passphrase too weak to seal a wallet with, saying why and what would pass. */
 export async function requireStrongPassphrase(passphrase: string): Promise<void> {

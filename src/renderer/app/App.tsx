@@ -3,12 +3,13 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
-import { NavigateContext, useHashRoute, type Route } from './route';
+import { NavigateContext, routeHash, useHashRoute, type Route } from './route';
 import { Welcome } from './Welcome';
+import { QueryHelp, isHelpKey } from '../screens/QueryHelp';
 import { useTheme } from './theme';
 import { ShelfScreen } from '../screens/Shelf';
 import { Loading } from '../components/States';
-import { dateTime } from '../format';
+import { dateTime, plural } from '../format';
 
 // The Shelf is the first screen and the only one in the first load; every other screen, and wagmi with the
 // wallet code (WalletScope), loads when first opened.
@@ -90,6 +91,16 @@ export function App() {
   const settings = useRpcQuery('settings.get', {});
   useTheme(settings.data?.theme);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [syntaxOpen, setSyntaxOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!isHelpKey(event)) return;
+      event.preventDefault();
+      setSyntaxOpen(true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const welcomeShown = helpOpen || settings.data?.welcomeDismissed === false;
 
   const closeWelcome = () => {
@@ -112,16 +123,24 @@ export function App() {
         <header className="topbar">
           <span className="brand">Intel Desk</span>
           <nav aria-label="Main">
+            {/* Links, as navigation is: they say where they go, and the current one says so (aria-current). */}
             {NAV.map((item) => (
-              <button
+              <a
                 key={item.screen}
-                type="button"
+                href={routeHash({ screen: item.screen } as Route)}
                 className={activeTab(route) === item.screen ? 'tab active' : 'tab'}
                 aria-current={activeTab(route) === item.screen ? 'page' : undefined}
-                onClick={() => navigate({ screen: item.screen } as Route)}
+                onClick={(event) => {
+                  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+                    return;
+                  // navigate() sets the route even when the hash stays the same, so a click on the current
+                  // screen's link still takes focus to the top of the screen.
+                  event.preventDefault();
+                  navigate({ screen: item.screen } as Route);
+                }}
               >
                 {item.label}
-              </button>
+              </a>
             ))}
             <button
               type="button"
@@ -164,7 +183,7 @@ export function App() {
             The local database could not be used ({info.data.databaseRecovered.reason}); it was moved to{' '}
             {info.data.databaseRecovered.path}
             {info.data.databaseRecovered.restored
-              ? `, and the newest good backup (taken ${dateTime(info.data.databaseRecovered.restored.takenAt)}) was restored: ${info.data.databaseRecovered.restored.reports} report(s) came back. Anything bought after that backup is not in it.`
+              ? `, and the newest good backup (taken ${dateTime(info.data.databaseRecovered.restored.takenAt)}) was restored: ${plural(info.data.databaseRecovered.restored.reports, 'report')} came back. Anything bought after that backup is not in it.`
               : ' and a new one was started.'}{' '}
             Settings → Library → Restore purchases brings back from the service what the wallet bought and the
             library now lacks.
@@ -179,11 +198,18 @@ export function App() {
         ) : null}
         <main ref={main} tabIndex={-1} className="content">
           {welcomeShown && info.data ? (
-            <Welcome demo={info.data.demo} focus={helpOpen} onClose={closeWelcome} />
+            <Welcome
+              demo={info.data.demo}
+              focus={helpOpen}
+              onShelf={route.screen === 'shelf'}
+              onClose={closeWelcome}
+              onSyntax={() => setSyntaxOpen(true)}
+            />
           ) : null}
           <Suspense fallback={<Loading label="Opening…" />}>
             <Screen route={route} />
           </Suspense>
+          <QueryHelp open={syntaxOpen} onClose={() => setSyntaxOpen(false)} />
         </main>
       </div>
     </NavigateContext.Provider>

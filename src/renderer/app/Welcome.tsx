@@ -5,8 +5,17 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from './route';
 
-/** `focus`: opened from Help, so focus moves to it; on first run the screen keeps it. */
-export function Welcome(props: { demo: boolean; focus: boolean; onClose: () => void }) {
+/**
+ * `focus`: opened from Help, so focus moves to it; on first run the screen keeps it. `onShelf`: the Shelf is
+ * already the screen, so there is no "Start on the Shelf" to offer.
+ */
+export function Welcome(props: {
+  demo: boolean;
+  focus: boolean;
+  onShelf: boolean;
+  onClose: () => void;
+  onSyntax: () => void;
+}) {
   const navigate = useNavigate();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -46,18 +55,28 @@ export function Welcome(props: { demo: boolean; focus: boolean; onClose: () => v
           </li>
         </ul>
       )}
-      <div className="actions">
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            props.onClose();
-            navigate({ screen: 'shelf' });
-          }}
-        >
-          Start on the Shelf
+      <p>
+        The Library&apos;s search takes words, &quot;phrases&quot;, <code>handle:</code>, <code>topic:</code>,{' '}
+        <code>posts&gt;100</code> and more: press <kbd>?</kbd> or{' '}
+        <button type="button" className="link" onClick={props.onSyntax}>
+          see the search syntax
         </button>
-        <button type="button" onClick={props.onClose}>
+        .
+      </p>
+      <div className="actions">
+        {props.onShelf ? null : (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              props.onClose();
+              navigate({ screen: 'shelf' });
+            }}
+          >
+            Start on the Shelf
+          </button>
+        )}
+        <button type="button" className={props.onShelf ? 'primary' : undefined} onClick={props.onClose}>
           Close
         </button>
       </div>

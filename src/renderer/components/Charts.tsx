@@ -27,9 +27,9 @@ type Drawn = Exclude<AnalyticsFigure, { kind: 'other' }>;
 const TICK = { fontSize: 12 };
 const LABEL_CHARS = 22;
 
-/** "6 Nov": a date tick (UTC, as the reports' dates are). */
+/** "Nov 6" or "6 Nov" as the person's locale writes it: a date tick (UTC, as the reports' dates are). */
 export function tickDate(time: number): string {
-  return new Date(time).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  return new Date(time).toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 }
 
 /** About `count` ticks on data points, first and last included, so a date axis never repeats a day. */

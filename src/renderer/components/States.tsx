@@ -1,6 +1,7 @@
 /** The empty, loading and error states every screen shows the same way. */
 import type { ReactNode } from 'react';
 import { errorMessage } from '../rpc/client';
+import { dateTime } from '../format';
 
 export function Loading(props: { label?: string }) {
   return (
@@ -55,8 +56,7 @@ export function StaleBanner(props: {
   if (!props.stale) return null;
   return (
     <p className="stale" role="status" data-testid="stale">
-      Stale: offline copy from{' '}
-      {props.fetchedAt ? new Date(props.fetchedAt).toLocaleString() : 'an earlier run'}
+      Stale: offline copy from {props.fetchedAt ? dateTime(props.fetchedAt) : 'an earlier run'}
       {props.reason ? ` (${props.reason})` : ''}
     </p>
   );

@@ -39,7 +39,13 @@ export function BudgetsForm() {
         <ul className="budget-list" aria-label="Budgets">
           {budgets.map((row) => (
             <li key={row.handle}>
-              @{row.handle}: {usd(row.budgetUsd ?? 0)} a month, {usd(row.monthUsd)} spent this month{' '}
+              @{row.handle}: {usd(row.budgetUsd ?? 0)} a month, {usd(row.monthUsd)} spent this month
+              {row.monthUsd > (row.budgetUsd ?? 0) ? (
+                <strong className="warn-text" data-testid="budget-over">
+                  {' '}
+                  · over by {usd(row.monthUsd - (row.budgetUsd ?? 0))}
+                </strong>
+              ) : null}{' '}
               <button
                 type="button"
                 className="link"

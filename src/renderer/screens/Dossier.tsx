@@ -5,6 +5,7 @@ import { errorCode } from '../rpc/client';
 import { useNavigate } from '../app/route';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { DossierEditor } from '../dossier/DossierEditor';
+import { HandlePicker } from './HandlePicker';
 
 export function DossierScreen(props: { handle?: string | undefined }) {
   const navigate = useNavigate();
@@ -31,13 +32,7 @@ export function DossierScreen(props: { handle?: string | undefined }) {
             if (typed.trim()) navigate({ screen: 'dossier', handle: typed.trim().replace(/^@/, '') });
           }}
         >
-          <input
-            type="text"
-            aria-label="Handle to open"
-            placeholder="handle"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-          />
+          <HandlePicker label="Handle to open" value={typed} onChange={setTyped} />
           <button type="submit">Open</button>
         </form>
       </div>
@@ -64,7 +59,7 @@ export function DossierScreen(props: { handle?: string | undefined }) {
         </div>
       ) : null}
       {settings.data?.librarySecretSet && !handle ? (
-        <Empty title="Type a handle to open its dossier." />
+        <Empty title="Choose or type a handle to open its dossier." />
       ) : null}
       {handle && dossier.isPending && dossier.fetchStatus === 'fetching' ? (
         <Loading label="Reading the dossier…" />

@@ -3,7 +3,7 @@
  * saved searches beside it; all of it works offline. The list comes from core a page at a time as it
  * scrolls (LibraryTable), so 100k reports open as fast as ten.
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
@@ -17,6 +17,7 @@ import { LibraryTable } from './LibraryTable';
 import { useLibraryPages, useSearchPages, type LibraryView } from './library-data';
 import { SavedSearches } from './SavedSearches';
 import { SearchSyntaxError } from './SearchSyntaxError';
+import { QueryHelp } from './QueryHelp';
 import type { SearchView } from '../../shared/rpc';
 
 const reports = (n: number) => plural(n, 'report');
@@ -87,6 +88,8 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
   const [text, setText] = useState('');
   const [view, setView] = useState<LibraryView>({ sort: 'date', order: 'desc' });
   const searchRef = useRef<HTMLInputElement>(null);
+  const [syntaxOpen, setSyntaxOpen] = useState(false);
+  const syntaxHintId = useId();
   const tableRef = useRef<HTMLTableElement>(null);
   useSlashFocus(searchRef);
   const handles = useRpcQuery('library.handles', {});
@@ -109,16 +112,29 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
             className="library-search"
             placeholder="Search owned reports  ( / )"
             aria-label="Search owned reports"
-            title='Words, "phrases", prefix*, handle: model: topic: tag: note: after:/before:YYYY-MM-DD, posts>100, sentiment<0, AND OR NOT ( )'
+            aria-describedby={syntaxHintId}
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {
+              // A query never starts with "?": in an empty box it asks for the syntax, as it does elsewhere.
+              if (e.key === '?' && text === '') {
+                e.preventDefault();
+                setSyntaxOpen(true);
+                return;
+              }
               if (e.key === 'ArrowDown' && tableRef.current) {
                 e.preventDefault();
                 tableRef.current.focus();
               }
             }}
           />
+          <button type="button" aria-keyshortcuts="?" onClick={() => setSyntaxOpen(true)}>
+            Search syntax
+          </button>
+          <span id={syntaxHintId} className="sr-only">
+            Press question mark in the empty box for the search syntax.
+          </span>
+          <QueryHelp open={syntaxOpen} onClose={() => setSyntaxOpen(false)} />
           <label>
             Handle{' '}
             <select value={handle} onChange={(e) => setHandle(e.target.value)} aria-label="Handle">

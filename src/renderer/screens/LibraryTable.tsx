@@ -7,7 +7,7 @@
 import { useEffect, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LibraryItem, LibrarySort } from '../../shared/rpc';
-import { day, usd } from '../format';
+import { day, localDay, usd } from '../format';
 import { Tags } from '../components/Tags';
 import { DEFAULT_ORDER, type LibraryView } from './library-data';
 
@@ -30,22 +30,29 @@ interface Props {
   tableRef: RefObject<HTMLTableElement | null>;
 }
 
-const COLUMNS: { label: string; sort?: LibrarySort }[] = [
+const COLUMNS: { label: string; sort?: LibrarySort; num?: boolean }[] = [
   { label: 'Handle', sort: 'handle' },
   { label: 'Date', sort: 'date' },
   { label: 'Model' },
-  { label: 'Posts' },
+  { label: 'Posts', num: true },
   { label: 'Bought', sort: 'purchased' },
-  { label: 'Spent', sort: 'spent' },
+  { label: 'Spent', sort: 'spent', num: true },
 ];
 
-function SortHeader(props: { label: string; sort: LibrarySort; view: LibraryView; onSort: Props['onSort'] }) {
+function SortHeader(props: {
+  label: string;
+  sort: LibrarySort;
+  num: boolean;
+  view: LibraryView;
+  onSort: Props['onSort'];
+}) {
   const active = props.view.sort === props.sort;
   const order = active ? props.view.order : DEFAULT_ORDER[props.sort];
   return (
     <th
       scope="col"
       role="columnheader"
+      className={props.num ? 'num' : undefined}
       aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
     >
       <button
@@ -144,11 +151,17 @@ export function LibraryTable(props: Props) {
                 key={column.label}
                 label={column.label}
                 sort={column.sort}
+                num={column.num ?? false}
                 view={props.view}
                 onSort={props.onSort}
               />
             ) : (
-              <th key={column.label} scope="col" role="columnheader">
+              <th
+                key={column.label}
+                scope="col"
+                role="columnheader"
+                className={column.num ? 'num' : undefined}
+              >
                 {column.label}
               </th>
             ),
@@ -185,16 +198,12 @@ export function LibraryTable(props: Props) {
               style={style}
               onClick={() => setCursor(row.index)}
             >
-              <td role="gridcell" title={`@${item.username}`}>
-                {item.displayName ? (
-                  <>
-                    <bdi>{item.displayName}</bdi> <span className="muted">@{item.username}</span>
-                  </>
-                ) : (
-                  <>
-                    @<bdi>{item.username}</bdi>
-                  </>
-                )}
+              {/* One form on every row, whether or not the service sent a display name: the name is on hover. */}
+              <td
+                role="gridcell"
+                title={item.displayName ? `${item.displayName} @${item.username}` : undefined}
+              >
+                @<bdi>{item.username}</bdi>
               </td>
               <td role="gridcell">
                 <button type="button" className="link" tabIndex={-1} onClick={() => onOpen(item)}>
@@ -204,9 +213,11 @@ export function LibraryTable(props: Props) {
               <td role="gridcell">
                 <bdi>{item.model}</bdi> <Tags tags={item.tags} note={item.note} />
               </td>
-              <td role="gridcell">{item.postCount ?? '—'}</td>
+              <td role="gridcell" className="num">
+                {item.postCount ?? '—'}
+              </td>
               <td role="gridcell" className="muted">
-                {day(item.purchasedAt)}
+                {localDay(item.purchasedAt)}
               </td>
               <td role="gridcell" className="num">
                 {usd(item.spentUsd)}

@@ -5,7 +5,6 @@ import { useRpc, useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
 import { useDebounced } from '../app/debounce';
 import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States';
-import { day } from '../format';
 import {
   chosenItems,
   coveredItems,
@@ -17,6 +16,7 @@ import {
 } from './selection';
 import { PurchasePanel } from './purchase/PurchasePanel';
 import { Planner } from './purchase/Planner';
+import { MenuReports } from './MenuReports';
 
 export function MenuScreen(props: { handle: string }) {
   const { handle } = props;
@@ -159,53 +159,13 @@ export function MenuScreen(props: { handle: string }) {
               includeOwned={choice.includeOwned}
               settling={settledSelection !== selection}
             />
-            <table className="menu-table report-menu" aria-label="Reports">
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <span className="sr-only">Chosen</span>
-                  </th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Model</th>
-                  <th scope="col">Posts</th>
-                  <th scope="col">Covers</th>
-                  <th scope="col">Owned</th>
-                </tr>
-              </thead>
-              <tbody>
-                {reports.map((report) => (
-                  <tr key={report.id} className={chosen.has(report.id) ? 'chosen' : ''}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        aria-label={`Choose report of ${day(report.createdAt)}`}
-                        checked={coveredIds.has(report.id)}
-                        onChange={() => toggle(report.id)}
-                      />
-                    </td>
-                    <td>{day(report.createdAt)}</td>
-                    <td>{report.model}</td>
-                    <td>{report.postCount}</td>
-                    <td>
-                      {report.dateRange ? `${day(report.dateRange.from)} – ${day(report.dateRange.to)}` : '—'}
-                    </td>
-                    <td>
-                      {report.owned ? (
-                        <button
-                          type="button"
-                          className="link owned"
-                          onClick={() => navigate({ screen: 'report', id: report.id })}
-                        >
-                          owned · read
-                        </button>
-                      ) : (
-                        <span className="muted">missing</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <MenuReports
+              reports={reports}
+              ticked={coveredIds}
+              chosen={chosen}
+              onToggle={toggle}
+              onRead={(id) => navigate({ screen: 'report', id })}
+            />
           </div>
           <PurchasePanel
             handle={menu.data?.username ?? handle}

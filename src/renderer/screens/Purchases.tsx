@@ -1,6 +1,6 @@
 /**
  * Every purchase with its amount, state and receipt; today's spend against the cap; totals, budgets and
- * charts of what was spent; reconcile.
+ * charts of what was spent; check unfinished purchases (purchases.reconcile) against the chain.
  */
 import type { ReactNode } from 'react';
 import type { PurchaseView } from '../../shared/rpc';
@@ -52,7 +52,7 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
         <h1 id="purchases-title">Purchases</h1>
         <div className="toolbar">
           <button type="button" onClick={() => reconcile.mutate({})} disabled={reconcile.isPending}>
-            {reconcile.isPending ? 'Reconciling…' : 'Reconcile'}
+            {reconcile.isPending ? 'Checking…' : 'Check unfinished purchases'}
           </button>
           <button
             type="button"
@@ -91,8 +91,9 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
           </div>
           {inDoubt > 0 ? (
             <p className="warn-text">
-              {plural(inDoubt, 'purchase')} {pluralWord(inDoubt, 'is', 'are')} not settled yet. Reconcile
-              checks the chain; Intel Desk never pays twice for them.
+              {plural(inDoubt, 'purchase')} {pluralWord(inDoubt, 'is', 'are')} not settled yet. Check
+              unfinished purchases asks the chain and the service how each ended; Intel Desk never pays twice
+              for them.
             </p>
           ) : null}
         </div>

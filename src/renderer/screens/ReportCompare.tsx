@@ -4,7 +4,7 @@ import type { TimelineEntry } from '../../shared/rpc';
 import type { MetricChange, NarrativeChange, ReportDiff, ShareChange } from '../../shared/report-diff';
 import { useRpcQuery } from '../rpc/context';
 import { ErrorMessage, Loading } from '../components/States';
-import { dateTime, humanize } from '../format';
+import { dateTime, humanize, metricLabel } from '../format';
 
 const figures = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const number = (value: number) => figures.format(value);
@@ -25,10 +25,7 @@ function MetricRows(props: { metrics: MetricChange[] }) {
     <>
       {props.metrics.map((m) => (
         <tr key={`${m.kind}:${m.name}`}>
-          <th scope="row">
-            {humanize(m.name.replaceAll('.', ' '))}
-            {m.kind === 'mean' ? ' (mean)' : ''}
-          </th>
+          <th scope="row">{metricLabel(m.name, m.kind)}</th>
           <Cell value={m.before} format={number} />
           <Cell value={m.after} format={number} />
           <td className="num">{signed(m.delta, number)}</td>

@@ -1,8 +1,7 @@
 /** Service URL, spending caps and budgets, wallet, WalletConnect, chain RPC, library secret, theme. Secrets go in; only "set / accepted" comes out. */
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
-import { errorCode, errorMessage, refusalDetails } from '../rpc/client';
-import { Dialog } from '../components/Dialog';
+import { errorMessage } from '../rpc/client';
 import { ErrorMessage, Loading } from '../components/States';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { BudgetsForm } from './BudgetsForm';
@@ -11,7 +10,7 @@ import { OptionalSettingForm } from './OptionalSettingForm';
 import { LibraryCard } from './LibraryCard';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
-import { PASSPHRASE_HINT } from '../../shared/passphrase';
+import { ImportWallet } from '../wallet/ImportWallet';
 
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
@@ -116,163 +115,6 @@ function WalletConnectForm(props: { settings: SettingsView }) {
         WalletConnect Cloud; without one, Intel Desk never contacts the relay.
       </p>
     </OptionalSettingForm>
-  );
-}
-
-/** Which field an import error is about, by its stable code; others concern the whole form. */
-const IMPORT_ERROR_FIELD: Record<string, 'privateKey' | 'keystoreFile' | 'keystorePassword' | 'passphrase'> =
-  {
-    invalid_private_key: 'privateKey',
-    invalid_keystore: 'keystoreFile',
-    wrong_passphrase: 'keystorePassword',
-    weak_passphrase: 'passphrase',
-  };
-
-function ImportWallet() {
-  const [kind, setKind] = useState<'key' | 'keystore'>('key');
-  const [privateKey, setPrivateKey] = useState('');
-  const [keystoreJson, setKeystoreJson] = useState('');
-  const [keystorePassword, setKeystorePassword] = useState('');
-  const [passphrase, setPassphrase] = useState('');
-  const importWallet = useRpcMutation('wallet.import');
-  const lock = useRpcMutation('wallet.lock');
-  const messageId = useId();
-  const failedField = importWallet.isError
-    ? IMPORT_ERROR_FIELD[errorCode(importWallet.error) ?? '']
-    : undefined;
-  // Another wallet is set up: core refused and named both addresses; only the person's choice replaces it.
-  const existing = refusalDetails(importWallet.error, 'wallet_exists');
-  const [keepCurrent, setKeepCurrent] = useState(false);
-  const submitImport = (replace: boolean) => {
-    setKeepCurrent(false);
-    importWallet.mutate(
-      kind === 'key'
-        ? { privateKey, passphrase, replace }
-        : { keystoreJson, keystorePassword, passphrase, replace },
-      {
-        onSuccess: () => {
-          setPrivateKey('');
-          setKeystoreJson('');
-          setKeystorePassword('');
-          setPassphrase('');
-        },
-      },
-    );
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    submitImport(false);
-  };
-  return (
-    <form className="settings-block" onSubmit={submit} autoComplete="off">
-      <Dialog
-        title="Replace the wallet?"
-        open={existing !== null && !keepCurrent && !importWallet.isPending}
-        onClose={() => setKeepCurrent(true)}
-      >
-        <p>
-          A wallet is already set up: <code data-testid="wallet-current">{existing?.current}</code>.
-        </p>
-        <p>
-          Importing <code data-testid="wallet-incoming">{existing?.incoming}</code> replaces it. The current
-          keystore is kept in the backups folder of the data folder, so it can be restored.
-        </p>
-        <div className="inline-form">
-          <button type="button" onClick={() => setKeepCurrent(true)}>
-            Keep the current wallet
-          </button>
-          <button type="button" onClick={() => submitImport(true)}>
-            Replace the wallet
-          </button>
-        </div>
-      </Dialog>
-      <h3>Import a wallet</h3>
-      <p className="muted small">The key is encrypted in Intel Desk's keystore and never shown again.</p>
-      <fieldset>
-        <legend>Import from</legend>
-        <label>
-          <input type="radio" name="import-kind" checked={kind === 'key'} onChange={() => setKind('key')} />{' '}
-          Hexadecimal key
-        </label>
-        <label>
-          <input
-            type="radio"
-            name="import-kind"
-            checked={kind === 'keystore'}
-            onChange={() => setKind('keystore')}
-          />{' '}
-          Keystore JSON file
-        </label>
-      </fieldset>
-      {kind === 'key' ? (
-        <label>
-          Private key{' '}
-          <input
-            type="password"
-            value={privateKey}
-            onChange={(e) => setPrivateKey(e.target.value)}
-            {...invalidProps(messageId, failedField === 'privateKey')}
-          />
-        </label>
-      ) : (
-        <>
-          <label>
-            Keystore file{' '}
-            <input
-              type="file"
-              accept=".json,application/json"
-              onChange={async (e) => setKeystoreJson((await e.target.files?.[0]?.text()) ?? '')}
-              {...invalidProps(messageId, failedField === 'keystoreFile')}
-            />
-          </label>
-          <label>
-            Keystore password{' '}
-            <input
-              type="password"
-              value={keystorePassword}
-              onChange={(e) => setKeystorePassword(e.target.value)}
-              {...invalidProps(messageId, failedField === 'keystorePassword')}
-            />
-          </label>
-        </>
-      )}
-      <label>
-        New passphrase for Intel Desk{' '}
-        <input
-          type="password"
-          autoComplete="new-password"
-          value={passphrase}
-          onChange={(e) => setPassphrase(e.target.value)}
-          {...invalidProps(messageId, failedField === 'passphrase')}
-        />
-      </label>
-      <p className="muted small" data-testid="passphrase-hint">
-        {PASSPHRASE_HINT}
-      </p>
-      <div className="inline-form">
-        <button type="submit" disabled={importWallet.isPending || !passphrase}>
-          {importWallet.isPending ? 'Sealing the key…' : 'Import wallet'}
-        </button>
-        <button type="button" onClick={() => lock.mutate({})}>
-          Lock wallet
-        </button>
-      </div>
-      <FormMessage
-        id={messageId}
-        error={
-          importWallet.isError
-            ? existing !== null
-              ? keepCurrent
-                ? `Nothing was imported; ${existing.current} is still the wallet.`
-                : null
-              : errorMessage(importWallet.error)
-            : lock.isError
-              ? errorMessage(lock.error)
-              : null
-        }
-        success={importWallet.isSuccess ? 'Wallet imported and unlocked.' : null}
-      />
-    </form>
   );
 }
 

@@ -11,11 +11,18 @@ import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
 import { Avatar } from '../components/Avatar';
 import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
-import { count, day, plural, pluralWord } from '../format';
+import { count, localDay, plural, pluralWord } from '../format';
 import { shelfHaystack, shelfNeedle, type ShelfSort } from '../../shared/shelf-filter';
 import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
 
 const ROW_HEIGHT = 56;
+
+/** "3 of 6 reports owned": how much of the handle's menu is in the library, when the shelf says its size. */
+function ownedText(owned: number, reportCount: number | null | undefined): string {
+  if (reportCount === null || reportCount === undefined || owned > reportCount)
+    return `${plural(owned, 'report')} owned`;
+  return `${owned.toLocaleString('en-US')} of ${plural(reportCount, 'report')} owned`;
+}
 
 export function ShelfScreen() {
   const summary = useRpcQuery('shelf.summary', SHELF_SUMMARY);
@@ -37,7 +44,7 @@ export function ShelfScreen() {
   // One row per owned handle, not the whole library: a 100k-report library must not slow the Shelf.
   const library = useRpcQuery('library.handles', {});
   const owned = useMemo(
-    () => new Set((library.data?.handles ?? []).map((owner) => owner.handle.toLowerCase())),
+    () => new Map((library.data?.handles ?? []).map((owner) => [owner.handle.toLowerCase(), owner.reports])),
     [library.data],
   );
   const head = useShelfHead(summary.data, text, sort);
@@ -237,19 +244,19 @@ export function ShelfScreen() {
                         {owned.has(entry.username.toLowerCase()) ? (
                           <span className="owned-mark" data-testid="owned-mark">
                             {' '}
-                            · reports owned
+                            · {ownedText(owned.get(entry.username.toLowerCase()) ?? 0, entry.reportCount)}
                           </span>
                         ) : null}
                       </span>
                     </span>
                     <span className="shelf-num" title="Followers">
-                      {count(entry.followers)} followers
+                      {count(entry.followers)} {pluralWord(entry.followers ?? 0, 'follower')}
                     </span>
                     <span className="shelf-num" title="Reports">
-                      {count(entry.reportCount)} reports
+                      {count(entry.reportCount)} {pluralWord(entry.reportCount ?? 0, 'report')}
                     </span>
                     <span className="shelf-num muted" title="Last update">
-                      {day(entry.gatheredAt)}
+                      {localDay(entry.gatheredAt)}
                     </span>
                   </div>
                 );

@@ -5,27 +5,27 @@
  */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SpendView } from '../../shared/rpc';
-import { usd } from '../format';
+import { day, usd } from '../format';
+import { tickDate } from '../components/Charts';
+import { niceTicks } from '../components/nice-ticks';
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** A local day key (2026-11-23) as "23 Nov", and with the year for the tooltip. */
-function dayLabel(day: string, withYear = false): string {
-  const [year, month, date] = day.split('-').map(Number);
-  if (!year || !month || !date) return day;
-  return `${date} ${MONTHS[month - 1] ?? ''}${withYear ? ` ${year}` : ''}`;
+/** A local day key (2026-11-23) as the locale writes it ("Nov 23"), and with the year for the tooltip. */
+function dayLabel(key: string, withYear = false): string {
+  // The key already names the person's local day: formatted as that calendar day, in UTC, it stays the day.
+  return withYear ? day(`${key}T00:00:00Z`) : tickDate(Date.parse(`${key}T00:00:00Z`));
 }
 
-/** Axis ticks in dollars, exact to a tenth of a cent ($0.075), so no tick is rounded to a neighbour's value. */
+/** Axis ticks in dollars; the ticks themselves are round (niceTicks), so cents are enough. */
 const axisUsd = (value: number) =>
   value === 0
     ? '$0'
-    : `$${value.toLocaleString('en-US', { minimumFractionDigits: value < 10 ? 2 : 0, maximumFractionDigits: 3 })}`;
+    : `$${value.toLocaleString('en-US', { minimumFractionDigits: value < 10 ? 2 : 0, maximumFractionDigits: 2 })}`;
 
 const tooltipUsd = (value: unknown) => usd(typeof value === 'number' ? value : Number(value));
 
 export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
   const total = props.days.reduce((sum, day) => sum + day.usd, 0);
+  const ticks = niceTicks(Math.max(0, ...props.days.map((day) => day.usd)));
   return (
     <figure className="spend-chart" data-testid="spend-by-day">
       <figcaption>
@@ -36,7 +36,7 @@ export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
           data={props.days}
           accessibilityLayer
           title="Spent by day"
-          margin={{ top: 8, right: 12, bottom: 4, left: 4 }}
+          margin={{ top: 8, right: 24, bottom: 4, left: 4 }}
         >
           <CartesianGrid stroke="var(--line)" vertical={false} />
           <XAxis
@@ -49,7 +49,9 @@ export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
             tickFormatter={axisUsd}
             tick={{ fill: 'var(--muted)', fontSize: 12 }}
             width={56}
-            allowDecimals
+            ticks={ticks}
+            domain={[0, ticks.at(-1) ?? 0]}
+            interval={0}
           />
           <Tooltip
             formatter={(value) => [tooltipUsd(value), 'Spent']}
@@ -75,6 +77,7 @@ export function SpendByHandleChart(props: { handles: SpendView['byHandle'] }) {
   if (rows.length === 0) return null;
   // Room for the longest handle at the 12 px ticks, within reason.
   const labelWidth = Math.min(200, 12 + 8 * Math.max(...rows.map((row) => row.label.length)));
+  const ticks = niceTicks(Math.max(...rows.map((row) => Math.max(row.totalUsd, row.monthUsd))));
   return (
     <figure className="spend-chart" data-testid="spend-by-handle">
       <figcaption>Spent by handle: this month and in all</figcaption>
@@ -84,10 +87,17 @@ export function SpendByHandleChart(props: { handles: SpendView['byHandle'] }) {
           layout="vertical"
           accessibilityLayer
           title="Spent by handle"
-          margin={{ top: 8, right: 12, bottom: 4, left: 4 }}
+          margin={{ top: 8, right: 24, bottom: 4, left: 4 }}
         >
           <CartesianGrid stroke="var(--line)" horizontal={false} />
-          <XAxis type="number" tickFormatter={axisUsd} tick={{ fill: 'var(--muted)', fontSize: 12 }} />
+          <XAxis
+            type="number"
+            tickFormatter={axisUsd}
+            tick={{ fill: 'var(--muted)', fontSize: 12 }}
+            ticks={ticks}
+            domain={[0, ticks.at(-1) ?? 0]}
+            interval={0}
+          />
           <YAxis
             type="category"
             dataKey="label"

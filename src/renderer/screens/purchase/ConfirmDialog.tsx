@@ -71,7 +71,7 @@ export function ConfirmDialog(props: {
             </label>
           ) : null}
           <div className="dialog-actions">
-            <button type="button" onClick={close}>
+            <button type="button" onClick={close} data-autofocus>
               Cancel
             </button>
             <button

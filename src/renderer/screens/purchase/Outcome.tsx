@@ -33,8 +33,8 @@ export function Outcome(props: {
         <div className="outcome warn" data-testid="purchase-outcome">
           <p>{outcome.message}</p>
           <p>
-            Intel Desk will not pay again for this. Check it under Purchases → Reconcile; if the payment went
-            through, the reports arrive there.
+            Intel Desk will not pay again for this. Check it under Purchases → Check unfinished purchases; if
+            the payment went through, the reports arrive there.
           </p>
         </div>
       );

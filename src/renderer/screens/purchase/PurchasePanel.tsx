@@ -12,6 +12,7 @@ import { plural, usd } from '../../format';
 import { ErrorLine } from '../../components/States';
 import { PriceLines } from './PriceLines';
 import { BalanceNote } from './BalanceNote';
+import { BudgetNote } from './BudgetNote';
 import { UnresolvedNote } from './UnresolvedNote';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ReceiptDialog } from '../ReceiptDialog';
@@ -92,11 +93,7 @@ export function PurchasePanel(props: {
           <PriceLines quote={q} />
           {q.overPurchaseCap ? <p className="warn-text">Above your per-purchase cap.</p> : null}
           {q.overDailyCap ? <p className="warn-text">Above what is left of your daily cap.</p> : null}
-          {q.overHandleBudget ? (
-            <p className="warn-text" data-testid="over-budget">
-              Above what is left of the monthly budget for @{q.handle}.
-            </p>
-          ) : null}
+          {q.overHandleBudget ? <BudgetNote quote={q} /> : null}
           {q.payable ? (
             <>
               <BalanceNote quote={q} wallet={wallet.data} />

@@ -1,0 +1,98 @@
+/**
+ * A menu's reports, each with its checkbox. The list is one tab stop (the current row's checkbox) and the
+ * arrows, Home and End move between rows, so Tab goes on to the price panel and Buy after one press however
+ * many reports the handle has. An owned report's Read button stays in the tab order: it is an action.
+ */
+import { useRef, useState, type KeyboardEvent } from 'react';
+import type { MenuItemView } from '../../shared/rpc';
+import { day, dayRange } from '../format';
+
+export function MenuReports(props: {
+  reports: MenuItemView[];
+  /** Ticked: in the person's choice, whether picked or covered by All or the dates. */
+  ticked: Set<string>;
+  /** Will be bought (owned ones only when buying them again was chosen). */
+  chosen: Set<string>;
+  onToggle(id: string): void;
+  onRead(id: string): void;
+}) {
+  const { reports } = props;
+  const [current, setCurrent] = useState(0);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const focusRow = (index: number) => {
+    const next = Math.max(0, Math.min(reports.length - 1, index));
+    setCurrent(next);
+    body.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')[next]?.focus();
+  };
+  const onKey = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    if (!(event.target instanceof HTMLInputElement)) return;
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      Home: 0,
+      End: reports.length - 1,
+    };
+    const target = moves[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    focusRow(target);
+  };
+  const tabStop = Math.min(current, reports.length - 1);
+  return (
+    <table className="menu-table report-menu" aria-label="Reports" aria-describedby="report-menu-keys">
+      <caption id="report-menu-keys" className="sr-only">
+        Space ticks a report; the up and down arrows move between reports.
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">
+            <span className="sr-only">Chosen</span>
+          </th>
+          <th scope="col">Date</th>
+          <th scope="col">Model</th>
+          <th scope="col">Posts</th>
+          <th scope="col">Covers</th>
+          <th scope="col">Owned</th>
+        </tr>
+      </thead>
+      <tbody ref={body} onKeyDown={onKey}>
+        {reports.map((report, index) => (
+          <tr key={report.id} className={props.chosen.has(report.id) ? 'chosen' : ''}>
+            <td>
+              <input
+                type="checkbox"
+                // Two reports can share a day: the position keeps each name unique.
+                aria-label={`Choose report of ${day(report.createdAt)} (${index + 1} of ${reports.length})`}
+                tabIndex={index === tabStop ? 0 : -1}
+                checked={props.ticked.has(report.id)}
+                onFocus={() => setCurrent(index)}
+                onChange={() => props.onToggle(report.id)}
+              />
+            </td>
+            <td>{day(report.createdAt)}</td>
+            <td>{report.model}</td>
+            <td>{report.postCount}</td>
+            <td>{report.dateRange ? dayRange(report.dateRange.from, report.dateRange.to) : '—'}</td>
+            <td>
+              {report.owned ? (
+                <>
+                  Owned{' '}
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={`Read the report of ${day(report.createdAt)} (${index + 1} of ${reports.length})`}
+                    onClick={() => props.onRead(report.id)}
+                  >
+                    Read
+                  </button>
+                </>
+              ) : (
+                <span className="muted">Not owned</span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

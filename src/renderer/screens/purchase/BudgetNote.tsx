@@ -1,0 +1,18 @@
+/** Over a handle's monthly budget: the figures that make it so, spent, budget and this price. */
+import type { QuoteView } from '../../../shared/rpc';
+import { useRpcQuery } from '../../rpc/context';
+import { usd } from '../../format';
+
+export function BudgetNote(props: { quote: QuoteView }) {
+  const spend = useRpcQuery('purchases.spend', {});
+  const handle = props.quote.handle.toLowerCase();
+  const row = spend.data?.byHandle.find((h) => h.handle.toLowerCase() === handle && h.budgetUsd !== null);
+  return (
+    <p className="warn-text" data-testid="over-budget">
+      Over the monthly budget for @{props.quote.handle}
+      {row
+        ? `: ${usd(row.monthUsd)} spent this month of ${usd(row.budgetUsd ?? 0)}, and this purchase costs ${usd(props.quote.totalUsd)}.`
+        : '.'}
+    </p>
+  );
+}
