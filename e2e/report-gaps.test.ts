@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { readableDay } from '../src/shared/analytics-shape';
+import { day } from '../src/renderer/format';
 import type { MenuItemView } from '../src/shared/rpc';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { shotAt } from './shot-widths';
@@ -56,7 +56,7 @@ describe('a timeline with reports not owned', () => {
     const fourth = reports[3]!;
     await open(fourth.id);
     expect(await page.getByTestId('report-place').textContent()).toBe(
-      `Report 4 of 6 (you own 3), ${readableDay(Date.parse(fourth.createdAt))}`,
+      `Report 4 of 6 (you own 3), ${day(fourth.createdAt)}`,
     );
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await expect.poll(() => timeline.getByTestId('timeline-owned').count()).toBe(3);

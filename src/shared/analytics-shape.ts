@@ -131,12 +131,6 @@ export function readableDay(time: number): string {
   return dayFormat.format(time);
 }
 
-/** An ISO date as "12 Nov 2026"; anything else (the service's dates are only strings) as it is. */
-export function readableDayOf(iso: string): string {
-  const time = isoTime(iso);
-  return time === null ? iso : readableDay(time);
-}
-
 /** "23 Nov 2026, 17:51 UTC": unambiguous in every locale, unlike 11/23 or 23/11. */
 export function readableDate(iso: string): string {
   const time = isoTime(iso);

@@ -8,7 +8,7 @@ import { ErrorLine, ErrorMessage, Loading } from '../components/States';
 import { RichText, ValueView } from '../components/RichText';
 import { Chart } from '../components/Charts';
 import { copyText } from '../components/CopyButton';
-import { analyticsFigures, readableDayOf, type AnalyticsFigure } from '../../shared/analytics-shape';
+import { analyticsFigures, type AnalyticsFigure } from '../../shared/analytics-shape';
 import { ReportCompare } from './ReportCompare';
 import { ReportTimeline, placeText } from './ReportTimeline';
 import { ReportNotes } from './ReportNotes';
@@ -122,7 +122,7 @@ export function ReportScreen(props: {
       </p>
       <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
       <p className="report-place" data-testid="report-place">
-        {placeText(snapshot, timeline, notOwned, menuCount)}, {readableDayOf(snapshot.createdAt)}
+        {placeText(snapshot, timeline, notOwned, menuCount)}, {day(snapshot.createdAt)}
       </p>
       <p className="muted">
         <bdi>{snapshot.model}</bdi> · {snapshot.meta.postCount ?? '?'} posts

@@ -17,7 +17,8 @@ import {
 } from 'recharts';
 import type { IntelReportSnapshot } from '../../shared/wire';
 import type { NotOwnedReport, TimelineEntry } from '../../shared/rpc';
-import { isoTime, readableDate, readableDayOf } from '../../shared/analytics-shape';
+import { isoTime, readableDate } from '../../shared/analytics-shape';
+import { day } from '../format';
 import { ChartTooltip, tickDate } from '../components/Charts';
 
 interface Point {
@@ -69,7 +70,7 @@ function chainLine(point: Point): string {
   if (entry === null) return 'Not owned: open it to buy it on the menu';
   if (entry.previousReportId === null) return 'Baseline: the first report of this handle';
   const change = entry.changeHeadline ? `: ${entry.changeHeadline}` : '';
-  if (follows) return `Since ${readableDayOf(follows.createdAt)}${change}`;
+  if (follows) return `Since ${day(follows.createdAt)}${change}`;
   return `Its previous report is not in your library${change}`;
 }
 
@@ -160,7 +161,7 @@ export function ReportTimeline(props: {
     setChosen([]);
     props.onCompare(older.id, newer.id);
   };
-  const chosenDays = chosen.map((id) => readableDayOf(byId.get(id)?.createdAt ?? ''));
+  const chosenDays = chosen.map((id) => day(byId.get(id)?.createdAt ?? ''));
 
   return (
     <section className="timeline no-print" aria-label="Timeline">

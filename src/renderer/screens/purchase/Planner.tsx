@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import type { QuoteView, Selection } from '../../../shared/rpc';
 import { useRpcQuery } from '../../rpc/context';
-import { dateTime, day, plural, usd } from '../../format';
+import { dateTime, localDay, plural, usd } from '../../format';
 import { useChoiceQuote } from './useChoiceQuote';
 
 export interface PlanCounts {
@@ -77,7 +77,7 @@ export function Planner(props: {
       : known
         ? `Estimates at ${usd(known.unitPriceUsd)} per report, the last price ${
             known.source === 'purchase' ? 'paid' : 'quoted'
-          } on ${day(known.at)}${
+          } on ${localDay(known.at)}${
             known.handle.toLowerCase() === props.handle.toLowerCase() ? '' : ` for @${known.handle}`
           }, until the live quote confirms one.`
         : last.isPending
