@@ -240,6 +240,7 @@ describe('intel-desk mcp: the library as tools and resources', () => {
       ['list_reports', { after: '1 Oct' }, /after/],
       ['request_purchase', { handle: otherHandle, all: true }, /reason/],
       ['compare_reports', { a: owned[0], b: owned[0] }, /\[same_report\]/],
+      ['quote', { handle: ownedHandle, all: true }, /set includeOwned: true\. \[all_owned\]/],
       ['no_such_tool', {}, /no_such_tool/],
     ];
     for (const [name, args, message] of cases) {
