@@ -57,13 +57,20 @@ interface Pending {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+export interface InFlight {
+  /** Resolves once every request received so far has been answered. */
+  answered(): Promise<void>;
+}
+
 /**
  * Logs every request that arrives on the transport and how it was answered, whichever handler answers it
- * (the SDK checks a tool's arguments before any handler of ours runs, and that refusal is logged too).
- * Call it after the server connected, so the server's own handlers are the ones wrapped.
+ * (the SDK checks a tool's arguments before any handler of ours runs, and that refusal is logged too), and
+ * counts those not answered yet, so a client that closes stdin right after its last request still gets the
+ * answer. Call it after the server connected, so the server's own handlers are the ones wrapped.
  */
-export function logRequests(transport: Transport, log: RequestLog, now: () => number = Date.now): void {
+export function logRequests(transport: Transport, log: RequestLog, now: () => number = Date.now): InFlight {
   const pending = new Map<string | number, Pending>();
+  let waiting: (() => void)[] = [];
   const receive = transport.onmessage;
   const send = transport.send.bind(transport);
   transport.onmessage = (message: JSONRPCMessage, extra) => {
@@ -81,9 +88,10 @@ export function logRequests(transport: Transport, log: RequestLog, now: () => nu
     receive?.(message, extra);
   };
   transport.send = async (message, options) => {
+    let answered = false;
     if (('result' in message || 'error' in message) && 'id' in message && message.id !== undefined) {
       const request = pending.get(message.id);
-      pending.delete(message.id);
+      answered = pending.delete(message.id);
       if (request) {
         const result = 'result' in message && isObject(message.result) ? message.result : null;
         const failed =
@@ -105,7 +113,17 @@ export function logRequests(transport: Transport, log: RequestLog, now: () => nu
       // A request of ours to the client: the elicitation that asks the person to approve a purchase.
       log.write({ sent: message.method });
     }
-    return send(message, options);
+    await send(message, options);
+    // Only once the last answer is written: whoever waits may close the process.
+    if (answered && pending.size === 0) {
+      const done = waiting;
+      waiting = [];
+      for (const resolve of done) resolve();
+    }
+  };
+  return {
+    answered: () =>
+      pending.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)),
   };
 }
 

@@ -54,12 +54,13 @@ export async function runMcpServer(desk: DeskCore, options: McpOptions): Promise
   );
   libraryTools(server, call);
   catalogTools(server, call);
-  buyTools(server, call, { session, cannotSign: options.cannotSign });
+  const closing = new AbortController();
+  buyTools(server, call, { session, cannotSign: options.cannotSign, closing: closing.signal });
   resources(server, call);
 
   const transport = new StdioServerTransport();
   await server.connect(transport);
-  logRequests(transport, log);
+  const inFlight = logRequests(transport, log);
   log.write({
     started: APP_VERSION,
     allowSpend: formatUsd(options.allowSpendUsd),
@@ -71,8 +72,14 @@ export async function runMcpServer(desk: DeskCore, options: McpOptions): Promise
 
   await new Promise<void>((resolve) => {
     const done = () => resolve();
-    process.stdin.once('end', done);
-    process.stdin.once('close', done);
+    // The client is done sending; what it already asked is still answered, except a question to the person,
+    // which nobody can answer now: it ends as not approved.
+    const drained = () => {
+      closing.abort();
+      void inFlight.answered().then(done);
+    };
+    process.stdin.once('end', drained);
+    process.stdin.once('close', drained);
     process.once('SIGTERM', done);
     process.once('SIGINT', done);
     const closed = transport.onclose;

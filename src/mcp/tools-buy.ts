@@ -21,6 +21,8 @@ export interface BuyOptions {
   session: SpendingSession;
   /** Why this server cannot sign a payment, when it cannot (no wallet, locked): approval is then out of band. */
   cannotSign: string | null;
+  /** Aborted when the client closed stdin: nobody can answer a question any more. */
+  closing: AbortSignal;
 }
 
 const NOTHING_MOVED = 'Nothing was bought and no money moved.';
@@ -90,20 +92,23 @@ async function askThePerson(
     );
   let spent = 0n;
   try {
-    const answer = await server.server.elicitInput({
-      message: question(request, before),
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          approve: {
-            type: 'boolean',
-            title: `Buy for ${formatUsd(request.totalUsd)}`,
-            description: 'Yes pays now; no leaves the request pending for `intel-desk approve`.',
+    const answer = await server.server.elicitInput(
+      {
+        message: question(request, before),
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            approve: {
+              type: 'boolean',
+              title: `Buy for ${formatUsd(request.totalUsd)}`,
+              description: 'Yes pays now; no leaves the request pending for `intel-desk approve`.',
+            },
           },
+          required: ['approve'],
         },
-        required: ['approve'],
       },
-    });
+      { signal: options.closing },
+    );
     if (answer.action !== 'accept' || answer.content?.['approve'] !== true) {
       const how =
         answer.action === 'accept' ? 'said no' : answer.action === 'decline' ? 'declined' : 'cancelled';

@@ -90,7 +90,14 @@ export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
       requests.settle(request.id, 'approved', outcome.purchase.id, outcome.message);
     else if (outcome.status === 'failed')
       requests.settle(request.id, 'failed', outcome.purchase?.id ?? null, outcome.message);
-    else requests.release(request.id, 'The wallet in use signs in the app; approve the request there.');
+    // A wallet in the window signs next: the purchase is recorded, so the request is spent and never paid twice.
+    else
+      requests.settle(
+        request.id,
+        'approved',
+        outcome.request.purchaseId,
+        'Waiting for the wallet in the app to sign.',
+      );
     return outcome;
   }
 
