@@ -28,9 +28,14 @@ export class SpendingSession {
     return left > 0n ? left : 0n;
   }
 
+  /** Whether `units` fit in what is left (nothing fits in a session of limit 0). */
+  fits(units: bigint): boolean {
+    return units > 0n && units <= this.remainingUnits();
+  }
+
   /** Holds `units` for an approval under way; false when they do not fit in what is left. */
   reserve(units: bigint): boolean {
-    if (units <= 0n || units > this.remainingUnits()) return false;
+    if (!this.fits(units)) return false;
     this.reserved += units;
     return true;
   }

@@ -37,7 +37,7 @@ function whyNotAskedNow(server: McpServer, options: BuyOptions, request: Purchas
   if (options.cannotSign) return `This MCP session cannot sign a payment: ${options.cannotSign}`;
   if (!server.server.getClientCapabilities()?.elicitation?.form)
     return 'This MCP client cannot ask the person (it does not offer elicitation).';
-  if (request.totalUsd > options.session.remainingUsd())
+  if (!options.session.fits(BigInt(request.amount)))
     return `${formatUsd(request.totalUsd)} is more than this session may still approve (${formatUsd(options.session.remainingUsd())} of its ${formatUsd(options.session.limitUsd)} limit).`;
   return null;
 }
