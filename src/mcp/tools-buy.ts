@@ -65,7 +65,7 @@ function outcomeText(outcome: PurchaseOutcome): string {
     case 'failed':
       return `The person approved, and the purchase FAILED: ${outcome.message}`;
     case 'needs_signature':
-      return `The wallet in use signs in the app; ${NOTHING_MOVED}`;
+      return 'The person approved; the wallet in use signs in the app, where the purchase waits for its signature. No money has moved yet.';
   }
 }
 
