@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
   type CallToolResult,
   type ElicitRequest,
   type ElicitResult,
@@ -18,6 +19,8 @@ export interface McpSession {
   client: Client;
   /** Elicitation requests the server sent, in order. */
   asked: ElicitRequest['params'][];
+  /** Log notifications the server sent (its data), in order. */
+  logged: unknown[];
   /** How the client answers the next elicitation (default: approve). */
   answer: (params: ElicitRequest['params']) => ElicitResult;
   stderr: () => string;
@@ -51,6 +54,7 @@ export async function startMcp(
   const session: McpSession = {
     client,
     asked: [],
+    logged: [],
     answer: () => ({ action: 'accept', content: { approve: true } }),
     stderr: () => stderr,
     close: () => client.close(),
@@ -61,6 +65,9 @@ export async function startMcp(
       return session.answer(request.params);
     });
   }
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    session.logged.push(notification.params.data);
+  });
   await client.connect(transport);
   return session;
 }

@@ -308,6 +308,8 @@ describe('intel-desk mcp: purchases wait for the person', () => {
       expect(mcp.asked[0]!.message).toMatch(/buy 1 report\(s\) of @\S+ for \$0\.01/);
       expect(mcp.asked[0]!.message).toContain('"compare with the newest"');
       expect(texts(first)[0]).toMatch(/^The person approved: 1 report\(s\) bought for \$0\.01/);
+      const id = texts(first)[1]!.match(/req_[0-9a-f]+/)![0];
+      expect(mcp.logged).toEqual([`purchase request ${id} approved by the person: completed`]);
       expect(await balance()).toBe(before - 10_000n);
 
       const second = await mcp.client.callTool({
@@ -319,8 +321,8 @@ describe('intel-desk mcp: purchases wait for the person', () => {
         /^Nothing was bought and no money moved\..*more than this session may still approve/,
       );
       expect(await balance()).toBe(before - 10_000n);
-      const id = texts(second)[0]!.match(/req_[0-9a-f]+/)![0];
-      const declined = await cli(['approve', id, '--decline', '--json']);
+      const waiting = texts(second)[0]!.match(/req_[0-9a-f]+/)![0];
+      const declined = await cli(['approve', waiting, '--decline', '--json']);
       expect(declined.code, declined.stderr).toBe(0);
     } finally {
       await mcp.close();
