@@ -3,7 +3,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['src/cli', 'src/core', 'src/shared', 'package.json'];
+// src/mcp and src/host are bundled too: `intel-desk mcp` serves from them.
+const SOURCES = ['src/cli', 'src/mcp', 'src/host', 'src/core', 'src/shared', 'package.json'];
 
 function newestSource(file) {
   if (!existsSync(file)) return 0;

@@ -54,6 +54,11 @@ const HELP = `intel-desk <command> [options]
                                          every report it bought there (checked against receipts held)
   bundle get <handle> | bundle put <handle> <file.json>
                                          a handle's full dossier (needs the library secret)
+  mcp [--allow-spend USD]                an MCP server on stdio for AI assistants (README): it can search,
+                                         read and quote; purchases it asks for wait for your approval, in
+                                         the client up to USD this session (default 0: only \`approve\`)
+  approve <id> [--decline] | --list      approve (pay, through every cap) or decline a purchase an
+                                         assistant asked for; --list shows those waiting
   secret set | clear | status            store the library secret for the selected service (read from
                                          $INTEL_DESK_LIBRARY_SECRET or stdin), forget it, or show it
 
@@ -101,6 +106,9 @@ const OPTIONS = {
   days: { type: 'string' },
   clear: { type: 'boolean' },
   replace: { type: 'boolean' },
+  'allow-spend': { type: 'string' },
+  list: { type: 'boolean' },
+  decline: { type: 'boolean' },
 } as const;
 
 const COMMANDS = [
@@ -346,6 +354,14 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
         out,
         need(args, 0, 'secret action (set, clear or status)'),
       );
+    case 'mcp':
+      return (await import('./commands-mcp')).mcp(
+        desk,
+        values,
+        values['data-dir'] ?? process.env['INTEL_DESK_DATA_DIR'] ?? path.join(homedir(), '.intel-desk'),
+      );
+    case 'approve':
+      return (await import('./commands-mcp')).approve(desk, out, values, args[0]);
     default:
       throw unknownCommand(command ?? '');
   }

@@ -19,6 +19,7 @@ import { settingsHandlers } from './handlers/settings';
 import { dossierHandlers } from './handlers/dossier';
 import { receiptHandlers } from './handlers/receipts';
 import { backupHandlers } from './handlers/backups';
+import { purchaseRequestHandlers } from './handlers/purchase-requests';
 import type { SecretVault } from './wallet/sealing';
 import type { PurchaseStep } from './payments/purchaser';
 
@@ -49,6 +50,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     ...dossierHandlers(ctx),
     ...receiptHandlers(ctx),
     ...backupHandlers(ctx),
+    ...purchaseRequestHandlers(ctx),
   };
   // Purchases a crash or a lost answer left open are explained before anything else happens.
   await reconcile(ctx);

@@ -387,6 +387,8 @@ export interface ReportView {
   notOwned: NotOwnedReport[];
   menuCount: number | null;
   previous: IntelReportSnapshot | null;
+  /** The purchase that stored this copy, when the ledger holds it (a report restored from a backup may not). */
+  purchase?: { id: string; createdAt: string; paidWith: PaidWith; txHash: string | null } | null;
 }
 
 /** Where the chain RPC in use was chosen: this run (--rpc, the demo), Settings, or the network's public default. */
@@ -466,6 +468,37 @@ export type PurchaseOutcome =
   | { status: 'needs_signature'; request: ExternalSignRequest }
   | { status: 'failed'; purchase: PurchaseView | null; code: string; message: string }
   | { status: 'in_doubt'; purchase: PurchaseView; message: string };
+
+/**
+ * A purchase an assistant asked for over MCP, waiting for the person's word (docs/decisions/0027-mcp-server.md).
+ * pending: nothing paid yet; approving: an approval is paying it now; approved: paid (see purchaseId, whose
+ * state says whether it completed or is in doubt); declined by the person; failed: the purchase failed;
+ * expired: not approved within a day, so its price is no longer what the person would be shown.
+ */
+export type PurchaseRequestState = 'pending' | 'approving' | 'approved' | 'declined' | 'failed' | 'expired';
+
+export interface PurchaseRequestView {
+  id: string;
+  state: PurchaseRequestState;
+  serviceUrl: string;
+  handle: string;
+  selection: Selection;
+  includeOwned: boolean;
+  /** The price when it was asked for: an approval pays at most this (a higher live price is refused). */
+  reportCount: number;
+  amount: string;
+  totalUsd: number;
+  payTo: string;
+  network: string;
+  /** Why the assistant asked, in its own words: shown to the person, never acted on. */
+  reason: string | null;
+  createdAt: string;
+  expiresAt: string;
+  decidedAt: string | null;
+  purchaseId: string | null;
+  /** Why the last approval did not pay (a cap, the wallet, a changed price), or why it failed. */
+  error: string | null;
+}
 
 export interface DossierView {
   bundle: Bundle;
@@ -646,6 +679,32 @@ export const rpcInputs = {
       .max(20_000)
       .optional(),
   }),
+  /**
+   * Records a purchase an assistant asks for (MCP): priced live, stored as pending, and nothing is signed.
+   * Only `purchaseRequest.approve`, the person's word, pays it.
+   */
+  'purchaseRequest.create': z.object({
+    handle: handleInput,
+    selection: selectionSchema,
+    includeOwned: z.boolean().optional(),
+    reason: z.string().trim().max(500).optional(),
+  }),
+  'purchaseRequests.list': z.object({
+    state: z.enum(['pending', 'approving', 'approved', 'declined', 'failed', 'expired']).optional(),
+  }),
+  'purchaseRequest.get': z.object({ id: z.string().min(1).max(100) }),
+  /**
+   * The person approves: a fresh quote, then purchase.start with the same caps, budgets and payee pin as any
+   * purchase. Refused when the live price is above the one asked for, or above `limitUsd` (what an MCP
+   * session may still approve). A refusal leaves the request pending; one approval claims it, so it pays once.
+   */
+  'purchaseRequest.approve': z.object({
+    id: z.string().min(1).max(100),
+    limitUsd: z.number().nonnegative().max(1_000_000).optional(),
+    acceptOverCap: z.boolean().optional(),
+    acceptPayToChange: z.boolean().optional(),
+  }),
+  'purchaseRequest.decline': z.object({ id: z.string().min(1).max(100) }),
   'dossier.open': z.object({ handle: handleInput }),
   'dossier.saveDraft': z.object({ handle: handleInput, draft: z.unknown() }),
   'dossier.discardDraft': z.object({ handle: handleInput }),
@@ -735,6 +794,12 @@ export const rpcEffects: {
     changes: ['backups', 'library', 'purchases', 'settings', 'menu', 'quote', 'searches', 'app'],
   },
   'library.restorePurchases': { reads: [], changes: ['library', 'purchases', 'menu', 'quote'] },
+  // Requests are purchases not made yet: they show with the purchases, and approving one is a purchase.
+  'purchaseRequest.create': { reads: [], changes: ['purchases', 'wallet'] },
+  'purchaseRequests.list': { reads: ['purchases'], changes: [] },
+  'purchaseRequest.get': { reads: ['purchases'], changes: [] },
+  'purchaseRequest.approve': { reads: [], changes: ['purchases', 'library', 'menu', 'wallet', 'quote'] },
+  'purchaseRequest.decline': { reads: [], changes: ['purchases'] },
   'dossier.open': { reads: ['dossier'], changes: [] },
   // The editor keeps the saved copy as its new base itself: reopening would throw away what is on screen.
   'dossier.saveDraft': { reads: [], changes: [] },
@@ -789,6 +854,11 @@ export interface RpcOutputs {
   'library.backups': BackupsView;
   'library.restore': RestoreView;
   'library.restorePurchases': RestorePurchasesStep;
+  'purchaseRequest.create': PurchaseRequestView;
+  'purchaseRequests.list': { requests: PurchaseRequestView[] };
+  'purchaseRequest.get': PurchaseRequestView;
+  'purchaseRequest.approve': { request: PurchaseRequestView; outcome: PurchaseOutcome };
+  'purchaseRequest.decline': PurchaseRequestView;
   'dossier.open': DossierView;
   'dossier.saveDraft': { savedAt: string };
   'dossier.discardDraft': { discarded: boolean };

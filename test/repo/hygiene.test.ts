@@ -26,6 +26,7 @@ const SHIPPED_MIGRATIONS = [
   'c0f69ea26ee609ae40f93789d0800fd6f0ccda4a1298a4100f3f905e637ddbea',
   'cec146defa4ef999cd158ae0695cbfac263f5b202dfbf2e3dc4fabc042be9920',
   'b99fbb07c4b34db928e1d548ea69944ea880a182d58a643c00a3980a63f98bed',
+  '62563887089d2202833ed604c282a03099db7fdb1e6cbebba89f900ac68ab6f0',
 ];
 
 const MODULE_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;

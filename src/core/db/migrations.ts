@@ -285,4 +285,29 @@ export const MIGRATIONS: readonly string[] = [
      sealed TEXT NOT NULL
    );
    CREATE INDEX kept_payments_by_expiry ON kept_payments(valid_before);`,
+  // 13: purchases an assistant asked for over MCP (docs/decisions/0027-mcp-server.md). A request only asks:
+  // it holds the choice and the price the person was shown, and a purchase happens only when the person
+  // approves it (MCP elicitation within the session's limit, or `intel-desk approve`), through the same
+  // quote and purchase.start as any other. Kept in desk.db so a request made by one process (the MCP server)
+  // can be approved by another (the CLI), and so one approval claims it for good: it never pays twice.
+  `CREATE TABLE purchase_requests (
+     id TEXT NOT NULL PRIMARY KEY,
+     service_url TEXT NOT NULL,
+     handle TEXT NOT NULL,
+     selection_json TEXT NOT NULL,
+     include_owned INTEGER NOT NULL CHECK (include_owned IN (0, 1)),
+     report_count INTEGER NOT NULL,
+     amount TEXT NOT NULL,
+     pay_to TEXT NOT NULL,
+     network TEXT NOT NULL,
+     reason TEXT,
+     state TEXT NOT NULL
+       CHECK (state IN ('pending', 'approving', 'approved', 'declined', 'failed', 'expired')),
+     purchase_id TEXT,
+     error TEXT,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     decided_at TEXT
+   );
+   CREATE INDEX purchase_requests_by_state ON purchase_requests(state, created_at);`,
 ];

@@ -112,7 +112,15 @@ function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): Rep
     timeline: ctx.snapshots.timeline(found.serviceUrl, found.handle),
     ...menuGaps(ctx, found.serviceUrl, found.handle),
     previous,
+    purchase: purchaseOf(ctx, found),
   };
+}
+
+function purchaseOf(ctx: DeskContext, found: Loaded): ReportView['purchase'] {
+  const purchaseId = ctx.snapshots.purchaseOf(found.serviceUrl, found.snapshot.id);
+  const row = purchaseId ? ctx.ledger.get(purchaseId) : undefined;
+  if (!row) return null;
+  return { id: row.id, createdAt: row.created_at, paidWith: row.paid_with, txHash: row.tx_hash };
 }
 
 function provenanceOf(ctx: DeskContext, found: Loaded): Provenance | null {

@@ -12,6 +12,7 @@ import { ReceiptDialog } from './ReceiptDialog';
 import { useNavigate } from '../app/route';
 import { CopyButton } from '../components/CopyButton';
 import { SpendSummary } from './SpendSummary';
+import { PurchaseRequestsBanner } from './PurchaseRequests';
 
 const STATE_TEXT: Record<string, string> = {
   signed: 'signed, not sent',
@@ -68,6 +69,7 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
         <ReceiptDialog purchaseId={props.purchaseId} onClose={() => navigate({ screen: 'purchases' })} />
       ) : null}
       <ErrorLine error={reconcile.error} />
+      <PurchaseRequestsBanner />
       {purchases.isPending ? <Loading label="Reading the ledger…" /> : null}
       {purchases.isError ? (
         <ErrorMessage error={purchases.error} onRetry={() => void purchases.refetch()} />

@@ -1,0 +1,27 @@
+/** How tools answer: text for the assistant, JSON where it is data, refusals as tool errors with their code. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { escapeJsonControls } from '../cli/output';
+import { ToolRefusal } from './call';
+
+export const text = (...parts: string[]): CallToolResult => ({
+  content: parts.map((part) => ({ type: 'text', text: part })),
+});
+
+/** JSON with control and invisible characters escaped: the value is unchanged, nothing hides in it. */
+export const json = (value: unknown): string => escapeJsonControls(JSON.stringify(value, null, 2));
+
+export function refusal(error: unknown): CallToolResult {
+  if (error instanceof ToolRefusal) return { isError: true, ...text(`${error.message} [${error.code}]`) };
+  throw error;
+}
+
+/** A tool's body, with core's refusals said as tool errors the assistant can read and act on. */
+export function guarded<A>(body: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
+  return async (args) => {
+    try {
+      return await body(args);
+    } catch (error) {
+      return refusal(error);
+    }
+  };
+}

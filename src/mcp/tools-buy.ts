@@ -1,0 +1,228 @@
+/**
+ * Buying: the assistant may only ask. request_purchase records a pending request (priced live, nothing
+ * signed); money moves only on the person's word: their answer to an MCP elicitation, when the client offers
+ * elicitation and the amount fits in what this session may still approve (--allow-spend), or
+ * `intel-desk approve <id>` in a terminal. Either way the approval is core's purchaseRequest.approve: a fresh
+ * quote and purchase.start, with every cap, budget and the payee pin.
+ */
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { formatUsd, unitsToUsd } from '../shared/money';
+import type { PurchaseOutcome, PurchaseRequestView } from '../shared/rpc';
+import { ToolRefusal, type CoreCall } from './call';
+import { guarded, json, text } from './result';
+import { handleArg, selectionOf, selectionShape } from './selection';
+import type { SpendingSession } from './session';
+import { purchaseSummary, requestSummary } from './tools-catalog';
+import { plain } from './text';
+
+export interface BuyOptions {
+  session: SpendingSession;
+  /** Why this server cannot sign a payment, when it cannot (no wallet, locked): approval is then out of band. */
+  cannotSign: string | null;
+  /** Aborted when the client closed stdin: nobody can answer a question any more. */
+  closing: AbortSignal;
+}
+
+const NOTHING_MOVED = 'Nothing was bought and no money moved.';
+
+const outOfBand = (id: string) =>
+  `The person can approve it in a terminal with \`intel-desk approve ${id}\` (or decline it with \`intel-desk approve ${id} --decline\`); check its state with purchase_request_status.`;
+
+/** Why the person is not asked here and now; null when they can be. */
+function whyNotAskedNow(server: McpServer, options: BuyOptions, request: PurchaseRequestView): string | null {
+  if (options.session.limitUsd === 0)
+    return 'This MCP session was started without a spending limit (--allow-spend 0), so purchases can only be approved outside it.';
+  if (options.cannotSign) return `This MCP session cannot sign a payment: ${options.cannotSign}`;
+  if (!server.server.getClientCapabilities()?.elicitation?.form)
+    return 'This MCP client cannot ask the person (it does not offer elicitation).';
+  if (!options.session.fits(BigInt(request.amount)))
+    return `${formatUsd(request.totalUsd)} is more than this session may still approve (${formatUsd(options.session.remainingUsd())} of its ${formatUsd(options.session.limitUsd)} limit).`;
+  return null;
+}
+
+function question(request: PurchaseRequestView, remainingUsd: number): string {
+  return [
+    `An assistant asks Intel Desk to buy ${request.reportCount} report(s) of @${request.handle} for ${formatUsd(request.totalUsd)}`,
+    `from ${request.serviceUrl}, paid in USDC on ${request.network} to ${request.payTo}.`,
+    request.reason ? `The assistant's reason: "${plain(request.reason)}".` : '',
+    `This session may still approve ${formatUsd(remainingUsd)}. Caps, budgets and the payee pin apply as to any purchase.`,
+    `Request ${request.id}.`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+function outcomeText(outcome: PurchaseOutcome): string {
+  switch (outcome.status) {
+    case 'completed':
+      return outcome.purchase.paidWith === 'library_secret'
+        ? `The person approved: ${outcome.purchase.reportIds.length} report(s) were read with the library secret; nothing was paid. Read them with read_report.`
+        : `The person approved: ${outcome.purchase.reportIds.length} report(s) bought for ${formatUsd(outcome.purchase.amountUsd)} (purchase ${outcome.purchase.id}, transaction ${outcome.purchase.txHash ?? 'none'}). Read them with read_report.`;
+    case 'in_doubt':
+      return `The person approved, and the purchase is IN DOUBT: ${outcome.message} It is never paid again automatically.`;
+    case 'failed':
+      return `The person approved, and the purchase FAILED: ${outcome.message}`;
+    case 'needs_signature':
+      return 'The person approved; the wallet in use signs in the app, where the purchase waits for its signature. No money has moved yet.';
+  }
+}
+
+/** Spent units of an approval: what left, or may have left, the wallet. */
+function spentUnits(outcome: PurchaseOutcome): bigint {
+  if (outcome.status === 'completed' && outcome.purchase.paidWith === 'payment')
+    return BigInt(outcome.purchase.amount);
+  if (outcome.status === 'in_doubt') return BigInt(outcome.purchase.amount);
+  return 0n;
+}
+
+async function askThePerson(
+  server: McpServer,
+  call: CoreCall,
+  options: BuyOptions,
+  request: PurchaseRequestView,
+): Promise<CallToolResult> {
+  const units = BigInt(request.amount);
+  const before = options.session.remainingUsd();
+  if (!options.session.reserve(units))
+    return text(
+      `${NOTHING_MOVED} Request ${request.id} is pending: another approval in this session holds what is left of its limit.`,
+      outOfBand(request.id),
+    );
+  let spent = 0n;
+  try {
+    const answer = await server.server.elicitInput(
+      {
+        message: question(request, before),
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            approve: {
+              type: 'boolean',
+              title: `Buy for ${formatUsd(request.totalUsd)}`,
+              description: 'Yes pays now; no leaves the request pending for `intel-desk approve`.',
+            },
+          },
+          required: ['approve'],
+        },
+      },
+      { signal: options.closing },
+    );
+    if (answer.action !== 'accept' || answer.content?.['approve'] !== true) {
+      const how =
+        answer.action === 'accept' ? 'said no' : answer.action === 'decline' ? 'declined' : 'cancelled';
+      return text(
+        `The person ${how}. ${NOTHING_MOVED} Request ${request.id} stays pending.`,
+        outOfBand(request.id),
+      );
+    }
+    // What was reserved for this request is all it may pay in this session.
+    const approved = await call('purchaseRequest.approve', { id: request.id, limitUsd: request.totalUsd });
+    spent = spentUnits(approved.outcome);
+    await server.sendLoggingMessage({
+      level: 'notice',
+      logger: 'intel-desk',
+      data: `purchase request ${request.id} approved by the person: ${approved.outcome.status}`,
+    });
+    return text(
+      outcomeText(approved.outcome),
+      json({
+        request: requestSummary(approved.request),
+        ...('purchase' in approved.outcome && approved.outcome.purchase
+          ? { purchase: purchaseSummary(approved.outcome.purchase) }
+          : {}),
+        sessionLimitLeftUsd: options.session.remainingUsd() + unitsToUsd(units - spent),
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ToolRefusal)
+      return {
+        isError: true,
+        ...text(
+          `The person approved, but Intel Desk refused to pay: ${error.message} [${error.code}] ${NOTHING_MOVED} Request ${request.id} stays pending.`,
+          outOfBand(request.id),
+        ),
+      };
+    throw error;
+  } finally {
+    options.session.settle(units, spent);
+  }
+}
+
+export function buyTools(server: McpServer, call: CoreCall, options: BuyOptions): void {
+  server.registerTool(
+    'request_purchase',
+    {
+      title: 'Ask the person to buy reports',
+      description: [
+        'Ask the person to buy reports. This tool cannot buy by itself: it records a purchase request at the live price and,',
+        'where this client can ask the person and the session allows it, asks them now. Money moves only if the person approves;',
+        'otherwise the request stays pending and the answer says so and how the person can approve it. Choose exactly one of',
+        'all, from/to, ids (check the price with quote first). Give the person your reason.',
+      ].join(' '),
+      inputSchema: {
+        handle: handleArg,
+        ...selectionShape,
+        reason: z
+          .string()
+          .trim()
+          .min(1, 'reason is required: say in a sentence why these reports are worth buying')
+          .max(500)
+          .describe('Why these reports are worth buying, in a sentence the person will read.'),
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    guarded(async (args) => {
+      const request = await call('purchaseRequest.create', {
+        handle: args.handle,
+        selection: selectionOf(args),
+        includeOwned: args.includeOwned ?? false,
+        reason: args.reason,
+      });
+      const why = whyNotAskedNow(server, options, request);
+      if (why !== null)
+        return text(
+          `${NOTHING_MOVED} Purchase request ${request.id} is pending the person's approval: ${request.reportCount} report(s) of @${request.handle} for ${formatUsd(request.totalUsd)}. ${why}`,
+          outOfBand(request.id),
+          json(requestSummary(request)),
+        );
+      return askThePerson(server, call, options, request);
+    }),
+  );
+
+  server.registerTool(
+    'purchase_request_status',
+    {
+      title: 'State of a purchase request',
+      description:
+        'The state of a purchase request made with request_purchase: pending (nothing paid), approved (see its purchase), declined, failed or expired.',
+      inputSchema: {
+        id: z
+          .string()
+          .trim()
+          .regex(/^req_[0-9a-f]+$/, 'id is a purchase request id such as "req_1a2b3c4d5e6f"')
+          .describe('The request id request_purchase answered with.'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(async ({ id }) => {
+      const request = await call('purchaseRequest.get', { id });
+      const purchase =
+        request.purchaseId === null
+          ? null
+          : ((await call('purchases.list', {})).purchases.find((p) => p.id === request.purchaseId) ?? null);
+      return text(
+        json({
+          request: requestSummary(request),
+          ...(purchase ? { purchase: purchaseSummary(purchase) } : {}),
+        }),
+      );
+    }),
+  );
+}
