@@ -32,7 +32,7 @@ const buyer = () => privateKeyToAccount(fx.stack.buyerKeys[0]!).address;
 const banner = () => page.getByTestId('purchase-requests');
 
 async function openPurchases(): Promise<void> {
-  await page.getByRole('button', { name: 'Purchases', exact: true }).first().click();
+  await page.getByRole('link', { name: 'Purchases', exact: true }).first().click();
   await expect.poll(() => page.getByRole('heading', { name: 'Purchases' }).count()).toBe(1);
 }
 
