@@ -154,7 +154,13 @@ describe.each<PeerForm>(['stock', 'extras'])('the app buying from the official-x
     expect(row.asset.toLowerCase()).toBe(chain.usdc.toLowerCase());
     expect(row.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     const txHash = row.tx_hash as Hex;
-    expect(said).toContain(`Receipt: ${txHash}`);
+    // The outcome offers the receipt, which names the settlement's transaction.
+    await page.getByRole('button', { name: 'View receipt' }).click();
+    const receiptDialog = page.getByRole('dialog', { name: `Receipt for @${bought.handle}` });
+    await receiptDialog.waitFor();
+    expect(await receiptDialog.textContent()).toContain(txHash);
+    await receiptDialog.getByRole('button', { name: 'Close' }).click();
+    await receiptDialog.waitFor({ state: 'hidden' });
     const receipt = await chain.publicClient.getTransactionReceipt({ hash: txHash });
     expect(receipt.status).toBe('success');
     expect(receipt.to?.toLowerCase()).toBe(chain.usdc.toLowerCase());

@@ -132,6 +132,8 @@ const COMMANDS = [
   'restore',
   'bundle',
   'secret',
+  'mcp',
+  'approve',
 ] as const;
 
 /** Node's parser speaks of itself ("place it at the end of the command after '--'"); this names the flag. */
