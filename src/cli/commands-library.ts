@@ -7,18 +7,22 @@ import { count, escapeJsonControls, table, terminalText, UsageError, type Output
 export async function library(desk: DeskCore, out: Output, handle?: string): Promise<void> {
   const { items } = await desk.handlers['library.list']({ ...(handle ? { handle } : {}) });
   out.result(items, () =>
-    table(
-      items.map((item) => ({
-        id: item.id,
-        // As the service spells the handle, and the shelf's name for it, like the app's Library.
-        handle: `@${item.username}`,
-        name: item.displayName ?? '',
-        created: item.createdAt.slice(0, 10),
-        model: item.model,
-        posts: item.postCount,
-      })),
-      ['id', 'handle', 'name', 'created', 'model', 'posts'],
-    ),
+    items.length === 0
+      ? handle
+        ? `You own no reports of @${handle.replace(/^@/, '')}. \`intel-desk menu ${handle.replace(/^@/, '')}\` shows what it offers.`
+        : 'The library is empty: `intel-desk list` shows the shelf, `intel-desk buy <handle>` buys reports.'
+      : table(
+          items.map((item) => ({
+            id: item.id,
+            // As the service spells the handle, and the shelf's name for it, like the app's Library.
+            handle: `@${item.username}`,
+            name: item.displayName ?? '',
+            created: item.createdAt.slice(0, 10),
+            model: item.model,
+            posts: item.postCount,
+          })),
+          ['id', 'handle', 'name', 'created', 'model', 'posts'],
+        ),
   );
 }
 

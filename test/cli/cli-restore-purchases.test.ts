@@ -190,7 +190,11 @@ describe('intel-desk restore (purchases from the service)', () => {
   });
 
   it('needs a key to sign in with', async () => {
-    const run = await cli(folder(), ['restore']);
+    const empty = folder();
+    expect((await cli(empty, ['library', '--handle', 'nobody'])).stdout).toMatch(
+      /You own no reports of @nobody\. `intel-desk menu nobody` shows what it offers\./,
+    );
+    const run = await cli(empty, ['restore']);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/No wallet to sign in with/);
   });
