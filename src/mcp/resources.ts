@@ -7,7 +7,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { ToolRefusal, type CoreCall } from './call';
 import { json } from './result';
-import { closing, plain, preamble, QUOTED_DATA } from './text';
+import { closing, plain, preamble, provenanceOf, QUOTED_DATA } from './text';
 import { REPORT_TEMPLATE, SEARCH_TEMPLATE, reportUri, searchUri } from './uris';
 
 const one = (value: string | string[] | undefined): string => (Array.isArray(value) ? value[0] : value) ?? '';
@@ -52,13 +52,7 @@ export function resources(server: McpServer, call: CoreCall): void {
         const id = decodeURIComponent(one(variables['id']));
         const view = await call('report.get', { id, serviceUrl });
         const md = await call('report.export', { id, serviceUrl: view.serviceUrl, format: 'md' });
-        const provenance = {
-          serviceUrl: view.serviceUrl,
-          handle: view.handle,
-          reportId: view.snapshot.id,
-          boughtAt: view.purchase?.createdAt ?? null,
-          purchaseId: view.purchase?.id ?? null,
-        };
+        const provenance = provenanceOf(view);
         const header = [
           '---',
           `service: ${view.serviceUrl}`,

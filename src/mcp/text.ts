@@ -5,6 +5,7 @@
  * loses the control and invisible characters that can hide or reorder what a person reviewing it would see.
  */
 import { terminalText } from '../cli/output';
+import type { ReportView } from '../shared/rpc';
 
 export interface Provenance {
   serviceUrl: string;
@@ -12,6 +13,17 @@ export interface Provenance {
   reportId?: string;
   boughtAt?: string | null;
   purchaseId?: string | null;
+}
+
+/** Where an owned report came from: its service, handle, id, and the purchase that stored it. */
+export function provenanceOf(view: ReportView): Required<Provenance> {
+  return {
+    serviceUrl: view.serviceUrl,
+    handle: view.handle,
+    reportId: view.snapshot.id,
+    boughtAt: view.purchase?.createdAt ?? null,
+    purchaseId: view.purchase?.id ?? null,
+  };
 }
 
 function described(p: Provenance): string {

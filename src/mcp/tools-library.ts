@@ -6,7 +6,7 @@ import type { LibraryItem, SearchHit } from '../shared/rpc';
 import { MAX_SEARCH_OFFSET } from '../shared/rpc';
 import type { CoreCall } from './call';
 import { reportUri } from './uris';
-import { closing, plain, preamble, QUOTED_DATA } from './text';
+import { closing, plain, preamble, provenanceOf, QUOTED_DATA } from './text';
 import { guarded, json, text } from './result';
 
 const reportId = (what: string) =>
@@ -107,13 +107,7 @@ export function libraryTools(server: McpServer, call: CoreCall): void {
     guarded(async ({ id }) => {
       const view = await call('report.get', { id });
       const md = await call('report.export', { id, serviceUrl: view.serviceUrl, format: 'md' });
-      const provenance = {
-        serviceUrl: view.serviceUrl,
-        handle: view.handle,
-        reportId: view.snapshot.id,
-        boughtAt: view.purchase?.createdAt ?? null,
-        purchaseId: view.purchase?.id ?? null,
-      };
+      const provenance = provenanceOf(view);
       return text(
         preamble(provenance),
         plain(md.content),
