@@ -19,7 +19,11 @@ export function BudgetsForm() {
   const done = set.data
     ? set.data.monthlyUsd === null
       ? `@${set.data.handle} has no budget now.`
-      : `@${set.data.handle}: ${usd(set.data.monthlyUsd)} a month.`
+      : `@${set.data.handle}: ${usd(set.data.monthlyUsd)} a month.${
+          set.data.unchecked === undefined
+            ? ''
+            : ` Kept without checking that the service lists @${set.data.handle} (${set.data.unchecked}).`
+        }`
     : null;
   return (
     <form

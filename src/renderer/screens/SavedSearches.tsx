@@ -92,7 +92,7 @@ export function SavedSearches(props: { query: string; onRun(query: string): void
       <form onSubmit={submit} className="saved-search-form">
         <input
           aria-label="Name for this search"
-          placeholder="Name this search"
+          placeholder="Name it"
           value={name}
           maxLength={80}
           onChange={(e) => setName(e.target.value)}
