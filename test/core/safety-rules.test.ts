@@ -1,5 +1,5 @@
 /**
- * The payment safety rules of DESIGN.md, each against the reference service behind a proxy that rewrites its
+ * The payment safety rules of docs/ARCHITECTURE.md, each against the reference service behind a proxy that rewrites its
  * challenges. Every test has a desk of its own (its own ledger, pin and clock), so each runs alone.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

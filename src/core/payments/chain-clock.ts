@@ -1,5 +1,5 @@
 /**
- * Dates an authorization for the clocks that judge it (DESIGN.md safety rule 7). Three clocks matter: the
+ * Dates an authorization for the clocks that judge it (payment safety rule 7, docs/ARCHITECTURE.md). Three clocks matter: the
  * desk's own (its ledger, the signature deadline, the expiry it reconciles by), the service's (it checks the
  * window before settling) and the chain's (the token checks the window at the latest block when the
  * settlement is simulated, and at the next block when it is mined). The window starts at the earliest of them

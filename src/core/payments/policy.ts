@@ -1,5 +1,5 @@
 /**
- * The payment rules a person set (DESIGN.md rules 3 and 6): the per-purchase and daily caps, the handle's
+ * The payment rules a person set (payment safety rules 2 and 3, docs/ARCHITECTURE.md): the per-purchase and daily caps, the handle's
  * monthly budget, and the payee pinned at the first purchase from a service. The quote shows what they would say; purchase.start enforces
  * the same verdict, so the two can never disagree.
  */

@@ -1,5 +1,5 @@
 /**
- * The money path: from a held quote to stored snapshots. It enforces the payment safety rules of DESIGN.md
+ * The money path: from a held quote to stored snapshots. It enforces the payment safety rules of docs/ARCHITECTURE.md
  * and records every step in the ledger before the next one can lose anything.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Turns a 402 challenge into a quote, or refuses it. Every field the payment will be built from is checked
- * against what the user chose and what Intel Desk allows (DESIGN.md safety rules 1, 2 and 4); a refused
+ * against what the user chose and what Intel Desk allows (payment safety rules 1, 2 and 4, docs/ARCHITECTURE.md); a refused
  * challenge never reaches a signer.
  */
 import { getAddress, isAddress } from 'viem';
