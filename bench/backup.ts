@@ -4,6 +4,7 @@
  * steps), in adaptive steps on the same thread, and in one step; the time each takes, what a copy costs on
  * disk, and the one-go VACUUM INTO copy taken before a migration. Target: under 50 ms.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,12 +17,33 @@ import {
   listLibraryBackups,
 } from '../src/core/backup/library-backup';
 import { reportCorpus } from './corpus';
-import { longestStall, round, timeMs, type Section } from './measure';
+import { longestStall, percentile, round, timeMs, type Section } from './measure';
 
 const REPORTS = 100_000;
 const SERVICE = 'http://127.0.0.1:8402';
 const STORED_AT = '2026-11-22T00:00:00.000Z';
 const MB = 1024 * 1024;
+
+const bin = path.resolve(import.meta.dirname, '..', 'bin', 'intel-desk.mjs');
+
+/** `intel-desk library --limit 1` on the data folder, as a person runs it, offline: the median of five runs. */
+function cliLibraryMedian(dataDir: string): number {
+  const args = [
+    bin,
+    'library',
+    '--limit',
+    '1',
+    '--json',
+    '--data-dir',
+    dataDir,
+    '--service',
+    'http://127.0.0.1:9',
+  ];
+  const samples = Array.from({ length: 5 }, () =>
+    timeMs(() => execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'ignore'] })),
+  );
+  return percentile(samples, 50);
+}
 
 /** The library, filled in a function of its own so the corpus is garbage before anything is measured. */
 function fill(file: string) {
@@ -71,6 +93,10 @@ export const backupSection: Section = {
       const openMs = timeMs(() => (reopened = openDeskDb(file)));
       const wholeCheckMs = timeMs(() => reopened!.db.pragma('quick_check'));
       reopened!.db.close();
+      const cliLimit1 = cliLibraryMedian(dir);
+      const emptyDir = mkdtempSync(path.join(tmpdir(), 'bench-cli-empty-'));
+      const cliEmpty = cliLibraryMedian(emptyDir);
+      rmSync(emptyDir, { recursive: true, force: true });
       return {
         reports: REPORTS,
         'library size (MB)': round(libraryBytes / MB, 1),
@@ -88,6 +114,9 @@ export const backupSection: Section = {
         'open at start, header/schema/ledger check (ms)': round(openMs, 1),
         'quick_check of the whole file, now in a background worker (ms)': round(wholeCheckMs, 0),
         'open ratio (whole check / open)': round(wholeCheckMs / Math.max(openMs, 0.1), 0),
+        'CLI library --limit 1, 100k library (ms, median)': round(cliLimit1, 0),
+        'CLI library --limit 1, empty library (ms, median)': round(cliEmpty, 0),
+        'CLI ratio (100k / empty; target under 2)': round(cliLimit1 / cliEmpty, 2),
       };
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ const HELP = `intel-desk <command> [options]
                                          own are left out unless --include-owned (or --rebuy); dates are
                                          ISO: 2026-10-01 (whole day) or 2026-10-01T08:30:00Z
   buy <handle> (same selection) --yes    pay and store the reports (--over-cap, --accept-payee)
-  library [--handle h]                   everything you own
+  library [--handle h] [--limit N]       everything you own (newest first; --limit: only the first N)
   search <query>                         search your library: words, "phrases", prefix*, handle:,
                                          model:, topic:, tag:, note:, after:/before:YYYY-MM-DD, posts>100,
                                          sentiment<0, AND/OR/NOT, ( ) (docs/search.md); --handle h
@@ -104,6 +104,7 @@ const OPTIONS = {
   csv: { type: 'boolean' },
   verify: { type: 'boolean' },
   days: { type: 'string' },
+  limit: { type: 'string' },
   clear: { type: 'boolean' },
   replace: { type: 'boolean' },
   'allow-spend': { type: 'string' },
@@ -261,7 +262,7 @@ async function run(desk: DeskCore, out: Output, values: Values, [command, ...arg
       return buy(desk, out, handle, values, cannotSign);
     }
     case 'library':
-      return (await import('./commands-library')).library(desk, out, values.handle);
+      return (await import('./commands-library')).library(desk, out, values.handle, values.limit);
     case 'search':
       return (await import('./commands-query')).search(
         desk,

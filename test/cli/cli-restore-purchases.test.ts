@@ -114,6 +114,11 @@ describe('intel-desk restore (purchases from the service)', () => {
     const run = await cli(fresh, ['restore', '--key-file', keyFile]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Brought back 7 reports from 2 purchases/);
+    // The first page only, newest first; a limit that is not one is refused.
+    expect(parsed<unknown[]>(await cli(fresh, ['library', '--limit', '2', '--json']))).toHaveLength(2);
+    const badLimit = await cli(fresh, ['library', '--limit', '0']);
+    expect(badLimit.code).toBe(2);
+    expect(badLimit.stderr).toMatch(/--limit "0" is not a whole number from 1 to 1000/);
     const read = await cli(fresh, ['read', bought.ids[0]!]);
     expect(read.code, read.stderr).toBe(0);
     const receipt = await cli(fresh, ['receipt', ledgerRows(fresh)[0]!.id, '--verify', '--json']);
