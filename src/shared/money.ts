@@ -8,6 +8,19 @@ export const TOKEN_DECIMALS = 6;
 
 const UNITS_PER_USD = 10 ** TOKEN_DECIMALS;
 
+/**
+ * Token base units as USDC for people, exact: every significant decimal and at least two ("999.84", "0.0125").
+ * A balance shown with two decimals and compared as a float called 0.0125 USDC too little for $0.01.
+ */
+export function usdcText(units: bigint | string): string {
+  const value = BigInt(units);
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(TOKEN_DECIMALS + 1, '0');
+  const whole = digits.slice(0, -TOKEN_DECIMALS);
+  const fraction = digits.slice(-TOKEN_DECIMALS).replace(/0+$/, '').padEnd(2, '0');
+  return `${negative ? '-' : ''}${whole}.${fraction}`;
+}
+
 /** A USD amount (a cap, a unit price) in token base units, rounded to the nearest unit. */
 export function usdToUnits(usd: number): bigint {
   return BigInt(Math.round(usd * UNITS_PER_USD));

@@ -398,6 +398,9 @@ export interface WalletView {
   kind: 'keystore' | 'external' | null;
   address: string | null;
   unlocked: boolean;
+  /** The balance in token base units (6 decimals for USDC), exact: compare this, never the text. */
+  balanceUnits: string | null;
+  /** The same for people, every significant decimal ("0.0125"). */
   balanceUsdc: string | null;
   network: string | null;
   /** The chain RPC asked about that network (balance, reconciliation, receipts, signatures), when one is known. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { balanceOf, deskWithWallet, tempDir } from './helpers';
+import { usdcText } from '../../src/shared/money';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 
 let stack: Stack;
@@ -30,8 +31,10 @@ afterAll(async () => {
 describe('wallet balance per service and token', () => {
   it('shows the balance of the token the selected service quoted in, the demo token before any quote', async () => {
     // In demo mode the desk is told its one token on the demo chain: that balance is known before any quote.
-    const expected = (Number(await balanceOf(stack, address)) / 1e6).toFixed(2);
+    const units = await balanceOf(stack, address);
+    const expected = usdcText(units);
     expect(await desk.handlers['wallet.status']({})).toMatchObject({
+      balanceUnits: units.toString(),
       balanceUsdc: expected,
       network: 'eip155:31337',
     });

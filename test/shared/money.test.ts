@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { QuoteView, WalletView } from '../../src/shared/rpc';
+import { BalanceNote } from '../../src/renderer/screens/purchase/BalanceNote';
 import {
   TOKEN_DECIMALS,
   formatUnitsUsd,
@@ -7,6 +9,7 @@ import {
   unitsText,
   unitsToUsd,
   usdToUnits,
+  usdcText,
 } from '../../src/shared/money';
 
 describe('money', () => {
@@ -42,5 +45,25 @@ describe('money', () => {
       2026, 10, 23, 0, 0,
     ]);
     expect(day.getSeconds() + day.getMilliseconds()).toBe(0);
+  });
+});
+
+describe('a balance for people', () => {
+  it('keeps every significant decimal, and at least two', () => {
+    expect(usdcText(12_500n)).toBe('0.0125');
+    expect(usdcText('999840000')).toBe('999.84');
+    expect(usdcText(1n)).toBe('0.000001');
+    expect(usdcText(0n)).toBe('0.00');
+    expect(usdcText(5_000_000n)).toBe('5.00');
+  });
+});
+
+describe('the balance note before a purchase', () => {
+  const quote = { amount: '10000' } as QuoteView;
+  const wallet = (units: string) => ({ balanceUnits: units, balanceUsdc: usdcText(units) }) as WalletView;
+  it('compares base units: 0.0125 USDC covers a $0.01 report, 0.009999 does not', () => {
+    expect(BalanceNote({ quote, wallet: wallet('12500') })).toBeNull();
+    expect(BalanceNote({ quote, wallet: wallet('10000') })).toBeNull();
+    expect(BalanceNote({ quote, wallet: wallet('9999') })).not.toBeNull();
   });
 });

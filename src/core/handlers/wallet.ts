@@ -2,7 +2,8 @@
 import type { RpcHandlers, WalletView } from '../../shared/rpc';
 import { DeskError } from '../errors';
 import type { DeskContext } from '../context';
-import { readBalanceUsdc, type PaymentToken } from '../wallet/balances';
+import { readBalance, type PaymentToken } from '../wallet/balances';
+import { usdcText } from '../../shared/money';
 import { DEMO_CHAIN_NETWORK } from '../payments/allowlist';
 
 /** The token asked about, if a quote named it; else the one the selected service last quoted in. */
@@ -25,12 +26,13 @@ async function walletStatus(
   const address = ctx.wallet.address();
   const token = tokenFor(ctx, asked);
   const chain = token ? ctx.chain(token.network) : null;
-  const balanceUsdc = address && token && chain ? await readBalanceUsdc(chain, token, address) : null;
+  const balance = address && token && chain ? await readBalance(chain, token, address) : null;
   return {
     kind,
     address,
     unlocked: kind === 'external' || ctx.wallet.unlockedAccount() !== null,
-    balanceUsdc,
+    balanceUnits: balance === null ? null : balance.toString(),
+    balanceUsdc: balance === null ? null : usdcText(balance),
     network: token?.network ?? null,
     chainRpc: ctx.chainRpc(token?.network ?? null),
   };

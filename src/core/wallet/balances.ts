@@ -4,7 +4,6 @@
  * whatever address a caller names.
  */
 import { parseAbi, type PublicClient } from 'viem';
-import { unitsToUsd } from '../../shared/money';
 
 const BALANCE_ABI = parseAbi(['function balanceOf(address owner) view returns (uint256)']);
 
@@ -35,20 +34,19 @@ export class KnownTokens {
   }
 }
 
-/** The owner's balance of the token in USD with two decimals, or null when the chain does not answer. */
-export async function readBalanceUsdc(
+/** The owner's balance of the token in base units, or null when the chain does not answer. */
+export async function readBalance(
   chain: PublicClient,
   token: PaymentToken,
   owner: `0x${string}`,
-): Promise<string | null> {
+): Promise<bigint | null> {
   try {
-    const balance = await chain.readContract({
+    return await chain.readContract({
       address: token.asset,
       abi: BALANCE_ABI,
       functionName: 'balanceOf',
       args: [owner],
     });
-    return unitsToUsd(balance).toFixed(2);
   } catch {
     return null;
   }

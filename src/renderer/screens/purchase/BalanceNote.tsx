@@ -2,7 +2,8 @@
 import type { QuoteView, WalletView } from '../../../shared/rpc';
 
 export function BalanceNote(props: { quote: QuoteView; wallet: WalletView | undefined }) {
-  const balance = props.wallet?.balanceUsdc;
-  if (balance === null || balance === undefined || Number(balance) >= props.quote.totalUsd) return null;
-  return <p className="warn-text">Your balance ({balance} USDC) is below this price.</p>;
+  const units = props.wallet?.balanceUnits;
+  // Base units against base units: 0.0125 USDC covers a $0.01 report.
+  if (units === null || units === undefined || BigInt(units) >= BigInt(props.quote.amount)) return null;
+  return <p className="warn-text">Your balance ({props.wallet?.balanceUsdc} USDC) is below this price.</p>;
 }
