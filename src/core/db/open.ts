@@ -111,10 +111,13 @@ export function migrate(db: DeskDb): void {
     backupLibraryNow(db, backupsOf(db.name), { reason: 'migration' });
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
+      // Two processes opening a new library at once (the app and a CLI run): the one that waited for the
+      // write lock finds the step taken and skips it, instead of adding a column twice.
+      if ((db.pragma('user_version', { simple: true }) as number) > version) return;
       db.exec(MIGRATIONS[version] ?? '');
       db.pragma(`application_id = ${APPLICATION_ID}`);
       db.pragma(`user_version = ${version + 1}`);
-    })();
+    }).immediate();
   }
 }
 
