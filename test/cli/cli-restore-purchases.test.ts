@@ -128,6 +128,20 @@ describe('intel-desk restore (purchases from the service)', () => {
     expect(verified.reports.every((r) => r.inLibrary)).toBe(true);
   });
 
+  it('two restores at once in one folder store each purchase once', async () => {
+    const both = folder();
+    const runs = await Promise.all([
+      cli(both, ['restore', '--key-file', keyFile, '--json']),
+      cli(both, ['restore', '--key-file', keyFile, '--json']),
+    ]);
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const summaries = runs.map((run) => parsed<RestoreSummary>(run));
+    // Between them, each purchase was stored by one run and found in place by the other.
+    expect(summaries[0]!.restoredPurchases + summaries[1]!.restoredPurchases).toBe(summaries[0]!.purchases);
+    expect(ledgerRows(both)).toHaveLength(summaries[0]!.purchases);
+    expect(new Set(storedSnapshots(both).map((s) => s.id)).size).toBe(storedSnapshots(both).length);
+  });
+
   it('gives another wallet nothing', async () => {
     const summary = restored(await cli(folder(), ['restore', '--key-file', otherKeyFile, '--json']));
     expect(summary).toMatchObject({ purchases: 0, reports: 0 });

@@ -83,13 +83,14 @@ export function applyRestored(
   const mismatch = deliveryMismatch({ handle, reportCount: purchase.reportCount, ids: null }, body);
   if (mismatch !== null) return { kind: 'refused', reason: `its answer holds ${mismatch}` };
 
-  const held = deps.ledger.byAuthorization(payer, purchase.nonce);
-  if (held) return restoreHeld(deps, held, body, purchase);
-
-  const id = restoredPurchaseId(serviceUrl, payer, purchase.nonce);
-  const entries = snapshotsFromAnswer(body, purchase.answer);
-  deps.db
-    .transaction(() => {
+  // Looked up and written under one write lock: two restores at once (two CLI runs, the app and a run) must
+  // not both find the purchase missing and record it twice.
+  return deps.db
+    .transaction((): RestoreOutcome => {
+      const held = deps.ledger.byAuthorization(payer, purchase.nonce);
+      if (held) return restoreHeld(deps, held, body, purchase);
+      const id = restoredPurchaseId(serviceUrl, payer, purchase.nonce);
+      const entries = snapshotsFromAnswer(body, purchase.answer);
       deps.ledger.insertRestored({
         id,
         serviceUrl,
@@ -113,12 +114,12 @@ export function applyRestored(
         createdAt: purchase.settledAt,
       });
       deps.snapshots.put(serviceUrl, handle, entries, id, new Date(deps.now()).toISOString());
+      return { kind: 'restored', reports: entries.length };
     })
     .immediate();
-  return { kind: 'restored', reports: entries.length };
 }
 
-/** A purchase the ledger holds: the receipt's hashes decide, and only what is missing is stored. */
+/** A purchase the ledger holds: the receipt's hashes decide, and only what is missing is stored. In applyRestored's transaction. */
 function restoreHeld(
   deps: RestoreDeps,
   row: PurchaseRow,
@@ -143,10 +144,6 @@ function restoreHeld(
   const owned = deps.snapshots.ownedIds(row.service_url, row.handle);
   const missing = snapshotsFromAnswer(body, purchase.answer).filter((e) => !owned.has(e.snapshot.id));
   if (missing.length === 0) return { kind: 'already_held' };
-  deps.db
-    .transaction(() => {
-      deps.snapshots.put(row.service_url, row.handle, missing, row.id, new Date(deps.now()).toISOString());
-    })
-    .immediate();
+  deps.snapshots.put(row.service_url, row.handle, missing, row.id, new Date(deps.now()).toISOString());
   return { kind: 'restored', reports: missing.length };
 }
