@@ -12,6 +12,7 @@ import {
   type CompleteSIWxInfo,
 } from '@x402/extensions/sign-in-with-x';
 import type { RawAnswer } from '../client/http';
+import { readChallenge } from '../client/x402-wire';
 import { DeskError } from '../errors';
 
 export const SIGN_IN_HEADER = SIGN_IN_WITH_X.toUpperCase();
@@ -51,33 +52,17 @@ export interface SignInRequest {
   message: string;
 }
 
-function decodedChallenges(answer: RawAnswer): unknown[] {
-  const found: unknown[] = [];
-  const header = answer.headers.get('payment-required');
-  if (header) {
-    try {
-      found.push(JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8')));
-    } catch {
-      // A header that is not base64 JSON: the body may still carry the challenge.
-    }
-  }
-  try {
-    found.push(JSON.parse(answer.text));
-  } catch {
-    // Not JSON: no challenge in the body.
-  }
-  return found;
-}
-
 /** What the service said about the proof it refused last, if anything; null for a first challenge. */
 export function signInRefusal(answer: RawAnswer): string | null {
-  for (const candidate of decodedChallenges(answer)) {
-    const parsed = challengeSchema.safeParse(candidate);
-    if (parsed.success && parsed.data.error?.startsWith('invalid_siwx')) {
-      return parsed.data.message ? `${parsed.data.error}: ${parsed.data.message}` : parsed.data.error;
-    }
+  let challenge: unknown;
+  try {
+    challenge = readChallenge(answer);
+  } catch {
+    return null;
   }
-  return null;
+  const parsed = challengeSchema.safeParse(challenge);
+  if (!parsed.success || !parsed.data.error?.startsWith('invalid_siwx')) return null;
+  return parsed.data.message ? `${parsed.data.error}: ${parsed.data.message}` : parsed.data.error;
 }
 
 /**
@@ -89,31 +74,29 @@ export function signInRequest(
   requestUrl: string,
   address: `0x${string}`,
 ): SignInRequest | null {
-  for (const candidate of decodedChallenges(answer)) {
-    const parsed = challengeSchema.safeParse(candidate);
-    const offer = parsed.success ? parsed.data.extensions?.[SIGN_IN_WITH_X] : undefined;
-    if (!offer) continue;
-    const chain = offer.supportedChains.find((c) => /^eip155:\d+$/.test(c.chainId) && c.type === 'eip191');
-    if (!chain) {
-      throw new DeskError(
-        'sign_in_unsupported_chain',
-        `The service asks to sign in on ${offer.supportedChains.map((c) => c.chainId).join(', ') || 'no chain'}; this wallet signs on EVM chains only.`,
-        'service',
-      );
-    }
-    const info: CompleteSIWxInfo = { ...offer.info, chainId: chain.chainId, type: 'eip191' };
-    try {
-      assertSIWxChallengeBoundToOrigin(info, requestUrl);
-    } catch (error) {
-      throw new DeskError(
-        'sign_in_other_origin',
-        `The service's sign-in challenge names another site than ${new URL(requestUrl).origin} (${error instanceof Error ? error.message : String(error)}). Nothing was signed.`,
-        'service',
-      );
-    }
-    return { info, address, message: createSIWxMessage(info, address) };
+  // The 402's challenge as any payment's is read: header and body, which must agree (x402-wire.ts).
+  const parsed = challengeSchema.safeParse(readChallenge(answer));
+  const offer = parsed.success ? parsed.data.extensions?.[SIGN_IN_WITH_X] : undefined;
+  if (!offer) return null;
+  const chain = offer.supportedChains.find((c) => /^eip155:\d+$/.test(c.chainId) && c.type === 'eip191');
+  if (!chain) {
+    throw new DeskError(
+      'sign_in_unsupported_chain',
+      `The service asks to sign in on ${offer.supportedChains.map((c) => c.chainId).join(', ') || 'no chain'}; this wallet signs on EVM chains only.`,
+      'service',
+    );
   }
-  return null;
+  const info: CompleteSIWxInfo = { ...offer.info, chainId: chain.chainId, type: 'eip191' };
+  try {
+    assertSIWxChallengeBoundToOrigin(info, requestUrl);
+  } catch (error) {
+    throw new DeskError(
+      'sign_in_other_origin',
+      `The service's sign-in challenge names another site than ${new URL(requestUrl).origin} (${error instanceof Error ? error.message : String(error)}). Nothing was signed.`,
+      'service',
+    );
+  }
+  return { info, address, message: createSIWxMessage(info, address) };
 }
 
 /** The SIGN-IN-WITH-X header value: the challenge's fields, the wallet's address and its signature. */
