@@ -375,6 +375,8 @@ const cliRemedies = (
   SECRET_ENV: string,
   SECRET_ORIGIN_ENV: string,
 ): Record<string, (error: DeskError) => string> => ({
+  library_damaged: (error) =>
+    `The library file is damaged (${String(error.details['reason'])}). Run intel-desk again: the next run sets the file aside and puts the newest good backup in its place; \`intel-desk restore\` then brings back from the service what that backup lacks.`,
   library_secret_required: () =>
     `This needs the library secret: set ${SECRET_ENV} for this command, or store it with \`intel-desk secret set\`.`,
   library_secret_refused: () =>

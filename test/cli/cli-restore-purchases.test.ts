@@ -202,6 +202,26 @@ describe('intel-desk restore (purchases from the service)', () => {
         .sort(),
     ).toEqual([...new Set([first!, second!, ...bought.ids])].sort());
 
+    // Damage deep in the reports, which a start no longer reads whole: the run that meets it says so in words.
+    const file = path.join(dir, 'desk.db');
+    const db = new Database(file);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const leaves = db
+      .prepare<[], { pageno: number }>(
+        `SELECT pageno FROM dbstat WHERE name = 'snapshots' AND pagetype = 'leaf' ORDER BY pageno`,
+      )
+      .all();
+    db.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (leaves.at(-1)!.pageno - 1) * pageSize);
+    closeSync(fd);
+    const met = await cli(dir, ['library']);
+    expect(met.code).not.toBe(0);
+    expect(met.stderr).toMatch(
+      /The library file is damaged \(.*\)\. Run intel-desk again: the next run sets/,
+    );
+
     // Without a key this run cannot sign: it says how instead.
     damage(path.join(dir, 'desk.db'));
     const locked = await cli(dir, ['library']);

@@ -51,7 +51,7 @@ export function libraryDamaged(dbFile: string, cause: Error): DeskError {
     'library_damaged',
     `The library file is damaged (${cause.message}). Start Intel Desk again: the file is then set aside and replaced by the newest good backup, and what that lacks can be restored from the service (Settings → Library → Restore purchases, or \`intel-desk restore\`).`,
     'storage',
-    {},
+    { reason: cause.message },
     { cause },
   );
 }
@@ -90,7 +90,12 @@ export function quickCheckInWorker(file: string, nativeBinding?: string): Promis
     worker.once('message', (message: unknown) => {
       const result = checkResultSchema.safeParse(message);
       if (!result.success) reject(new Error('the integrity check answered nonsense'));
-      else resolve(result.data.ok ? null : `integrity check failed: ${result.data.problems.join('; ')}`);
+      else
+        resolve(
+          result.data.ok
+            ? null
+            : `integrity check failed: ${result.data.problems.join('; ').replace(/\s*\n\s*/g, '; ')}`,
+        );
     });
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the integrity check stopped (exit ${code})`)));

@@ -38,7 +38,7 @@ export interface OpenedDb {
 function problemWith(db: DeskDb, whole: boolean): string | null {
   if (whole) {
     const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') return `integrity check failed: ${String(check)}`;
+    if (check !== 'ok') return `integrity check failed: ${String(check).replace(/\s*\n\s*/g, '; ')}`;
   }
   const applicationId = db.pragma('application_id', { simple: true }) as number;
   const version = db.pragma('user_version', { simple: true }) as number;
@@ -102,10 +102,11 @@ const backupsOf = (file: string) => path.join(path.dirname(file), BACKUPS_FOLDER
  * migration that fails midway, or a new version that must be left, never costs the library.
  */
 export function migrate(db: DeskDb): void {
+  // First: a second process switching a new file to WAL while the first migrates it waits instead of failing.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > 0 && current < MIGRATIONS.length && db.name !== ':memory:')
     backupLibraryNow(db, backupsOf(db.name), { reason: 'migration' });
