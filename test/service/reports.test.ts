@@ -232,7 +232,7 @@ describe('the 402 challenge', () => {
           domain: new URL(stack.baseUrl).host,
           uri: `${stack.baseUrl}/api/intel/reports?username=${handle}&select=all`,
           version: '1',
-          nonce: expect.stringMatching(/^[0-9a-f]{32}$/),
+          nonce: expect.stringMatching(/^[0-9a-f]{64}$/),
         }),
         supportedChains: [{ chainId: 'eip155:31337', type: 'eip191' }],
         schema: expect.objectContaining({ type: 'object' }),

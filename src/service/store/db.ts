@@ -58,7 +58,8 @@ const migrations: string[] = [
    );
    CREATE INDEX paid_answers_by_expiry ON paid_answers(keep_until);`,
   // 3: every settled purchase with its answer as sent, kept for good: a wallet that signs in with x (SIWx) gets
-  // what it paid for again, free. Sign-in nonces are issued here and bound to the first wallet that uses them.
+  // what it paid for again, free. A sign-in records the wallet that used its nonce (the nonce itself carries its
+  // route and expiry under the service's MAC).
   `CREATE TABLE settled_purchases (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
      payer TEXT NOT NULL,
