@@ -676,10 +676,15 @@ export const rpcInputs = {
    * itself; a wallet in the window gets `sign` steps and answers each with its signature over `message`.
    */
   'library.restorePurchases': z.object({
-    signature: z
-      .string()
-      .regex(/^0x[0-9a-fA-F]+$/)
-      .max(20_000)
+    /** The wallet's signature over a `sign` step's message, with that message: it names which restore goes on. */
+    signed: z
+      .object({
+        message: z.string().min(1).max(4000),
+        signature: z
+          .string()
+          .regex(/^0x[0-9a-fA-F]+$/)
+          .max(20_000),
+      })
       .optional(),
   }),
   /**

@@ -100,21 +100,31 @@ describe('restore purchases', () => {
     if (step.status !== 'sign') throw new Error(`expected a sign step, got ${step.status}`);
     expect(step.message).toMatch(/wants you to sign in with your Ethereum account:\n0x/);
     expect(step.message).toContain(account.address);
-    const done = await desk2.handlers['library.restorePurchases']({
-      signature: await account.signMessage({ message: step.message }),
-    });
+    // A second window starts its own restore before the first one's wallet answers: each goes on with its own.
+    const second = await desk2.handlers['library.restorePurchases']({});
+    if (second.status !== 'sign') throw new Error('expected a sign step');
+    expect(second.message).not.toBe(step.message);
+    const signIn = async (message: string) =>
+      desk2.handlers['library.restorePurchases']({
+        signed: { message, signature: await account.signMessage({ message }) },
+      });
+    const done = await signIn(step.message);
     expect(done).toMatchObject({ status: 'done', summary: { restoredPurchases: 1, reports: 3 } });
+    expect(await signIn(second.message)).toMatchObject({
+      status: 'done',
+      summary: { restoredPurchases: 0, alreadyHeld: 1 },
+    });
 
     // A signature nobody asked for is refused, and a wrong one is the service's refusal with its reason.
-    await expect(desk2.handlers['library.restorePurchases']({ signature: '0x1234' })).rejects.toMatchObject({
-      code: 'restore_not_started',
-    });
+    await expect(
+      desk2.handlers['library.restorePurchases']({ signed: { message: step.message, signature: '0x1234' } }),
+    ).rejects.toMatchObject({ code: 'restore_not_started' });
     const again = await desk2.handlers['library.restorePurchases']({});
     if (again.status !== 'sign') throw new Error('expected a sign step');
     const stranger = privateKeyToAccount(stack.buyerKeys[2]!);
     await expect(
       desk2.handlers['library.restorePurchases']({
-        signature: await stranger.signMessage({ message: again.message }),
+        signed: { message: again.message, signature: await stranger.signMessage({ message: again.message }) },
       }),
     ).rejects.toMatchObject({ code: 'sign_in_refused', message: /invalid_siwx_signature/ });
   });

@@ -21,10 +21,15 @@ export const backupHandlers = (
   RpcHandlers,
   'library.backup' | 'library.backups' | 'library.restore' | 'library.restorePurchases'
 > => {
-  /** A restore waiting for a wallet in the window to sign its next challenge. */
-  let waiting: PurchaseRestore | null = null;
+  /**
+   * Restores waiting for a wallet in the window to sign, by the message it was shown: two windows (or a double
+   * click) each go on with their own challenge.
+   */
+  const waiting = new Map<string, PurchaseRestore>();
 
-  async function restorePurchases(signature: `0x${string}` | undefined): Promise<RestorePurchasesStep> {
+  async function restorePurchases(
+    signed: { message: string; signature: `0x${string}` } | undefined,
+  ): Promise<RestorePurchasesStep> {
     const { PurchaseRestore, restoreWithKey } = await import('../restore/restore-purchases');
     const address = ctx.wallet.address();
     const kind = ctx.wallet.kind();
@@ -34,19 +39,18 @@ export const backupHandlers = (
         'Set up or connect the wallet that bought the reports first.',
         'wallet',
       );
-    if (signature !== undefined) {
-      if (!waiting || waiting.address !== address)
+    if (signed !== undefined) {
+      const restore = waiting.get(signed.message);
+      if (!restore || restore.address !== address)
         throw new DeskError(
           'restore_not_started',
-          'No sign-in is waiting for a signature; start again.',
+          'No sign-in is waiting for this signature; start again.',
           'usage',
         );
-      const restore = waiting;
-      waiting = null;
-      const next = await restore.signed(signature);
+      waiting.delete(signed.message);
+      const next = await restore.signed(signed.signature);
       if (next === null) return { status: 'done', summary: restore.result() };
-      waiting = restore;
-      return { status: 'sign', message: next.message, address };
+      return awaitSignature(restore, next.message, address);
     }
     const restore = new PurchaseRestore(
       ctx.connection.clientFor(ctx.serviceUrl()),
@@ -67,8 +71,14 @@ export const backupHandlers = (
       return { status: 'done', summary };
     }
     const first = await restore.begin();
-    waiting = restore;
-    return { status: 'sign', message: first.message, address };
+    return awaitSignature(restore, first.message, address);
+  }
+
+  function awaitSignature(restore: PurchaseRestore, message: string, address: string): RestorePurchasesStep {
+    // A window closed mid-restore leaves its entry: only the newest few are kept.
+    if (waiting.size >= 8) waiting.delete(waiting.keys().next().value ?? '');
+    waiting.set(message, restore);
+    return { status: 'sign', message, address };
   }
 
   return {
@@ -81,6 +91,9 @@ export const backupHandlers = (
       const restored = await ctx.backups.restoreFrom(from);
       return { reports: restored.reports, safetyCopy: view(restored.safetyCopy) };
     },
-    'library.restorePurchases': ({ signature }) => restorePurchases(signature as `0x${string}` | undefined),
+    'library.restorePurchases': ({ signed }) =>
+      restorePurchases(
+        signed ? { message: signed.message, signature: signed.signature as `0x${string}` } : undefined,
+      ),
   };
 };

@@ -65,7 +65,9 @@ function RestorePurchases() {
         setPhase('signing');
         const signature = await signMessageAsync({ message: step.message });
         setPhase('restoring');
-        step = await client.call('library.restorePurchases', { signature });
+        step = await client.call('library.restorePurchases', {
+          signed: { message: step.message, signature },
+        });
       }
       setSummary(step.summary);
     } catch (failure) {
