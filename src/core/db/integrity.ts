@@ -49,7 +49,7 @@ export function libraryDamaged(dbFile: string, cause: Error): DeskError {
   markDamaged(dbFile, cause.message);
   return new DeskError(
     'library_damaged',
-    `The library file is damaged (${cause.message}). Start Intel Desk again: the file is then set aside and replaced by the newest good backup, and what that lacks can be restored from the service (Settings → Library → Restore purchases, or \`intel-desk restore\`).`,
+    `The library file is damaged (${cause.message}); the next start sets it aside and puts the newest good backup in its place.`,
     'storage',
     { reason: cause.message },
     { cause },
