@@ -34,7 +34,6 @@ export const searchSyntaxDetailsSchema = z.object({
   column: z.number().int().positive(),
   length: z.number().int().positive(),
 });
-export type SearchSyntaxDetails = z.infer<typeof searchSyntaxDetailsSchema>;
 export const budgetDetailsSchema = capDetailsSchema.extend({
   /** The handle whose monthly budget it is; `spent` is what it committed this month. */
   handle: z.string().min(1),

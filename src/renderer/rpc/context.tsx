@@ -13,6 +13,7 @@ import type { RpcClient, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rp
 import { eventChanges, type DeskEvent } from '../../shared/events';
 import type { DeskEventFeed } from './client';
 import type { Invalidator } from './invalidation';
+import { rpcQueryKey } from './query-key';
 
 interface RpcContextValue {
   client: RpcClient;
@@ -80,7 +81,7 @@ export function useRpcQuery<M extends RpcMethod>(
 ) {
   const { client } = useRpc();
   return useQuery<RpcOutputs[M]>({
-    queryKey: [method, input],
+    queryKey: rpcQueryKey(method, input),
     queryFn: () => client.call(method, input),
     ...options,
   });

@@ -1,0 +1,89 @@
+/** Settings kept in desk.db, and the library secret (which only ever travels into core). */
+import { z } from 'zod';
+import { method } from './method';
+import { httpUrlSchema } from './common';
+
+export interface SettingsView {
+  serviceUrl: string;
+  perPurchaseCapUsd: number;
+  dailyCapUsd: number;
+  theme: 'light' | 'dark' | 'system';
+  /** A secret is stored for the service now selected (accepted, refused or not yet checked). */
+  librarySecretSet: boolean;
+  /** null = not checked yet; false = refused by the service, so it is not used until entered again. */
+  librarySecretAccepted: boolean | null;
+  /** The service origin the stored secret was entered for; it is never sent anywhere else. */
+  librarySecretOrigin: string | null;
+  /** Demo mode: core holds the demo service's public secret and can use it when asked (it never comes out). */
+  demoLibrarySecretOffered: boolean;
+  /** Set = the WalletConnect connector is offered; not a secret (it identifies the app to the relay). */
+  walletConnectProjectId: string | null;
+  /** The first-run welcome was closed; kept in desk.db so it stays closed across runs and host ports. */
+  welcomeDismissed: boolean;
+  /** The chain RPC chosen in Settings; null = the network's public endpoint (a run's --rpc comes first). */
+  chainRpcUrl: string | null;
+}
+
+/** A WalletConnect Cloud project id: 32 hex characters. */
+export const walletConnectProjectIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-f]{32}$/i, 'A WalletConnect project id is 32 hexadecimal characters.');
+
+export const settingsPatchSchema = z
+  .object({
+    serviceUrl: httpUrlSchema.optional(),
+    perPurchaseCapUsd: z.number().nonnegative().max(1_000_000).optional(),
+    dailyCapUsd: z.number().nonnegative().max(1_000_000).optional(),
+    theme: z.enum(['light', 'dark', 'system']).optional(),
+    walletConnectProjectId: walletConnectProjectIdSchema.nullable().optional(),
+    welcomeDismissed: z.boolean().optional(),
+    chainRpcUrl: httpUrlSchema.nullable().optional(),
+  })
+  .strict();
+
+export const settingsMethods = {
+  'settings.get': method<SettingsView>()({
+    input: z.object({}),
+    reads: ['settings'],
+    changes: [],
+  }),
+  // The service URL decides the shelf, menus and prices; caps decide what a quote warns about.
+  'settings.update': method<SettingsView>()({
+    input: settingsPatchSchema,
+    reads: [],
+    changes: ['settings', 'app', 'shelf', 'menu', 'quote', 'purchases', 'wallet'],
+  }),
+  /** `fromEnvironment`: the CLI read it from its environment, so it is bound as for a run's secret (below). */
+  'settings.setLibrarySecret': method<SettingsView>()({
+    input: z.object({
+      secret: z.string().min(1).max(4096),
+      fromEnvironment: z.object({ boundTo: z.url().max(2048).optional() }).optional(),
+    }),
+    reads: [],
+    changes: ['settings', 'quote'],
+  }),
+  'settings.clearLibrarySecret': method<SettingsView>()({
+    input: z.object({}),
+    reads: [],
+    changes: ['settings', 'quote'],
+  }),
+  'settings.useDemoLibrarySecret': method<SettingsView>()({
+    input: z.object({}),
+    reads: [],
+    changes: ['settings', 'quote'],
+  }),
+  /**
+   * A library secret for this run only (the CLI's environment), never stored. It is bound to `boundTo` (an
+   * origin the person named for it) or else to the saved service, and refused when this run's service is
+   * another one.
+   */
+  'settings.useSessionLibrarySecret': method<SettingsView>()({
+    input: z.object({
+      secret: z.string().min(1).max(4096),
+      boundTo: z.url().max(2048).optional(),
+    }),
+    reads: [],
+    changes: ['settings', 'quote'],
+  }),
+};
