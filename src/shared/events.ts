@@ -47,7 +47,7 @@ export const deskEventSchema = z.discriminatedUnion('type', [
 export type DeskEvent = z.infer<typeof deskEventSchema>;
 export type DeskEventType = DeskEvent['type'];
 
-/** What each event makes stale, in the contract's topics (see rpcEffects in rpc.ts). */
+/** What each event makes stale, in the contract's topics (see the reads and changes of each method in rpc/). */
 export const eventChanges: Record<DeskEventType, readonly RpcTopic[]> = {
   'purchase.step': [],
   'library.changed': ['library', 'menu', 'quote'],
