@@ -83,9 +83,11 @@ describe('spend you can see and steer', () => {
     await page.unroute('**/rpc/quote.get');
   });
 
-  it('shows today, this month and in all, with charts the arrow keys read', async () => {
+  it('shows today once, this month and in all, with charts the arrow keys read', async () => {
     await nav('Purchases');
-    await expect.poll(() => page.getByTestId('spend-today').textContent()).toBe('$0.02');
+    await expect.poll(() => page.getByTestId('daily-spend').textContent()).toContain('Today: $0.02 of your');
+    // The daily cap's meter says what today cost; the totals below it do not say it a second time.
+    expect(await page.getByRole('main').getByText(/\btoday\b/i).count()).toBe(1);
     expect(await page.getByTestId('spend-month').textContent()).toBe('$0.02');
     expect(await page.getByTestId('spend-lifetime').textContent()).toBe('$0.02');
     const byDay = page.getByTestId('spend-by-day');

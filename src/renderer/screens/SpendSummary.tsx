@@ -48,10 +48,6 @@ export function SpendSummary() {
     <section className="spend-summary" aria-label="Spend">
       <dl className="spend-totals" data-testid="spend-totals">
         <div>
-          <dt>Today</dt>
-          <dd data-testid="spend-today">{usd(view.todayUsd)}</dd>
-        </div>
-        <div>
           <dt>This month</dt>
           <dd data-testid="spend-month">{usd(view.monthUsd)}</dd>
         </div>
