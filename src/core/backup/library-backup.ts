@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { z } from 'zod';
-import type { DeskDb } from '../db/open';
+import type Database from 'better-sqlite3';
 import { createPrivateFile, ensureBackupsFolder, fileStamp } from './backups-folder';
 
 export const backupReasonSchema = z.enum(['purchase', 'daily', 'manual', 'migration', 'restore']);
@@ -91,7 +91,7 @@ export interface BackupOptions {
  * thread only waits), or in adaptive steps on this thread; written to a .partial file and renamed once whole.
  */
 export async function backupLibrary(
-  db: DeskDb,
+  db: Database.Database,
   folder: string,
   options: BackupOptions,
 ): Promise<LibraryBackup> {
@@ -180,7 +180,7 @@ function copyInWorker(source: string, target: string, nativeBinding: string | un
  * The copy on this thread, in steps: each step's page count is scaled from the last step's time so a step
  * stays near the budget, and the event loop runs between steps.
  */
-async function copyInSteps(db: DeskDb, partial: string, budget: number): Promise<void> {
+async function copyInSteps(db: Database.Database, partial: string, budget: number): Promise<void> {
   let pages = 64;
   let stepStarted = performance.now();
   // SQLite syncs the copy when the last step commits; a 500 MB copy left to that moment blocks the thread
@@ -226,7 +226,11 @@ async function rotateLater(folder: string, keep: number): Promise<void> {
  * A consistent copy taken in one go (VACUUM INTO), for moments when nothing else runs: just before a
  * migration changes the schema at start. The copy is compacted, so it is also the smallest.
  */
-export function backupLibraryNow(db: DeskDb, folder: string, options: BackupOptions): LibraryBackup {
+export function backupLibraryNow(
+  db: Database.Database,
+  folder: string,
+  options: BackupOptions,
+): LibraryBackup {
   ensureBackupsFolder(folder);
   const at = options.now?.() ?? new Date();
   const target = targetFor(folder, options.reason, at);

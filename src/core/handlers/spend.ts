@@ -3,7 +3,7 @@ import type { LastPriceView, RpcHandlers, SpendView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { normalizeHandle } from '../client/service-client';
 import { DeskError } from '../errors';
-import { offlineReason, shelfList } from './catalog';
+import { offlineReason } from '../catalog/offline';
 import { localDayKey, startOfLocalDay, startOfLocalMonth, unitsToUsd, usdToUnits } from '../../shared/money';
 
 const DEFAULT_DAYS = 30;
@@ -99,7 +99,7 @@ async function uncheckedBudgetHandle(ctx: DeskContext, name: string): Promise<st
   if (ctx.budgets.list().some((budget) => budget.handle.toLowerCase() === key)) return undefined;
   let shelf;
   try {
-    shelf = await shelfList(ctx);
+    shelf = await ctx.catalogService.shelf();
   } catch (error) {
     const reason = offlineReason(error);
     if (reason === null) throw error;
