@@ -143,7 +143,6 @@ export const ERROR = {
 } as const;
 
 export const errorBodySchema = z.looseObject({ error: z.string(), message: z.string().optional() });
-export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const insufficientPaymentBodySchema = z.looseObject({
   error: z.literal(ERROR.insufficientPayment),

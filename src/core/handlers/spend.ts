@@ -68,9 +68,9 @@ export function spendView(ctx: DeskContext, days: number = DEFAULT_DAYS): SpendV
  */
 function lastPrice(ctx: DeskContext, handle: string): LastPriceView | null {
   const serviceUrl = ctx.client().baseUrl;
-  for (const wanted of [handle, null]) {
-    const paid = ctx.spend.lastPayment(serviceUrl, wanted);
-    const quoted = ctx.quotes.latest(serviceUrl, wanted);
+  for (const handleOrAny of [handle, null]) {
+    const paid = ctx.spend.lastPayment(serviceUrl, handleOrAny);
+    const quoted = ctx.quotes.latest(serviceUrl, handleOrAny);
     const quotedAt = quoted ? new Date(quoted.fetchedAt).toISOString() : null;
     if (quoted && quotedAt !== null && (!paid || quotedAt >= paid.createdAt)) {
       return {
