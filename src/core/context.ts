@@ -10,6 +10,7 @@ import { SpendLedger } from './ledger/spend';
 import { HandleBudgets } from './ledger/budgets';
 import { SnapshotStore } from './cache/snapshots';
 import { CatalogCache } from './cache/catalog';
+import { CatalogService } from './catalog/catalog-service';
 import { SettingsStore } from './settings';
 import { DeskWallet } from './wallet/wallet';
 import type { KdfCost } from './wallet/passphrase-seal';
@@ -19,7 +20,10 @@ import type { ServiceClient } from './client/service-client';
 import { ServiceConnection } from './client/connection';
 import { KnownTokens } from './wallet/balances';
 import { QuoteBook } from './payments/quote-book';
-import { Purchaser, type PurchaseStep } from './payments/purchaser';
+import { Purchaser, type PurchaseRequest } from './payments/purchaser';
+import { PurchaseSteps, type PurchaseStep } from './payments/purchase-steps';
+import { Settlement } from './payments/settle';
+import { startPurchase } from './payments/purchase-start';
 import { requote } from './quoting';
 import { readChainClock, type ClockSample } from './payments/chain-clock';
 import { ChainClients, chainRpcFor, type ChainRpc } from './payments/chain-rpc';
@@ -29,6 +33,7 @@ import { DeskError } from './errors';
 import { LibraryBackups, type BackupScheduleOptions } from './backup/scheduler';
 import { backupsFolder } from './backup/backups-folder';
 import type { DeskEvent } from '../shared/events';
+import type { PurchaseOutcome } from '../shared/rpc';
 
 export interface DeskCoreOptions {
   dataDir: string;
@@ -92,10 +97,14 @@ export class DeskContext {
   readonly budgets: HandleBudgets;
   readonly snapshots: SnapshotStore;
   readonly catalog: CatalogCache;
+  /** The shelf and menus, live or last-known, and the shelf the Shelf screen pages through. */
+  readonly catalogService: CatalogService;
   readonly settings: SettingsStore;
   readonly wallet: DeskWallet;
   readonly quotes: QuoteBook;
   readonly purchaser: Purchaser;
+  /** The ledger transitions from a signed payment to stored reports, for purchases, reconciliation and restore. */
+  readonly settlement: Settlement;
   readonly now: () => number;
   readonly demo: boolean;
   readonly librarySecrets: LibrarySecretStore;
@@ -141,6 +150,14 @@ export class DeskContext {
     this.budgets = new HandleBudgets(this.db, this.now, this.events);
     this.snapshots = new SnapshotStore(this.db, this.events);
     this.catalog = new CatalogCache(this.db);
+    this.catalogService = new CatalogService({
+      serviceUrl: () => this.serviceUrl(),
+      client: () => this.client(),
+      catalog: this.catalog,
+      snapshots: this.snapshots,
+      now: this.now,
+      afterAnswer: (write) => this.afterAnswer(write),
+    });
     this.settings = new SettingsStore(this.db, this.events);
     this.wallet = new DeskWallet(
       path.join(options.dataDir, 'wallet.json'),
@@ -165,10 +182,19 @@ export class DeskContext {
       onChange: () => this.events.changed('service.changed'),
     });
     this.serviceForRun = options.serviceUrl || null;
-    const onStep = (purchaseId: string, step: PurchaseStep, quoteId: string | null) => {
+    const steps = new PurchaseSteps((purchaseId, step, quoteId) => {
       options.onPurchaseStep?.(purchaseId, step);
       this.events.step(purchaseId, quoteId, step);
-    };
+    });
+    this.settlement = new Settlement({
+      db: this.db,
+      ledger: this.ledger,
+      kept: this.keptPayments,
+      snapshots: this.snapshots,
+      settings: this.settings,
+      steps,
+      now: this.now,
+    });
     this.purchaser = new Purchaser({
       db: this.db,
       ledger: this.ledger,
@@ -183,14 +209,34 @@ export class DeskContext {
       kept: this.keptPayments,
       requote: (held) => requote(this, held),
       chain: (network) => this.chain(network),
-      librarySecret: () => this.librarySecret(),
-      librarySecretRefused: (secret) => this.librarySecrets.mark(secret, 'refused'),
       serviceFailedSince: (at) => this.connection.failedSince(at),
       checkTokenDomain: (quote) => this.tokenDomains.assertMatches(quote, this.chain(quote.network)),
       clock: (network) => this.clockSamples(network),
       now: this.now,
-      onStep,
+      steps,
+      settlement: this.settlement,
     });
+  }
+
+  /** Starts a purchase (payments/purchase-start.ts): its reports read with the library secret, or paid for. */
+  startPurchase(request: PurchaseRequest): Promise<PurchaseOutcome> {
+    return startPurchase(
+      {
+        quotes: this.quotes,
+        purchaser: this.purchaser,
+        settlement: this.settlement,
+        librarySecret: () => this.librarySecret(),
+        secretRead: {
+          db: this.db,
+          ledger: this.ledger,
+          snapshots: this.snapshots,
+          client: () => this.client(),
+          librarySecretRefused: (secret) => this.librarySecrets.mark(secret, 'refused'),
+          now: this.now,
+        },
+      },
+      request,
+    );
   }
 
   serviceUrl(): string {

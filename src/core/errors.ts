@@ -19,16 +19,3 @@ export class DeskError extends Error {
 
 export const refused = (code: string, message: string, details: Record<string, unknown> = {}) =>
   new DeskError(code, message, 'refused', details);
-
-export function toDeskError(error: unknown): DeskError {
-  if (error instanceof DeskError) return error;
-  return new DeskError(
-    'internal',
-    'Something went wrong inside Intel Desk; the details are in the log.',
-    'internal',
-    {},
-    {
-      cause: error,
-    },
-  );
-}

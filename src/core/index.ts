@@ -21,7 +21,7 @@ import { receiptHandlers } from './handlers/receipts';
 import { backupHandlers } from './handlers/backups';
 import { purchaseRequestHandlers } from './handlers/purchase-requests';
 import type { SecretVault } from './wallet/sealing';
-import type { PurchaseStep } from './payments/purchaser';
+import type { PurchaseStep } from './payments/purchase-steps';
 
 export type { DeskCoreOptions, SecretVault, PurchaseStep };
 export { DeskError } from './errors';

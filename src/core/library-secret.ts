@@ -45,7 +45,7 @@ function assertMayGoTo(origin: string): void {
   }
 }
 
-function json(text: string): unknown {
+function parseJsonOrNull(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -79,7 +79,7 @@ export class LibrarySecretStore {
       );
     }
     // A secret stored before secrets were bound to a service does not say where it may go: it is not used.
-    const parsed = heldSchema.safeParse(json(plain));
+    const parsed = heldSchema.safeParse(parseJsonOrNull(plain));
     return parsed.success ? parsed.data : null;
   }
 

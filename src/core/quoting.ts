@@ -1,12 +1,25 @@
 /** Live pricing: the 402 challenge for exactly the user's selection, validated into a held quote. */
 import type { MenuItemView, Selection } from '../shared/rpc';
-import type { DeskContext } from './context';
 import { DeskError } from './errors';
 import { plural } from '../shared/words';
-import { normalizeHandle, resourcePath } from './client/service-client';
-import { menuGet } from './handlers/catalog';
+import { normalizeHandle, resourcePath, type ServiceClient } from './client/service-client';
+import type { CatalogService } from './catalog/catalog-service';
+import type { SnapshotStore } from './cache/snapshots';
+import type { KnownTokens } from './wallet/balances';
 import { quoteFromChallenge, type Quote } from './payments/quote';
-import type { HeldQuote } from './payments/quote-book';
+import type { HeldQuote, QuoteBook } from './payments/quote-book';
+
+/** What pricing reads of the desk (DeskContext has all of it): named here so this module needs no context. */
+export interface QuotingDeps {
+  client(): ServiceClient;
+  readonly catalogService: Pick<CatalogService, 'menu'>;
+  readonly snapshots: Pick<SnapshotStore, 'ownedIds'>;
+  readonly quotes: Pick<QuoteBook, 'hold'>;
+  readonly tokens: Pick<KnownTokens, 'learn'>;
+  readonly demo: boolean;
+  readonly demoAsset: `0x${string}` | null;
+  librarySecret(): string | null;
+}
 
 const ALLOWLIST_CODES = new Set(['network_not_allowed', 'asset_not_allowed']);
 
@@ -32,7 +45,7 @@ interface Resolved {
  * Owned reports are left out unless buying them again was chosen: then the choice goes to the service as made.
  */
 async function resolveSelection(
-  ctx: DeskContext,
+  ctx: QuotingDeps,
   handle: string,
   selection: Selection,
   includeOwned: boolean,
@@ -45,7 +58,7 @@ async function resolveSelection(
     owned = ctx.snapshots.ownedIds(ctx.client().baseUrl, handle);
     countSource = (n) => `your selection is ${n}`;
   } else {
-    const menu = await menuGet(ctx, handle);
+    const menu = await ctx.catalogService.menu(handle);
     const items =
       selection.kind === 'all'
         ? menu.reports
@@ -87,8 +100,8 @@ async function resolveSelection(
   };
 }
 
-async function assertIdsOnMenu(ctx: DeskContext, handle: string, ids: string[]): Promise<void> {
-  const listed = new Set((await menuGet(ctx, handle)).reports.map((item) => item.id));
+async function assertIdsOnMenu(ctx: QuotingDeps, handle: string, ids: string[]): Promise<void> {
+  const listed = new Set((await ctx.catalogService.menu(handle)).reports.map((item) => item.id));
   const unknown = ids.filter((id) => !listed.has(id));
   if (unknown.length === 0) return;
   const shown =
@@ -102,7 +115,7 @@ async function assertIdsOnMenu(ctx: DeskContext, handle: string, ids: string[]):
 }
 
 /** Throws unknown_report_ids when the menu lacks some of the ids; a menu that cannot be read says nothing. */
-async function nameUnknownIds(ctx: DeskContext, handle: string, ids: string[]): Promise<void> {
+async function nameUnknownIds(ctx: QuotingDeps, handle: string, ids: string[]): Promise<void> {
   try {
     await assertIdsOnMenu(ctx, handle, ids);
   } catch (error) {
@@ -110,7 +123,7 @@ async function nameUnknownIds(ctx: DeskContext, handle: string, ids: string[]): 
   }
 }
 
-async function priceResolved(ctx: DeskContext, handle: string, resolved: Resolved): Promise<HeldQuote> {
+async function priceResolved(ctx: QuotingDeps, handle: string, resolved: Resolved): Promise<HeldQuote> {
   const client = ctx.client();
   const path = resourcePath(handle, resolved.selection);
   const ids = resolved.selection.kind === 'ids' ? resolved.selection.ids : null;
@@ -161,7 +174,7 @@ async function priceResolved(ctx: DeskContext, handle: string, resolved: Resolve
 }
 
 /** A fresh challenge for the same request: what it must deliver stays what the first quote said. */
-export async function requote(ctx: DeskContext, held: HeldQuote): Promise<HeldQuote> {
+export async function requote(ctx: QuotingDeps, held: HeldQuote): Promise<HeldQuote> {
   return priceResolved(ctx, held.handle, {
     selection: held.selection,
     expectedIds: held.expectedIds,
@@ -182,7 +195,7 @@ export interface PricedChoice {
 
 /** Prices the person's choice from a live challenge and holds the quote for purchase.start. */
 export async function priceChoice(
-  ctx: DeskContext,
+  ctx: QuotingDeps,
   rawHandle: string,
   selection: Selection,
   includeOwned: boolean,

@@ -67,6 +67,6 @@ export function startOfLocalMonth(now: number): Date {
 /** The local day a moment falls in, as 2026-11-23: how spend is grouped by day (the daily cap's day). */
 export function localDayKey(at: number): string {
   const date = new Date(at);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+  const twoDigits = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`;
 }

@@ -147,7 +147,7 @@ describe('restore purchases', () => {
         db: context.db,
         ledger: context.ledger,
         snapshots: context.snapshots,
-        deliver: (id, body, text) => context.purchaser.deliver(id, body, text),
+        deliver: (id, body, text) => context.settlement.deliver(id, body, text),
         now: () => Date.now(),
       },
       address,

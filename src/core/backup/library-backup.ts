@@ -226,7 +226,11 @@ async function rotateLater(folder: string, keep: number): Promise<void> {
  * A consistent copy taken in one go (VACUUM INTO), for moments when nothing else runs: just before a
  * migration changes the schema at start. The copy is compacted, so it is also the smallest.
  */
-export function backupLibraryNow(db: Database.Database, folder: string, options: BackupOptions): LibraryBackup {
+export function backupLibraryNow(
+  db: Database.Database,
+  folder: string,
+  options: BackupOptions,
+): LibraryBackup {
   ensureBackupsFolder(folder);
   const at = options.now?.() ?? new Date();
   const target = targetFor(folder, options.reason, at);

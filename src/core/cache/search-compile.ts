@@ -64,10 +64,10 @@ export function ftsOf(node: SearchNode, expand?: Expand): string | null {
       return parts.every((part) => part !== null) ? `(${parts.join(' OR ')})` : null;
     }
     case 'and': {
-      const kept = node.children.filter((child) => child.kind !== 'not').map(fts);
-      const dropped = node.children.flatMap((child) => (child.kind === 'not' ? [fts(child.child)] : []));
-      if (kept.length === 0 || [...kept, ...dropped].some((part) => part === null)) return null;
-      return `(${kept.join(' AND ')})${dropped.map((part) => ` NOT ${part}`).join('')}`;
+      const required = node.children.filter((child) => child.kind !== 'not').map(fts);
+      const excluded = node.children.flatMap((child) => (child.kind === 'not' ? [fts(child.child)] : []));
+      if (required.length === 0 || [...required, ...excluded].some((part) => part === null)) return null;
+      return `(${required.join(' AND ')})${excluded.map((part) => ` NOT ${part}`).join('')}`;
     }
     default:
       return null;

@@ -58,7 +58,7 @@ export const backupHandlers = (
         db: ctx.db,
         ledger: ctx.ledger,
         snapshots: ctx.snapshots,
-        deliver: (purchaseId, body, text) => ctx.purchaser.deliver(purchaseId, body, text),
+        deliver: (purchaseId, body, text) => ctx.settlement.deliver(purchaseId, body, text),
         now: ctx.now,
       },
       address,

@@ -41,7 +41,7 @@ function notPending(request: PurchaseRequestView): DeskError {
 export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
   const requests = new PurchaseRequests(ctx.db, ctx.now, ctx.events);
   const quote = quoteHandlers(ctx)['quote.get'];
-  const start = (input: Parameters<RpcHandlers['purchase.start']>[0]) => ctx.purchaser.start(input);
+  const start = (input: Parameters<RpcHandlers['purchase.start']>[0]) => ctx.startPurchase(input);
 
   /** Pays a claimed request; whatever stops it before money could move puts it back to pending. */
   async function pay(

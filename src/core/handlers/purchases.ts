@@ -22,7 +22,8 @@ export function reconcile(ctx: DeskContext): Promise<void> {
   return reconcilePurchases({
     ledger: ctx.ledger,
     kept: ctx.keptPayments,
-    purchaser: ctx.purchaser,
+    settlement: ctx.settlement,
+    resendKept: (row, silentServices) => ctx.purchaser.resendKept(row, silentServices),
     chain: (network) => ctx.chain(network),
     rpcUrlFor: (network) => ctx.rpcUrlFor(network),
     now: ctx.now,
@@ -35,7 +36,7 @@ export const purchaseHandlers = (
   RpcHandlers,
   'purchase.start' | 'purchase.submitSignature' | 'purchases.list' | 'purchases.reconcile'
 > => ({
-  'purchase.start': (input) => ctx.purchaser.start(input),
+  'purchase.start': (input) => ctx.startPurchase(input),
   'purchase.submitSignature': ({ purchaseId, signature }) =>
     ctx.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
   'purchases.list': async () => purchasesView(ctx),

@@ -60,12 +60,12 @@ function inPeriod(createdAt: string, from: string | undefined, to: string | unde
 }
 
 async function receiptsExport(ctx: DeskContext, query: ReceiptsQuery): Promise<ExportedFile> {
-  const wanted = query.purchaseIds ? new Set(query.purchaseIds) : null;
+  const chosenIds = query.purchaseIds ? new Set(query.purchaseIds) : null;
   const rows = ctx.ledger
     .list()
-    .filter((row) => (wanted ? wanted.has(row.id) : true))
+    .filter((row) => (chosenIds ? chosenIds.has(row.id) : true))
     .filter((row) => inPeriod(row.created_at, query.from, query.to));
-  const missing = wanted ? [...wanted].filter((id) => !rows.some((row) => row.id === id)) : [];
+  const missing = chosenIds ? [...chosenIds].filter((id) => !rows.some((row) => row.id === id)) : [];
   if (missing.length > 0) {
     throw new DeskError(
       'purchase_unknown',

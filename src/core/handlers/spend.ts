@@ -3,7 +3,7 @@ import type { LastPriceView, RpcHandlers, SpendView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { normalizeHandle } from '../client/service-client';
 import { DeskError } from '../errors';
-import { offlineReason, shelfList } from './catalog';
+import { offlineReason } from '../catalog/offline';
 import { localDayKey, startOfLocalDay, startOfLocalMonth, unitsToUsd, usdToUnits } from '../../shared/money';
 
 const DEFAULT_DAYS = 30;
@@ -68,9 +68,9 @@ export function spendView(ctx: DeskContext, days: number = DEFAULT_DAYS): SpendV
  */
 function lastPrice(ctx: DeskContext, handle: string): LastPriceView | null {
   const serviceUrl = ctx.client().baseUrl;
-  for (const wanted of [handle, null]) {
-    const paid = ctx.spend.lastPayment(serviceUrl, wanted);
-    const quoted = ctx.quotes.latest(serviceUrl, wanted);
+  for (const handleOrAny of [handle, null]) {
+    const paid = ctx.spend.lastPayment(serviceUrl, handleOrAny);
+    const quoted = ctx.quotes.latest(serviceUrl, handleOrAny);
     const quotedAt = quoted ? new Date(quoted.fetchedAt).toISOString() : null;
     if (quoted && quotedAt !== null && (!paid || quotedAt >= paid.createdAt)) {
       return {
@@ -99,7 +99,7 @@ async function uncheckedBudgetHandle(ctx: DeskContext, name: string): Promise<st
   if (ctx.budgets.list().some((budget) => budget.handle.toLowerCase() === key)) return undefined;
   let shelf;
   try {
-    shelf = await shelfList(ctx);
+    shelf = await ctx.catalogService.shelf();
   } catch (error) {
     const reason = offlineReason(error);
     if (reason === null) throw error;

@@ -48,17 +48,17 @@ export class KeptPayments {
    * purchase's own payment: the same payer and nonce as the ledger row.
    */
   open(row: PurchaseRow): PaymentPayload | null {
-    const kept = this.db
+    const sealedRow = this.db
       .prepare<[string], KeptRow>(
         'SELECT payment_id, valid_before, sealed FROM kept_payments WHERE purchase_id = ?',
       )
       .get(row.id);
-    if (!kept) return null;
-    if (this.now() >= kept.valid_before * 1000) {
+    if (!sealedRow) return null;
+    if (this.now() >= sealedRow.valid_before * 1000) {
       this.forget(row.id);
       return null;
     }
-    const opened = this.sealer.open(kept.sealed);
+    const opened = this.sealer.open(sealedRow.sealed);
     let json: unknown = null;
     try {
       json = opened === null ? null : JSON.parse(opened);

@@ -78,15 +78,15 @@ export async function judgeAfterSend(
   payment: SentPayment,
   chain: PublicClient | null,
 ): Promise<Verdict> {
-  const desk = error instanceof DeskError ? error : null;
-  const what = desk?.message ?? 'unknown error';
-  if (!desk || !isRefusal(desk)) {
-    const status = desk?.details['status'];
+  const deskError = error instanceof DeskError ? error : null;
+  const what = deskError?.message ?? 'unknown error';
+  if (!deskError || !isRefusal(deskError)) {
+    const status = deskError?.details['status'];
     const reason =
-      !desk || desk.kind === 'network'
+      !deskError || deskError.kind === 'network'
         ? `The answer was lost (${what}).`
         : `The answer does not prove the payment failed${typeof status === 'number' ? ` (HTTP ${status})` : ''}: ${what}`;
-    return inDoubt(desk, reason, payment, null);
+    return inDoubt(deskError, reason, payment, null);
   }
   if (chain) {
     try {
@@ -95,19 +95,25 @@ export async function judgeAfterSend(
       const used = await authorizationUsed(payment, chain, block.number);
       if (used) {
         return inDoubt(
-          desk,
+          deskError,
           `The service refused the payment (${what}), yet the chain shows it used.`,
           payment,
           null,
         );
       }
       if (block.timestamp >= payment.validBefore) {
-        return { state: 'failed', code: desk.code, message: desk.message, txHash: null, waiting: null };
+        return {
+          state: 'failed',
+          code: deskError.code,
+          message: deskError.message,
+          txHash: null,
+          waiting: null,
+        };
       }
       // A refusal does not void the signed authorization: whoever holds it (the service, a gateway that
       // retries, anyone on the path) can still settle it until validBefore; reconciliation decides then.
       return inDoubt(
-        desk,
+        deskError,
         `The service refused the payment (${what}). Nothing has moved yet, but the signed authorization could still be settled by whoever holds it.`,
         payment,
         what,
@@ -118,7 +124,7 @@ export async function judgeAfterSend(
   }
   const believable = readableDate(new Date(refusalBelievableAt(payment.validBefore)).toISOString());
   return inDoubt(
-    desk,
+    deskError,
     `The service refused the payment (${what}), but no chain could be asked whether money moved, so Intel Desk believes the refusal only after ${believable}.`,
     payment,
     what,

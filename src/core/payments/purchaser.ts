@@ -4,15 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Hex, PublicClient } from 'viem';
-import type { PaidWith, PurchaseOutcome, PurchaseView } from '../../shared/rpc';
-import type { PaidSuccess } from '../../shared/wire';
+import type { PaidWith, PurchaseOutcome } from '../../shared/rpc';
 import { DeskError, refused } from '../errors';
 import type { DeskDb } from '../db/open';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
 import type { KeptPayments } from '../ledger/kept-payments';
 import type { SpendLedger } from '../ledger/spend';
 import type { HandleBudgets } from '../ledger/budgets';
-import { purchaseView } from '../ledger/purchases';
 import type { SnapshotStore } from '../cache/snapshots';
 import type { PaidAnswer, ServiceClient } from '../client/service-client';
 import type { SettingsStore } from '../settings';
@@ -27,18 +25,14 @@ import {
 } from './authorization';
 import { quoteDifference } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
-import { deliveryMismatch, expectationFromLedger, snapshotsFromAnswer } from './delivery';
 import type { ClockSample } from './chain-clock';
-import { judgeAfterSend } from './after-send';
-import { readWithSecret } from './secret-read';
 import { CommittedSpend } from './committed-spend';
 import { unitsToUsd } from '../../shared/money';
 import type { QuoteChangedDetails } from '../../shared/rpc-errors';
-import type { PurchaseStep } from '../../shared/events';
-import { keepWhenDiskFull, requireRoomToStore } from '../disk-space';
-import { claimQuote, PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
-
-export type { PurchaseStep };
+import type { PurchaseSteps } from './purchase-steps';
+import type { Settlement } from './settle';
+import { requireRoomToStore } from '../disk-space';
+import { PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
 
 /** How long a check waits for the answer to a kept payment sent again. */
 export const RESEND_DEADLINE_MS = 10_000;
@@ -68,10 +62,6 @@ export interface PurchaserDeps {
   kept: KeptPayments;
   /** Re-prices the held quote's selection from a fresh challenge (validated like the first one). */
   requote: (held: HeldQuote) => Promise<HeldQuote>;
-  /** The secret for the service now selected, unless that service refused it. */
-  librarySecret: () => string | null;
-  /** Records that the service refused the secret, so it stops standing in for buying. */
-  librarySecretRefused: (secret: string) => void;
   /** A read-only client for the network's chain, when an RPC URL is known (to confirm a refusal). */
   chain: (network: string) => PublicClient | null;
   /**
@@ -84,8 +74,16 @@ export interface PurchaserDeps {
   /** The service's and the chain's clocks against the desk's, measured now, to date the authorization. */
   clock: (network: string) => Promise<ClockSample[]>;
   now: () => number;
-  /** quoteId: the quote the person confirmed for this purchase (null for one found again by reconciliation). */
-  onStep: (purchaseId: string, step: PurchaseStep, quoteId: string | null) => void;
+  /** Each step as it happens, tagged with the quote the person confirmed. */
+  steps: PurchaseSteps;
+  /** The ledger transitions from a signed payment to stored reports (settle.ts). */
+  settlement: Settlement;
+}
+
+/** The quote a purchase pays: the held one while fresh, else a new one; `contacted` when the service answered. */
+export interface CurrentQuote {
+  held: HeldQuote;
+  contacted: boolean;
 }
 
 interface PendingExternal {
@@ -104,8 +102,6 @@ export class Purchaser {
   private readonly inFlight = new PaymentsInFlight();
   /** Purchases whose kept payment is being sent again now, so two checks at once send it once. */
   private readonly resending = new Set<string>();
-  /** The quote each running purchase was confirmed on, so the window can follow its own purchase's steps. */
-  private readonly confirmedQuote = new Map<string, string>();
   /** Payments past the cap check and not yet in the ledger, counted by the next check. */
   private readonly committed: CommittedSpend;
 
@@ -113,12 +109,8 @@ export class Purchaser {
     this.committed = new CommittedSpend(deps);
   }
 
-  private step(purchaseId: string, step: PurchaseStep): void {
-    this.deps.onStep(purchaseId, step, this.confirmedQuote.get(purchaseId) ?? null);
-  }
-
   /** The quote to pay: the held one while fresh, else a new challenge that must say the same (rule 2). */
-  private async currentQuote(request: PurchaseRequest): Promise<{ held: HeldQuote; contacted: boolean }> {
+  async currentQuote(request: PurchaseRequest): Promise<CurrentQuote> {
     const held = this.deps.quotes.get(request.quoteId);
     if (!held) throw refused('quote_unknown', 'This price quote is no longer known; ask for a new price.');
     if (held.serviceUrl !== this.deps.client().baseUrl) {
@@ -145,90 +137,72 @@ export class Purchaser {
     this.committed.enforce(held, request, serviceUrl);
   }
 
-  async start(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    claimQuote(this.deps.quotes, request.quoteId);
-    let kept = false;
+  /**
+   * Pays for the claimed quote (payment-start.ts claims it and reads with the library secret instead when
+   * asked). `keepQuote` is called once the quote is spent or held for a signature: until then a failure gives
+   * it back.
+   */
+  async start(
+    request: PurchaseRequest,
+    current: CurrentQuote,
+    keepQuote: () => void,
+  ): Promise<PurchaseOutcome> {
+    const { held, contacted } = current;
+    const { steps } = this.deps;
+    const client = this.deps.client();
+    if (held.secretReadOnly) {
+      throw refused(
+        'quote_secret_only',
+        'This price is on a network Intel Desk does not pay on, so it can only be read with the library secret; nothing was signed.',
+      );
+    }
+    const target = { serviceUrl: client.baseUrl, handle: held.handle, selection: held.selection };
+    this.inFlight.assertNone(target, this.deps.ledger, this.deps.now());
+    this.checkPolicy(held, request, client.baseUrl);
+    const kind = this.deps.wallet.kind();
+    const payer = this.deps.wallet.address();
+    if (kind === null || payer === null)
+      throw new DeskError('no_wallet', 'Connect a wallet before buying.', 'wallet');
+    const account = kind === 'keystore' ? this.deps.wallet.unlockedAccount() : null;
+    if (kind === 'keystore' && !account)
+      throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase before buying.', 'wallet');
+    // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
+    if (!contacted) await unreachableBeforeSigning(() => client.probe());
+    await this.deps.checkTokenDomain(held.quote);
+    await requireRoomToStore(this.deps.db, held.quote.reportCount);
+    const clock = await this.deps.clock(held.quote.network);
+    // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
+    // concurrent starts for the same reports the second sees the first.
+    this.inFlight.assertNone(target, this.deps.ledger, this.deps.now());
+    // And the rules again, for the same reason: a concurrent purchase may have been committed meanwhile.
+    this.checkPolicy(held, request, held.serviceUrl);
+    const authorization = newAuthorization(held.quote, payer, this.deps.now(), clock);
+    const purchaseId = randomUUID();
+    if (kind === 'external' || !account) {
+      // A signature request nobody answered (the wallet was closed, the person said no) can never pay, as
+      // only this desk sends it: a new one for the same reports replaces it.
+      this.dropPendingFor(target);
+      if (held.id !== request.quoteId) this.deps.quotes.claim(held.id);
+      const quoteIds = [request.quoteId, held.id];
+      this.pendingExternal.set(purchaseId, { held, authorization, quoteIds, target, consent: request });
+      steps.confirmed(purchaseId, request.quoteId);
+      keepQuote();
+      return { status: 'needs_signature', request: externalRequest(purchaseId, held, authorization) };
+    }
+    this.deps.quotes.spend(request.quoteId);
+    this.deps.quotes.spend(held.id);
+    keepQuote();
+    this.inFlight.add(purchaseId, target, Number.POSITIVE_INFINITY);
+    this.committed.signing(purchaseId, held);
     try {
-      const { held, contacted } = await this.currentQuote(request);
-      const client = this.deps.client();
-      const secret = this.deps.librarySecret();
-      const paidWith = request.paidWith ?? (secret === null ? 'payment' : 'library_secret');
-      if (paidWith === 'library_secret') {
-        if (secret === null) {
-          throw refused(
-            'library_secret_required',
-            'The library secret is no longer set (or the service refused it), so nothing was read; nothing was paid.',
-          );
-        }
-        // Signs nothing, so none of the payment checks apply (payments/secret-read.ts).
-        return { status: 'completed', purchase: this.view(await readWithSecret(this.deps, held, secret)) };
-      }
-      if (held.secretReadOnly) {
-        throw refused(
-          'quote_secret_only',
-          'This price is on a network Intel Desk does not pay on, so it can only be read with the library secret; nothing was signed.',
-        );
-      }
-      const wanted = { serviceUrl: client.baseUrl, handle: held.handle, selection: held.selection };
-      this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
-      this.checkPolicy(held, request, client.baseUrl);
-      const kind = this.deps.wallet.kind();
-      const payer = this.deps.wallet.address();
-      if (kind === null || payer === null)
-        throw new DeskError('no_wallet', 'Connect a wallet before buying.', 'wallet');
-      const account = kind === 'keystore' ? this.deps.wallet.unlockedAccount() : null;
-      if (kind === 'keystore' && !account)
-        throw new DeskError(
-          'wallet_locked',
-          'Unlock the wallet with its passphrase before buying.',
-          'wallet',
-        );
-      // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.
-      if (!contacted) await unreachableBeforeSigning(() => client.probe());
-      await this.deps.checkTokenDomain(held.quote);
-      await requireRoomToStore(this.deps.db, held.quote.reportCount);
-      const clock = await this.deps.clock(held.quote.network);
-      // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
-      // concurrent starts for the same reports the second sees the first.
-      this.inFlight.assertNone(wanted, this.deps.ledger, this.deps.now());
-      // And the rules again, for the same reason: a concurrent purchase may have been committed meanwhile.
-      this.checkPolicy(held, request, held.serviceUrl);
-      const authorization = newAuthorization(held.quote, payer, this.deps.now(), clock);
-      const purchaseId = randomUUID();
-      if (kind === 'external' || !account) {
-        // A signature request nobody answered (the wallet was closed, the person said no) can never pay, as
-        // only this desk sends it: a new one for the same reports replaces it.
-        this.dropPendingFor(wanted);
-        if (held.id !== request.quoteId) this.deps.quotes.claim(held.id);
-        const quoteIds = [request.quoteId, held.id];
-        this.pendingExternal.set(purchaseId, {
-          held,
-          authorization,
-          quoteIds,
-          target: wanted,
-          consent: request,
-        });
-        this.confirmedQuote.set(purchaseId, request.quoteId);
-        kept = true;
-        return { status: 'needs_signature', request: externalRequest(purchaseId, held, authorization) };
-      }
-      this.deps.quotes.spend(request.quoteId);
-      this.deps.quotes.spend(held.id);
-      kept = true;
-      this.inFlight.add(purchaseId, wanted, Number.POSITIVE_INFINITY);
-      this.committed.signing(purchaseId, held);
-      try {
-        this.confirmedQuote.set(purchaseId, request.quoteId);
-        this.step(purchaseId, 'signing');
-        const signature = await account.signTypedData(typedData(held.quote, authorization));
-        return await this.pay(purchaseId, held, authorization, signature);
-      } finally {
-        this.committed.done(purchaseId);
-        this.inFlight.remove(purchaseId);
-        this.confirmedQuote.delete(purchaseId);
-      }
+      steps.confirmed(purchaseId, request.quoteId);
+      steps.emit(purchaseId, 'signing');
+      const signature = await account.signTypedData(typedData(held.quote, authorization));
+      return await this.send(purchaseId, held, authorization, signature);
     } finally {
-      if (!kept) this.deps.quotes.release(request.quoteId);
+      this.committed.done(purchaseId);
+      this.inFlight.remove(purchaseId);
+      steps.forget(purchaseId);
     }
   }
 
@@ -236,7 +210,7 @@ export class Purchaser {
     for (const [id, pending] of this.pendingExternal) {
       if (!samePurchaseTarget(pending.target, target)) continue;
       this.pendingExternal.delete(id);
-      this.confirmedQuote.delete(id);
+      this.deps.steps.forget(id);
       for (const quoteId of pending.quoteIds) this.deps.quotes.release(quoteId);
     }
   }
@@ -272,9 +246,9 @@ export class Purchaser {
       this.inFlight.add(purchaseId, target, Number.POSITIVE_INFINITY);
       this.committed.signing(purchaseId, held);
       paying = true;
-      return await this.pay(purchaseId, held, authorization, signature);
+      return await this.send(purchaseId, held, authorization, signature);
     } finally {
-      this.confirmedQuote.delete(purchaseId);
+      this.deps.steps.forget(purchaseId);
       this.committed.done(purchaseId);
       if (paying) this.inFlight.remove(purchaseId);
       else {
@@ -285,15 +259,15 @@ export class Purchaser {
     }
   }
 
-  private async pay(
+  private async send(
     purchaseId: string,
     held: HeldQuote,
     authorization: Authorization,
     signature: Hex,
   ): Promise<PurchaseOutcome> {
-    const { ledger } = this.deps;
+    const { settlement, steps } = this.deps;
     await assertSignedBy(held.quote, authorization, signature, this.deps.chain(held.quote.network));
-    this.step(purchaseId, 'signed');
+    steps.emit(purchaseId, 'signed');
     const client = this.deps.client();
     const createdAt = new Date(this.deps.now()).toISOString();
     const payment = await paymentPayload(
@@ -303,95 +277,19 @@ export class Purchaser {
       `${client.baseUrl}${held.quote.resource}`,
       purchaseId,
     );
-    // The row and, for a service that offers payment-identifier, the sealed payment, before it leaves.
-    this.deps.db.transaction(() => {
-      ledger.insertSigned({
-        id: purchaseId,
-        serviceUrl: client.baseUrl,
-        handle: held.handle,
-        resource: held.quote.resource,
-        reportCount: held.quote.reportCount,
-        amount: held.quote.amount,
-        network: held.quote.network,
-        asset: held.quote.asset,
-        payer: authorization.from,
-        payTo: held.quote.payTo,
-        nonce: authorization.nonce,
-        validBefore: authorization.validBefore,
-        quoteJson: JSON.stringify({
-          requirement: held.quote.requirement,
-          selection: held.selection,
-          expectedIds: held.expectedIds,
-          challenge: held.quote.challenge,
-          validAfter: authorization.validAfter.toString(),
-        }),
-        createdAt,
-      });
-      this.deps.kept.keep(purchaseId, payment, authorization.validBefore);
-    })();
-    this.step(purchaseId, 'ledger_written');
-    ledger.setState(purchaseId, 'sent');
-    this.step(purchaseId, 'sent');
+    settlement.recordSigned(
+      purchaseId,
+      { serviceUrl: client.baseUrl, createdAt, held, authorization },
+      payment,
+    );
     let answer;
     try {
       answer = await client.pay(held.quote.resource, payment);
     } catch (error) {
-      const desk = error instanceof DeskError ? error : null;
-      if (desk?.details['notSent'] === true) {
-        const message = `${desk.message} The payment never left this computer; no money moved.`;
-        ledger.setState(purchaseId, 'failed', { error: message });
-        this.step(purchaseId, 'failed');
-        return { status: 'failed', purchase: this.view(purchaseId), code: 'service_unreachable', message };
-      }
-      const verdict = await judgeAfterSend(
-        error,
-        {
-          ...held.quote,
-          payer: authorization.from,
-          nonce: authorization.nonce,
-          validBefore: authorization.validBefore,
-        },
-        this.deps.chain(held.quote.network),
-      );
-      if (verdict.state === 'in_doubt') {
-        ledger.setState(purchaseId, 'in_doubt', {
-          error: verdict.message,
-          txHash: verdict.txHash,
-          waiting: verdict.waiting,
-        });
-        this.step(purchaseId, 'in_doubt');
-        return { status: 'in_doubt', purchase: this.view(purchaseId), message: verdict.message };
-      }
-      ledger.setState(purchaseId, 'failed', { error: verdict.message });
-      this.step(purchaseId, 'failed');
-      return {
-        status: 'failed',
-        purchase: this.view(purchaseId),
-        code: verdict.code,
-        message: verdict.message,
-      };
+      const chain = this.deps.chain(held.quote.network);
+      return settlement.sendFailed(purchaseId, error, held, authorization, chain);
     }
-    return this.answered(purchaseId, answer, true);
-  }
-
-  /**
-   * A paid answer received: kept, then stored if it is what was bought (deliver), else held in doubt. A live
-   * purchase pins its payee; a recovered one leaves the pin as the person may have changed it since.
-   */
-  private answered(purchaseId: string, answer: PaidAnswer, pinPayee: boolean): PurchaseOutcome {
-    this.deps.ledger.saveResponse(purchaseId, answer.text, answer.settlement?.transaction ?? null);
-    this.step(purchaseId, 'response_received');
-    const delivered = keepWhenDiskFull(this.deps.ledger, purchaseId, () =>
-      this.deliver(purchaseId, answer.body, answer.text),
-    );
-    if (!delivered.ok) {
-      this.step(purchaseId, 'in_doubt');
-      return { status: 'in_doubt', purchase: this.view(purchaseId), message: delivered.message };
-    }
-    const row = this.deps.ledger.get(purchaseId);
-    if (row && pinPayee) this.deps.settings.pinPayTo(row.service_url, row.pay_to, row.created_at);
-    this.step(purchaseId, 'completed');
-    return { status: 'completed', purchase: this.view(purchaseId) };
+    return settlement.answered(purchaseId, answer, true);
   }
 
   /**
@@ -423,58 +321,11 @@ export class Purchaser {
           silentServices.add(row.service_url);
         return false;
       }
-      this.answered(row.id, answer, false);
+      this.deps.settlement.answered(row.id, answer, false);
       return true;
     } finally {
       this.resending.delete(row.id);
     }
-  }
-
-  /**
-   * Stores the snapshots and completes the ledger row in one transaction (safety rule 5), but only when the
-   * answer is what the purchase bought: another handle's reports, ids that were not bought or a wrong count
-   * store nothing and hold the purchase in doubt, since the service took the money.
-   */
-  deliver(
-    purchaseId: string,
-    body: PaidSuccess,
-    text: string,
-  ): { ok: true } | { ok: false; message: string } {
-    const row = this.deps.ledger.get(purchaseId);
-    if (!row) throw new DeskError('internal', 'A purchase vanished from the ledger.');
-    const mismatch = deliveryMismatch(expectationFromLedger(row), body);
-    if (mismatch !== null) {
-      const receipt = row.tx_hash ? ` (receipt ${row.tx_hash})` : '';
-      const message = `The service was paid but answered with ${mismatch}. Nothing was stored. The purchase is held in doubt: ask the service to deliver what was paid for${receipt}; Intel Desk will not pay again for it.`;
-      this.deps.ledger.setState(purchaseId, 'in_doubt', {
-        error: message,
-        waiting: {
-          kind: 'redelivery',
-          txHash: row.tx_hash,
-          summary: 'Waiting for the service to deliver what was paid for.',
-        },
-      });
-      return { ok: false, message };
-    }
-    const entries = snapshotsFromAnswer(body, text);
-    const storedAt = new Date(this.deps.now()).toISOString();
-    this.deps.db
-      .transaction(() => {
-        this.deps.snapshots.put(row.service_url, row.handle, entries, purchaseId, storedAt);
-        this.deps.ledger.complete(
-          purchaseId,
-          entries.map((entry) => entry.snapshot.id),
-        );
-        this.step(purchaseId, 'stored');
-      })
-      .immediate();
-    return { ok: true };
-  }
-
-  private view(id: string): PurchaseView {
-    const row = this.deps.ledger.get(id);
-    if (!row) throw new DeskError('internal', 'A purchase vanished from the ledger.');
-    return purchaseView(row);
   }
 }
 

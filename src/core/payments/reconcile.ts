@@ -5,25 +5,26 @@
  * or the authorization's expiry decides the rest. What cannot be decided yet stays in doubt and records what
  * it waits for; the next start or refresh asks again. Nothing here ever signs, or sends a new payment.
  */
-import { parseAbiItem, type PublicClient } from 'viem';
+import type { PublicClient } from 'viem';
 import type { PurchaseWait } from '../../shared/rpc';
 import { readableDate } from '../../shared/analytics-shape';
 import { paidSuccessSchema } from '../../shared/wire';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
 import type { KeptPayments } from '../ledger/kept-payments';
-import type { Purchaser } from './purchaser';
-import { authorizationUsed, DESK_CLOCK_EXPIRY_MARGIN_MS, refusalBelievableAt } from './chain-state';
+import type { Settlement } from './settle';
+import { DESK_CLOCK_EXPIRY_MARGIN_MS, refusalBelievableAt, settledOnChain } from './chain-state';
 import { parseWait } from '../ledger/purchases';
 import { isDiskFull, keepWhenDiskFull } from '../disk-space';
-
-const AUTHORIZATION_USED = parseAbiItem(
-  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
-);
 
 export interface ReconcileDeps {
   ledger: PurchaseLedger;
   kept: KeptPayments;
-  purchaser: Purchaser;
+  settlement: Pick<Settlement, 'deliver'>;
+  /**
+   * Sends an in-doubt purchase's kept payment once more for its lost answer (Purchaser.resendKept); true when
+   * an answer came back. Services in `silentServices` are not asked.
+   */
+  resendKept: (row: PurchaseRow, silentServices: Set<string>) => Promise<boolean>;
   chain: (network: string) => PublicClient | null;
   /** The RPC URL behind chain(network), for telling the user what is waited for. */
   rpcUrlFor: (network: string) => string | null;
@@ -43,29 +44,8 @@ function deliverKept(row: PurchaseRow, deps: ReconcileDeps): boolean {
   // Delivered, or refused as not what was bought (then held in doubt by deliver): either way decided here.
   // A disk still full holds it in doubt with the answer kept, for the next pass; it never stops the others.
   const text = row.response_json;
-  keepWhenDiskFull(deps.ledger, row.id, () => deps.purchaser.deliver(row.id, parsed.data, text));
+  keepWhenDiskFull(deps.ledger, row.id, () => deps.settlement.deliver(row.id, parsed.data, text));
   return true;
-}
-
-async function settledOnChain(
-  row: PurchaseRow,
-  client: PublicClient,
-): Promise<{ used: boolean; txHash: string | null; chainSeconds: number }> {
-  // The state is read at the very block whose time is compared with validBefore: once a block at or past
-  // validBefore shows it unused, no later block can settle it.
-  const block = await client.getBlock({ blockTag: 'latest' });
-  const chainSeconds = Number(block.timestamp);
-  const used = await authorizationUsed(row, client, block.number);
-  if (!used) return { used: false, txHash: null, chainSeconds };
-  const logs = await client
-    .getLogs({
-      address: row.asset as `0x${string}`,
-      event: AUTHORIZATION_USED,
-      args: { authorizer: row.payer as `0x${string}`, nonce: row.nonce as `0x${string}` },
-      fromBlock: 0n,
-    })
-    .catch(() => []);
-  return { used: true, txHash: logs[0]?.transactionHash ?? null, chainSeconds };
 }
 
 /** The service's refusal of this purchase's payment, when it gave one after the payment left. */
@@ -219,7 +199,7 @@ async function reconcileOne(
     });
     return;
   }
-  if (await deps.purchaser.resendKept(row, silentServices)) return;
+  if (await deps.resendKept(row, silentServices)) return;
   const client = deps.chain(row.network);
   const rpcUrl = deps.rpcUrlFor(row.network);
   if (client && rpcUrl) await checkOnChain(row, deps, client, rpcUrl, unreachable);

@@ -4,14 +4,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeskError } from '../errors';
-import type { PurchaserDeps } from './purchaser';
+import type { DeskDb } from '../db/open';
+import type { PurchaseLedger } from '../ledger/purchases';
+import type { SnapshotStore } from '../cache/snapshots';
+import type { ServiceClient } from '../client/service-client';
 import type { HeldQuote } from './quote-book';
 import { deliveryMismatch, snapshotsFromAnswer, type DeliveryExpectation } from './delivery';
 
-type SecretReadDeps = Pick<
-  PurchaserDeps,
-  'client' | 'librarySecretRefused' | 'ledger' | 'snapshots' | 'db' | 'now'
->;
+export interface SecretReadDeps {
+  db: DeskDb;
+  ledger: PurchaseLedger;
+  snapshots: SnapshotStore;
+  client: () => ServiceClient;
+  /** Records that the service refused the secret, so it stops standing in for buying. */
+  librarySecretRefused: (secret: string) => void;
+  now: () => number;
+}
 
 /** Reads the held quote's reports with the secret and stores them; answers the history row's id. */
 export async function readWithSecret(deps: SecretReadDeps, held: HeldQuote, secret: string): Promise<string> {

@@ -1,0 +1,49 @@
+/**
+ * Where every purchase starts: the quote is claimed and made current (asked for again when stale, rule 2),
+ * then its reports are read with the library secret (secret-read.ts: nothing signed) or paid for (purchaser.ts).
+ */
+import type { PurchaseOutcome } from '../../shared/rpc';
+import { refused } from '../errors';
+import type { QuoteBook } from './quote-book';
+import type { Purchaser, PurchaseRequest } from './purchaser';
+import type { Settlement } from './settle';
+import { readWithSecret, type SecretReadDeps } from './secret-read';
+import { claimQuote } from './selection-guard';
+
+export interface PurchaseStartDeps {
+  quotes: QuoteBook;
+  purchaser: Purchaser;
+  settlement: Pick<Settlement, 'view'>;
+  /** The secret for the service now selected, unless that service refused it. */
+  librarySecret: () => string | null;
+  secretRead: SecretReadDeps;
+}
+
+export async function startPurchase(
+  deps: PurchaseStartDeps,
+  request: PurchaseRequest,
+): Promise<PurchaseOutcome> {
+  claimQuote(deps.quotes, request.quoteId);
+  let quoteKept = false;
+  try {
+    const current = await deps.purchaser.currentQuote(request);
+    const secret = deps.librarySecret();
+    const paidWith = request.paidWith ?? (secret === null ? 'payment' : 'library_secret');
+    if (paidWith === 'payment') {
+      return await deps.purchaser.start(request, current, () => {
+        quoteKept = true;
+      });
+    }
+    if (secret === null) {
+      throw refused(
+        'library_secret_required',
+        'The library secret is no longer set (or the service refused it), so nothing was read; nothing was paid.',
+      );
+    }
+    // Signs nothing, so none of the payment checks apply.
+    const readId = await readWithSecret(deps.secretRead, current.held, secret);
+    return { status: 'completed', purchase: deps.settlement.view(readId) };
+  } finally {
+    if (!quoteKept) deps.quotes.release(request.quoteId);
+  }
+}
