@@ -34,9 +34,10 @@ const desk = await createDeskCore({
   chainTimeoutMs: env.CHAIN_TIMEOUT_MS,
   walletKdfCost: 'fast-insecure-for-tests',
   now: () => Date.now() + skewMs,
-  onPurchaseStep: (_purchaseId, step) => {
-    // No cleanup, no flush beyond what SQLite already made durable: what a power cut leaves.
-    if (step === killAt) process.kill(process.pid, 'SIGKILL');
+  // Follows the purchase's steps as the window does. No cleanup, no flush beyond what SQLite already made
+  // durable: what a power cut leaves.
+  onEvent: (event) => {
+    if (event.type === 'purchase.step' && event.step === killAt) process.kill(process.pid, 'SIGKILL');
   },
 });
 const status = await desk.handlers['wallet.status']({});

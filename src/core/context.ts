@@ -13,6 +13,7 @@ import { CatalogCache } from './cache/catalog';
 import { CatalogService } from './catalog/catalog-service';
 import { SettingsStore } from './settings';
 import { DeskWallet } from './wallet/wallet';
+import { walletFileIn } from './wallet/folder-wallet';
 import type { KdfCost } from './wallet/passphrase-seal';
 import { LocalSealer, type SecretVault } from './wallet/sealing';
 import { LibrarySecretStore, serviceOrigin } from './library-secret';
@@ -21,7 +22,7 @@ import { ServiceConnection } from './client/connection';
 import { KnownTokens } from './wallet/balances';
 import { QuoteBook } from './payments/quote-book';
 import { Purchaser, type PurchaseRequest } from './payments/purchaser';
-import { PurchaseSteps, type PurchaseStep } from './payments/purchase-steps';
+import { PurchaseSteps } from './payments/purchase-steps';
 import { Settlement } from './payments/settle';
 import { startPurchase } from './payments/purchase-start';
 import { requote } from './quoting';
@@ -47,8 +48,10 @@ export interface DeskCoreOptions {
   /** Demo mode only: the demo service's library secret, which core can use when asked without showing it. */
   demoLibrarySecret?: string;
   fetch?: typeof fetch;
-  onPurchaseStep?: (purchaseId: string, step: PurchaseStep) => void;
-  /** Every event core emits (src/shared/events.ts): what the hosts forward to the window. */
+  /**
+   * Every event core emits (src/shared/events.ts): what the hosts forward to the window, and how tests and the
+   * chaos run follow a purchase's steps. Listening from here hears the steps of the start's reconciliation too.
+   */
   onEvent?: (event: DeskEvent) => void;
   /** Milliseconds since the epoch; injectable so tests can move past an authorization's expiry. */
   now?: () => number;
@@ -160,7 +163,7 @@ export class DeskContext {
     });
     this.settings = new SettingsStore(this.db, this.events);
     this.wallet = new DeskWallet(
-      path.join(options.dataDir, 'wallet.json'),
+      walletFileIn(options.dataDir),
       options.vault,
       options.walletKdfCost ?? 'default',
       this.events,
@@ -182,10 +185,9 @@ export class DeskContext {
       onChange: () => this.events.changed('service.changed'),
     });
     this.serviceForRun = options.serviceUrl || null;
-    const steps = new PurchaseSteps((purchaseId, step, quoteId) => {
-      options.onPurchaseStep?.(purchaseId, step);
-      this.events.step(purchaseId, quoteId, step);
-    });
+    const steps = new PurchaseSteps((purchaseId, step, quoteId) =>
+      this.events.step(purchaseId, quoteId, step),
+    );
     this.settlement = new Settlement({
       db: this.db,
       ledger: this.ledger,

@@ -1,11 +1,12 @@
 /**
  * Intel Desk's core: plain Node, run inside Electron's main process, the web host, or the CLI. Its one way
- * in is `handlers`, the RPC contract of src/shared/rpc.ts; each domain's methods live in src/core/handlers/
- * and are only put together here.
+ * in is `handlers`, the RPC contract of src/shared/rpc.ts, each checking its input at the door (door.ts);
+ * each domain's methods live in src/core/handlers/ and are only put together here.
  */
 import type { RpcHandlers } from '../shared/rpc';
 import type { DeskEventSource } from '../shared/events';
 import { isCorruption, libraryDamaged } from './db/integrity';
+import { checkedHandlers } from './door';
 import { DeskContext, type DeskCoreOptions } from './context';
 import { appHandlers } from './handlers/app';
 import { catalogHandlers } from './handlers/catalog';
@@ -29,6 +30,7 @@ export { APP_VERSION } from './handlers/app';
 
 /** Core's one way in: the RPC contract. Hosts, the CLI and tests hold nothing else of core. */
 export interface DeskCore {
+  /** Each checks its input against the contract before it runs (door.ts), whoever calls it. */
   handlers: RpcHandlers;
   /** What changed and each purchase step, as they happen: the hosts forward these to the window. */
   events: DeskEventSource;
@@ -57,7 +59,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   ctx.backups.start();
   ctx.integrity.start();
   return {
-    handlers: reportingDamage(ctx, handlers),
+    handlers: checkedHandlers(reportingDamage(ctx, handlers)),
     events: ctx.events,
     close: async () => {
       // A backup a purchase is owed is taken, and one under way finished, before the database closes.

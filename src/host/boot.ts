@@ -4,15 +4,13 @@
  * anvil key), never from a real wallet, and a wallet found in the folder is never replaced unless the person
  * chose to (npm start's --wallet demo), and then it is kept in backups/.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { DeskCore, SecretVault } from '../core';
 import type { CoreThread } from './core-thread';
 import { DeskError } from '../core/errors';
-import { DeskWallet } from '../core/wallet/wallet';
 import { backupsFolder } from '../core/backup/backups-folder';
-import { keepReplacedKeystore } from '../core/backup/keystore-backup';
+import { folderWallet, setFolderWalletAside } from '../core/wallet/folder-wallet';
 
 export const DEMO_PASSPHRASE = 'intel-desk-demo';
 
@@ -54,20 +52,13 @@ export function checkDemoDataDir(
   choice?: DemoWalletChoice,
 ): 'demo' | 'empty' | 'kept imported' | 'restored demo' {
   const demoAddress = privateKeyToAccount(demoKey).address;
-  const file = path.join(dataDir, 'wallet.json');
-  const wallet = new DeskWallet(file, vault);
-  let found: string | null;
-  try {
-    found = wallet.address();
-  } catch (error) {
-    found = error instanceof DeskError ? error.message : 'an unreadable wallet file';
-  }
+  const held = folderWallet(dataDir, vault);
+  const found = 'address' in held ? held.address : held.unreadable;
   if (found === null) return 'empty';
   if (found === demoAddress) return 'demo';
   if (choice === 'imported') return 'kept imported';
   if (choice === 'demo') {
-    keepReplacedKeystore(file, backupsFolder(dataDir), found);
-    rmSync(file);
+    setFolderWalletAside(dataDir, found);
     return 'restored demo';
   }
   throw foreignWallet(dataDir, /^0x[0-9a-fA-F]{40}$/.test(found) ? `address ${found}` : found, demoAddress);

@@ -1,7 +1,7 @@
 /**
  * The messages between a host thread and core's worker (core-thread.ts ↔ core-worker.ts). Both ends are
  * this codebase in one process, so the shapes are TypeScript types; what arrives from outside (RPC input)
- * is still validated by dispatch inside the worker.
+ * is still checked by core's door (src/core/door.ts) inside the worker, whichever answer form is asked for.
  */
 import type { MessagePort } from 'node:worker_threads';
 import { DeskError, type DeskErrorKind } from '../core/errors';
@@ -12,10 +12,9 @@ import type { DeskEvent } from '../shared/events';
  * The options of core that can cross a thread: no functions (the vault and core's events go as messages). The
  * clock crosses as an offset from the real one (a testing aid: INTEL_DESK_CLOCK_OFFSET_MS, src/core/clock-offset.ts).
  */
-export type ThreadCoreOptions = Omit<
-  DeskCoreOptions,
-  'vault' | 'fetch' | 'onPurchaseStep' | 'onEvent' | 'now'
-> & { clockOffsetMs?: number };
+export type ThreadCoreOptions = Omit<DeskCoreOptions, 'vault' | 'fetch' | 'onEvent' | 'now'> & {
+  clockOffsetMs?: number;
+};
 
 export interface WorkerStart {
   core: ThreadCoreOptions;
@@ -28,11 +27,14 @@ export type WireError =
   | { desk: true; code: string; message: string; kind: DeskErrorKind; details: Record<string, unknown> }
   | { desk: false; name: string; message: string; stack: string | undefined };
 
+/**
+ * How a call's answer comes back: 'json', the DispatchResult as UTF-8 JSON bytes for the page; 'value', the
+ * value structured-cloned (a DeskError as a WireError) for the host's own typed calls.
+ */
+export type AnswerForm = 'json' | 'value';
+
 export type ToWorker =
-  /** dispatch: validate and run as a host would, answer the DispatchResult as UTF-8 JSON bytes. */
-  | { type: 'dispatch'; id: number; method: string; input: unknown }
-  /** handler: a typed call from the host itself; the value comes back structured-cloned. */
-  | { type: 'handler'; id: number; method: string; input: unknown }
+  | { type: 'call'; id: number; method: string; input: unknown; answer: AnswerForm }
   | { type: 'close'; id: number };
 
 export type FromWorker =

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
 import { DeskError } from '../core/errors';
-import type { PurchaseStep, SecretVault } from '../core';
+import type { SecretVault } from '../core';
 import { rpcInputs, type RpcHandlers } from '../shared/rpc';
 import type { DeskEvent, DeskEventSource } from '../shared/events';
 import {
@@ -25,7 +25,6 @@ export interface CoreThreadOptions {
   core: ThreadCoreOptions;
   /** Served from this thread: Electron's safeStorage cannot be called from a worker. */
   vault?: SecretVault;
-  onPurchaseStep?: (purchaseId: string, step: PurchaseStep) => void;
   /** Errors core did not expect (not DeskErrors), with the worker's stack. */
   log?: (error: unknown) => void;
   /** The worker's module; by default core-worker.ts (under tsx or vitest) or core-worker.js (built). */
@@ -35,7 +34,7 @@ export interface CoreThreadOptions {
 }
 
 export interface CoreThread {
-  /** Typed calls for the shells themselves and tests: trusted input, values and DeskErrors as in-process. */
+  /** Typed calls for the shells themselves and tests: values and DeskErrors as in-process, input checked by core. */
   handlers: RpcHandlers;
   /** Core's events, as the worker emits them. */
   events: DeskEventSource;
@@ -114,8 +113,6 @@ export async function startCoreThread(options: CoreThreadOptions): Promise<CoreT
     if (message.type === 'ready') startup?.resolve();
     else if (message.type === 'failed') startup?.reject(fromWireError(message.error));
     else if (message.type === 'event') {
-      if (message.event.type === 'purchase.step')
-        options.onPurchaseStep?.(message.event.purchaseId, message.event.step);
       for (const listener of listeners) listener(message.event);
     } else if (message.type === 'log') log(fromWireError(message.error));
     else {
@@ -154,7 +151,7 @@ export async function startCoreThread(options: CoreThreadOptions): Promise<CoreT
   const handlers = Object.fromEntries(
     Object.keys(rpcInputs).map((method) => [
       method,
-      (input: unknown) => ask({ type: 'handler', method, input }),
+      (input: unknown) => ask({ type: 'call', method, input, answer: 'value' }),
     ]),
   ) as unknown as RpcHandlers;
 
@@ -169,7 +166,8 @@ export async function startCoreThread(options: CoreThreadOptions): Promise<CoreT
         };
       },
     },
-    dispatchJson: async (method, input) => (await ask({ type: 'dispatch', method, input })) as Uint8Array,
+    dispatchJson: async (method, input) =>
+      (await ask({ type: 'call', method, input, answer: 'json' })) as Uint8Array,
     close: () => {
       closing ??= (async () => {
         if (exited) return;

@@ -6,8 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDeskCore, type DeskCore } from '../core';
 import { offsetClock } from '../core/clock-offset';
-import type { RpcHandlers } from '../shared/rpc';
-import { dispatch } from './dispatch';
+import { DeskError } from '../core/errors';
+import { dispatch, isRpcMethod } from './dispatch';
 import { toWireError, type FromWorker, type ToWorker, type WorkerStart } from './core-protocol';
 import { vaultOverPort } from './vault-bridge';
 
@@ -24,7 +24,7 @@ const encoder = new TextEncoder();
 
 async function answer(core: DeskCore, message: Exclude<ToWorker, { type: 'close' }>): Promise<void> {
   try {
-    if (message.type === 'dispatch') {
+    if (message.answer === 'json') {
       const result = await dispatch(core.handlers, message.method, message.input, (error) =>
         send({ type: 'log', error: toWireError(error) }),
       );
@@ -33,9 +33,10 @@ async function answer(core: DeskCore, message: Exclude<ToWorker, { type: 'close'
       send({ type: 'answer', id: message.id, ok: true, value: bytes }, [bytes.buffer as ArrayBuffer]);
       return;
     }
-    const handler = core.handlers[message.method as keyof RpcHandlers] as (
-      input: unknown,
-    ) => Promise<unknown>;
+    // The same door as dispatch: only the contract's methods, each checking its own input.
+    if (!isRpcMethod(message.method))
+      throw new DeskError('unknown_method', `Intel Desk has no action "${message.method}".`, 'usage');
+    const handler = core.handlers[message.method] as (input: unknown) => Promise<unknown>;
     const value = await handler(message.input);
     send({ type: 'answer', id: message.id, ok: true, value });
   } catch (error) {

@@ -1,18 +1,17 @@
 /**
  * The one place both hosts (Electron IPC, HTTP) turn an untrusted method name and input into a core call:
- * the method must be in the contract, the input must pass its zod schema, and whatever the handler throws
- * leaves as a code and a message fit to show a person (with the typed details of src/shared/rpc-errors.ts),
- * never as a stack trace.
+ * the method must be in the contract, the input must pass its zod schema (core's door, src/core/door.ts,
+ * checks it the same way for any handlers given), and whatever the handler throws leaves as a code and a
+ * message fit to show a person (with the typed details of src/shared/rpc-errors.ts), never as a stack trace.
  */
 import { DeskError } from '../core/errors';
-import { rpcInputs, type RpcError, type RpcHandlers, type RpcMethod } from '../shared/rpc';
+import { checkedInput, isRpcMethod } from '../core/door';
+import type { RpcError, RpcHandlers } from '../shared/rpc';
 import { crossingDetails } from '../shared/rpc-errors';
 
 export type DispatchResult = { ok: true; value: unknown } | { ok: false; error: RpcError };
 
-export function isRpcMethod(name: string): name is RpcMethod {
-  return Object.hasOwn(rpcInputs, name);
-}
+export { isRpcMethod };
 
 export function toRpcError(error: unknown, log: (error: unknown) => void): RpcError {
   if (error instanceof DeskError) {
@@ -33,22 +32,10 @@ export async function dispatch(
   if (!isRpcMethod(method)) {
     return { ok: false, error: { code: 'unknown_method', message: `Intel Desk has no action "${method}".` } };
   }
-  const parsed = rpcInputs[method].safeParse(input ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
-    return {
-      ok: false,
-      error: {
-        code: 'invalid_input',
-        message: `That request was not valid${where}: ${issue?.message ?? ''}`,
-      },
-    };
-  }
   try {
-    // The union of handler signatures collapses to an intersection; the schema above fixed the input's type.
-    const handler = handlers[method] as (value: typeof parsed.data) => Promise<unknown>;
-    return { ok: true, value: await handler(parsed.data) };
+    // The union of handler signatures collapses to an intersection; checkedInput fixed the input's type.
+    const handler = handlers[method] as (value: unknown) => Promise<unknown>;
+    return { ok: true, value: await handler(checkedInput(method, input)) };
   } catch (error) {
     return { ok: false, error: toRpcError(error, log) };
   }

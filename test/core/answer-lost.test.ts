@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
-import type { DeskCore, PurchaseStep } from '../../src/core';
-import { balanceOf, deskWithWallet, failure, firstHandle, tempDir } from './helpers';
+import type { DeskCore } from '../../src/core';
+import { balanceOf, deskWithWallet, failure, firstHandle, onPurchaseSteps, tempDir } from './helpers';
 import { startHostileProxy, withoutPaymentIdentifier, type HostileProxy } from './hostile-proxy';
 import { sameDayClock } from './clock';
 
@@ -41,9 +41,9 @@ beforeAll(async () => {
     0,
     {
       now: sameDayClock(),
-      onPurchaseStep: (id: string, step: PurchaseStep) => {
+      onEvent: onPurchaseSteps((id, step) => {
         if (step === 'signing') signings.push(id);
-      },
+      }),
     },
   ));
   await desk.handlers['settings.update']({ perPurchaseCapUsd: 1, dailyCapUsd: 5 });

@@ -12,7 +12,16 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
 import type { PurchaseOutcome } from '../../src/shared/rpc';
 import { DeskWallet } from '../../src/core/wallet/wallet';
-import { balanceOf, deskFor, deskWithWallet, failure, ledgerRows, signExternal, tempDir } from './helpers';
+import {
+  balanceOf,
+  deskFor,
+  deskWithWallet,
+  failure,
+  ledgerRows,
+  onPurchaseSteps,
+  signExternal,
+  tempDir,
+} from './helpers';
 import { sameDayClock } from './clock';
 
 /** Opens once: every signature asked for before then waits for it. */
@@ -57,7 +66,7 @@ beforeAll(async () => {
   ({ desk, address: payer } = await deskWithWallet(stack, data.dir, 0, {
     // One local day for the file: both purchases are judged against the same day's cap (clock.ts).
     now: sameDayClock(),
-    onPurchaseStep: (id, step) => log.record(id, step),
+    onEvent: onPurchaseSteps((id, step) => log.record(id, step)),
   }));
   // Room for one $0.02 purchase today, not two.
   await desk.handlers['settings.update']({ dailyCapUsd: 0.03, perPurchaseCapUsd: 1 });

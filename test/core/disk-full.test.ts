@@ -20,6 +20,7 @@ import {
   firstHandle,
   ledgerRows,
   tempDir,
+  onPurchaseSteps,
 } from './helpers';
 
 const MB = 1024 * 1024;
@@ -105,7 +106,7 @@ describe('a full disk', () => {
     const dataDir = path.join(mount.dir, 'fills');
     mkdirSync(dataDir);
     let filler: string | null = null;
-    const onPurchaseStep = (_id: string, step: PurchaseStep) => {
+    const followStep = (_id: string, step: PurchaseStep) => {
       if (step !== 'response_received') return;
       // The answer is in the ledger; now the disk fills before the reports are written. The WAL is emptied
       // first, so SQLite has no space it wrote before to reuse.
@@ -114,7 +115,9 @@ describe('a full disk', () => {
       other.close();
       filler = fill(mount.dir, 0);
     };
-    const { desk, address } = await deskWithWallet(stack, dataDir, 1, { onPurchaseStep });
+    const { desk, address } = await deskWithWallet(stack, dataDir, 1, {
+      onEvent: onPurchaseSteps(followStep),
+    });
     let reopened: DeskCore | null = null;
     try {
       const before = await balanceOf(stack, address);

@@ -14,10 +14,20 @@ import { APPLICATION_ID } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';
 import type { PurchaseRow } from '../../src/core/ledger/purchases';
 import type { ExternalSignRequest } from '../../src/shared/rpc';
+import type { DeskEvent, PurchaseStep } from '../../src/shared/events';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { reportMenuSchema, shelfListSchema } from '../../src/shared/wire';
 
 export const PASSPHRASE = 'correct horse battery staple';
+
+/** Core's onEvent, following each purchase step as the window does (src/shared/events.ts). */
+export function onPurchaseSteps(
+  follow: (purchaseId: string, step: PurchaseStep) => void,
+): (event: DeskEvent) => void {
+  return (event) => {
+    if (event.type === 'purchase.step') follow(event.purchaseId, event.step);
+  };
+}
 
 export function tempDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));

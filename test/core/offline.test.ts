@@ -11,7 +11,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
 import type { DeskCoreOptions } from '../../src/core/context';
 import { DeskError } from '../../src/core/errors';
-import { balanceOf, deskFor, deskWithWallet, ledgerRows, tempDir } from './helpers';
+import { balanceOf, deskFor, deskWithWallet, ledgerRows, onPurchaseSteps, tempDir } from './helpers';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy';
 
 let stack: Stack;
@@ -49,7 +49,7 @@ const options = (extra: Partial<DeskCoreOptions> = {}): Partial<DeskCoreOptions>
   rpcUrl: chain.url,
   timeoutMs: 1_000,
   chainTimeoutMs: 1_000,
-  onPurchaseStep: (_id, step) => steps.push(step),
+  onEvent: onPurchaseSteps((_id, step) => steps.push(step)),
   ...extra,
 });
 

@@ -8,14 +8,22 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
 import type { ExternalSignRequest } from '../../src/shared/rpc';
-import { balanceOf, deskFor, deskWithWallet, failure, firstHandle, tempDir } from './helpers';
+import {
+  balanceOf,
+  deskFor,
+  deskWithWallet,
+  failure,
+  firstHandle,
+  onPurchaseSteps,
+  tempDir,
+} from './helpers';
 
 let stack: Stack;
 let handle: string;
 let ids: string[];
 const cleanups: (() => Promise<void> | void)[] = [];
 const signings: string[] = [];
-const onPurchaseStep = (id: string, step: PurchaseStep) => {
+const followStep = (id: string, step: PurchaseStep) => {
   if (step === 'signing' || step === 'signed') signings.push(`${id}:${step}`);
 };
 
@@ -33,7 +41,9 @@ afterAll(async () => {
 
 async function keystoreDesk(): Promise<{ desk: DeskCore; payer: `0x${string}` }> {
   const data = tempDir('desk-quote-once-');
-  const { desk, address } = await deskWithWallet(stack, data.dir, 0, { onPurchaseStep });
+  const { desk, address } = await deskWithWallet(stack, data.dir, 0, {
+    onEvent: onPurchaseSteps(followStep),
+  });
   cleanups.push(data.remove, () => desk.close());
   return { desk, payer: address };
 }

@@ -17,7 +17,7 @@ import { HandleStore } from '../../src/service/store/handles';
 import { NonceBook } from '../../src/service/payment/nonces';
 import { PaymentVerifier } from '../../src/service/payment/verify';
 import { listenService } from '../../src/service/http/server';
-import { balanceOf, deskWithWallet, ledgerRows, firstHandle, tempDir } from './helpers';
+import { balanceOf, deskWithWallet, ledgerRows, firstHandle, onPurchaseSteps, tempDir } from './helpers';
 import { sameDayClock } from './clock';
 import { editChallenge, startHostileProxy, type HostileProxy } from './hostile-proxy';
 
@@ -66,9 +66,9 @@ async function newDesk(options: Partial<DeskCoreOptions> = {}): Promise<TestDesk
   const { desk, address } = await deskWithWallet(stack, data.dir, 0, {
     serviceUrl: proxy.url,
     now: () => clock.now,
-    onPurchaseStep: (_id, step) => {
+    onEvent: onPurchaseSteps((_id, step) => {
       if (step === 'signing') signatures++;
-    },
+    }),
     ...options,
   });
   cleanups.push(() => desk.close());

@@ -15,6 +15,7 @@ import {
   tempDir,
   v3Keystore,
   firstHandle,
+  onPurchaseSteps,
 } from './helpers';
 
 let stack: Stack;
@@ -173,9 +174,9 @@ describe('the library secret (spec 5.8)', () => {
       // A wallet that is unlocked and able to pay: the secret still stands in for buying, and nothing is signed.
       let signings = 0;
       const { desk, address } = await deskWithWallet(stack, data.dir, 1, {
-        onPurchaseStep: (_id, step) => {
+        onEvent: onPurchaseSteps((_id, step) => {
           if (step === 'signing') signings++;
-        },
+        }),
       });
       const before = await balanceOf(stack, address);
       const wrong = await desk.handlers['settings.setLibrarySecret']({ secret: 'not it' });

@@ -156,7 +156,10 @@ describe('core in a worker thread', () => {
 
   it('sends purchase steps to the host as messages, in order', async () => {
     const steps: PurchaseStep[] = [];
-    const core = await coreThread(dataDir(), { onPurchaseStep: (_id, step) => steps.push(step) });
+    const core = await coreThread(dataDir());
+    core.events.on((event) => {
+      if (event.type === 'purchase.step') steps.push(event.step);
+    });
     await core.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
     const handle = (await core.handlers['shelf.list']({})).entries[0]!.username;
     const { outcome } = await buyAll(core, handle);
