@@ -24,6 +24,23 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'Only electron/ imports electron.' }],
+          patterns: [
+            {
+              group: ['**/core/handlers/**'],
+              message: 'The CLI calls core through its handlers map, never a handler module itself.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -1,6 +1,6 @@
 /** bundle get/put: the dossier as a JSON file, with the same conflict check as the app. */
 import type { DeskCore } from '../core';
-import { parseBundle } from '../core/handlers/dossier';
+import { parseBundle } from '../core/dossier-bundle';
 import { DeskError } from '../core/errors';
 import { readJsonFile } from './files';
 import type { Output } from './output';

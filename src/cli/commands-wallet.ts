@@ -1,12 +1,13 @@
 /**
  * The CLI's signer: a key for this run only (--key-file or INTEL_DESK_PRIVATE_KEY), or the stored keystore
- * unlocked with the passphrase from an environment variable. `wallet import` stores a raw key or a standard
- * JSON (v3) keystore, sealed with that passphrase.
+ * unlocked with the passphrase from an environment variable, or typed unseen at the terminal when that is
+ * unset. `wallet import` stores a raw key or a standard JSON (v3) keystore, sealed with that passphrase.
  */
 import { DeskError, type DeskCore } from '../core';
 import { UsageError, type Output } from './output';
 import { readNamedFile } from './files';
 import { didYouMean } from './suggest';
+import { canPrompt, readHidden } from './passphrase-prompt';
 
 export interface SignerFlags {
   'key-file'?: string | undefined;
@@ -21,10 +22,26 @@ const KEYSTORE_PASSWORD_ENV = 'INTEL_DESK_KEYSTORE_PASSWORD';
 
 const readText = (file: string, what: string): string => readNamedFile(file, what).trim();
 
-function fromEnv(variable: string, what: string): string {
+/** From the environment, else typed at the terminal; a script without the variable gets a usage error. */
+async function fromEnvOrTerminal(variable: string, what: string, question: string): Promise<string> {
   const value = process.env[variable];
-  if (!value) throw new UsageError(`set the ${what} in $${variable}`);
+  if (value) return value;
+  if (!canPrompt()) throw new UsageError(`set the ${what} in $${variable}`);
+  return typed(await readHidden(question), what);
+}
+
+function typed(value: string, what: string): string {
+  if (value === '') throw new UsageError(`no ${what} was typed; nothing was changed`);
   return value;
+}
+
+/** A new passphrase: from the environment, or typed twice at the terminal so a slip is not sealed in. */
+async function newPassphrase(variable: string): Promise<string> {
+  const first = await fromEnvOrTerminal(variable, 'wallet passphrase', 'New wallet passphrase: ');
+  if (process.env[variable]) return first;
+  if ((await readHidden('The same passphrase again: ')) !== first)
+    throw new UsageError('the two passphrases typed differ; nothing was stored');
+  return first;
 }
 
 /** The key for this run, when one was given; nothing is written. */
@@ -53,27 +70,36 @@ export async function prepareSigner(
       'wallet',
     );
   }
-  if (!process.env[variable]) {
+  let passphrase = process.env[variable];
+  if (!passphrase && canPrompt())
+    passphrase = typed(
+      await readHidden(`Passphrase of the wallet ${status.address ?? ''} (to ${purpose.to}): `),
+      'wallet passphrase',
+    );
+  if (!passphrase) {
     return new DeskError(
       'wallet_locked',
       `Unlock the wallet to ${purpose.to}: set its passphrase in $${variable}${flags['passphrase-env'] ? '' : ' (or name another variable with --passphrase-env VAR)'} and run ${purpose.command} again.`,
       'wallet',
     );
   }
-  await desk.handlers['wallet.unlock']({ passphrase: fromEnv(variable, 'wallet passphrase') });
+  await desk.handlers['wallet.unlock']({ passphrase });
   return null;
 }
 
 export async function wallet(desk: DeskCore, out: Output, flags: SignerFlags, action: string): Promise<void> {
   if (action === 'import') {
-    const passphrase = fromEnv(flags['passphrase-env'] ?? PASSPHRASE_ENV, 'wallet passphrase');
     if (flags.keystore && flags['key-file']) throw new UsageError('give --key-file or --keystore, not both');
+    if (!flags.keystore && !flags['key-file'])
+      throw new UsageError('wallet import needs --key-file F or --keystore F');
+    const passphrase = await newPassphrase(flags['passphrase-env'] ?? PASSPHRASE_ENV);
     if (flags.keystore) {
       await desk.handlers['wallet.import']({
         keystoreJson: readText(flags.keystore, 'keystore file'),
-        keystorePassword: fromEnv(
+        keystorePassword: await fromEnvOrTerminal(
           flags['keystore-password-env'] ?? KEYSTORE_PASSWORD_ENV,
           'keystore password',
+          `Password of the keystore ${flags.keystore}: `,
         ),
         passphrase,
         replace: flags.replace === true,
@@ -84,8 +110,6 @@ export async function wallet(desk: DeskCore, out: Output, flags: SignerFlags, ac
         passphrase,
         replace: flags.replace === true,
       });
-    } else {
-      throw new UsageError('wallet import needs --key-file F or --keystore F');
     }
   } else if (action !== 'status') {
     throw new UsageError(`wallet takes status or import.${didYouMean(action, ['status', 'import'])}`);

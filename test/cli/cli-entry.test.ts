@@ -3,7 +3,7 @@
  * (scripts/desk.mjs) rebuilds it first when it is not, so it never compiles TypeScript on every command.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM module without types: the bin must run before anything compiles TypeScript
@@ -37,6 +37,7 @@ describe('cliEntry', () => {
     touch(path.join(dir.dir, 'src/cli/main.ts'), 1_000);
     touch(path.join(dir.dir, 'src/core/payments/purchaser.ts'), 1_000);
     touch(path.join(dir.dir, 'src/shared/rpc.ts'), 1_000);
+    mkdirSync(path.join(dir.dir, 'bin'));
     return dir.dir;
   }
 
@@ -90,6 +91,19 @@ describe('cliEntry', () => {
     ).toBe('source');
     expect(lines.at(-1)).toBe(
       'intel-desk: the build failed; running the TypeScript through tsx instead (slower).',
+    );
+  });
+
+  it('the bin says how to get a CLI when the sources are newer and tsx is not installed', () => {
+    // A checkout installed without its devDependencies: the bin and the sources, no out/cli, no node_modules.
+    const root = checkout();
+    writeFileSync(path.join(root, 'package.json'), '{ "type": "module" }');
+    for (const file of ['intel-desk.mjs', 'cli-entry.mjs'])
+      copyFileSync(path.join(repo, 'bin', file), path.join(root, 'bin', file));
+    const run = spawnSync(process.execPath, [path.join(root, 'bin/intel-desk.mjs'), '--help'], { cwd: root });
+    expect(run.status).toBe(1);
+    expect(run.stderr.toString()).toBe(
+      'intel-desk: the compiled CLI (out/cli) is missing or older than its sources, and tsx, which runs the sources, is not installed. Run `npm install` (it installs the development packages and builds the CLI), or `node scripts/build-cli.mjs` where esbuild is installed.\n',
     );
   });
 

@@ -2,13 +2,14 @@
  * First-party dossier editing through the bundle route: drafts survive restarts, and a save never overwrites
  * a change someone else made since the dossier was opened.
  */
-import { bundleSchema, type Bundle } from '../../shared/wire';
+import type { Bundle } from '../../shared/wire';
 import type { DossierView, RpcHandlers, RpcOutputs } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
 import { normalizeHandle, type ServiceClient } from '../client/service-client';
 import { serviceOrigin } from '../library-secret';
 import { withLibrarySecret } from './settings';
+import { parseBundle } from '../dossier-bundle';
 
 /** The secret and the client of the one origin it is bound to; every request of a handler goes through both. */
 function requireAccess(ctx: DeskContext): { secret: string; client: ServiceClient } {
@@ -34,22 +35,6 @@ function requireAccess(ctx: DeskContext): { secret: string; client: ServiceClien
     'Dossiers need the library secret: set it in Settings.',
     'usage',
   );
-}
-
-export function parseBundle(value: unknown, what: string): Bundle {
-  const parsed = bundleSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new DeskError(
-      'invalid_bundle',
-      `The ${what} is not a valid dossier at ${issue?.path.join('.') || 'the top level'}: ${issue?.message ?? ''}.`,
-      'usage',
-      {
-        path: issue?.path ?? [],
-      },
-    );
-  }
-  return parsed.data;
 }
 
 /** The service's own comparison: case-insensitive, without a leading @. */

@@ -1,8 +1,8 @@
 /** Runs a local anvil chain as a child process and stops it with its parent. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { DemoPackageMissing, resolveDemoPackage } from './demo-packages';
 
 export interface Anvil {
   rpcUrl: string;
@@ -13,13 +13,16 @@ export interface Anvil {
 const archNames: Record<string, string> = { x64: 'amd64', arm64: 'arm64' };
 
 export function anvilBinaryPath(): string {
+  // The platform's own binary package is an optional dependency of @foundry-rs/anvil: name the one that is
+  // missing, the wrapper first (a production install has neither).
+  resolveDemoPackage('@foundry-rs/anvil');
   const arch = archNames[process.arch];
   const packageName = `@foundry-rs/anvil-${process.platform}-${arch ?? process.arch}`;
-  const require = createRequire(import.meta.url);
   let packageDir: string;
   try {
-    packageDir = path.dirname(require.resolve(`${packageName}/package.json`));
-  } catch {
+    packageDir = path.dirname(resolveDemoPackage(packageName));
+  } catch (error) {
+    if (!(error instanceof DemoPackageMissing)) throw error;
     throw new Error(
       `anvil is not installed for ${process.platform}/${process.arch} (${packageName}); run npm install`,
     );

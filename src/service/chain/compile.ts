@@ -4,11 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Abi, Hex } from 'viem';
+import { loadDemoPackage } from './demo-packages';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const tokenSourcePath = path.join(projectRoot, 'resources/contracts/DemoUSDC.sol');
@@ -38,8 +38,7 @@ const solcOutputSchema = z.object({
 });
 
 function compileWithSolc(fileName: string, contractName: string, source: string): CompiledContract {
-  const require = createRequire(import.meta.url);
-  const solc = require('solc') as { compile(input: string): string };
+  const solc = loadDemoPackage('solc') as { compile(input: string): string };
   const input = {
     language: 'Solidity',
     sources: { [fileName]: { content: source } },

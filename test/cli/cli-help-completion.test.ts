@@ -1,0 +1,141 @@
+/**
+ * The help and the shell completion come from the command table that dispatches: every command the CLI runs
+ * is in `--help`, has its own `--help`, and completes in bash and zsh, with its actions and flags.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMAND_NAMES, COMMAND_TABLE } from '../../src/cli/command-table';
+import { tempDir } from '../core/helpers';
+import { runCli } from './run-cli';
+
+// No library is opened for help or completion: a data folder that does not exist proves it.
+const env = { INTEL_DESK_DATA_DIR: '/nonexistent/intel-desk-help', INTEL_DESK_SERVICE_URL: undefined };
+
+describe('intel-desk --help', () => {
+  it('lists exactly the commands the table runs, in its order', async () => {
+    const run = await runCli(['--help'], env);
+    expect(run.code).toBe(0);
+    const listed = [...run.stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((match) => match[1]);
+    expect([...new Set(listed)]).toEqual(COMMAND_NAMES);
+  });
+
+  it.each(COMMAND_TABLE.map((command) => [command.name, command] as const))(
+    '%s --help shows its forms and its own flags',
+    async (name, command) => {
+      const run = await runCli([name, '--help'], env);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(run.stdout.startsWith(`intel-desk ${command.forms[0]?.usage ?? ''}\n`)).toBe(true);
+      for (const form of command.forms) expect(run.stdout).toContain(`intel-desk ${form.usage}`);
+      for (const option of command.options)
+        expect(run.stdout).toMatch(new RegExp(`^ {2}--${option}\\b`, 'm'));
+      expect(run.stdout).toMatch(/^Global options: --json, --service URL/m);
+    },
+  );
+
+  it('refuses --help for a command that does not exist, naming the nearest', async () => {
+    const run = await runCli(['wallte', '--help'], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown command "wallte"\. Did you mean wallet\?/);
+  });
+});
+
+describe('intel-desk completion', () => {
+  let data: ReturnType<typeof tempDir>;
+  let scripts: { bash: string; zsh: string };
+  beforeAll(async () => {
+    data = tempDir('desk-cli-completion-');
+    const [bash, zsh] = await Promise.all([
+      runCli(['completion', 'bash'], env),
+      runCli(['completion', 'zsh'], env),
+    ]);
+    expect([bash.code, zsh.code]).toEqual([0, 0]);
+    scripts = { bash: path.join(data.dir, 'intel-desk.bash'), zsh: path.join(data.dir, '_intel-desk') };
+    writeFileSync(scripts.bash, bash.stdout);
+    writeFileSync(scripts.zsh, zsh.stdout);
+  });
+  afterAll(() => data?.remove());
+
+  /** What bash offers for the words typed so far, the last being the one completed. */
+  function bashOffers(...words: string[]): string[] {
+    const shell = spawnSync(
+      'bash',
+      [
+        '-c',
+        `source "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _intel_desk; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        scripts.bash,
+        'intel-desk',
+        ...words,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(shell.stderr).toBe('');
+    return shell.stdout.split('\n').filter(Boolean);
+  }
+
+  it('offers commands, actions, flags and flag values in bash', () => {
+    expect(bashOffers('')).toEqual(COMMAND_NAMES);
+    expect(bashOffers('wal')).toEqual(['wallet']);
+    expect(bashOffers('wallet', '')).toEqual(['status', 'import']);
+    expect(bashOffers('secret', 'c')).toEqual(['clear']);
+    expect(bashOffers('buy', 'h', '--ov')).toEqual(['--over-cap']);
+    expect(bashOffers('export', 'rpt_1', '--format', '')).toEqual(['json', 'md', 'pdf']);
+    // A flag of another command is not offered; a file argument is left to bash's file names.
+    expect(bashOffers('list', '--ov')).toEqual([]);
+    expect(bashOffers('bundle', 'put', 'h', '')).toEqual([]);
+  });
+
+  it('offers every command its table flags in bash', () => {
+    for (const command of COMMAND_TABLE) {
+      const offered = bashOffers(command.name, '--');
+      for (const option of command.options) expect(offered).toContain(`--${option}`);
+      expect(offered).toContain('--json');
+    }
+  });
+
+  const zsh = spawnSync('zsh', ['--version']).status === 0;
+
+  it.skipIf(!zsh)('is a zsh script that describes the commands and each one’s actions and flags', () => {
+    // _describe and _arguments stand in for zsh's completion system, printing what they were given.
+    const shell = spawnSync(
+      'zsh',
+      [
+        '-c',
+        [
+          'compdef() { print -r -- "compdef $*" }',
+          '_describe() { print -rl -- ${(P)${@[-1]}} }',
+          '_arguments() { print -rl -- "$@" }',
+          'source "$1"',
+          'words=(intel-desk ""); CURRENT=2; _intel_desk',
+          'print -- ---',
+          'words=(intel-desk wallet ""); CURRENT=3; _intel_desk',
+        ].join('\n'),
+        'zsh',
+        scripts.zsh,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(shell.stderr).toBe('');
+    const [top = '', wallet = ''] = shell.stdout.split('---\n');
+    expect(top).toMatch(/^compdef _intel_desk intel-desk$/m);
+    const described = top.split('\n').filter((line) => line.includes(':'));
+    expect(described.map((line) => line.split(':')[0])).toEqual(COMMAND_NAMES);
+    expect(described).toContain('search:search your library');
+    expect(wallet.split('\n')).toEqual(
+      expect.arrayContaining([
+        '-S',
+        '1:action:(status import)',
+        '--replace[replace a wallet of another address (its keystore is kept in backups/)]',
+        '--key-file=[a file holding a private key]:F:_files',
+      ]),
+    );
+  });
+
+  it('names the shells it knows', async () => {
+    const run = await runCli(['completion', 'zhs'], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/completion takes bash or zsh\. Did you mean zsh\?/);
+  });
+});
