@@ -28,6 +28,7 @@ import { QuoteBook } from './payments/quote-book';
 import { Purchaser, type PurchaseRequest } from './payments/purchaser';
 import { PurchaseSteps } from './payments/purchase-steps';
 import { Settlement } from './payments/settle';
+import { Spending } from './payments/spending';
 import { startPurchase } from './payments/purchase-start';
 import { requote } from './quoting';
 import { readChainClock, type ClockSample } from './payments/chain-clock';
@@ -100,6 +101,8 @@ export class DeskContext {
   /** Sealed payments kept until validBefore for services that offer payment-identifier (decision 0024). */
   readonly keptPayments: KeptPayments;
   readonly spend: SpendLedger;
+  /** What counts against the caps, payments being signed included, and the facts the payment rules judge. */
+  readonly spending: Spending;
   readonly budgets: HandleBudgets;
   /** Purchases an assistant asked for (the MCP server), waiting for the person's approval. */
   readonly purchaseRequests: PurchaseRequests;
@@ -214,6 +217,13 @@ export class DeskContext {
       steps,
       now: this.now,
     });
+    this.spending = new Spending({
+      ledger: this.ledger,
+      spend: this.spend,
+      budgets: this.budgets,
+      settings: this.settings,
+      now: this.now,
+    });
     this.purchaser = new Purchaser({
       db: this.db,
       ledger: this.ledger,
@@ -234,6 +244,7 @@ export class DeskContext {
       now: this.now,
       steps,
       settlement: this.settlement,
+      spending: this.spending,
     });
   }
 

@@ -6,15 +6,9 @@ import type { QuoteView, RpcInput } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { priceChoice } from '../quoting';
 import { QUOTE_FRESH_MS } from './quote-book';
-import { judgePayment, spentToday } from './policy';
+import { judgePayment } from './policy';
 import { unresolvedPurchase } from './selection-guard';
-import {
-  TOKEN_DECIMALS,
-  startOfLocalDay,
-  startOfLocalMonth,
-  unitsToUsd,
-  usdToUnits,
-} from '../../shared/money';
+import { TOKEN_DECIMALS, unitsToUsd, usdToUnits } from '../../shared/money';
 
 export async function quoteView(ctx: DeskContext, input: RpcInput<'quote.get'>): Promise<QuoteView> {
   const { handle, selection, includeOwned } = input;
@@ -22,19 +16,8 @@ export async function quoteView(ctx: DeskContext, input: RpcInput<'quote.get'>):
   const { held } = priced;
   const { quote } = held;
   const pinned = ctx.settings.pinnedPayTo(held.serviceUrl);
-  const now = ctx.now();
-  const verdict = judgePayment({
-    amount: quote.amount,
-    payTo: quote.payTo,
-    pinnedPayTo: pinned,
-    caps: ctx.settings.get(),
-    spent: spentToday(ctx.ledger.spendSince(startOfLocalDay(now)), now),
-    handle: {
-      name: held.handle,
-      budget: ctx.budgets.get(held.handle),
-      spentThisMonth: ctx.spend.handleSince(held.handle, startOfLocalMonth(now)),
-    },
-  });
+  // The same facts purchase.start will judge, payments being signed now included (spending.ts).
+  const verdict = judgePayment(ctx.spending.paymentFacts(held, held.serviceUrl));
   const unresolved = unresolvedPurchase(ctx.ledger, {
     serviceUrl: held.serviceUrl,
     handle: held.handle,
