@@ -30,6 +30,7 @@ import { PurchaseSteps } from './payments/purchase-steps';
 import { Settlement } from './payments/settle';
 import { Spending } from './payments/spending';
 import { startPurchase } from './payments/purchase-start';
+import { PurchaseRestores } from './restore/restores';
 import { requote } from './quoting';
 import { readChainClock, type ClockSample } from './payments/chain-clock';
 import { ChainClients, chainRpcFor, type ChainRpc } from './payments/chain-rpc';
@@ -120,6 +121,8 @@ export class DeskContext {
   readonly purchaser: Purchaser;
   /** The ledger transitions from a signed payment to stored reports, for purchases, reconciliation and restore. */
   readonly settlement: Settlement;
+  /** Restores of purchases from the service, some waiting for a wallet in the window to sign. */
+  readonly restores: PurchaseRestores;
   readonly now: () => number;
   readonly demo: boolean;
   /** The library secret: which may go where, and what the service said of it (library-secret.ts). */
@@ -245,6 +248,15 @@ export class DeskContext {
       steps,
       settlement: this.settlement,
       spending: this.spending,
+    });
+    this.restores = new PurchaseRestores({
+      db: this.db,
+      ledger: this.ledger,
+      snapshots: this.snapshots,
+      deliver: (purchaseId, body, text) => this.settlement.deliver(purchaseId, body, text),
+      now: this.now,
+      wallet: this.wallet,
+      client: () => this.connection.clientFor(this.serviceUrl()),
     });
   }
 
