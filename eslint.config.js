@@ -24,6 +24,25 @@ export default tseslint.config(
     },
   },
   {
+    // A handler is the contract's face on a core service; what two handlers share belongs in a service.
+    files: ['src/core/handlers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'Only electron/ imports electron.' }],
+          patterns: [
+            {
+              group: ['./*', '**/handlers/*'],
+              message:
+                'Handlers never import handlers: move what they share into a core service (see docs/ARCHITECTURE.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -8,15 +8,19 @@ import { PurchaseLedger } from './ledger/purchases';
 import { KeptPayments } from './ledger/kept-payments';
 import { SpendLedger } from './ledger/spend';
 import { HandleBudgets } from './ledger/budgets';
+import { PurchaseRequests } from './ledger/purchase-requests';
 import { SnapshotStore } from './cache/snapshots';
 import { CatalogCache } from './cache/catalog';
 import { CatalogService } from './catalog/catalog-service';
+import { DossierDrafts } from './cache/dossier-drafts';
+import { ReportLabelStore } from './cache/report-labels';
+import { SavedSearchStore } from './cache/saved-searches';
 import { SettingsStore } from './settings';
 import { DeskWallet } from './wallet/wallet';
 import { walletFileIn } from './wallet/folder-wallet';
 import type { KdfCost } from './wallet/passphrase-seal';
 import { LocalSealer, type SecretVault } from './wallet/sealing';
-import { LibrarySecretStore, serviceOrigin } from './library-secret';
+import { LibrarySecret } from './library-secret';
 import type { ServiceClient } from './client/service-client';
 import { ServiceConnection } from './client/connection';
 import { KnownTokens } from './wallet/balances';
@@ -24,13 +28,14 @@ import { QuoteBook } from './payments/quote-book';
 import { Purchaser, type PurchaseRequest } from './payments/purchaser';
 import { PurchaseSteps } from './payments/purchase-steps';
 import { Settlement } from './payments/settle';
+import { Spending } from './payments/spending';
 import { startPurchase } from './payments/purchase-start';
+import { PurchaseRestores } from './restore/restores';
 import { requote } from './quoting';
 import { readChainClock, type ClockSample } from './payments/chain-clock';
 import { ChainClients, chainRpcFor, type ChainRpc } from './payments/chain-rpc';
 import { TokenDomains } from './payments/token-domain';
 import { DeskEvents } from './events';
-import { DeskError } from './errors';
 import { LibraryBackups, type BackupScheduleOptions } from './backup/scheduler';
 import { backupsFolder } from './backup/backups-folder';
 import type { DeskEvent } from '../shared/events';
@@ -97,20 +102,31 @@ export class DeskContext {
   /** Sealed payments kept until validBefore for services that offer payment-identifier (decision 0024). */
   readonly keptPayments: KeptPayments;
   readonly spend: SpendLedger;
+  /** What counts against the caps, payments being signed included, and the facts the payment rules judge. */
+  readonly spending: Spending;
   readonly budgets: HandleBudgets;
+  /** Purchases an assistant asked for (the MCP server), waiting for the person's approval. */
+  readonly purchaseRequests: PurchaseRequests;
   readonly snapshots: SnapshotStore;
   readonly catalog: CatalogCache;
   /** The shelf and menus, live or last-known, and the shelf the Shelf screen pages through. */
   readonly catalogService: CatalogService;
   readonly settings: SettingsStore;
+  /** The person's own words about their library: tags and notes on reports, saved searches, dossier drafts. */
+  readonly labels: ReportLabelStore;
+  readonly savedSearches: SavedSearchStore;
+  readonly dossierDrafts: DossierDrafts;
   readonly wallet: DeskWallet;
   readonly quotes: QuoteBook;
   readonly purchaser: Purchaser;
   /** The ledger transitions from a signed payment to stored reports, for purchases, reconciliation and restore. */
   readonly settlement: Settlement;
+  /** Restores of purchases from the service, some waiting for a wallet in the window to sign. */
+  readonly restores: PurchaseRestores;
   readonly now: () => number;
   readonly demo: boolean;
-  readonly librarySecrets: LibrarySecretStore;
+  /** The library secret: which may go where, and what the service said of it (library-secret.ts). */
+  readonly librarySecret: LibrarySecret;
   readonly demoAsset: `0x${string}` | null;
   /** The service now selected and whether it answers. */
   readonly connection: ServiceConnection;
@@ -151,6 +167,7 @@ export class DeskContext {
     this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()), this.events);
     this.spend = new SpendLedger(this.db);
     this.budgets = new HandleBudgets(this.db, this.now, this.events);
+    this.purchaseRequests = new PurchaseRequests(this.db, this.now, this.events);
     this.snapshots = new SnapshotStore(this.db, this.events);
     this.catalog = new CatalogCache(this.db);
     this.catalogService = new CatalogService({
@@ -162,6 +179,9 @@ export class DeskContext {
       afterAnswer: (write) => this.afterAnswer(write),
     });
     this.settings = new SettingsStore(this.db, this.events);
+    this.labels = new ReportLabelStore(this.db, () => new Date(this.now()));
+    this.savedSearches = new SavedSearchStore(this.db, () => new Date(this.now()));
+    this.dossierDrafts = new DossierDrafts(this.db);
     this.wallet = new DeskWallet(
       walletFileIn(options.dataDir),
       options.vault,
@@ -171,11 +191,14 @@ export class DeskContext {
     // One key (the OS keychain, else local.key beside the data) seals the library secret and kept payments.
     const sealer = new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault);
     this.keptPayments = new KeptPayments(this.db, sealer, this.now);
-    this.librarySecrets = new LibrarySecretStore(
-      path.join(options.dataDir, 'library-secret.sealed'),
+    this.librarySecret = new LibrarySecret({
+      file: path.join(options.dataDir, 'library-secret.sealed'),
       sealer,
-      this.events,
-    );
+      events: this.events,
+      serviceUrl: () => this.serviceUrl(),
+      savedServiceUrl: () => this.settings.get().serviceUrl || DEFAULT_SERVICE_URL,
+      client: () => this.client(),
+    });
     this.quotes = new QuoteBook(this.now);
     this.connection = new ServiceConnection(() => this.serviceUrl(), {
       fetch: options.fetch,
@@ -195,6 +218,13 @@ export class DeskContext {
       snapshots: this.snapshots,
       settings: this.settings,
       steps,
+      now: this.now,
+    });
+    this.spending = new Spending({
+      ledger: this.ledger,
+      spend: this.spend,
+      budgets: this.budgets,
+      settings: this.settings,
       now: this.now,
     });
     this.purchaser = new Purchaser({
@@ -217,6 +247,16 @@ export class DeskContext {
       now: this.now,
       steps,
       settlement: this.settlement,
+      spending: this.spending,
+    });
+    this.restores = new PurchaseRestores({
+      db: this.db,
+      ledger: this.ledger,
+      snapshots: this.snapshots,
+      deliver: (purchaseId, body, text) => this.settlement.deliver(purchaseId, body, text),
+      now: this.now,
+      wallet: this.wallet,
+      client: () => this.connection.clientFor(this.serviceUrl()),
     });
   }
 
@@ -227,13 +267,13 @@ export class DeskContext {
         quotes: this.quotes,
         purchaser: this.purchaser,
         settlement: this.settlement,
-        librarySecret: () => this.librarySecret(),
+        librarySecret: () => this.librarySecret.current(),
         secretRead: {
           db: this.db,
           ledger: this.ledger,
           snapshots: this.snapshots,
           client: () => this.client(),
-          librarySecretRefused: (secret) => this.librarySecrets.mark(secret, 'refused'),
+          librarySecret: this.librarySecret,
           now: this.now,
         },
       },
@@ -285,51 +325,6 @@ export class DeskContext {
       ? await readChainClock(chain, Number(network.replace(/^eip155:/, '')), this.now)
       : null;
     return [service, onChain].filter((sample) => sample !== null);
-  }
-
-  /** The secret for the service now selected, when one was entered for it and it has not refused it. */
-  librarySecret(): string | null {
-    return this.librarySecrets.for(serviceOrigin(this.serviceUrl()));
-  }
-
-  /**
-   * The secret together with the client for the origin it is bound to, taken at once: a change of service
-   * while a request is under way cannot send the secret elsewhere.
-   */
-  libraryAccess(): { secret: string; client: ServiceClient } | null {
-    const client = this.client();
-    const secret = this.librarySecrets.for(serviceOrigin(client.baseUrl));
-    return secret === null ? null : { secret, client };
-  }
-
-  /** Stores the secret for the service now selected (https or loopback only), or forgets it. */
-  setLibrarySecret(secret: string | null): void {
-    if (secret === null) this.librarySecrets.clear();
-    else this.librarySecrets.store(secret, serviceOrigin(this.serviceUrl()));
-  }
-
-  /**
-   * The origin a secret from the environment may go to: the one named for it (`boundTo`), else the saved
-   * service. A run whose service is another one is refused before anything is sent: a `--service` typed for
-   * one command must not carry a secret kept in a shell profile to that address.
-   */
-  environmentSecretOrigin(boundTo?: string): string {
-    const bound = serviceOrigin(boundTo ?? (this.settings.get().serviceUrl || DEFAULT_SERVICE_URL));
-    const service = serviceOrigin(this.serviceUrl());
-    if (service !== bound) {
-      throw new DeskError(
-        'library_secret_other_origin',
-        `The library secret given for this run is bound to ${bound}, and this run's service is ${service}: it was not sent.`,
-        'usage',
-        { origin: bound, service, named: boundTo !== undefined },
-      );
-    }
-    return bound;
-  }
-
-  /** A secret for this run only (the CLI's environment): bound as environmentSecretOrigin says, never stored. */
-  useLibrarySecretForSession(secret: string, boundTo?: string): void {
-    this.librarySecrets.useForSession(secret, this.environmentSecretOrigin(boundTo));
   }
 
   private readonly deferredWrites = new Set<() => void>();

@@ -6,6 +6,7 @@ import { normalizeHandle, resourcePath, type ServiceClient } from './client/serv
 import type { CatalogService } from './catalog/catalog-service';
 import type { SnapshotStore } from './cache/snapshots';
 import type { KnownTokens } from './wallet/balances';
+import type { LibrarySecret } from './library-secret';
 import { quoteFromChallenge, type Quote } from './payments/quote';
 import type { HeldQuote, QuoteBook } from './payments/quote-book';
 
@@ -18,7 +19,7 @@ export interface QuotingDeps {
   readonly tokens: Pick<KnownTokens, 'learn'>;
   readonly demo: boolean;
   readonly demoAsset: `0x${string}` | null;
-  librarySecret(): string | null;
+  readonly librarySecret: Pick<LibrarySecret, 'current'>;
 }
 
 const ALLOWLIST_CODES = new Set(['network_not_allowed', 'asset_not_allowed']);
@@ -157,7 +158,7 @@ async function priceResolved(ctx: QuotingDeps, handle: string, resolved: Resolve
   } catch (error) {
     // A read with the library secret signs nothing, so the networks Intel Desk pays on do not limit it.
     const allowlist = error instanceof DeskError && ALLOWLIST_CODES.has(error.code);
-    if (!allowlist || ctx.librarySecret() === null) throw error;
+    if (!allowlist || ctx.librarySecret.current() === null) throw error;
     const asset = challenge.accepts[0]?.asset ?? null;
     quote = quoteFromChallenge(challenge, { ...expect, demo: true, demoAsset: asset });
     secretReadOnly = true;

@@ -1,12 +1,15 @@
 /**
  * Money in one place, for core, the CLI and the renderer: the token's decimals, token base units to and
  * from USD, how an amount is shown, and where "today" (the daily cap) and "this month" (handle budgets) start.
+ * Amounts stay in base units (bigint) until they are shown; the conversions are decimal, never float sums.
  */
+import { formatUnits, parseUnits } from 'viem';
 
 /** USDC's decimals, the only token Intel Desk pays with. */
 export const TOKEN_DECIMALS = 6;
 
-const UNITS_PER_USD = 10 ** TOKEN_DECIMALS;
+/** Base units in one USD: the scale of a comparison typed in dollars against amounts kept in base units. */
+export const UNITS_PER_USD = 10 ** TOKEN_DECIMALS;
 
 /**
  * Token base units as USDC for people, exact: every significant decimal and at least two ("999.84", "0.0125").
@@ -21,14 +24,24 @@ export function usdcText(units: bigint | string): string {
   return `${negative ? '-' : ''}${whole}.${fraction}`;
 }
 
-/** A USD amount (a cap, a unit price) in token base units, rounded to the nearest unit. */
+/**
+ * A USD amount (a cap, a unit price) in token base units, rounded to the nearest unit (half away from zero).
+ * The number's shortest decimal form is converted, the one a person typed (0.0125), not its binary expansion.
+ */
 export function usdToUnits(usd: number): bigint {
-  return BigInt(Math.round(usd * UNITS_PER_USD));
+  if (!Number.isFinite(usd) || Math.abs(usd) >= 1e21) throw new RangeError(`${usd} is not an amount of USD`);
+  // String() writes magnitudes under 1e-6 with an exponent, which a decimal parse does not take.
+  const decimal = Math.abs(usd) < 1e-6 ? usd.toFixed(TOKEN_DECIMALS + 1) : String(usd);
+  return parseUnits(decimal, TOKEN_DECIMALS);
 }
 
-/** Token base units (a bigint or its decimal string) in USD, for display and caps set in USD. */
-export function unitsToUsd(units: bigint | string): number {
-  return Number(units) / UNITS_PER_USD;
+/**
+ * Token base units in USD, for display: a bigint or its decimal string exactly, or a number as SQLite sums
+ * arrive (exact below 2^53 base units, nine billion USD).
+ */
+export function unitsToUsd(units: bigint | string | number): number {
+  if (typeof units === 'number') return units / UNITS_PER_USD;
+  return Number(formatUnits(BigInt(units), TOKEN_DECIMALS));
 }
 
 /** The one way an amount of USD is shown: two decimals, up to four for sub-dime prices ($0.0125). */

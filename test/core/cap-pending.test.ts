@@ -116,6 +116,11 @@ describe('the daily cap while a payment is being signed', () => {
     const firstId = await signing;
     // The first payment passed the check and waits for its signature: nothing of it is in the ledger.
     expect(ledgerRows(data.dir)).toEqual([]);
+    // A quote and both screens count it already: the facts purchase.start judges (payments/spending.ts).
+    const during = await desk.handlers['quote.get']({ handle: second.handle, selection: { kind: 'all' } });
+    expect(during.overDailyCap).toBe(true);
+    expect((await desk.handlers['purchases.list']({})).spentTodayUsd).toBeCloseTo(0.02, 6);
+    expect((await desk.handlers['purchases.spend']({})).todayUsd).toBeCloseTo(0.02, 6);
 
     // Settles either way: refused (the guarantee), or it too reaches its signature (the bug).
     const secondSigning = log.reached('signing');

@@ -23,6 +23,17 @@ describe('money', () => {
     expect(unitsToUsd('2500000')).toBe(2.5);
   });
 
+  it('converts the decimal a person typed, rounding half away from zero, and refuses what is no amount', () => {
+    // 1.005 * 1e6 is 1004999.9999999999 in binary floating point; the typed decimal is converted instead.
+    expect(usdToUnits(1.005)).toBe(1_005_000n);
+    expect(usdToUnits(0.0000005)).toBe(1n);
+    expect(usdToUnits(0.0000004)).toBe(0n);
+    expect(usdToUnits(0.0125)).toBe(12_500n);
+    expect(() => usdToUnits(Number.NaN)).toThrow(RangeError);
+    expect(() => usdToUnits(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(unitsToUsd(123_456_789_012n)).toBe(123456.789012);
+  });
+
   it('shows USD with two decimals, up to four below a dime, with thousands separators', () => {
     expect(formatUsd(0)).toBe('$0.00');
     expect(formatUsd(0.05)).toBe('$0.05');

@@ -8,6 +8,7 @@ import type { LibraryItem, LibraryPage, LibrarySort } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import { DeskError } from '../errors';
 import { withLabels } from './report-labels';
+import { unitsToUsd } from '../../shared/money';
 
 export interface PageRequest {
   handle?: string | undefined;
@@ -38,9 +39,6 @@ export const ITEM_COLUMNS = `s.text_id AS key, s.service_url, s.id, s.handle, s.
   s.created_at, s.model, s.post_count, s.range_from, s.range_to, s.stored_at, s.spent_atomic`;
 export const NAMES_JOIN = 'LEFT JOIN handle_names n ON n.service_url = s.service_url AND n.handle = s.handle';
 
-/** USDC has 6 decimals; prices are kept in its smallest unit. */
-const ATOMIC_PER_USD = 1_000_000;
-
 export function toItem(row: ItemRow): Omit<LibraryItem, 'tags' | 'note'> {
   const dateRange: DateRange | null =
     row.range_from !== null && row.range_to !== null ? { from: row.range_from, to: row.range_to } : null;
@@ -55,7 +53,7 @@ export function toItem(row: ItemRow): Omit<LibraryItem, 'tags' | 'note'> {
     postCount: row.post_count,
     dateRange,
     purchasedAt: row.stored_at,
-    spentUsd: row.spent_atomic / ATOMIC_PER_USD,
+    spentUsd: unitsToUsd(row.spent_atomic),
   };
 }
 
@@ -156,7 +154,7 @@ export function libraryPage(db: DeskDb, request: PageRequest): LibraryPage {
   return {
     items: withLabels(db, shown.map(toItem)),
     total: totals.n,
-    totalSpentUsd: totals.spent / ATOMIC_PER_USD,
+    totalSpentUsd: unitsToUsd(totals.spent),
     nextCursor:
       more && last
         ? encodeCursor(sort, [

@@ -6,6 +6,7 @@
  * reach SQL only as bound parameters; FTS5 sees only letters and digits, each term in double quotes.
  */
 import type { Metric, SearchNode, SearchTerms } from './search-syntax';
+import { UNITS_PER_USD } from '../../shared/money';
 
 export interface CompiledSearch {
   /** The FTS5 expression that ranks, or null: then the rows are the predicates' alone, newest first. */
@@ -82,7 +83,7 @@ const COLUMNS: Record<Metric, { column: string; facts: boolean; scale: number }>
   reposts: { column: 'reposts', facts: true, scale: 1 },
   replies: { column: 'replies', facts: true, scale: 1 },
   // Kept in USDC's smallest unit; typed in dollars.
-  spent: { column: 's.spent_atomic', facts: false, scale: 1_000_000 },
+  spent: { column: 's.spent_atomic', facts: false, scale: UNITS_PER_USD },
 };
 
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);

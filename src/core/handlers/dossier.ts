@@ -6,36 +6,8 @@ import type { Bundle } from '../../shared/wire';
 import type { DossierView, RpcHandlers, RpcOutputs } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
-import { normalizeHandle, type ServiceClient } from '../client/service-client';
-import { serviceOrigin } from '../library-secret';
-import { withLibrarySecret } from './settings';
+import { normalizeHandle } from '../client/service-client';
 import { parseBundle } from '../dossier-bundle';
-
-/** The secret and the client of the one origin it is bound to; every request of a handler goes through both. */
-function requireAccess(ctx: DeskContext): { secret: string; client: ServiceClient } {
-  const access = ctx.libraryAccess();
-  if (access) return access;
-  const { origin, state } = ctx.librarySecrets.status();
-  const here = serviceOrigin(ctx.serviceUrl());
-  if (origin === here && state === 'refused')
-    throw new DeskError(
-      'library_secret_refused',
-      'The service refused the library secret; enter it again in Settings if it changed.',
-      'usage',
-    );
-  if (origin !== null && origin !== here)
-    throw new DeskError(
-      'library_secret_other_service',
-      `The library secret was entered for ${origin}, not ${here}; enter the secret for this service in Settings.`,
-      'usage',
-      { origin },
-    );
-  throw new DeskError(
-    'library_secret_required',
-    'Dossiers need the library secret: set it in Settings.',
-    'usage',
-  );
-}
 
 /** The service's own comparison: case-insensitive, without a leading @. */
 const bare = (raw: string) => raw.trim().replace(/^@/, '');
@@ -57,31 +29,19 @@ function forHandle(handle: string, bundle: Bundle, what: string): Bundle {
   return bundle;
 }
 
-interface DraftRow {
-  base_json: string;
-  draft_json: string;
-  saved_at: string;
-}
-
-function draftRow(ctx: DeskContext, handle: string): DraftRow | undefined {
-  return ctx.db
-    .prepare<[string, string], DraftRow>(
-      'SELECT base_json, draft_json, saved_at FROM dossier_drafts WHERE service_url = ? AND handle = ?',
-    )
-    .get(ctx.serviceUrl(), handle.toLowerCase());
-}
-
 async function dossierOpen(ctx: DeskContext, rawHandle: string): Promise<DossierView> {
   const handle = normalizeHandle(rawHandle);
-  const access = requireAccess(ctx);
-  const bundle = await withLibrarySecret(ctx, access, () => access.client.bundleGet(handle, access.secret));
-  const row = draftRow(ctx, handle);
-  if (!row) return { bundle, base: bundle, draft: null, draftSavedAt: null };
+  const access = ctx.librarySecret.requireAccess();
+  const bundle = await ctx.librarySecret.carrying(access, () =>
+    access.client.bundleGet(handle, access.secret),
+  );
+  const saved = ctx.dossierDrafts.get(ctx.serviceUrl(), handle);
+  if (!saved) return { bundle, base: bundle, draft: null, draftSavedAt: null };
   return {
     bundle,
-    base: parseBundle(JSON.parse(row.base_json), 'saved base'),
-    draft: parseBundle(JSON.parse(row.draft_json), 'saved draft'),
-    draftSavedAt: row.saved_at,
+    base: parseBundle(JSON.parse(saved.baseJson), 'saved base'),
+    draft: parseBundle(JSON.parse(saved.draftJson), 'saved draft'),
+    draftSavedAt: saved.savedAt,
   };
 }
 
@@ -92,29 +52,25 @@ async function dossierSaveDraft(
 ): Promise<{ savedAt: string }> {
   const handle = normalizeHandle(rawHandle);
   const mine = forHandle(handle, parseBundle(draft, 'draft'), 'draft');
-  const row = draftRow(ctx, handle);
-  let base = row?.base_json;
+  let base = ctx.dossierDrafts.get(ctx.serviceUrl(), handle)?.baseJson;
   if (base === undefined) {
-    const access = requireAccess(ctx);
+    const access = ctx.librarySecret.requireAccess();
     base = JSON.stringify(
-      await withLibrarySecret(ctx, access, () => access.client.bundleGet(handle, access.secret)),
+      await ctx.librarySecret.carrying(access, () => access.client.bundleGet(handle, access.secret)),
     );
   }
   const savedAt = new Date(ctx.now()).toISOString();
-  ctx.db
-    .prepare(
-      'INSERT OR REPLACE INTO dossier_drafts (service_url, handle, base_json, draft_json, saved_at) VALUES (?, ?, ?, ?, ?)',
-    )
-    .run(ctx.serviceUrl(), handle.toLowerCase(), base, JSON.stringify(mine), savedAt);
+  ctx.dossierDrafts.put(ctx.serviceUrl(), handle, {
+    baseJson: base,
+    draftJson: JSON.stringify(mine),
+    savedAt,
+  });
   return { savedAt };
 }
 
 function dossierDiscardDraft(ctx: DeskContext, rawHandle: string): { discarded: boolean } {
   const handle = normalizeHandle(rawHandle);
-  const result = ctx.db
-    .prepare('DELETE FROM dossier_drafts WHERE service_url = ? AND handle = ?')
-    .run(ctx.serviceUrl(), handle.toLowerCase());
-  return { discarded: result.changes > 0 };
+  return { discarded: ctx.dossierDrafts.discard(ctx.serviceUrl(), handle) };
 }
 
 /** gatheredAt moves forward on every save, past both the clock and what the service holds. */
@@ -129,16 +85,20 @@ async function dossierSave(
   baseGatheredAt: string,
 ): Promise<RpcOutputs['dossier.save']> {
   const handle = normalizeHandle(rawHandle);
-  const access = requireAccess(ctx);
+  const access = ctx.librarySecret.requireAccess();
   const mine = forHandle(handle, parseBundle(bundle, 'dossier'), 'dossier');
-  const theirs = await withLibrarySecret(ctx, access, () => access.client.bundleGet(handle, access.secret));
+  const theirs = await ctx.librarySecret.carrying(access, () =>
+    access.client.bundleGet(handle, access.secret),
+  );
   if (theirs.gatheredAt !== baseGatheredAt) {
-    const row = draftRow(ctx, handle);
-    const base = row ? parseBundle(JSON.parse(row.base_json), 'saved base') : theirs;
+    const saved = ctx.dossierDrafts.get(ctx.serviceUrl(), handle);
+    const base = saved ? parseBundle(JSON.parse(saved.baseJson), 'saved base') : theirs;
     return { status: 'conflict', base, theirs, mine };
   }
   const outgoing = { ...mine, gatheredAt: nextGatheredAt(ctx.now(), theirs.gatheredAt) };
-  const answer = await withLibrarySecret(ctx, access, () => access.client.bundlePut(outgoing, access.secret));
+  const answer = await ctx.librarySecret.carrying(access, () =>
+    access.client.bundlePut(outgoing, access.secret),
+  );
   if (!answer.written || answer.bundle.gatheredAt !== outgoing.gatheredAt) {
     return {
       status: 'not_written',

@@ -1,11 +1,7 @@
 /** Saved searches, and a person's tags and note on a report they own. */
 import type { RpcHandlers } from '../../shared/rpc';
-import { ReportLabelStore } from '../cache/report-labels';
-import { SavedSearchStore } from '../cache/saved-searches';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
-
-export const reportLabelStore = (ctx: DeskContext) => new ReportLabelStore(ctx.db, () => new Date(ctx.now()));
 
 /** The owned report's service: tags and notes are only for reports in the library. */
 function ownedService(ctx: DeskContext, id: string, serviceUrl: string | undefined): string {
@@ -26,8 +22,7 @@ export const libraryLabelHandlers = (
   | 'report.tag'
   | 'report.note'
 > => {
-  const searches = new SavedSearchStore(ctx.db, () => new Date(ctx.now()));
-  const labels = reportLabelStore(ctx);
+  const { savedSearches: searches, labels } = ctx;
   return {
     'searches.list': async () => ({ searches: searches.list() }),
     'searches.save': async ({ name, query }) => searches.save(name, query),

@@ -15,7 +15,6 @@ import { snapshotMarkdown, type Provenance } from '../export';
 import { snapshotPdf } from '../export-pdf';
 import { diffReports } from '../report-diff';
 import type { ReportDiff } from '../../shared/report-diff';
-import { reportLabelStore } from './library-labels';
 import { normalizeHandle } from '../client/service-client';
 import { menuGaps } from '../cache/menu-gaps';
 
@@ -149,7 +148,7 @@ async function reportExport(
   if (format === 'json')
     return { filename: `${base}.json`, mimeType: 'application/json', content: found.raw, encoding: 'utf8' };
   const provenance = provenanceOf(ctx, found);
-  const labels = reportLabelStore(ctx).get(found.serviceUrl, found.snapshot.id);
+  const labels = ctx.labels.get(found.serviceUrl, found.snapshot.id);
   const names = ctx.snapshots.handleNames(found.serviceUrl, found.handle);
   // Named as the Report screen names it: the service's spelling and the shelf's display name.
   const subject = {

@@ -3,12 +3,12 @@
  * person approves, and then through the ordinary quote and purchase.start, so every cap, budget and the payee
  * pin apply exactly as they do to a purchase made in the window or with `intel-desk buy`.
  */
-import type { PurchaseOutcome, PurchaseRequestView, RpcHandlers } from '../../shared/rpc';
+import type { PurchaseOutcome, PurchaseRequestView, RpcHandlers, RpcInput } from '../../shared/rpc';
 import { formatUsd, usdToUnits } from '../../shared/money';
 import type { DeskContext } from '../context';
 import { DeskError, refused } from '../errors';
-import { PurchaseRequests } from '../ledger/purchase-requests';
-import { quoteHandlers } from './quote';
+import type { PurchaseRequests } from '../ledger/purchase-requests';
+import { quoteView } from '../payments/quote-view';
 
 type Handlers = Pick<
   RpcHandlers,
@@ -39,8 +39,8 @@ function notPending(request: PurchaseRequestView): DeskError {
 }
 
 export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
-  const requests = new PurchaseRequests(ctx.db, ctx.now, ctx.events);
-  const quote = quoteHandlers(ctx)['quote.get'];
+  const requests = ctx.purchaseRequests;
+  const quote = (input: RpcInput<'quote.get'>) => quoteView(ctx, input);
   const start = (input: Parameters<RpcHandlers['purchase.start']>[0]) => ctx.startPurchase(input);
 
   /** Pays a claimed request; whatever stops it before money could move puts it back to pending. */

@@ -3,15 +3,13 @@ import type { PurchasesView, RpcHandlers } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { purchaseView } from '../ledger/purchases';
 import { reconcilePurchases } from '../payments/reconcile';
-import { spentToday } from '../payments/policy';
-import { startOfLocalDay, unitsToUsd } from '../../shared/money';
+import { unitsToUsd } from '../../shared/money';
 
 function purchasesView(ctx: DeskContext): PurchasesView {
   const settings = ctx.settings.get();
-  const now = ctx.now();
   return {
     purchases: ctx.ledger.list().map(purchaseView),
-    spentTodayUsd: unitsToUsd(spentToday(ctx.ledger.spendSince(startOfLocalDay(now)), now)),
+    spentTodayUsd: unitsToUsd(ctx.spending.spentToday()),
     dailyCapUsd: settings.dailyCapUsd,
     perPurchaseCapUsd: settings.perPurchaseCapUsd,
   };

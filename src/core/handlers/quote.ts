@@ -1,76 +1,8 @@
-/** quote.get: the live price of a choice, with what the payment rules would say about paying it. */
-import type { QuoteView, RpcHandlers } from '../../shared/rpc';
+/** quote.get: the live price of a choice; payments/quote-view.ts builds it. */
+import type { RpcHandlers } from '../../shared/rpc';
 import type { DeskContext } from '../context';
-import { priceChoice } from '../quoting';
-import { QUOTE_FRESH_MS } from '../payments/quote-book';
-import { judgePayment, spentToday } from '../payments/policy';
-import { unresolvedPurchase } from '../payments/selection-guard';
-import {
-  TOKEN_DECIMALS,
-  startOfLocalDay,
-  startOfLocalMonth,
-  unitsToUsd,
-  usdToUnits,
-} from '../../shared/money';
+import { quoteView } from '../payments/quote-view';
 
 export const quoteHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'quote.get'> => ({
-  'quote.get': async ({ handle, selection, includeOwned }): Promise<QuoteView> => {
-    const priced = await priceChoice(ctx, handle, selection, includeOwned ?? false);
-    const { held } = priced;
-    const { quote } = held;
-    const pinned = ctx.settings.pinnedPayTo(held.serviceUrl);
-    const now = ctx.now();
-    const verdict = judgePayment({
-      amount: quote.amount,
-      payTo: quote.payTo,
-      pinnedPayTo: pinned,
-      caps: ctx.settings.get(),
-      spent: spentToday(ctx.ledger.spendSince(startOfLocalDay(now)), now),
-      handle: {
-        name: held.handle,
-        budget: ctx.budgets.get(held.handle),
-        spentThisMonth: ctx.spend.handleSince(held.handle, startOfLocalMonth(now)),
-      },
-    });
-    const unresolved = unresolvedPurchase(ctx.ledger, {
-      serviceUrl: held.serviceUrl,
-      handle: held.handle,
-      selection: held.selection,
-    });
-    return {
-      quoteId: held.id,
-      paidWith: ctx.librarySecret() === null ? 'payment' : 'library_secret',
-      secretAvailable: ctx.librarySecret() !== null,
-      payable: held.secretReadOnly !== true,
-      handle: held.handle,
-      selection: held.selection,
-      reportCount: quote.reportCount,
-      ownedCount: priced.ownedCount,
-      missingCount: priced.missingCount,
-      includesOwned: priced.includesOwned,
-      ownedCostUsd: unitsToUsd(usdToUnits(quote.unitPriceUsd) * BigInt(priced.ownedCount)),
-      unitPriceUsd: quote.unitPriceUsd,
-      totalUsd: unitsToUsd(quote.amount),
-      amount: quote.amount.toString(),
-      tokenDecimals: TOKEN_DECIMALS,
-      network: quote.network,
-      chainId: quote.chainId,
-      asset: quote.asset,
-      payTo: quote.payTo,
-      payToStatus: verdict.payToStatus,
-      pinnedPayTo: pinned,
-      overPurchaseCap: verdict.overPurchaseCap,
-      overDailyCap: verdict.overDailyCap,
-      overHandleBudget: verdict.overHandleBudget,
-      unresolved:
-        unresolved && (unresolved.state === 'sent' || unresolved.state === 'in_doubt')
-          ? { purchaseId: unresolved.id, state: unresolved.state, createdAt: unresolved.created_at }
-          : null,
-      option: { number: quote.option.index + 1, of: quote.option.count },
-      stated: quote.facts.stated,
-      derived: quote.facts.derived,
-      fetchedAt: new Date(held.fetchedAt).toISOString(),
-      expiresAt: new Date(held.fetchedAt + QUOTE_FRESH_MS).toISOString(),
-    };
-  },
+  'quote.get': (input) => quoteView(ctx, input),
 });

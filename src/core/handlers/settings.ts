@@ -3,67 +3,18 @@ import type { RpcHandlers, SettingsView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { settingsView } from '../settings';
 import { DeskError } from '../errors';
-import { serviceOrigin, type LibrarySecretStatus } from '../library-secret';
 
 function settingsGet(ctx: DeskContext): SettingsView {
-  let status: LibrarySecretStatus = { origin: null, state: null };
-  try {
-    status = ctx.librarySecrets.status();
-  } catch {
-    // A secret that cannot be unsealed here is shown as not set; entering it again replaces it.
-  }
-  const set = status.origin !== null && status.origin === serviceOrigin(ctx.serviceUrl());
-  const accepted = status.state === 'accepted' ? true : status.state === 'refused' ? false : null;
   return settingsView(
     { ...ctx.settings.get(), serviceUrl: ctx.serviceUrl() },
-    { set, accepted: set ? accepted : null, origin: status.origin },
+    ctx.librarySecret.view(),
     ctx.demo && Boolean(ctx.options.demoLibrarySecret),
   );
 }
 
-const refusal = (error: unknown) =>
-  error instanceof DeskError &&
-  (error.code === 'invalid_library_secret' || error.code === 'library_secret_required');
-
-/**
- * Runs one request that carries the library secret and records the service's answer to it: a refusal is
- * kept, so the secret stops standing in for buying until it is entered again.
- */
-export async function withLibrarySecret<T>(
-  ctx: DeskContext,
-  access: { secret: string },
-  request: () => Promise<T>,
-): Promise<T> {
-  try {
-    const answer = await request();
-    ctx.librarySecrets.mark(access.secret, 'accepted');
-    return answer;
-  } catch (error) {
-    if (refusal(error)) ctx.librarySecrets.mark(access.secret, 'refused');
-    // The route checks the secret before it looks for the handle.
-    else if (error instanceof DeskError && error.code === 'unknown_handle')
-      ctx.librarySecrets.mark(access.secret, 'accepted');
-    throw error;
-  }
-}
-
-/** Asks the bundle route whether the service accepts the stored secret; no answer leaves it unchecked. */
-async function checkLibrarySecret(ctx: DeskContext): Promise<void> {
-  const access = ctx.libraryAccess();
-  if (!access) return;
-  try {
-    const shelf = await access.client.list();
-    const first = shelf.entries[0];
-    if (!first) return;
-    await withLibrarySecret(ctx, access, () => access.client.bundleGet(first.username, access.secret));
-  } catch {
-    // Unreachable or not answering: the secret stays unchecked, and the next request that carries it tells.
-  }
-}
-
 async function setLibrarySecret(ctx: DeskContext, secret: string): Promise<SettingsView> {
-  ctx.setLibrarySecret(secret);
-  await checkLibrarySecret(ctx);
+  ctx.librarySecret.set(secret);
+  await ctx.librarySecret.check();
   return settingsGet(ctx);
 }
 
@@ -93,16 +44,16 @@ export const settingsHandlers = (
     return settingsGet(ctx);
   },
   'settings.setLibrarySecret': ({ secret, fromEnvironment }) => {
-    if (fromEnvironment) ctx.environmentSecretOrigin(fromEnvironment.boundTo);
+    if (fromEnvironment) ctx.librarySecret.environmentOrigin(fromEnvironment.boundTo);
     return setLibrarySecret(ctx, secret);
   },
   'settings.useDemoLibrarySecret': () => useDemoLibrarySecret(ctx),
   'settings.useSessionLibrarySecret': async ({ secret, boundTo }) => {
-    ctx.useLibrarySecretForSession(secret, boundTo);
+    ctx.librarySecret.useForSession(secret, boundTo);
     return settingsGet(ctx);
   },
   'settings.clearLibrarySecret': async () => {
-    ctx.setLibrarySecret(null);
+    ctx.librarySecret.set(null);
     return settingsGet(ctx);
   },
 });

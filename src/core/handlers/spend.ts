@@ -25,7 +25,7 @@ export function spendView(ctx: DeskContext, days: number = DEFAULT_DAYS): SpendV
   const now = ctx.now();
   const dayStart = startOfLocalDay(now);
   const monthStart = startOfLocalMonth(now);
-  const totals = ctx.spend.totals(dayStart, monthStart);
+  const totals = ctx.spend.totals(monthStart);
   const budgets = new Map(ctx.budgets.list().map((b) => [b.handle.toLowerCase(), b]));
   const byHandle: SpendView['byHandle'] = ctx.spend.byHandle(monthStart).map((row) => {
     const budget = budgets.get(row.handle.toLowerCase());
@@ -51,7 +51,7 @@ export function spendView(ctx: DeskContext, days: number = DEFAULT_DAYS): SpendV
   return {
     lifetimeUsd: unitsToUsd(totals.lifetime),
     monthUsd: unitsToUsd(totals.month),
-    todayUsd: unitsToUsd(totals.today),
+    todayUsd: unitsToUsd(ctx.spending.spentToday()),
     unsettledUsd: unitsToUsd(totals.unsettled),
     dayStart: dayStart.toISOString(),
     monthStart: monthStart.toISOString(),

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import type { PaidWith, PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import { unitsToUsd } from '../../shared/money';
-import type { SpendEntry } from '../payments/policy';
 import type { DeskEvents } from '../events';
 
 const purchaseWaitSchema = z.discriminatedUnion('kind', [
@@ -284,15 +283,5 @@ export class PurchaseLedger {
     return this.db
       .prepare<[], PurchaseRow>(`SELECT * FROM purchases WHERE state IN ('signed', 'sent', 'in_doubt')`)
       .all();
-  }
-
-  /** Money committed since the start of the local day: everything signed that has not failed. */
-  /** Purchases started since then, as the daily cap sees them (payments/policy.ts decides what counts). */
-  spendSince(since: Date): SpendEntry[] {
-    return this.db
-      .prepare<[string], SpendEntry>(
-        `SELECT amount, state, created_at AS createdAt FROM purchases WHERE created_at >= ?`,
-      )
-      .all(since.toISOString());
   }
 }

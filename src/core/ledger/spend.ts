@@ -1,8 +1,8 @@
 /**
  * What was spent, summed in SQL over the purchase ledger: totals for the Purchases screen and the CLI's
- * `spend`, and a handle's spend this month for its budget. What counts is what the daily cap counts
- * (payments/policy.ts spentToday): every purchase not known to have failed, one in doubt in full since it
- * may still be charged, a library-secret read at its amount of 0.
+ * `spend`, and what counts against the daily cap and a handle's budget (payments/spending.ts adds the
+ * payments being signed). One rule counts everywhere: every purchase not known to have failed, one in doubt
+ * in full since it may still be charged, a library-secret read at its amount of 0.
  */
 import type { DeskDb } from '../db/open';
 import { localDayKey } from '../../shared/money';
@@ -14,7 +14,6 @@ const UNITS = 'CAST(amount AS INTEGER)';
 export interface SpendTotals {
   lifetime: bigint;
   month: bigint;
-  today: bigint;
   /** Of the lifetime total, what is in doubt (or signed and sent, not answered yet). */
   unsettled: bigint;
 }
@@ -41,18 +40,28 @@ export class SpendLedger {
     );
   }
 
-  totals(dayStart: Date, monthStart: Date): SpendTotals {
+  /** What counts against the caps since `since` (the daily cap's local midnight). */
+  countedSince(since: Date): bigint {
     const row = this.db
-      .prepare<[{ day: string; month: string }], Record<keyof SpendTotals, bigint>>(
+      .prepare<[string], { spent: bigint }>(
+        `SELECT COALESCE(SUM(${UNITS}), 0) AS spent FROM purchases WHERE ${COUNTS} AND created_at >= ?`,
+      )
+      .safeIntegers(true)
+      .get(since.toISOString());
+    return row?.spent ?? 0n;
+  }
+
+  totals(monthStart: Date): SpendTotals {
+    const row = this.db
+      .prepare<[{ month: string }], Record<keyof SpendTotals, bigint>>(
         `SELECT COALESCE(SUM(${UNITS}), 0) AS lifetime,
            COALESCE(SUM(CASE WHEN created_at >= @month THEN ${UNITS} END), 0) AS month,
-           COALESCE(SUM(CASE WHEN created_at >= @day THEN ${UNITS} END), 0) AS today,
            COALESCE(SUM(CASE WHEN state <> 'completed' THEN ${UNITS} END), 0) AS unsettled
          FROM purchases WHERE ${COUNTS}`,
       )
       .safeIntegers(true)
-      .get({ day: dayStart.toISOString(), month: monthStart.toISOString() });
-    return row ?? { lifetime: 0n, month: 0n, today: 0n, unsettled: 0n };
+      .get({ month: monthStart.toISOString() });
+    return row ?? { lifetime: 0n, month: 0n, unsettled: 0n };
   }
 
   /** Every handle anything was spent on, the most spent first; a handle's case is the latest one bought. */

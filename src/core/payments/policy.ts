@@ -1,34 +1,16 @@
 /**
- * The payment rules a person set (payment safety rules 2 and 3, docs/ARCHITECTURE.md): the per-purchase and daily caps, the handle's
- * monthly budget, and the payee pinned at the first purchase from a service. The quote shows what they would say; purchase.start enforces
- * the same verdict, so the two can never disagree.
+ * The payment rules a person set (payment safety rules 2 and 3, docs/ARCHITECTURE.md): the per-purchase and
+ * daily caps, the handle's monthly budget, and the payee pinned at the first purchase from a service. The quote
+ * shows what they would say and purchase.start enforces it, both on the same facts (spending.ts, payments
+ * being signed included), so the two can never disagree.
  */
-import { formatUnitsUsd, startOfLocalDay, usdToUnits } from '../../shared/money';
+import { formatUnitsUsd, usdToUnits } from '../../shared/money';
 import type { BudgetDetails, CapDetails, PayeeChangedDetails } from '../../shared/rpc-errors';
-import type { PurchaseState } from '../../shared/rpc';
 import { refused } from '../errors';
 
 export interface Caps {
   perPurchaseCapUsd: number;
   dailyCapUsd: number;
-}
-
-/** A purchase as far as the daily cap is concerned. */
-export interface SpendEntry {
-  amount: string;
-  state: PurchaseState;
-  createdAt: string;
-}
-
-/**
- * What counts against today's cap: every purchase since local midnight not known to have failed. One in
- * doubt counts in full, since it may yet be charged; a library-secret read counts its amount, 0.
- */
-export function spentToday(entries: readonly SpendEntry[], now: number): bigint {
-  const since = startOfLocalDay(now).toISOString();
-  return entries
-    .filter((entry) => entry.state !== 'failed' && entry.createdAt >= since)
-    .reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
 }
 
 export type PayeeStatus = 'new' | 'pinned' | 'changed';
@@ -45,7 +27,7 @@ export interface PaymentFacts {
   payTo: string;
   pinnedPayTo: string | null;
   caps: Caps;
-  /** From spentToday. */
+  /** What already counts against today's cap (spending.ts). */
   spent: bigint;
   /** The handle paid for, its monthly budget if it has one, and what it committed this month (as `spent`). */
   handle: { name: string; budget: bigint | null; spentThisMonth: bigint };

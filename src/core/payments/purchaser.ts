@@ -26,7 +26,7 @@ import {
 import { quoteDifference } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
 import type { ClockSample } from './chain-clock';
-import { CommittedSpend } from './committed-spend';
+import type { Spending } from './spending';
 import { unitsToUsd } from '../../shared/money';
 import type { QuoteChangedDetails } from '../../shared/rpc-errors';
 import type { PurchaseSteps } from './purchase-steps';
@@ -78,6 +78,8 @@ export interface PurchaserDeps {
   steps: PurchaseSteps;
   /** The ledger transitions from a signed payment to stored reports (settle.ts). */
   settlement: Settlement;
+  /** The caps' count, which the purchaser tells of payments past the check until their ledger row exists. */
+  spending: Spending;
 }
 
 /** The quote a purchase pays: the held one while fresh, else a new one; `contacted` when the service answered. */
@@ -102,12 +104,7 @@ export class Purchaser {
   private readonly inFlight = new PaymentsInFlight();
   /** Purchases whose kept payment is being sent again now, so two checks at once send it once. */
   private readonly resending = new Set<string>();
-  /** Payments past the cap check and not yet in the ledger, counted by the next check. */
-  private readonly committed: CommittedSpend;
-
-  constructor(private readonly deps: PurchaserDeps) {
-    this.committed = new CommittedSpend(deps);
-  }
+  constructor(private readonly deps: PurchaserDeps) {}
 
   /** The quote to pay: the held one while fresh, else a new challenge that must say the same (rule 2). */
   async currentQuote(request: PurchaseRequest): Promise<CurrentQuote> {
@@ -134,7 +131,7 @@ export class Purchaser {
 
   /** The caps, the handle's budget and the pinned payee (payments/policy.ts), as the quote showed them. */
   private checkPolicy(held: HeldQuote, request: PurchaseRequest, serviceUrl: string): void {
-    this.committed.enforce(held, request, serviceUrl);
+    this.deps.spending.enforce(held, request, serviceUrl);
   }
 
   /**
@@ -193,14 +190,14 @@ export class Purchaser {
     this.deps.quotes.spend(held.id);
     keepQuote();
     this.inFlight.add(purchaseId, target, Number.POSITIVE_INFINITY);
-    this.committed.signing(purchaseId, held);
+    this.deps.spending.signing(purchaseId, held);
     try {
       steps.confirmed(purchaseId, request.quoteId);
       steps.emit(purchaseId, 'signing');
       const signature = await account.signTypedData(typedData(held.quote, authorization));
       return await this.send(purchaseId, held, authorization, signature);
     } finally {
-      this.committed.done(purchaseId);
+      this.deps.spending.done(purchaseId);
       this.inFlight.remove(purchaseId);
       steps.forget(purchaseId);
     }
@@ -244,12 +241,12 @@ export class Purchaser {
       this.checkPolicy(held, pending.consent, held.serviceUrl);
       for (const quoteId of quoteIds) this.deps.quotes.spend(quoteId);
       this.inFlight.add(purchaseId, target, Number.POSITIVE_INFINITY);
-      this.committed.signing(purchaseId, held);
+      this.deps.spending.signing(purchaseId, held);
       paying = true;
       return await this.send(purchaseId, held, authorization, signature);
     } finally {
       this.deps.steps.forget(purchaseId);
-      this.committed.done(purchaseId);
+      this.deps.spending.done(purchaseId);
       if (paying) this.inFlight.remove(purchaseId);
       else {
         // Nothing was sent: the quote may be used again, and this purchase is over.

@@ -9,11 +9,12 @@ import type { QuoteFact } from '../../shared/rpc';
 import { DeskError, refused } from '../errors';
 import { plural } from '../../shared/words';
 import { findAllowed, type AllowedAsset } from './allowlist';
-import { TOKEN_DECIMALS, unitsToUsd, usdToUnits } from '../../shared/money';
+import { TOKEN_DECIMALS, UNITS_PER_USD, unitsToUsd, usdToUnits } from '../../shared/money';
 
 export const MAX_VALIDITY_SECONDS = 300;
 /** No single purchase in this app may exceed a million USDC, whatever the service says. */
-const MAX_AMOUNT = 1_000_000n * 10n ** BigInt(TOKEN_DECIMALS);
+const MAX_USD = 1_000_000;
+const MAX_AMOUNT = usdToUnits(MAX_USD);
 
 export interface Quote {
   network: `eip155:${number}`;
@@ -112,13 +113,13 @@ function requestFacts(challenge: PaymentChallenge, expect: QuoteExpectations): R
   }
   let unitPriceUsd: number | null = null;
   if (ext.unitPriceUsd !== undefined) {
-    if (!Number.isFinite(ext.unitPriceUsd) || ext.unitPriceUsd <= 0 || ext.unitPriceUsd > 1_000_000) {
+    if (!Number.isFinite(ext.unitPriceUsd) || ext.unitPriceUsd <= 0 || ext.unitPriceUsd > MAX_USD) {
       throw refused(
         'invalid_unit_price',
         `The challenge's unit price ${ext.unitPriceUsd} USD is not a valid price.`,
       );
     }
-    const unitBaseUnits = ext.unitPriceUsd * 10 ** TOKEN_DECIMALS;
+    const unitBaseUnits = ext.unitPriceUsd * UNITS_PER_USD;
     if (Math.abs(unitBaseUnits - Math.round(unitBaseUnits)) > 1e-6) {
       throw refused(
         'invalid_unit_price',

@@ -9,6 +9,7 @@ import type { PurchaseLedger } from '../ledger/purchases';
 import type { SnapshotStore } from '../cache/snapshots';
 import type { ServiceClient } from '../client/service-client';
 import type { HeldQuote } from './quote-book';
+import type { LibrarySecret } from '../library-secret';
 import { deliveryMismatch, snapshotsFromAnswer, type DeliveryExpectation } from './delivery';
 
 export interface SecretReadDeps {
@@ -16,8 +17,8 @@ export interface SecretReadDeps {
   ledger: PurchaseLedger;
   snapshots: SnapshotStore;
   client: () => ServiceClient;
-  /** Records that the service refused the secret, so it stops standing in for buying. */
-  librarySecretRefused: (secret: string) => void;
+  /** Sets a refused secret aside, so it stops standing in for buying, and says so. */
+  librarySecret: Pick<LibrarySecret, 'refusedOnRead'>;
   now: () => number;
 }
 
@@ -29,13 +30,7 @@ export async function readWithSecret(deps: SecretReadDeps, held: HeldQuote, secr
     text = await client.readWithSecretText(held.quote.resource, secret);
   } catch (error) {
     if (error instanceof DeskError && error.code === 'invalid_library_secret') {
-      // A refusal sets the secret aside for good, until it is entered again.
-      deps.librarySecretRefused(secret);
-      throw new DeskError(
-        'invalid_library_secret',
-        'The service refused the library secret, so it is no longer used in place of buying; nothing was paid. Ask for the price again to buy.',
-        'service',
-      );
+      throw deps.librarySecret.refusedOnRead(secret);
     }
     throw error;
   }

@@ -1,0 +1,61 @@
+/**
+ * quote.get's answer: the live price of a choice, with what the payment rules would say about paying it. The
+ * quote handler and approving an assistant's purchase request both price through here.
+ */
+import type { QuoteView, RpcInput } from '../../shared/rpc';
+import type { DeskContext } from '../context';
+import { priceChoice } from '../quoting';
+import { QUOTE_FRESH_MS } from './quote-book';
+import { judgePayment } from './policy';
+import { unresolvedPurchase } from './selection-guard';
+import { TOKEN_DECIMALS, unitsToUsd, usdToUnits } from '../../shared/money';
+
+export async function quoteView(ctx: DeskContext, input: RpcInput<'quote.get'>): Promise<QuoteView> {
+  const { handle, selection, includeOwned } = input;
+  const priced = await priceChoice(ctx, handle, selection, includeOwned ?? false);
+  const { held } = priced;
+  const { quote } = held;
+  const pinned = ctx.settings.pinnedPayTo(held.serviceUrl);
+  // The same facts purchase.start will judge, payments being signed now included (spending.ts).
+  const verdict = judgePayment(ctx.spending.paymentFacts(held, held.serviceUrl));
+  const unresolved = unresolvedPurchase(ctx.ledger, {
+    serviceUrl: held.serviceUrl,
+    handle: held.handle,
+    selection: held.selection,
+  });
+  return {
+    quoteId: held.id,
+    paidWith: ctx.librarySecret.current() === null ? 'payment' : 'library_secret',
+    secretAvailable: ctx.librarySecret.current() !== null,
+    payable: held.secretReadOnly !== true,
+    handle: held.handle,
+    selection: held.selection,
+    reportCount: quote.reportCount,
+    ownedCount: priced.ownedCount,
+    missingCount: priced.missingCount,
+    includesOwned: priced.includesOwned,
+    ownedCostUsd: unitsToUsd(usdToUnits(quote.unitPriceUsd) * BigInt(priced.ownedCount)),
+    unitPriceUsd: quote.unitPriceUsd,
+    totalUsd: unitsToUsd(quote.amount),
+    amount: quote.amount.toString(),
+    tokenDecimals: TOKEN_DECIMALS,
+    network: quote.network,
+    chainId: quote.chainId,
+    asset: quote.asset,
+    payTo: quote.payTo,
+    payToStatus: verdict.payToStatus,
+    pinnedPayTo: pinned,
+    overPurchaseCap: verdict.overPurchaseCap,
+    overDailyCap: verdict.overDailyCap,
+    overHandleBudget: verdict.overHandleBudget,
+    unresolved:
+      unresolved && (unresolved.state === 'sent' || unresolved.state === 'in_doubt')
+        ? { purchaseId: unresolved.id, state: unresolved.state, createdAt: unresolved.created_at }
+        : null,
+    option: { number: quote.option.index + 1, of: quote.option.count },
+    stated: quote.facts.stated,
+    derived: quote.facts.derived,
+    fetchedAt: new Date(held.fetchedAt).toISOString(),
+    expiresAt: new Date(held.fetchedAt + QUOTE_FRESH_MS).toISOString(),
+  };
+}
