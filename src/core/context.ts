@@ -267,7 +267,7 @@ export class DeskContext {
         quotes: this.quotes,
         purchaser: this.purchaser,
         settlement: this.settlement,
-        librarySecret: () => this.librarySecret.current(),
+        librarySecret: this.librarySecret,
         secretRead: {
           db: this.db,
           ledger: this.ledger,

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { z } from 'zod';
-import { DeskError } from './errors';
+import { DeskError, refused } from './errors';
 import { writePrivateFile, type LocalSealer } from './wallet/sealing';
 import type { DeskEvents } from './events';
 import type { ServiceClient } from './client/service-client';
@@ -282,6 +282,14 @@ export class LibrarySecret {
     } catch {
       // Unreachable or not answering: the secret stays unchecked, and the next request that carries it tells.
     }
+  }
+
+  /** Why a read with the secret cannot go on: none is set for this service any more, or it was refused. */
+  noneForRead(): DeskError {
+    return refused(
+      'library_secret_required',
+      'The library secret is no longer set (or the service refused it), so nothing was read; nothing was paid.',
+    );
   }
 
   /**

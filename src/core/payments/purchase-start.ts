@@ -3,7 +3,7 @@
  * then its reports are read with the library secret (secret-read.ts: nothing signed) or paid for (purchaser.ts).
  */
 import type { PurchaseOutcome } from '../../shared/rpc';
-import { refused } from '../errors';
+import type { LibrarySecret } from '../library-secret';
 import type { QuoteBook } from './quote-book';
 import type { Purchaser, PurchaseRequest } from './purchaser';
 import type { Settlement } from './settle';
@@ -14,8 +14,8 @@ export interface PurchaseStartDeps {
   quotes: QuoteBook;
   purchaser: Purchaser;
   settlement: Pick<Settlement, 'view'>;
-  /** The secret for the service now selected, unless that service refused it. */
-  librarySecret: () => string | null;
+  /** The secret for the service now selected (unless that service refused it), and the words when none is. */
+  librarySecret: Pick<LibrarySecret, 'current' | 'noneForRead'>;
   secretRead: SecretReadDeps;
 }
 
@@ -27,19 +27,14 @@ export async function startPurchase(
   let quoteKept = false;
   try {
     const current = await deps.purchaser.currentQuote(request);
-    const secret = deps.librarySecret();
+    const secret = deps.librarySecret.current();
     const paidWith = request.paidWith ?? (secret === null ? 'payment' : 'library_secret');
     if (paidWith === 'payment') {
       return await deps.purchaser.start(request, current, () => {
         quoteKept = true;
       });
     }
-    if (secret === null) {
-      throw refused(
-        'library_secret_required',
-        'The library secret is no longer set (or the service refused it), so nothing was read; nothing was paid.',
-      );
-    }
+    if (secret === null) throw deps.librarySecret.noneForRead();
     // Signs nothing, so none of the payment checks apply.
     const readId = await readWithSecret(deps.secretRead, current.held, secret);
     return { status: 'completed', purchase: deps.settlement.view(readId) };
