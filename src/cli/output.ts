@@ -1,6 +1,7 @@
 /** How the CLI speaks: JSON for scripts, aligned tables for people, progress on stderr, exit codes by kind. */
 import { DeskError, type DeskErrorKind } from '../core/errors';
 import { stripControls } from '../core/plain-text';
+import type { DeskErrorCode } from '../shared/error-codes';
 
 export const EXIT: Record<DeskErrorKind | 'ok', number> = {
   ok: 0,
@@ -19,7 +20,7 @@ export { plural as count } from '../shared/words';
  * Codes whose exit status is not their kind's: a save refused because someone else saved first is neither a
  * refused payment (3) nor a broken service (4); a script retries it by fetching again.
  */
-const EXIT_BY_CODE: Record<string, number> = { bundle_conflict: 6, bundle_not_written: 6 };
+const EXIT_BY_CODE: Partial<Record<DeskErrorCode, number>> = { bundle_conflict: 6, bundle_not_written: 6 };
 
 export class UsageError extends DeskError {
   constructor(message: string) {
@@ -107,14 +108,14 @@ export function table(rows: Record<string, string | number | null | undefined>[]
 }
 
 export function reportError(error: unknown, json: boolean): number {
-  const desk = error instanceof DeskError ? error : null;
-  const code = desk?.code ?? 'internal';
+  const deskError = error instanceof DeskError ? error : null;
+  const code = deskError?.code ?? 'internal';
   const message =
-    desk?.message ?? `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
+    deskError?.message ?? `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
   if (json) process.stdout.write(`${terminalJson({ error: { code, message } }, 0)}\n`);
   // The code goes on the first line: a message may go on to show the input with a caret under a column.
   const [first = '', ...rest] = terminalText(message).split('\n');
   const lines = [`${first}${code !== 'usage' ? ` [${code}]` : ''}`, ...rest];
   process.stderr.write(`intel-desk: ${lines.join('\n')}\n`);
-  return (desk && EXIT_BY_CODE[desk.code]) ?? EXIT[desk?.kind ?? 'internal'];
+  return (deskError && EXIT_BY_CODE[deskError.code]) ?? EXIT[deskError?.kind ?? 'internal'];
 }

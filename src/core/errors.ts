@@ -2,11 +2,14 @@
  * Errors that cross into the UI and the CLI: a stable code to branch on and a message fit to show a person.
  * The kind groups codes for exit statuses and styling; the cause stays in core for logs.
  */
+import type { DeskErrorCode } from '../shared/error-codes';
+
+export type { DeskErrorCode } from '../shared/error-codes';
 export type DeskErrorKind = 'usage' | 'refused' | 'service' | 'network' | 'storage' | 'wallet' | 'internal';
 
 export class DeskError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: DeskErrorCode,
     message: string,
     readonly kind: DeskErrorKind = 'internal',
     readonly details: Record<string, unknown> = {},
@@ -17,5 +20,5 @@ export class DeskError extends Error {
   }
 }
 
-export const refused = (code: string, message: string, details: Record<string, unknown> = {}) =>
+export const refused = (code: DeskErrorCode, message: string, details: Record<string, unknown> = {}) =>
   new DeskError(code, message, 'refused', details);

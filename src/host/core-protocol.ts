@@ -7,6 +7,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { DeskError, type DeskErrorKind } from '../core/errors';
 import type { DeskCoreOptions } from '../core';
 import type { DeskEvent } from '../shared/events';
+import { errorCodeFrom } from '../shared/error-codes';
 
 /**
  * The options of core that can cross a thread: no functions (the vault and core's events go as messages). The
@@ -77,7 +78,7 @@ export function toWireError(error: unknown): WireError {
 }
 
 export function fromWireError(wire: WireError): Error {
-  if (wire.desk) return new DeskError(wire.code, wire.message, wire.kind, wire.details);
+  if (wire.desk) return new DeskError(errorCodeFrom(wire.code), wire.message, wire.kind, wire.details);
   const error = new Error(wire.message);
   error.name = wire.name;
   // The worker's stack is the one that says where it happened; the log shows it.

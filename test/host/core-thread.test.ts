@@ -15,6 +15,7 @@ import type { PurchaseStep, SecretVault } from '../../src/core';
 import { startCoreThread, type CoreThread, type CoreThreadOptions } from '../../src/host/core-thread';
 import { fromWireError, toWireError } from '../../src/host/core-protocol';
 import { PASSPHRASE, tempDir, buyAll } from '../core/helpers';
+import { errorCodeFrom } from '../../src/shared/error-codes';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -137,7 +138,9 @@ describe('core in a worker thread', () => {
       kind: 'refused',
       details: { pinned: '0xab', n: 2n },
     });
-    const unclonable = toWireError(new DeskError('odd', 'Odd.', 'internal', { callback: () => undefined }));
+    const unclonable = toWireError(
+      new DeskError(errorCodeFrom('odd'), 'Odd.', 'internal', { callback: () => undefined }),
+    );
     expect(structuredClone(unclonable)).toMatchObject({ code: 'odd', details: {} });
   });
 

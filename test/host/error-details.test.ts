@@ -16,6 +16,7 @@ import { rpcInputs, type RpcHandlers } from '../../src/shared/rpc';
 import { rpcErrorDetails } from '../../src/shared/rpc-errors';
 import { deskOptions, deskWithWallet, tempDir } from '../core/helpers';
 import { editChallenge, startHostileProxy, type HostileProxy } from '../core/hostile-proxy';
+import { errorCodeFrom } from '../../src/shared/error-codes';
 
 const PINNED = '0x1111111111111111111111111111111111111111';
 const OFFERED = '0x2222222222222222222222222222222222222222';
@@ -35,7 +36,7 @@ describe('error details in dispatch', () => {
       Object.keys(rpcInputs).map((method) => [
         method,
         async () => {
-          throw thrown[method] ?? new DeskError('not_here', 'Not part of this test.');
+          throw thrown[method] ?? new DeskError(errorCodeFrom('not_here'), 'Not part of this test.');
         },
       ]),
     ) as unknown as RpcHandlers;

@@ -8,6 +8,7 @@ import { rpcInputs, type RpcHandlers } from '../../src/shared/rpc';
 import { startWebHost, type WebHost } from '../../src/host/server';
 import { TOKEN_HEADER } from '../../src/shared/bridge';
 import { CONTENT_SECURITY_POLICY } from '../../src/host/csp';
+import { errorCodeFrom } from '../../src/shared/error-codes';
 
 interface Reply {
   status: number;
@@ -53,7 +54,7 @@ const logged: unknown[] = [];
 /** Every method refuses except the few these transport tests call. */
 function handlers(): RpcHandlers {
   const refuse = async () => {
-    throw new DeskError('not_here', 'Not part of this test.');
+    throw new DeskError(errorCodeFrom('not_here'), 'Not part of this test.');
   };
   const table = Object.fromEntries(Object.keys(rpcInputs).map((m) => [m, refuse])) as unknown as RpcHandlers;
   table['app.info'] = async (input) => {
@@ -62,7 +63,7 @@ function handlers(): RpcHandlers {
   };
   table['library.search'] = async ({ text }) => {
     if (text === 'boom') throw new Error('secret internals at /home/x/desk.db');
-    throw new DeskError('search_refused', 'That search cannot run.');
+    throw new DeskError(errorCodeFrom('search_refused'), 'That search cannot run.');
   };
   return table;
 }

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { DeskError } from '../errors';
 import { errorBodySchema, insufficientPaymentBodySchema } from '../../shared/wire';
 import { serviceSample, type ClockSample } from '../payments/chain-clock';
+import { errorCodeFrom } from '../../shared/error-codes';
 
 export interface HttpOptions {
   fetch: typeof fetch;
@@ -248,7 +249,7 @@ export function serviceError(answer: RawAnswer): DeskError {
   if (shortfall.success) {
     const { requiredUsd, paidUsd } = shortfall.data;
     return new DeskError(
-      body.error,
+      errorCodeFrom(body.error),
       `The service says the payment is below the price: ${formatUsd(requiredUsd)} required, ${formatUsd(paidUsd)} paid.`,
       'service',
       { status: answer.status, requiredUsd, paidUsd },
@@ -259,7 +260,7 @@ export function serviceError(answer: RawAnswer): DeskError {
     known ?? `The service refused the request: ${body.message ?? body.error} (HTTP ${answer.status}).`;
   // A service whose settlement was broadcast but not confirmed names the transaction; keep it as evidence.
   const transaction = typeof body['transaction'] === 'string' ? body['transaction'] : undefined;
-  return new DeskError(body.error, message, 'service', {
+  return new DeskError(errorCodeFrom(body.error), message, 'service', {
     status: answer.status,
     serviceMessage: body.message,
     ...(transaction ? { transaction } : {}),

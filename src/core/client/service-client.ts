@@ -29,6 +29,7 @@ import {
   type RawAnswer,
 } from './http';
 import { paymentHeaders, readChallenge, readRefusal, readSettlement } from './x402-wire';
+import { errorCodeFrom } from '../../shared/error-codes';
 
 export interface ServiceClientOptions {
   fetch?: typeof fetch;
@@ -358,7 +359,7 @@ function paymentRefusal(answer: RawAnswer): DeskError {
   }
   const words = refusal.explained ? `${refusal.explained} (${refusal.reason})` : refusal.reason;
   return new DeskError(
-    refusal.reason,
+    errorCodeFrom(refusal.reason),
     `The service refused the payment: ${words}, HTTP ${answer.status}.`,
     'service',
     {

@@ -12,10 +12,11 @@ import { readableDate } from '../../shared/analytics-shape';
 import type { PurchaseWait } from '../../shared/rpc';
 import { DeskError } from '../errors';
 import { authorizationUsed, refusalBelievableAt } from './chain-state';
+import type { DeskErrorCode } from '../../shared/error-codes';
 
 export interface Verdict {
   state: 'failed' | 'in_doubt';
-  code: string;
+  code: DeskErrorCode;
   message: string;
   txHash: string | null;
   /** What an in-doubt purchase waits for. */

@@ -5,11 +5,12 @@
  * events come over the bridge's onEvent, or the web host's event stream (event-stream.ts).
  */
 import { z } from 'zod';
-import type { RpcClient, RpcError, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
+import type { RpcClient, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
 import { BRIDGE_KEY, TOKEN_HEADER, type IntelDeskBridge } from '../../shared/bridge';
 import { deskEventSchema, type DeskEvent } from '../../shared/events';
 import { rpcErrorDetails, type DetailedErrorCode, type RpcErrorDetails } from '../../shared/rpc-errors';
 import { openEventStream } from './event-stream';
+import { errorCodeFrom, type DeskErrorCode } from '../../shared/error-codes';
 
 const TOKEN_KEY = 'intelDesk.token';
 
@@ -26,7 +27,7 @@ declare global {
  */
 export class RpcCallError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: DeskErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
@@ -65,8 +66,8 @@ function unwrap(raw: unknown): unknown {
   if (!parsed.success)
     throw new RpcCallError('bad_response', 'Intel Desk sent an answer this page cannot read.');
   if (!parsed.data.ok) {
-    const error: RpcError = parsed.data.error;
-    throw new RpcCallError(error.code, error.message, error.details);
+    const { code, message, details } = parsed.data.error;
+    throw new RpcCallError(errorCodeFrom(code), message, details);
   }
   return parsed.data.value;
 }

@@ -19,6 +19,7 @@ import { purchasesMethods } from './purchases';
 import { reportMethods } from './report';
 import { settingsMethods } from './settings';
 import { walletMethods } from './wallet';
+import type { DeskErrorCode } from '../error-codes';
 
 export * from './app';
 export * from './backups';
@@ -70,7 +71,7 @@ export type RpcOutputs = { [M in RpcMethod]: OutputOf<(typeof rpcMethods)[M]> };
  * src/shared/rpc-errors.ts their typed details (read them with rpcErrorDetails).
  */
 export interface RpcError {
-  code: string;
+  code: DeskErrorCode;
   message: string;
   /** For the codes of rpc-errors.ts only: what the window needs to offer the next step. */
   details?: Record<string, unknown>;

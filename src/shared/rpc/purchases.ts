@@ -5,6 +5,7 @@ import type { Receipt } from '../receipt';
 import type { LastPriceView, SpendView } from '../spend';
 import { handleInput, selectionSchema } from './common';
 import type { ExportedFile, PaidWith, PurchaseState, Selection } from './common';
+import type { DeskErrorCode } from '../error-codes';
 
 /** A day (2026-10-01) or an ISO timestamp, as the ledger's createdAt is compared with it. */
 const isoDayOrTime = z
@@ -138,7 +139,7 @@ export interface ExternalSignRequest {
 export type PurchaseOutcome =
   | { status: 'completed'; purchase: PurchaseView }
   | { status: 'needs_signature'; request: ExternalSignRequest }
-  | { status: 'failed'; purchase: PurchaseView | null; code: string; message: string }
+  | { status: 'failed'; purchase: PurchaseView | null; code: DeskErrorCode; message: string }
   | { status: 'in_doubt'; purchase: PurchaseView; message: string };
 
 export interface BudgetView {
