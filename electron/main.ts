@@ -27,6 +27,7 @@ import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
 import { startCoreThread } from '../src/host/core-thread';
 import { APP_ORIGIN, APP_SCHEME, EVENT_CHANNEL, RPC_CHANNEL } from './channel';
 import { readShellEnv, type ShellEnv } from './env';
+import { keepCrashDumpsLocally, watchChildProcesses, watchWindow } from './crash';
 import { openRotatingLog } from './logs';
 import { menuTemplate } from './menu';
 import { safeStorageVault } from './vault';
@@ -54,6 +55,9 @@ try {
 }
 
 const log = openRotatingLog({ dir: path.join(app.getPath('userData'), 'logs') });
+// As early as possible, so a crash during start-up leaves a dump too.
+keepCrashDumpsLocally(log);
+watchChildProcesses(log);
 const appPath = app.getAppPath();
 const rendererDir = path.join(appPath, 'out', 'renderer');
 const preloadPath = path.join(appPath, 'out', 'preload', 'index.cjs');
@@ -289,9 +293,7 @@ function createWindow(): void {
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
-  window.webContents.on('render-process-gone', (_event, details) =>
-    log.error(`The window's renderer process ended: ${details.reason} (exit code ${details.exitCode})`),
-  );
+  watchWindow(window, log);
   window.loadURL(`${APP_ORIGIN}/index.html`).catch((error: unknown) => {
     // ERR_ABORTED only means another navigation replaced this one; anything else leaves an empty window.
     if (error instanceof Error && error.message.includes('ERR_ABORTED'))

@@ -74,6 +74,10 @@ function createElectron() {
     send(channel: string, ...args: unknown[]): void {
       this.sent.push([channel, ...args]);
     }
+    reloads = 0;
+    reload(): void {
+      this.reloads++;
+    }
     isDestroyed(): boolean {
       return this.destroyed;
     }
@@ -176,6 +180,9 @@ function createElectron() {
     quitCalls = 0;
 
     getPath(name: string): string {
+      // Electron keeps crash dumps in the profile unless told otherwise.
+      if (name === 'crashDumps' && !this.paths[name] && this.paths['userData'])
+        return `${this.paths['userData']}/Crashpad`;
       const value = this.paths[name];
       if (!value) throw new Error(`fake electron: no path "${name}" configured`);
       return value;
@@ -291,10 +298,13 @@ function createElectron() {
       this.errorBoxes.push({ title, content, ready: app.ready });
       errorBoxShown.resolve({ title, content, ready: app.ready });
     },
+    /** Every message box shown, in order; each answers with fake.messageBoxResponse (the first button). */
+    messageBoxes: [] as Record<string, unknown>[],
     showMessageBox(...args: unknown[]): Promise<{ response: number }> {
       const options = args[args.length - 1] as Record<string, unknown>;
+      this.messageBoxes.push(options);
       messageBoxShown.resolve(options);
-      return Promise.resolve({ response: 0 });
+      return Promise.resolve({ response: fake.messageBoxResponse });
     },
   };
 
@@ -332,6 +342,13 @@ function createElectron() {
     },
   };
 
+  const crashReporter = {
+    started: [] as Record<string, unknown>[],
+    start(options: Record<string, unknown>): void {
+      this.started.push(options);
+    },
+  };
+
   const contextBridge = {
     exposed: [] as { key: string; api: unknown }[],
     exposeInMainWorld(key: string, api: unknown): void {
@@ -356,6 +373,8 @@ function createElectron() {
     errorBoxShown: errorBoxShown.promise,
     messageBoxShown: messageBoxShown.promise,
     pathOpened: pathOpened.promise,
+    /** The button every message box answers with. */
+    messageBoxResponse: 0,
     /** When set, loadURL rejects with it, as Electron does when a load fails. */
     failLoad: null as Error | null,
     /** Runs a listener main registered on app, as Electron would for that event. */
@@ -375,6 +394,7 @@ function createElectron() {
     shell,
     screen,
     safeStorage,
+    crashReporter,
     contextBridge,
     ipcRenderer,
     fake,
@@ -396,6 +416,7 @@ export let dialog = current.dialog;
 export let shell = current.shell;
 export let screen = current.screen;
 export let safeStorage = current.safeStorage;
+export let crashReporter = current.crashReporter;
 export let contextBridge = current.contextBridge;
 export let ipcRenderer = current.ipcRenderer;
 export let fake = current.fake;
@@ -415,6 +436,7 @@ export function reset(): void {
     shell,
     screen,
     safeStorage,
+    crashReporter,
     contextBridge,
     ipcRenderer,
     fake,
