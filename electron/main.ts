@@ -29,6 +29,7 @@ import { APP_ORIGIN, APP_SCHEME, EVENT_CHANNEL, RPC_CHANNEL } from './channel';
 import { readShellEnv, type ShellEnv } from './env';
 import { keepCrashDumpsLocally, watchChildProcesses, watchWindow } from './crash';
 import { openRotatingLog } from './logs';
+import { lockWalletWithTheScreen } from './power';
 import { menuTemplate } from './menu';
 import { safeStorageVault } from './vault';
 import { MIN_SIZE, placeWindow, readWindowState, writeWindowState } from './window-state';
@@ -91,6 +92,8 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
       ...(shellEnv.rpcUrl ? { rpcUrl: shellEnv.rpcUrl } : {}),
       ...(shellEnv.nativeBinding ? { nativeBinding: shellEnv.nativeBinding } : {}),
       demo: shellEnv.demo,
+      // The demo unlocks its own wallet with a passphrase the person never typed (src/host/boot.ts).
+      autoLockWallet: !shellEnv.demo,
       ...(shellEnv.demoAsset ? { demoAsset: shellEnv.demoAsset } : {}),
       ...(shellEnv.demo && shellEnv.demoLibrarySecret
         ? { demoLibrarySecret: shellEnv.demoLibrarySecret }
@@ -338,6 +341,7 @@ async function start(shellEnv: ShellEnv): Promise<void> {
     }
     return running.call(method, input);
   });
+  if (!shellEnv.demo) lockWalletWithTheScreen(running.call, log);
   createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();

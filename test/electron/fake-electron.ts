@@ -342,6 +342,9 @@ function createElectron() {
     },
   };
 
+  /** Emits 'lock-screen', 'suspend' … when a test says the OS did. */
+  const powerMonitor = new EventEmitter();
+
   const crashReporter = {
     started: [] as Record<string, unknown>[],
     start(options: Record<string, unknown>): void {
@@ -395,6 +398,7 @@ function createElectron() {
     screen,
     safeStorage,
     crashReporter,
+    powerMonitor,
     contextBridge,
     ipcRenderer,
     fake,
@@ -417,6 +421,7 @@ export let shell = current.shell;
 export let screen = current.screen;
 export let safeStorage = current.safeStorage;
 export let crashReporter = current.crashReporter;
+export let powerMonitor = current.powerMonitor;
 export let contextBridge = current.contextBridge;
 export let ipcRenderer = current.ipcRenderer;
 export let fake = current.fake;
@@ -437,6 +442,7 @@ export function reset(): void {
     screen,
     safeStorage,
     crashReporter,
+    powerMonitor,
     contextBridge,
     ipcRenderer,
     fake,

@@ -63,7 +63,7 @@ export const backupHandlers = (
       },
       address,
     );
-    const account = kind === 'keystore' ? ctx.wallet.unlockedAccount() : null;
+    const account = kind === 'keystore' ? ctx.wallet.signingAccount() : null;
     if (kind === 'keystore' && !account)
       throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase first.', 'wallet');
     if (account) {
