@@ -26,6 +26,7 @@ import { readStatic } from '../src/host/static-files';
 import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
 import { startCoreThread } from '../src/host/core-thread';
 import { APP_ORIGIN, APP_SCHEME, EVENT_CHANNEL, RPC_CHANNEL } from './channel';
+import { deepLinkIn, listenForDeepLinks, type DeepLinks } from './deep-links';
 import { readShellEnv, type ShellEnv } from './env';
 import { keepCrashDumpsLocally, watchChildProcesses, watchWindow } from './crash';
 import { openRotatingLog } from './logs';
@@ -252,7 +253,8 @@ function installMenu(): void {
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
-function createWindow(): void {
+/** The window opens at `hash` (a route of src/shared/route.ts), or at the Shelf. */
+function createWindow(hash = ''): void {
   const placement = placeWindow(
     readWindowState(windowStateFile),
     screen.getPrimaryDisplay().workArea,
@@ -297,7 +299,7 @@ function createWindow(): void {
     if (mainWindow === window) mainWindow = null;
   });
   watchWindow(window, log);
-  window.loadURL(`${APP_ORIGIN}/index.html`).catch((error: unknown) => {
+  window.loadURL(`${APP_ORIGIN}/index.html${hash}`).catch((error: unknown) => {
     // ERR_ABORTED only means another navigation replaced this one; anything else leaves an empty window.
     if (error instanceof Error && error.message.includes('ERR_ABORTED'))
       log.info(`Window load aborted: ${error.message}`);
@@ -306,17 +308,22 @@ function createWindow(): void {
 }
 
 /** A second launch on the same data folder ends at once; the first brings its window forward. */
-function focusWindow(): void {
+function focusWindow(hash = ''): void {
   if (!mainWindow || mainWindow.isDestroyed()) {
-    if (core && app.isReady()) createWindow();
+    if (core && app.isReady()) createWindow(hash);
     return;
   }
+  // Only the fragment changes: the page follows it as it follows Back and Forward, without reloading.
+  if (hash)
+    void mainWindow
+      .loadURL(`${APP_ORIGIN}/index.html${hash}`)
+      .catch((error: unknown) => log.error(`Opening ${hash} failed`, error));
   if (mainWindow.isMinimized()) mainWindow.restore();
   mainWindow.show();
   mainWindow.focus();
 }
 
-async function start(shellEnv: ShellEnv): Promise<void> {
+async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
   log.info(`Intel Desk ${version} starting; data in ${shellEnv.dataDir ?? app.getPath('userData')}`);
   await app.whenReady();
   // Without this a missing build shows a window reading "Not found" and nothing else.
@@ -342,7 +349,7 @@ async function start(shellEnv: ShellEnv): Promise<void> {
     return running.call(method, input);
   });
   if (!shellEnv.demo) lockWalletWithTheScreen(running.call, log);
-  createWindow();
+  createWindow(deepLinks.ready());
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });
@@ -372,6 +379,12 @@ if (envError || !env) {
   quitReady = true;
   app.quit();
 } else {
-  app.on('second-instance', focusWindow);
-  start(env).catch((error: unknown) => fail('Intel Desk could not start', error));
+  // Registered before ready: macOS delivers the link that launched the app as open-url during start-up.
+  const deepLinks = listenForDeepLinks(log, focusWindow);
+  app.on('second-instance', (_event, argv) => {
+    const link = deepLinkIn(argv);
+    if (link) deepLinks.open(link);
+    else focusWindow();
+  });
+  start(env, deepLinks).catch((error: unknown) => fail('Intel Desk could not start', error));
 }

@@ -178,6 +178,13 @@ function createElectron() {
     ready = false;
     aboutPanel: Record<string, unknown> | null = null;
     quitCalls = 0;
+    isPackaged = false;
+    /** Schemes the app asked the OS to send it. */
+    readonly protocolClients: string[] = [];
+    setAsDefaultProtocolClient(scheme: string): boolean {
+      this.protocolClients.push(scheme);
+      return true;
+    }
 
     getPath(name: string): string {
       // Electron keeps crash dumps in the profile unless told otherwise.
