@@ -9,17 +9,16 @@ import {
   BrowserWindow,
   dialog,
   ipcMain,
-  Menu,
   protocol,
   screen,
   session,
-  shell,
   type IpcMainInvokeEvent,
 } from 'electron';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { description, version } from '../package.json';
+import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor';
+import { version } from '../package.json';
 import type { DispatchResult } from '../src/host/dispatch';
 import { SECURITY_HEADERS } from '../src/host/csp';
 import { readStatic } from '../src/host/static-files';
@@ -30,8 +29,9 @@ import { deepLinkIn, listenForDeepLinks, type DeepLinks } from './deep-links';
 import { readShellEnv, type ShellEnv } from './env';
 import { keepCrashDumpsLocally, watchChildProcesses, watchWindow } from './crash';
 import { openRotatingLog } from './logs';
+import { startAutoUpdates } from './updater';
 import { lockWalletWithTheScreen } from './power';
-import { menuTemplate } from './menu';
+import { installMenu } from './app-menu';
 import { safeStorageVault } from './vault';
 import { MIN_SIZE, placeWindow, readWindowState, writeWindowState } from './window-state';
 
@@ -228,31 +228,6 @@ function lockDown(): void {
   });
 }
 
-function showAbout(): void {
-  const versions = `Electron ${process.versions.electron ?? 'unknown'}, Chromium ${process.versions.chrome ?? 'unknown'}, Node ${process.versions.node}`;
-  const options = {
-    type: 'info' as const,
-    title: 'About Intel Desk',
-    message: `Intel Desk ${version}`,
-    detail: `${description}.\n\n${versions}\nLogs: ${log.dir}`,
-    buttons: ['OK'],
-  };
-  void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
-}
-
-function installMenu(): void {
-  app.setAboutPanelOptions({ applicationName: 'Intel Desk', applicationVersion: version, iconPath });
-  const template = menuTemplate(process.platform, {
-    showAbout,
-    openLogsFolder: () => {
-      void shell.openPath(log.dir).then((problem) => {
-        if (problem) log.error(`Opening the logs folder ${log.dir} failed: ${problem}`);
-      });
-    },
-  });
-  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
-}
-
 /** The window opens at `hash` (a route of src/shared/route.ts), or at the Shelf. */
 function createWindow(hash = ''): void {
   const placement = placeWindow(
@@ -332,7 +307,7 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
   lockDown();
   enforceCsp();
   serveRenderer();
-  installMenu();
+  installMenu(log, iconPath, () => mainWindow);
   core = startCore(shellEnv);
   const running = await core;
   ipcMain.handle(RPC_CHANNEL, async (event, method: unknown, input: unknown) => {
@@ -350,6 +325,14 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
   });
   if (!shellEnv.demo) lockWalletWithTheScreen(running.call, log);
   createWindow(deepLinks.ready());
+  if (app.isPackaged && !shellEnv.demo) {
+    startAutoUpdates({
+      log,
+      feedUrl: shellEnv.updateUrl ?? null,
+      executor: new ElectronHttpExecutor(),
+      window: () => mainWindow,
+    });
+  } else log.info(`Updates: off in ${shellEnv.demo ? 'the demo' : 'a development build'}.`);
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });

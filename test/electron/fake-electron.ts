@@ -181,6 +181,10 @@ function createElectron() {
     isPackaged = false;
     /** Schemes the app asked the OS to send it. */
     readonly protocolClients: string[] = [];
+    relaunches = 0;
+    relaunch(): void {
+      this.relaunches++;
+    }
     setAsDefaultProtocolClient(scheme: string): boolean {
       this.protocolClients.push(scheme);
       return true;
