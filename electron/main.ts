@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor';
 import { version } from '../package.json';
 import type { DispatchResult } from '../src/host/dispatch';
+import type { DeskEventSource } from '../src/shared/events';
 import { SECURITY_HEADERS } from '../src/host/csp';
 import { readStatic } from '../src/host/static-files';
 import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
@@ -29,6 +30,7 @@ import { deepLinkIn, listenForDeepLinks, type DeepLinks } from './deep-links';
 import { readShellEnv, type ShellEnv } from './env';
 import { keepCrashDumpsLocally, watchChildProcesses, watchWindow } from './crash';
 import { openRotatingLog } from './logs';
+import { notifyPurchases } from './notifications';
 import { startAutoUpdates } from './updater';
 import { lockWalletWithTheScreen } from './power';
 import { installMenu } from './app-menu';
@@ -42,6 +44,7 @@ protocol.registerSchemesAsPrivileged([
 /** What the shell needs of core: one call in, one close on quit. */
 interface ShellCore {
   call(method: string, input: unknown): Promise<DispatchResult>;
+  events: DeskEventSource;
   close(): Promise<void>;
 }
 
@@ -123,6 +126,7 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
     // Parsed here because IPC clones objects; validation, the call and error mapping ran in core's worker.
     call: async (method, input) =>
       JSON.parse(new TextDecoder().decode(await desk.dispatchJson(method, input))) as DispatchResult,
+    events: desk.events,
     close: () => desk.close(),
   };
 }
@@ -324,6 +328,13 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
     return running.call(method, input);
   });
   if (!shellEnv.demo) lockWalletWithTheScreen(running.call, log);
+  notifyPurchases({
+    call: running.call,
+    events: running.events,
+    window: () => mainWindow,
+    open: focusWindow,
+    log,
+  });
   createWindow(deepLinks.ready());
   if (app.isPackaged && !shellEnv.demo) {
     startAutoUpdates({

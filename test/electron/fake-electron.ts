@@ -128,6 +128,13 @@ function createElectron() {
     focus(): void {
       this.calls.push('focus');
       this.focused = true;
+      app.emit('browser-window-focus', fakeEvent(), this);
+    }
+    blur(): void {
+      this.focused = false;
+    }
+    isFocused(): boolean {
+      return this.focused;
     }
     restore(): void {
       this.calls.push('restore');
@@ -181,6 +188,12 @@ function createElectron() {
     isPackaged = false;
     /** Schemes the app asked the OS to send it. */
     readonly protocolClients: string[] = [];
+    /** Every count the taskbar / dock badge was set to. */
+    readonly badgeCounts: number[] = [];
+    setBadgeCount(count: number): boolean {
+      this.badgeCounts.push(count);
+      return true;
+    }
     relaunches = 0;
     relaunch(): void {
       this.relaunches++;
@@ -353,6 +366,23 @@ function createElectron() {
     },
   };
 
+  /** System notifications main showed, in order; a test clicks one with emit('click'). */
+  const notifications: FakeNotification[] = [];
+  class FakeNotification extends EventEmitter {
+    static isSupported(): boolean {
+      return true;
+    }
+    shown = false;
+    constructor(readonly options: { title: string; body: string }) {
+      super();
+      notifications.push(this);
+    }
+    show(): void {
+      this.shown = true;
+    }
+  }
+  const Notification = FakeNotification;
+
   /** Emits 'lock-screen', 'suspend' … when a test says the OS did. */
   const powerMonitor = new EventEmitter();
 
@@ -387,6 +417,7 @@ function createElectron() {
     errorBoxShown: errorBoxShown.promise,
     messageBoxShown: messageBoxShown.promise,
     pathOpened: pathOpened.promise,
+    notifications,
     /** The button every message box answers with. */
     messageBoxResponse: 0,
     /** When set, loadURL rejects with it, as Electron does when a load fails. */
@@ -410,6 +441,7 @@ function createElectron() {
     safeStorage,
     crashReporter,
     powerMonitor,
+    Notification,
     contextBridge,
     ipcRenderer,
     fake,
@@ -433,6 +465,7 @@ export let screen = current.screen;
 export let safeStorage = current.safeStorage;
 export let crashReporter = current.crashReporter;
 export let powerMonitor = current.powerMonitor;
+export let Notification = current.Notification;
 export let contextBridge = current.contextBridge;
 export let ipcRenderer = current.ipcRenderer;
 export let fake = current.fake;
@@ -454,6 +487,7 @@ export function reset(): void {
     safeStorage,
     crashReporter,
     powerMonitor,
+    Notification,
     contextBridge,
     ipcRenderer,
     fake,
