@@ -311,7 +311,7 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
   lockDown();
   enforceCsp();
   serveRenderer();
-  installMenu(log, iconPath, () => mainWindow);
+  installMenu({ log, iconPath, appPath, window: () => mainWindow });
   core = startCore(shellEnv);
   const running = await core;
   ipcMain.handle(RPC_CHANNEL, async (event, method: unknown, input: unknown) => {
