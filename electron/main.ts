@@ -31,6 +31,7 @@ import { readShellEnv, type ShellEnv } from './env';
 import { keepCrashDumpsLocally, watchChildProcesses, watchWindow } from './crash';
 import { openRotatingLog } from './logs';
 import { notifyPurchases } from './notifications';
+import { offerSpellingSuggestions } from './spellcheck';
 import { startAutoUpdates } from './updater';
 import { lockWalletWithTheScreen } from './power';
 import { installMenu } from './app-menu';
@@ -261,7 +262,8 @@ function createWindow(hash = ''): void {
       navigateOnDragDrop: false,
       safeDialogs: true,
       disableBlinkFeatures: 'Auxclick',
-      spellcheck: false,
+      // Staff write in the dossier editor; spellcheck.ts offers the suggestions.
+      spellcheck: true,
     },
   });
   mainWindow = window;
@@ -278,6 +280,7 @@ function createWindow(hash = ''): void {
     if (mainWindow === window) mainWindow = null;
   });
   watchWindow(window, log);
+  offerSpellingSuggestions(window);
   window.loadURL(`${APP_ORIGIN}/index.html${hash}`).catch((error: unknown) => {
     // ERR_ABORTED only means another navigation replaced this one; anything else leaves an empty window.
     if (error instanceof Error && error.message.includes('ERR_ABORTED'))

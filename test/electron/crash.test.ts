@@ -1,7 +1,7 @@
 /**
  * The real electron/main.ts against the stand-in Electron: minidumps kept locally and the log folder saying
  * where, crashed or unloadable windows logged and offered a reload, helper-process deaths and the page's
- * console errors in main.log.
+ * console errors in main.log, and spelling suggestions in the window.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -106,5 +106,50 @@ describe('main.log', () => {
     );
     expect(log).toContain("info The window's console warning: slow query");
     expect(log).not.toContain('rendered shelf');
+  });
+});
+
+describe('spelling', () => {
+  it('is checked in the window, and a right click on a misspelt word offers suggestions', async () => {
+    const { electron, window } = await launchOpened(folders);
+    expect(window.options.webPreferences?.['spellcheck']).toBe(true);
+    const contents = window.webContents;
+    const params = (extra: Record<string, unknown>) => ({
+      isEditable: true,
+      misspelledWord: '',
+      dictionarySuggestions: [],
+      ...extra,
+    });
+    contents.emit('context-menu', fakeEvent(), params({ isEditable: false }));
+    expect(electron.Menu.popups).toHaveLength(0);
+    contents.emit(
+      'context-menu',
+      fakeEvent(),
+      params({ misspelledWord: 'recieve', dictionarySuggestions: ['receive', 'relieve'] }),
+    );
+    const [menu] = electron.Menu.popups;
+    expect(menu?.map((item) => item.label ?? item.role ?? item.type)).toEqual([
+      'receive',
+      'relieve',
+      'Add to Dictionary',
+      'separator',
+      'cut',
+      'copy',
+      'paste',
+      'separator',
+      'selectAll',
+    ]);
+    menu?.[0]?.click?.();
+    menu?.[2]?.click?.();
+    expect(contents.replacements).toEqual(['receive']);
+    expect(contents.session.dictionary).toEqual(['recieve']);
+    contents.emit('context-menu', fakeEvent(), params({}));
+    expect(electron.Menu.popups[1]?.map((item) => item.role ?? item.type)).toEqual([
+      'cut',
+      'copy',
+      'paste',
+      'separator',
+      'selectAll',
+    ]);
   });
 });

@@ -78,6 +78,18 @@ function createElectron() {
     reload(): void {
       this.reloads++;
     }
+    /** Words the page's misspelling was replaced with, and words added to the dictionary. */
+    readonly replacements: string[] = [];
+    replaceMisspelling(word: string): void {
+      this.replacements.push(word);
+    }
+    readonly session = {
+      dictionary: [] as string[],
+      addWordToSpellCheckerDictionary(word: string): boolean {
+        this.dictionary.push(word);
+        return true;
+      },
+    };
     isDestroyed(): boolean {
       return this.destroyed;
     }
@@ -304,8 +316,10 @@ function createElectron() {
 
   const Menu = {
     applicationMenu: null as { template: MenuItem[] } | null,
-    buildFromTemplate(template: MenuItem[]): { template: MenuItem[] } {
-      return { template };
+    /** Context menus main popped up, newest last. */
+    popups: [] as MenuItem[][],
+    buildFromTemplate(template: MenuItem[]): { template: MenuItem[]; popup(): void } {
+      return { template, popup: () => Menu.popups.push(template) };
     },
     setApplicationMenu(menu: { template: MenuItem[] } | null): void {
       this.applicationMenu = menu;

@@ -46,7 +46,7 @@ describe('the window', () => {
       navigateOnDragDrop: false,
       safeDialogs: true,
       disableBlinkFeatures: 'Auxclick',
-      spellcheck: false,
+      spellcheck: true,
     });
     expect(window.loadedUrl).toBe(`${APP_ORIGIN}/index.html`);
     expect(window.options['icon']).toBe(path.join(folders.appDir, 'resources', 'icon.png'));
