@@ -233,6 +233,13 @@ function lockDown(): void {
   });
 }
 
+/**
+ * The page at a route, in the person's locale (src/renderer/locale.ts reads it; decision 0025). The query is
+ * the same on every load, so a route change is only a fragment change, which does not reload the page.
+ */
+const pageUrl = (hash: string) =>
+  `${APP_ORIGIN}/index.html?locale=${encodeURIComponent(app.getLocale())}${hash}`;
+
 /** The window opens at `hash` (a route of src/shared/route.ts), or at the Shelf. */
 function createWindow(hash = ''): void {
   const placement = placeWindow(
@@ -281,7 +288,7 @@ function createWindow(hash = ''): void {
   });
   watchWindow(window, log);
   offerSpellingSuggestions(window);
-  window.loadURL(`${APP_ORIGIN}/index.html${hash}`).catch((error: unknown) => {
+  window.loadURL(pageUrl(hash)).catch((error: unknown) => {
     // ERR_ABORTED only means another navigation replaced this one; anything else leaves an empty window.
     if (error instanceof Error && error.message.includes('ERR_ABORTED'))
       log.info(`Window load aborted: ${error.message}`);
@@ -298,7 +305,7 @@ function focusWindow(hash = ''): void {
   // Only the fragment changes: the page follows it as it follows Back and Forward, without reloading.
   if (hash)
     void mainWindow
-      .loadURL(`${APP_ORIGIN}/index.html${hash}`)
+      .loadURL(pageUrl(hash))
       .catch((error: unknown) => log.error(`Opening ${hash} failed`, error));
   if (mainWindow.isMinimized()) mainWindow.restore();
   mainWindow.show();

@@ -76,7 +76,7 @@ describe('the shell', () => {
     expect(electron.fake.windows).toHaveLength(0);
     electron.app.emit('open-url', fakeEvent(), 'intel-desk://handle/AdaQuispe51');
     const window = await electron.fake.windowOpened;
-    expect(window.loadedUrl).toBe(`${APP_ORIGIN}/index.html#/handle/AdaQuispe51`);
+    expect(window.loadedUrl).toBe(`${APP_ORIGIN}/index.html?locale=en-US#/handle/AdaQuispe51`);
   });
 
   it('opens links from open-url and from a second launch’s command line, and refuses others', async () => {
@@ -87,18 +87,18 @@ describe('the shell', () => {
       '/usr/bin/intel-desk',
       'intel-desk://handle/AdaQuispe51',
     ]);
-    expect(window.loadedUrl).toBe(`${APP_ORIGIN}/index.html#/handle/AdaQuispe51`);
+    expect(window.loadedUrl).toBe(`${APP_ORIGIN}/index.html?locale=en-US#/handle/AdaQuispe51`);
     expect(window.calls).toEqual(expect.arrayContaining(['restore', 'show', 'focus']));
     const openUrl = fakeEvent();
     electron.app.emit('open-url', openUrl, REPORT_LINK);
     expect(openUrl.defaultPrevented).toBe(true);
     expect(window.loadedUrl).toBe(
-      `${APP_ORIGIN}/index.html#/report/rpt_ada_001?service=https%3A%2F%2Fintel.example%2Fapi`,
+      `${APP_ORIGIN}/index.html?locale=en-US#/report/rpt_ada_001?service=https%3A%2F%2Fintel.example%2Fapi`,
     );
     electron.app.emit('open-url', fakeEvent(), 'intel-desk://settings');
     electron.app.emit('second-instance', fakeEvent(), ['/usr/bin/intel-desk', 'intel-desk://handle/a b']);
     expect(window.loadedUrl).toBe(
-      `${APP_ORIGIN}/index.html#/report/rpt_ada_001?service=https%3A%2F%2Fintel.example%2Fapi`,
+      `${APP_ORIGIN}/index.html?locale=en-US#/report/rpt_ada_001?service=https%3A%2F%2Fintel.example%2Fapi`,
     );
     expect(mainLog()).toContain(
       'Refused a link that is not an Intel Desk report or handle: intel-desk://settings',

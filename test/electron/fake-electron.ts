@@ -198,6 +198,10 @@ function createElectron() {
     aboutPanel: Record<string, unknown> | null = null;
     quitCalls = 0;
     isPackaged = false;
+    locale = 'en-US';
+    getLocale(): string {
+      return this.locale;
+    }
     /** Schemes the app asked the OS to send it. */
     readonly protocolClients: string[] = [];
     /** Every count the taskbar / dock badge was set to. */

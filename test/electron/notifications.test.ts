@@ -66,7 +66,7 @@ describe('a purchase that finishes while the window is not focused', () => {
     expect(notice?.shown).toBe(true);
     expect(electron.app.badgeCounts.at(-1)).toBe(1);
     notice?.emit('click');
-    expect(window.loadedUrl).toBe(`app://desk/index.html#/purchases/${bought.purchase.id}`);
+    expect(window.loadedUrl).toBe(`app://desk/index.html?locale=en-US#/purchases/${bought.purchase.id}`);
     expect(electron.app.badgeCounts.at(-1)).toBe(0);
   });
 });
