@@ -30,7 +30,7 @@ export function AutoLockForm(props: { settings: SettingsView }) {
         />
       </label>
       <button type="submit" disabled={update.isPending}>
-        Save
+        Save lock time
       </button>
       <p className="muted small">
         It also locks when the computer locks its screen or sleeps. The next purchase asks for the passphrase.
