@@ -22,8 +22,18 @@ const envSchema = z.object({
     .transform((a) => a as `0x${string}`)
     .optional(),
   INTEL_DESK_DEMO_WALLET: z.enum(['imported', 'demo']).optional(),
-  /** A generic update feed (the folder holding latest.yml), instead of the one the package names. */
-  INTEL_DESK_UPDATE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * A generic update feed (the folder holding latest.yml), instead of the one the package names. https only
+   * (http on loopback, for a local feed): whoever can rewrite latest.yml in transit chooses the sha512 too.
+   */
+  INTEL_DESK_UPDATE_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine(
+      (url) =>
+        url.startsWith('https:') || ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname),
+      'an update feed must be https (http only on this computer)',
+    )
+    .optional(),
 });
 
 export interface ShellEnv {
