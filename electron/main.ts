@@ -2,7 +2,9 @@
  * The Electron main process: one locked-down window on the app:// origin, core started by startCore(), and
  * one IPC handler that accepts calls only from that window's top frame on that origin and validates them
  * against the RPC contract. One process per data folder (single-instance lock), a log file in the user data
- * folder, and an error dialog naming that file when something fails instead of a silent exit.
+ * folder, and an error dialog naming that file when something fails instead of a silent exit. What the
+ * installed app does besides lives beside it: app-origin.ts (what app:// serves, where the page may go),
+ * crash.ts, power.ts (wallet lock), deep-links.ts, updater.ts, notifications.ts, spellcheck.ts, app-menu.ts.
  */
 import {
   app,
@@ -21,10 +23,9 @@ import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor'
 import { version } from '../package.json';
 import type { DispatchResult } from '../src/host/dispatch';
 import type { DeskEventSource } from '../src/shared/events';
-import { SECURITY_HEADERS } from '../src/host/csp';
-import { readStatic } from '../src/host/static-files';
 import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
 import { startCoreThread } from '../src/host/core-thread';
+import { isAppUrl, lockDown, serveRenderer } from './app-origin';
 import { APP_ORIGIN, APP_SCHEME, EVENT_CHANNEL, RPC_CHANNEL } from './channel';
 import { deepLinkIn, listenForDeepLinks, type DeepLinks } from './deep-links';
 import { readShellEnv, type ShellEnv } from './env';
@@ -159,42 +160,11 @@ function fail(context: string, error: unknown): void {
   else void app.whenReady().then(show);
 }
 
-/**
- * Node's URL (this process) knows nothing of Chromium's scheme registration, so for app:// it reports an
- * opaque origin, "null"; the scheme and host are compared instead.
- */
-const appUrl = new URL(APP_ORIGIN);
-function isAppUrl(url: string | undefined): boolean {
-  if (!url) return false;
-  try {
-    const parsed = new URL(url);
-    return (
-      parsed.protocol === appUrl.protocol &&
-      parsed.host === appUrl.host &&
-      !parsed.username &&
-      !parsed.password
-    );
-  } catch {
-    return false;
-  }
-}
-
 /** Only the desk window's own top frame, showing the app origin, may call core. */
 function fromDeskWindow(event: IpcMainInvokeEvent): boolean {
   const frame = event.senderFrame;
   if (!frame || !mainWindow || mainWindow.isDestroyed()) return false;
   return event.sender.id === mainWindow.webContents.id && frame.parent === null && isAppUrl(frame.url);
-}
-
-function serveRenderer(): void {
-  protocol.handle(APP_SCHEME, async (request) => {
-    const url = new URL(request.url);
-    const file = isAppUrl(request.url) ? await readStatic(rendererDir, url.pathname) : null;
-    if (!file) return new Response('Not found', { status: 404, headers: SECURITY_HEADERS });
-    return new Response(new Uint8Array(file.body), {
-      headers: { ...SECURITY_HEADERS, 'Content-Type': file.type },
-    });
-  });
 }
 
 /**
@@ -211,25 +181,6 @@ function enforceCsp(): void {
         ],
       },
     });
-  });
-}
-
-function lockDown(): void {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
-  session.defaultSession.setDevicePermissionHandler(() => false);
-  app.on('web-contents-created', (_event, contents) => {
-    contents.on('will-navigate', (event, url) => {
-      if (!isAppUrl(url)) event.preventDefault();
-    });
-    contents.on('will-frame-navigate', (event) => {
-      if (!isAppUrl(event.url)) event.preventDefault();
-    });
-    contents.on('will-redirect', (event, url) => {
-      if (!isAppUrl(url)) event.preventDefault();
-    });
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   });
 }
 
@@ -320,7 +271,7 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
     throw new Error(`the window's files are missing from ${rendererDir} (run npm run build)`);
   lockDown();
   enforceCsp();
-  serveRenderer();
+  serveRenderer(rendererDir);
   installMenu({ log, iconPath, appPath, window: () => mainWindow });
   core = startCore(shellEnv);
   const running = await core;
