@@ -86,7 +86,9 @@ export function watchWindow(window: BrowserWindow, log: ShellLog): void {
   contents.on('console-message', (event) => {
     if (event.level !== 'error' && event.level !== 'warning') return;
     const where = event.sourceId ? ` (${event.sourceId}:${event.lineNumber})` : '';
-    const line = `The window's console ${event.level}: ${event.message}${where}`;
+    // One line per message, so page text cannot write lines of its own into the log.
+    const message = event.message.replace(/\r?\n/g, '\\n');
+    const line = `The window's console ${event.level}: ${message}${where}`;
     if (event.level === 'error') log.error(line);
     else log.info(line);
   });

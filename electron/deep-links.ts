@@ -93,13 +93,15 @@ export function listenForDeepLinks(log: ShellLog, show: (hash: string) => void):
   let isReady = false;
   let waiting: string | null = null;
   const open = (link: string) => {
+    // Quoted: a link from anywhere must not write lines of its own into the log.
+    const quoted = JSON.stringify(link.slice(0, 200));
     const route = deepLinkRoute(link);
     if (!route) {
-      log.error(`Refused a link that is not an Intel Desk report or handle: ${link.slice(0, 200)}`);
+      log.error(`Refused a link that is not an Intel Desk report or handle: ${quoted}`);
       return;
     }
     const hash = routeHash(route);
-    log.info(`Opening the link ${link.slice(0, 200)} as ${hash}`);
+    log.info(`Opening the link ${quoted} as ${hash}`);
     if (isReady) show(hash);
     else waiting = hash;
   };

@@ -99,6 +99,7 @@ describe('main.log', () => {
     window.webContents.emit('console-message', message('error', 'Uncaught TypeError: boom'));
     window.webContents.emit('console-message', message('warning', 'slow query'));
     window.webContents.emit('console-message', message('info', 'rendered shelf'));
+    window.webContents.emit('console-message', message('error', 'two\n2026-01-01T00:00:00.000Z info forged'));
     const log = mainLog();
     expect(log).toContain('error A helper process (GPU) ended: crashed (exit code 139)');
     expect(log).toContain(
@@ -106,6 +107,8 @@ describe('main.log', () => {
     );
     expect(log).toContain("info The window's console warning: slow query");
     expect(log).not.toContain('rendered shelf');
+    expect(log).toContain("The window's console error: two\\n2026-01-01T00:00:00.000Z info forged");
+    expect(log).not.toMatch(/^2026-01-01T00:00:00.000Z info forged/m);
   });
 });
 

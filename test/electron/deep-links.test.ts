@@ -96,15 +96,17 @@ describe('the shell', () => {
       `${APP_ORIGIN}/index.html?locale=en-US#/report/rpt_ada_001?service=https%3A%2F%2Fintel.example%2Fapi`,
     );
     electron.app.emit('open-url', fakeEvent(), 'intel-desk://settings');
+    electron.app.emit('open-url', fakeEvent(), 'intel-desk://x\n2026-01-01T00:00:00.000Z info forged');
     electron.app.emit('second-instance', fakeEvent(), ['/usr/bin/intel-desk', 'intel-desk://handle/a b']);
     expect(window.loadedUrl).toBe(
       `${APP_ORIGIN}/index.html?locale=en-US#/report/rpt_ada_001?service=https%3A%2F%2Fintel.example%2Fapi`,
     );
     expect(mainLog()).toContain(
-      'Refused a link that is not an Intel Desk report or handle: intel-desk://settings',
+      'Refused a link that is not an Intel Desk report or handle: "intel-desk://settings"',
     );
+    expect(mainLog()).not.toMatch(/^2026-01-01T00:00:00.000Z info forged/m);
     expect(mainLog()).toContain(
-      'Refused a link that is not an Intel Desk report or handle: intel-desk://handle/a b',
+      'Refused a link that is not an Intel Desk report or handle: "intel-desk://handle/a b"',
     );
   });
 });
