@@ -1,5 +1,7 @@
-/** The IPC channels between preload and main (calls in, core's events out), and the app origin. */
+/** The IPC channels between preload and main (calls in, core's events out), the app origin and link scheme. */
 export const RPC_CHANNEL = 'intel-desk:rpc';
 export const EVENT_CHANNEL = 'intel-desk:event';
 export const APP_SCHEME = 'app';
 export const APP_ORIGIN = 'app://desk';
+/** intel-desk:// links other apps open the desk with (deep-links.ts, electron-builder.yml's protocols). */
+export const DEEP_LINK_SCHEME = 'intel-desk';

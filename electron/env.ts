@@ -22,6 +22,18 @@ const envSchema = z.object({
     .transform((a) => a as `0x${string}`)
     .optional(),
   INTEL_DESK_DEMO_WALLET: z.enum(['imported', 'demo']).optional(),
+  /**
+   * A generic update feed (the folder holding latest.yml), instead of the one the package names. https only
+   * (http on loopback, for a local feed): whoever can rewrite latest.yml in transit chooses the sha512 too.
+   */
+  INTEL_DESK_UPDATE_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine(
+      (url) =>
+        url.startsWith('https:') || ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname),
+      'an update feed must be https (http only on this computer)',
+    )
+    .optional(),
 });
 
 export interface ShellEnv {
@@ -37,6 +49,7 @@ export interface ShellEnv {
   demoAsset: `0x${string}` | undefined;
   /** npm start's --wallet: what the demo does about a folder holding a wallet not its own. */
   demoWallet: 'imported' | 'demo' | undefined;
+  updateUrl: string | undefined;
 }
 
 export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
@@ -57,5 +70,6 @@ export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
     nativeBinding: parsed.INTEL_DESK_NATIVE_BINDING,
     demoAsset: parsed.INTEL_DESK_DEMO_ASSET,
     demoWallet: parsed.INTEL_DESK_DEMO_WALLET,
+    updateUrl: parsed.INTEL_DESK_UPDATE_URL,
   };
 }

@@ -2,33 +2,40 @@
  * The Electron main process: one locked-down window on the app:// origin, core started by startCore(), and
  * one IPC handler that accepts calls only from that window's top frame on that origin and validates them
  * against the RPC contract. One process per data folder (single-instance lock), a log file in the user data
- * folder, and an error dialog naming that file when something fails instead of a silent exit.
+ * folder, and an error dialog naming that file when something fails instead of a silent exit. What the
+ * installed app does besides lives beside it: app-origin.ts (what app:// serves, where the page may go),
+ * crash.ts, power.ts (wallet lock), deep-links.ts, updater.ts, notifications.ts, spellcheck.ts, app-menu.ts.
  */
 import {
   app,
   BrowserWindow,
   dialog,
   ipcMain,
-  Menu,
   protocol,
   screen,
   session,
-  shell,
   type IpcMainInvokeEvent,
 } from 'electron';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { description, version } from '../package.json';
+import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor';
+import { version } from '../package.json';
 import type { DispatchResult } from '../src/host/dispatch';
-import { SECURITY_HEADERS } from '../src/host/csp';
-import { readStatic } from '../src/host/static-files';
+import type { DeskEventSource } from '../src/shared/events';
 import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
 import { startCoreThread } from '../src/host/core-thread';
+import { isAppUrl, lockDown, serveRenderer } from './app-origin';
 import { APP_ORIGIN, APP_SCHEME, EVENT_CHANNEL, RPC_CHANNEL } from './channel';
+import { deepLinkIn, listenForDeepLinks, type DeepLinks } from './deep-links';
 import { readShellEnv, type ShellEnv } from './env';
+import { keepCrashDumpsLocally, watchChildProcesses, watchWindow } from './crash';
 import { openRotatingLog } from './logs';
-import { menuTemplate } from './menu';
+import { notifyPurchases } from './notifications';
+import { offerSpellingSuggestions } from './spellcheck';
+import { startAutoUpdates } from './updater';
+import { lockWalletWithTheScreen } from './power';
+import { installMenu } from './app-menu';
 import { safeStorageVault } from './vault';
 import { MIN_SIZE, placeWindow, readWindowState, writeWindowState } from './window-state';
 
@@ -39,6 +46,7 @@ protocol.registerSchemesAsPrivileged([
 /** What the shell needs of core: one call in, one close on quit. */
 interface ShellCore {
   call(method: string, input: unknown): Promise<DispatchResult>;
+  events: DeskEventSource;
   close(): Promise<void>;
 }
 
@@ -54,6 +62,9 @@ try {
 }
 
 const log = openRotatingLog({ dir: path.join(app.getPath('userData'), 'logs') });
+// As early as possible, so a crash during start-up leaves a dump too.
+keepCrashDumpsLocally(log);
+watchChildProcesses(log);
 const appPath = app.getAppPath();
 const rendererDir = path.join(appPath, 'out', 'renderer');
 const preloadPath = path.join(appPath, 'out', 'preload', 'index.cjs');
@@ -87,6 +98,8 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
       ...(shellEnv.rpcUrl ? { rpcUrl: shellEnv.rpcUrl } : {}),
       ...(shellEnv.nativeBinding ? { nativeBinding: shellEnv.nativeBinding } : {}),
       demo: shellEnv.demo,
+      // The demo unlocks its own wallet with a passphrase the person never typed (src/host/boot.ts).
+      autoLockWallet: !shellEnv.demo,
       ...(shellEnv.demoAsset ? { demoAsset: shellEnv.demoAsset } : {}),
       ...(shellEnv.demo && shellEnv.demoLibrarySecret
         ? { demoLibrarySecret: shellEnv.demoLibrarySecret }
@@ -115,6 +128,7 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
     // Parsed here because IPC clones objects; validation, the call and error mapping ran in core's worker.
     call: async (method, input) =>
       JSON.parse(new TextDecoder().decode(await desk.dispatchJson(method, input))) as DispatchResult,
+    events: desk.events,
     close: () => desk.close(),
   };
 }
@@ -146,42 +160,11 @@ function fail(context: string, error: unknown): void {
   else void app.whenReady().then(show);
 }
 
-/**
- * Node's URL (this process) knows nothing of Chromium's scheme registration, so for app:// it reports an
- * opaque origin, "null"; the scheme and host are compared instead.
- */
-const appUrl = new URL(APP_ORIGIN);
-function isAppUrl(url: string | undefined): boolean {
-  if (!url) return false;
-  try {
-    const parsed = new URL(url);
-    return (
-      parsed.protocol === appUrl.protocol &&
-      parsed.host === appUrl.host &&
-      !parsed.username &&
-      !parsed.password
-    );
-  } catch {
-    return false;
-  }
-}
-
 /** Only the desk window's own top frame, showing the app origin, may call core. */
 function fromDeskWindow(event: IpcMainInvokeEvent): boolean {
   const frame = event.senderFrame;
   if (!frame || !mainWindow || mainWindow.isDestroyed()) return false;
   return event.sender.id === mainWindow.webContents.id && frame.parent === null && isAppUrl(frame.url);
-}
-
-function serveRenderer(): void {
-  protocol.handle(APP_SCHEME, async (request) => {
-    const url = new URL(request.url);
-    const file = isAppUrl(request.url) ? await readStatic(rendererDir, url.pathname) : null;
-    if (!file) return new Response('Not found', { status: 404, headers: SECURITY_HEADERS });
-    return new Response(new Uint8Array(file.body), {
-      headers: { ...SECURITY_HEADERS, 'Content-Type': file.type },
-    });
-  });
 }
 
 /**
@@ -201,51 +184,15 @@ function enforceCsp(): void {
   });
 }
 
-function lockDown(): void {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
-  session.defaultSession.setDevicePermissionHandler(() => false);
-  app.on('web-contents-created', (_event, contents) => {
-    contents.on('will-navigate', (event, url) => {
-      if (!isAppUrl(url)) event.preventDefault();
-    });
-    contents.on('will-frame-navigate', (event) => {
-      if (!isAppUrl(event.url)) event.preventDefault();
-    });
-    contents.on('will-redirect', (event, url) => {
-      if (!isAppUrl(url)) event.preventDefault();
-    });
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  });
-}
+/**
+ * The page at a route, in the person's locale (src/renderer/locale.ts reads it; decision 0025). The query is
+ * the same on every load, so a route change is only a fragment change, which does not reload the page.
+ */
+const pageUrl = (hash: string) =>
+  `${APP_ORIGIN}/index.html?locale=${encodeURIComponent(app.getLocale())}${hash}`;
 
-function showAbout(): void {
-  const versions = `Electron ${process.versions.electron ?? 'unknown'}, Chromium ${process.versions.chrome ?? 'unknown'}, Node ${process.versions.node}`;
-  const options = {
-    type: 'info' as const,
-    title: 'About Intel Desk',
-    message: `Intel Desk ${version}`,
-    detail: `${description}.\n\n${versions}\nLogs: ${log.dir}`,
-    buttons: ['OK'],
-  };
-  void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
-}
-
-function installMenu(): void {
-  app.setAboutPanelOptions({ applicationName: 'Intel Desk', applicationVersion: version, iconPath });
-  const template = menuTemplate(process.platform, {
-    showAbout,
-    openLogsFolder: () => {
-      void shell.openPath(log.dir).then((problem) => {
-        if (problem) log.error(`Opening the logs folder ${log.dir} failed: ${problem}`);
-      });
-    },
-  });
-  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
-}
-
-function createWindow(): void {
+/** The window opens at `hash` (a route of src/shared/route.ts), or at the Shelf. */
+function createWindow(hash = ''): void {
   const placement = placeWindow(
     readWindowState(windowStateFile),
     screen.getPrimaryDisplay().workArea,
@@ -273,7 +220,8 @@ function createWindow(): void {
       navigateOnDragDrop: false,
       safeDialogs: true,
       disableBlinkFeatures: 'Auxclick',
-      spellcheck: false,
+      // Staff write in the dossier editor; spellcheck.ts offers the suggestions.
+      spellcheck: true,
     },
   });
   mainWindow = window;
@@ -289,10 +237,9 @@ function createWindow(): void {
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
-  window.webContents.on('render-process-gone', (_event, details) =>
-    log.error(`The window's renderer process ended: ${details.reason} (exit code ${details.exitCode})`),
-  );
-  window.loadURL(`${APP_ORIGIN}/index.html`).catch((error: unknown) => {
+  watchWindow(window, log);
+  offerSpellingSuggestions(window);
+  window.loadURL(pageUrl(hash)).catch((error: unknown) => {
     // ERR_ABORTED only means another navigation replaced this one; anything else leaves an empty window.
     if (error instanceof Error && error.message.includes('ERR_ABORTED'))
       log.info(`Window load aborted: ${error.message}`);
@@ -301,17 +248,22 @@ function createWindow(): void {
 }
 
 /** A second launch on the same data folder ends at once; the first brings its window forward. */
-function focusWindow(): void {
+function focusWindow(hash = ''): void {
   if (!mainWindow || mainWindow.isDestroyed()) {
-    if (core && app.isReady()) createWindow();
+    if (core && app.isReady()) createWindow(hash);
     return;
   }
+  // Only the fragment changes: the page follows it as it follows Back and Forward, without reloading.
+  if (hash)
+    void mainWindow
+      .loadURL(pageUrl(hash))
+      .catch((error: unknown) => log.error(`Opening ${hash} failed`, error));
   if (mainWindow.isMinimized()) mainWindow.restore();
   mainWindow.show();
   mainWindow.focus();
 }
 
-async function start(shellEnv: ShellEnv): Promise<void> {
+async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
   log.info(`Intel Desk ${version} starting; data in ${shellEnv.dataDir ?? app.getPath('userData')}`);
   await app.whenReady();
   // Without this a missing build shows a window reading "Not found" and nothing else.
@@ -319,8 +271,8 @@ async function start(shellEnv: ShellEnv): Promise<void> {
     throw new Error(`the window's files are missing from ${rendererDir} (run npm run build)`);
   lockDown();
   enforceCsp();
-  serveRenderer();
-  installMenu();
+  serveRenderer(rendererDir);
+  installMenu({ log, iconPath, appPath, window: () => mainWindow });
   core = startCore(shellEnv);
   const running = await core;
   ipcMain.handle(RPC_CHANNEL, async (event, method: unknown, input: unknown) => {
@@ -336,7 +288,23 @@ async function start(shellEnv: ShellEnv): Promise<void> {
     }
     return running.call(method, input);
   });
-  createWindow();
+  if (!shellEnv.demo) lockWalletWithTheScreen(running.call, log);
+  notifyPurchases({
+    call: running.call,
+    events: running.events,
+    window: () => mainWindow,
+    open: focusWindow,
+    log,
+  });
+  createWindow(deepLinks.ready());
+  if (app.isPackaged && !shellEnv.demo) {
+    startAutoUpdates({
+      log,
+      feedUrl: shellEnv.updateUrl ?? null,
+      executor: new ElectronHttpExecutor(),
+      window: () => mainWindow,
+    });
+  } else log.info(`Updates: off in ${shellEnv.demo ? 'the demo' : 'a development build'}.`);
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });
@@ -366,6 +334,12 @@ if (envError || !env) {
   quitReady = true;
   app.quit();
 } else {
-  app.on('second-instance', focusWindow);
-  start(env).catch((error: unknown) => fail('Intel Desk could not start', error));
+  // Registered before ready: macOS delivers the link that launched the app as open-url during start-up.
+  const deepLinks = listenForDeepLinks(log, focusWindow);
+  app.on('second-instance', (_event, argv) => {
+    const link = deepLinkIn(argv);
+    if (link) deepLinks.open(link);
+    else focusWindow();
+  });
+  start(env, deepLinks).catch((error: unknown) => fail('Intel Desk could not start', error));
 }

@@ -7,6 +7,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 
 export interface MenuActions {
   showAbout(): void;
+  showNotices(): void;
   openLogsFolder(): void;
 }
 
@@ -45,6 +46,7 @@ export function menuTemplate(platform: NodeJS.Platform, actions: MenuActions): M
       role: 'help',
       submenu: [
         { label: 'About Intel Desk', click: () => actions.showAbout() },
+        { label: 'Third-Party Notices', click: () => actions.showNotices() },
         { label: 'Open Logs Folder', click: () => actions.openLogsFolder() },
       ],
     },

@@ -72,6 +72,14 @@ export interface DeskCoreOptions {
   nativeBinding?: string;
   /** When the library is copied into backups/ (after stored reports, daily); tests shorten the delays. */
   backups?: BackupScheduleOptions;
+  /**
+   * Lock an unlocked keystore after the idle time set in Settings: the app's hosts ask for it outside the demo
+   * (whose wallet they unlock themselves); the CLI does not, as a command or the MCP server unlocks from the
+   * environment, where nobody could type the passphrase again.
+   */
+  autoLockWallet?: boolean;
+  /** How often the idle keystore is looked at (default 30 s); reading the wallet looks too. */
+  autoLockCheckMs?: number;
   /** When the background integrity check runs (tests start it at once). */
   integrity?: Omit<IntegrityWatchOptions, 'nativeBinding'>;
 }
@@ -140,6 +148,7 @@ export class DeskContext {
    */
   private serviceForRun: string | null;
   private readonly chainClients: ChainClients;
+  private autoLockTimer: NodeJS.Timeout | null = null;
   private readonly tokenDomains = new TokenDomains();
 
   constructor(readonly options: DeskCoreOptions) {
@@ -187,7 +196,14 @@ export class DeskContext {
       options.vault,
       options.walletKdfCost ?? 'default',
       this.events,
+      options.autoLockWallet
+        ? { idleMs: () => this.settings.get().autoLockMinutes * 60_000, now: this.now }
+        : null,
     );
+    if (options.autoLockWallet) {
+      this.autoLockTimer = setInterval(() => this.wallet.lockIfIdle(), options.autoLockCheckMs ?? 30_000);
+      this.autoLockTimer.unref();
+    }
     // One key (the OS keychain, else local.key beside the data) seals the library secret and kept payments.
     const sealer = new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault);
     this.keptPayments = new KeptPayments(this.db, sealer, this.now);
@@ -347,6 +363,7 @@ export class DeskContext {
   }
 
   close(): void {
+    if (this.autoLockTimer) clearInterval(this.autoLockTimer);
     this.integrity.stop();
     for (const run of [...this.deferredWrites]) run();
     this.db.close();

@@ -1,6 +1,11 @@
 /** User settings and per-service payee pins, in desk.db. */
 import { z } from 'zod';
-import { walletConnectProjectIdSchema, type SettingsView } from '../shared/rpc';
+import {
+  AUTO_LOCK_MAX_MINUTES,
+  DEFAULT_AUTO_LOCK_MINUTES,
+  walletConnectProjectIdSchema,
+  type SettingsView,
+} from '../shared/rpc';
 import type { DeskDb } from './db/open';
 import type { DeskEvents } from './events';
 
@@ -13,6 +18,8 @@ const storedSettingsSchema = z.object({
   welcomeDismissed: z.boolean().default(false),
   /** The chain RPC chosen in Settings; null = the network's public endpoint (payments/chain-rpc.ts). */
   chainRpcUrl: z.string().nullable().default(null),
+  /** Minutes an unlocked keystore stays unlocked unused (decision 0029). */
+  autoLockMinutes: z.number().int().min(1).max(AUTO_LOCK_MAX_MINUTES).default(DEFAULT_AUTO_LOCK_MINUTES),
 });
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
 
@@ -91,5 +98,6 @@ export function settingsView(
     walletConnectProjectId: settings.walletConnectProjectId,
     welcomeDismissed: settings.welcomeDismissed,
     chainRpcUrl: settings.chainRpcUrl,
+    autoLockMinutes: settings.autoLockMinutes,
   };
 }

@@ -43,7 +43,11 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
   if (options.core.demo && options.demoKey)
     checkDemoDataDir(options.core.dataDir, options.demoKey, undefined, options.demoWallet);
   const core = await startCoreThread({
-    core: { ...options.core, ...(offsetMs ? { clockOffsetMs: offsetMs } : {}) },
+    core: {
+      autoLockWallet: !options.core.demo,
+      ...options.core,
+      ...(offsetMs ? { clockOffsetMs: offsetMs } : {}),
+    },
     ...(options.log ? { log: options.log } : {}),
   });
   try {

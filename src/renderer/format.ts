@@ -1,5 +1,7 @@
 /** Display formats: one place so every screen shows money, dates and counts the same way. */
 
+import { appLocale } from './locale';
+
 /** Money is shown as core and the CLI show it: src/shared/money.ts. */
 export { formatUsd as usd, unitsText as units } from '../shared/money';
 
@@ -7,12 +9,17 @@ export function count(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';
   if (value >= 1_000_000) return `${(value / 1_000_000).toFixed(1)}M`;
   if (value >= 10_000) return `${Math.round(value / 1000)}k`;
-  return value.toLocaleString('en-US');
+  return number(value);
+}
+
+/** A whole number or a figure, grouped and with the decimal mark as the person's locale writes them. */
+export function number(value: number, options: Intl.NumberFormatOptions = {}, locale = appLocale): string {
+  return value.toLocaleString(locale, options);
 }
 
 /** A count with its noun ("1 report", "3 reports"): the one place the window chooses singular or plural. */
 export function plural(value: number, one: string, many = `${one}s`): string {
-  return `${value.toLocaleString('en-US')} ${pluralWord(value, one, many)}`;
+  return `${number(value)} ${pluralWord(value, one, many)}`;
 }
 
 /** The word alone, for agreement ("it is" / "they are"). */
@@ -27,16 +34,17 @@ export function pluralWord(value: number, one: string, many = `${one}s`): string
  * - a moment (bought, saved, checked, backed up) is shown in the person's time zone, with the time as their
  *   locale writes it (12- or 24-hour).
  * ISO stays where a machine reads it: queries, exports, file names. `locale` is for tests; the window uses
- * the browser's.
+ * the person's (locale.ts: the desktop app's, else the browser's).
  */
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   // Building an Intl formatter costs far more than using one, and a table formats hundreds of dates.
-  const key = `${locale ?? ''} ${JSON.stringify(options)}`;
+  const chosen = locale ?? appLocale;
+  const key = `${chosen ?? ''} ${JSON.stringify(options)}`;
   let format = formats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, options);
+    format = new Intl.DateTimeFormat(chosen, options);
     formats.set(key, format);
   }
   return format;

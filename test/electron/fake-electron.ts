@@ -74,6 +74,22 @@ function createElectron() {
     send(channel: string, ...args: unknown[]): void {
       this.sent.push([channel, ...args]);
     }
+    reloads = 0;
+    reload(): void {
+      this.reloads++;
+    }
+    /** Words the page's misspelling was replaced with, and words added to the dictionary. */
+    readonly replacements: string[] = [];
+    replaceMisspelling(word: string): void {
+      this.replacements.push(word);
+    }
+    readonly session = {
+      dictionary: [] as string[],
+      addWordToSpellCheckerDictionary(word: string): boolean {
+        this.dictionary.push(word);
+        return true;
+      },
+    };
     isDestroyed(): boolean {
       return this.destroyed;
     }
@@ -124,6 +140,13 @@ function createElectron() {
     focus(): void {
       this.calls.push('focus');
       this.focused = true;
+      app.emit('browser-window-focus', fakeEvent(), this);
+    }
+    blur(): void {
+      this.focused = false;
+    }
+    isFocused(): boolean {
+      return this.focused;
     }
     restore(): void {
       this.calls.push('restore');
@@ -174,8 +197,32 @@ function createElectron() {
     ready = false;
     aboutPanel: Record<string, unknown> | null = null;
     quitCalls = 0;
+    isPackaged = false;
+    locale = 'en-US';
+    getLocale(): string {
+      return this.locale;
+    }
+    /** Schemes the app asked the OS to send it. */
+    readonly protocolClients: string[] = [];
+    /** Every count the taskbar / dock badge was set to. */
+    readonly badgeCounts: number[] = [];
+    setBadgeCount(count: number): boolean {
+      this.badgeCounts.push(count);
+      return true;
+    }
+    relaunches = 0;
+    relaunch(): void {
+      this.relaunches++;
+    }
+    setAsDefaultProtocolClient(scheme: string): boolean {
+      this.protocolClients.push(scheme);
+      return true;
+    }
 
     getPath(name: string): string {
+      // Electron keeps crash dumps in the profile unless told otherwise.
+      if (name === 'crashDumps' && !this.paths[name] && this.paths['userData'])
+        return `${this.paths['userData']}/Crashpad`;
       const value = this.paths[name];
       if (!value) throw new Error(`fake electron: no path "${name}" configured`);
       return value;
@@ -273,8 +320,10 @@ function createElectron() {
 
   const Menu = {
     applicationMenu: null as { template: MenuItem[] } | null,
-    buildFromTemplate(template: MenuItem[]): { template: MenuItem[] } {
-      return { template };
+    /** Context menus main popped up, newest last. */
+    popups: [] as MenuItem[][],
+    buildFromTemplate(template: MenuItem[]): { template: MenuItem[]; popup(): void } {
+      return { template, popup: () => Menu.popups.push(template) };
     },
     setApplicationMenu(menu: { template: MenuItem[] } | null): void {
       this.applicationMenu = menu;
@@ -291,10 +340,13 @@ function createElectron() {
       this.errorBoxes.push({ title, content, ready: app.ready });
       errorBoxShown.resolve({ title, content, ready: app.ready });
     },
+    /** Every message box shown, in order; each answers with fake.messageBoxResponse (the first button). */
+    messageBoxes: [] as Record<string, unknown>[],
     showMessageBox(...args: unknown[]): Promise<{ response: number }> {
       const options = args[args.length - 1] as Record<string, unknown>;
+      this.messageBoxes.push(options);
       messageBoxShown.resolve(options);
-      return Promise.resolve({ response: 0 });
+      return Promise.resolve({ response: fake.messageBoxResponse });
     },
   };
 
@@ -332,6 +384,33 @@ function createElectron() {
     },
   };
 
+  /** System notifications main showed, in order; a test clicks one with emit('click'). */
+  const notifications: FakeNotification[] = [];
+  class FakeNotification extends EventEmitter {
+    static isSupported(): boolean {
+      return true;
+    }
+    shown = false;
+    constructor(readonly options: { title: string; body: string }) {
+      super();
+      notifications.push(this);
+    }
+    show(): void {
+      this.shown = true;
+    }
+  }
+  const Notification = FakeNotification;
+
+  /** Emits 'lock-screen', 'suspend' … when a test says the OS did. */
+  const powerMonitor = new EventEmitter();
+
+  const crashReporter = {
+    started: [] as Record<string, unknown>[],
+    start(options: Record<string, unknown>): void {
+      this.started.push(options);
+    },
+  };
+
   const contextBridge = {
     exposed: [] as { key: string; api: unknown }[],
     exposeInMainWorld(key: string, api: unknown): void {
@@ -356,6 +435,9 @@ function createElectron() {
     errorBoxShown: errorBoxShown.promise,
     messageBoxShown: messageBoxShown.promise,
     pathOpened: pathOpened.promise,
+    notifications,
+    /** The button every message box answers with. */
+    messageBoxResponse: 0,
     /** When set, loadURL rejects with it, as Electron does when a load fails. */
     failLoad: null as Error | null,
     /** Runs a listener main registered on app, as Electron would for that event. */
@@ -375,6 +457,9 @@ function createElectron() {
     shell,
     screen,
     safeStorage,
+    crashReporter,
+    powerMonitor,
+    Notification,
     contextBridge,
     ipcRenderer,
     fake,
@@ -396,6 +481,9 @@ export let dialog = current.dialog;
 export let shell = current.shell;
 export let screen = current.screen;
 export let safeStorage = current.safeStorage;
+export let crashReporter = current.crashReporter;
+export let powerMonitor = current.powerMonitor;
+export let Notification = current.Notification;
 export let contextBridge = current.contextBridge;
 export let ipcRenderer = current.ipcRenderer;
 export let fake = current.fake;
@@ -415,6 +503,9 @@ export function reset(): void {
     shell,
     screen,
     safeStorage,
+    crashReporter,
+    powerMonitor,
+    Notification,
     contextBridge,
     ipcRenderer,
     fake,

@@ -46,9 +46,9 @@ describe('the window', () => {
       navigateOnDragDrop: false,
       safeDialogs: true,
       disableBlinkFeatures: 'Auxclick',
-      spellcheck: false,
+      spellcheck: true,
     });
-    expect(window.loadedUrl).toBe(`${APP_ORIGIN}/index.html`);
+    expect(window.loadedUrl).toBe(`${APP_ORIGIN}/index.html?locale=en-US`);
     expect(window.options['icon']).toBe(path.join(folders.appDir, 'resources', 'icon.png'));
     expect(window.options['show']).toBe(false);
     expect(window.visible).toBe(false);
@@ -90,7 +90,7 @@ describe('the CSP', () => {
       for (const [name, value] of Object.entries(SECURITY_HEADERS))
         expect(response.headers.get(name)).toBe(value);
     }
-    const index = await handler(new Request(`${APP_ORIGIN}/index.html`));
+    const index = await handler(new Request(`${APP_ORIGIN}/index.html?locale=en-US`));
     expect(index.status).toBe(200);
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await index.text()).toContain('<title>Intel Desk</title>');
@@ -201,7 +201,7 @@ describe('what the page may do', () => {
       contents.emit(name, file, 'file:///etc/passwd');
       expect(file.defaultPrevented, name).toBe(true);
       const home = fakeEvent();
-      contents.emit(name, home, `${APP_ORIGIN}/index.html#/library`);
+      contents.emit(name, home, `${APP_ORIGIN}/index.html?locale=en-US#/library`);
       expect(home.defaultPrevented, name).toBe(false);
     }
     const frameAway = fakeEvent({ url: 'https://evil.example/' });

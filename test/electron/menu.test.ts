@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { menuTemplate } from '../../electron/menu';
 
-const actions = { showAbout: () => undefined, openLogsFolder: () => undefined };
+const actions = {
+  showAbout: () => undefined,
+  showNotices: () => undefined,
+  openLogsFolder: () => undefined,
+};
 const tops = (platform: NodeJS.Platform) => menuTemplate(platform, actions).map((m) => m.role ?? m.label);
 
 describe('menuTemplate', () => {
@@ -16,10 +20,11 @@ describe('menuTemplate', () => {
     const ran: string[] = [];
     const help = menuTemplate('linux', {
       showAbout: () => ran.push('about'),
+      showNotices: () => ran.push('notices'),
       openLogsFolder: () => ran.push('logs'),
     }).find((m) => m.role === 'help');
     const items = Array.isArray(help?.submenu) ? help.submenu : [];
     for (const item of items) item.click?.({} as never, undefined, {} as never);
-    expect(ran).toEqual(['about', 'logs']);
+    expect(ran).toEqual(['about', 'notices', 'logs']);
   });
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
 import type { Configuration } from 'app-builder-lib';
 import { DebugLogger } from 'builder-util';
+import { DEEP_LINK_SCHEME } from '../../electron/channel';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -34,6 +35,11 @@ describe('electron-builder.yml', () => {
     });
     // onlyLoadAppFromAsar would refuse to start an app packaged without an asar archive.
     expect(config.asar).not.toBe(false);
+  });
+
+  it('registers the intel-desk:// scheme the shell opens (electron/deep-links.ts)', async () => {
+    const config = await loadConfig();
+    expect(config.protocols).toEqual([{ name: 'Intel Desk link', schemes: [DEEP_LINK_SCHEME] }]);
   });
 
   it('rejects a misspelt fuse, so the check above cannot pass on a name electron-builder ignores', async () => {

@@ -56,7 +56,11 @@ describe('the application menu', () => {
     const { electron } = await opened();
     const help = electron.Menu.applicationMenu?.template.find((m) => m.role === 'help');
     const item = (label: string) => help?.submenu?.find((i) => i.label === label);
-    expect(help?.submenu?.map((i) => i.label)).toEqual(['About Intel Desk', 'Open Logs Folder']);
+    expect(help?.submenu?.map((i) => i.label)).toEqual([
+      'About Intel Desk',
+      'Third-Party Notices',
+      'Open Logs Folder',
+    ]);
     item('About Intel Desk')?.click?.();
     const about = await electron.fake.messageBoxShown;
     expect(about['message']).toBe(`Intel Desk ${version}`);

@@ -22,9 +22,7 @@ const RUNTIME_ENTRIES = {
  * Dependencies no runtime entry imports yet, each with the reason it ships anyway. An entry here that an
  * entry does import is stale and fails the test, so the list cannot outlive its reason.
  */
-const SHIPPED_WITHOUT_IMPORT: Record<string, string> = {
-  'electron-updater': 'the auto-updater of the main process (issue 32), which loads it at run time',
-};
+const SHIPPED_WITHOUT_IMPORT: Record<string, string> = {};
 
 /** Provided by the Electron binary itself, never installed into the package. */
 const PROVIDED_BY_ELECTRON = new Set(['electron']);

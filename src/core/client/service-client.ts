@@ -1,4 +1,5 @@
 /** Typed calls to one Shared Report Purchase API deployment. */
+import { HANDLE_NAME } from '../../shared/handle-name';
 import { z } from 'zod';
 import type { PaymentPayload } from '@x402/core/types';
 import {
@@ -109,7 +110,7 @@ export type BundlePutAnswer = z.infer<typeof bundlePutAnswerSchema>;
 
 export function normalizeHandle(raw: string): string {
   const handle = raw.trim().replace(/^@/, '');
-  if (!/^[A-Za-z0-9_]{1,64}$/.test(handle)) {
+  if (!HANDLE_NAME.test(handle)) {
     throw new DeskError(
       'invalid_handle',
       `"${raw.slice(0, 80)}" is not a handle: use letters, digits and underscores.`,

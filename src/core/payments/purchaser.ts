@@ -160,7 +160,7 @@ export class Purchaser {
     const payer = this.deps.wallet.address();
     if (kind === null || payer === null)
       throw new DeskError('no_wallet', 'Connect a wallet before buying.', 'wallet');
-    const account = kind === 'keystore' ? this.deps.wallet.unlockedAccount() : null;
+    const account = kind === 'keystore' ? this.deps.wallet.signingAccount() : null;
     if (kind === 'keystore' && !account)
       throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase before buying.', 'wallet');
     // Nothing is signed for a service that cannot be reached: no signature, no ledger row, no half-state.

@@ -54,7 +54,7 @@ export class PurchaseRestores {
     }
     const { db, ledger, snapshots, deliver, now } = this.deps;
     const restore = new PurchaseRestore(this.deps.client(), { db, ledger, snapshots, deliver, now }, address);
-    const account = kind === 'keystore' ? wallet.unlockedAccount() : null;
+    const account = kind === 'keystore' ? wallet.signingAccount() : null;
     if (kind === 'keystore' && !account)
       throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase first.', 'wallet');
     if (account) {

@@ -49,6 +49,15 @@ function parsePrivateKey(key: string): Hex {
 
 export type WalletKind = 'keystore' | 'external';
 
+/**
+ * When an unlocked keystore locks by itself: after `idleMs()` without being unlocked or used to sign
+ * (decision 0029). Reading the wallet's status is not use: the window asks for it every 30 s.
+ */
+export interface AutoLockPolicy {
+  idleMs(): number;
+  now(): number;
+}
+
 export interface ImportOptions {
   /** The person chose to replace a wallet of another address; its keystore is kept in backups/. */
   replace?: boolean | undefined;
@@ -56,6 +65,8 @@ export interface ImportOptions {
 
 export class DeskWallet {
   private account: PrivateKeyAccount | null = null;
+  /** When the unlocked key was last unlocked or signed; a key held for the session only never locks. */
+  private lastUsedAt: number | null = null;
   private external: `0x${string}` | null = null;
   /** Imports and unlocks run one at a time, so a migration never races an import over wallet.json. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -65,6 +76,7 @@ export class DeskWallet {
     private readonly vault: SecretVault | undefined,
     private readonly kdfCost: KdfCost = 'default',
     private readonly events: DeskEvents | null = null,
+    private readonly autoLock: AutoLockPolicy | null = null,
   ) {}
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
@@ -143,8 +155,25 @@ export class DeskWallet {
     return stored ? getAddress(stored.address) : null;
   }
 
+  /** The unlocked key, for reading whether there is one; asking does not count as using it. */
   unlockedAccount(): PrivateKeyAccount | null {
+    this.lockIfIdle();
     return this.external ? null : this.account;
+  }
+
+  /** The unlocked key, to sign with now: the idle time starts again. */
+  signingAccount(): PrivateKeyAccount | null {
+    const account = this.unlockedAccount();
+    if (account && this.lastUsedAt !== null && this.autoLock) this.lastUsedAt = this.autoLock.now();
+    return account;
+  }
+
+  /** Locks a keystore left unused for the idle time the person set; says whether it did. */
+  lockIfIdle(): boolean {
+    if (!this.autoLock || !this.account || this.lastUsedAt === null) return false;
+    if (this.autoLock.now() - this.lastUsedAt < this.autoLock.idleMs()) return false;
+    this.lock();
+    return true;
   }
 
   /**
@@ -158,6 +187,7 @@ export class DeskWallet {
       await requireStrongPassphrase(passphrase);
       this.guardReplacement(privateKeyToAccount(normalized).address, options);
       this.account = await this.store(normalized, passphrase);
+      this.lastUsedAt = this.autoLock?.now() ?? null;
       this.external = null;
       this.events?.changed('wallet.changed');
     });
@@ -166,6 +196,7 @@ export class DeskWallet {
   /** A key held in memory for this run only (the CLI's --key-file): nothing is written. */
   useKeyForSession(key: string): void {
     this.account = privateKeyToAccount(parsePrivateKey(key));
+    this.lastUsedAt = null;
     this.external = null;
     this.events?.changed('wallet.changed');
   }
@@ -234,6 +265,7 @@ export class DeskWallet {
         }
       }
       this.account = account;
+      this.lastUsedAt = this.autoLock?.now() ?? null;
       this.external = null;
       this.events?.changed('wallet.changed');
     });
@@ -241,6 +273,7 @@ export class DeskWallet {
 
   lock(): void {
     this.account = null;
+    this.lastUsedAt = null;
     this.events?.changed('wallet.changed');
   }
 

@@ -5,6 +5,7 @@
  * from styles.css (SVG presentation attributes cannot read the theme's CSS variables).
  * Only the lazily loaded Report screen imports this, so recharts stays out of the first paint.
  */
+import { appLocale } from '../locale';
 import type { KeyboardEvent, ReactNode } from 'react';
 import {
   Bar,
@@ -29,7 +30,7 @@ const LABEL_CHARS = 22;
 
 /** "Nov 6" or "6 Nov" as the person's locale writes it: a date tick (UTC, as the reports' dates are). */
 export function tickDate(time: number): string {
-  return new Date(time).toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  return new Date(time).toLocaleDateString(appLocale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 }
 
 /** About `count` ticks on data points, first and last included, so a date axis never repeats a day. */

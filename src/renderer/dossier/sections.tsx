@@ -27,6 +27,7 @@ export function ProfileEditor(props: { bundle: Bundle; onChange: Edit }) {
           <input
             type="text"
             value={text(value)}
+            spellCheck={typeof value === 'string'}
             onChange={(e) =>
               set(
                 key,
@@ -66,6 +67,7 @@ export function ProfileEditor(props: { bundle: Bundle; onChange: Edit }) {
           onChange={(e) => setNewKey(e.target.value)}
           placeholder="new field name"
           aria-label="New profile field"
+          spellCheck={false}
         />
         <button type="submit">Add field</button>
       </form>
@@ -136,6 +138,7 @@ export function PostsEditor(props: { bundle: Bundle; onChange: Edit; now: () => 
                 <textarea
                   aria-label={`Post ${position + 1} text`}
                   rows={2}
+                  spellCheck
                   value={text(post['text'])}
                   onChange={(e) => update(index, { text: e.target.value })}
                 />

@@ -12,7 +12,7 @@ import { Empty, ErrorMessage, Loading } from '../components/States';
 import { Snippet } from '../components/Snippet';
 import { Tags } from '../components/Tags';
 import { errorCode } from '../rpc/client';
-import { day, plural, usd } from '../format';
+import { day, number, plural, usd } from '../format';
 import { LibraryTable } from './LibraryTable';
 import { useLibraryPages, useSearchPages, type LibraryView } from './library-data';
 import { SavedSearches } from './SavedSearches';
@@ -46,8 +46,7 @@ function SearchResults(props: { text: string; handle: string }) {
       {first && hits.length > 0 ? (
         <p className="muted count" data-testid="search-count">
           {first.countCapped ? 'More than ' : ''}
-          {first.count.toLocaleString('en-US')} {first.count === 1 ? 'match' : 'matches'},{' '}
-          {ORDER_NAMES[first.order]}
+          {number(first.count)} {first.count === 1 ? 'match' : 'matches'}, {ORDER_NAMES[first.order]}
         </p>
       ) : null}
       {hits.length > 0 ? (
@@ -164,7 +163,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
             <>
               <p className="muted count library-count">
                 <span data-testid="library-count">
-                  {handle && first.total !== owned ? `${first.total.toLocaleString('en-US')} of ` : ''}
+                  {handle && first.total !== owned ? `${number(first.total)} of ` : ''}
                   {reports(owned)} owned
                 </span>
                 {' · '}

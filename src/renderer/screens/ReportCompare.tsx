@@ -5,8 +5,9 @@ import type { MetricChange, NarrativeChange, ReportDiff, ShareChange } from '../
 import { useRpcQuery } from '../rpc/context';
 import { ErrorMessage, Loading } from '../components/States';
 import { dateTime, humanize, metricLabel } from '../format';
+import { appLocale } from '../locale';
 
-const figures = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const figures = new Intl.NumberFormat(appLocale, { maximumFractionDigits: 2 });
 const number = (value: number) => figures.format(value);
 const percent = (value: number) => `${Math.round(value * 1000) / 10}%`;
 const points = (value: number) => `${Math.round(value * 1000) / 10} pts`;

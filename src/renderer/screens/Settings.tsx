@@ -11,6 +11,7 @@ import { LibraryCard } from './LibraryCard';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { ImportWallet } from '../wallet/ImportWallet';
+import { AutoLockForm } from './AutoLockForm';
 
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
@@ -238,6 +239,7 @@ export function SettingsScreen() {
             <h2>Wallet</h2>
             <WalletPanel />
             <ImportWallet />
+            <AutoLockForm settings={settings.data} />
           </div>
           <WalletConnectForm settings={settings.data} />
           <LibrarySecret settings={settings.data} />

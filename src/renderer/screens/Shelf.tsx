@@ -11,7 +11,7 @@ import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
 import { Avatar } from '../components/Avatar';
 import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
-import { count, localDay, plural, pluralWord } from '../format';
+import { count, localDay, number, plural, pluralWord } from '../format';
 import { shelfHaystack, shelfNeedle, type ShelfSort } from '../../shared/shelf-filter';
 import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
 
@@ -21,7 +21,7 @@ const ROW_HEIGHT = 56;
 function ownedText(owned: number, reportCount: number | null | undefined): string {
   if (reportCount === null || reportCount === undefined || owned > reportCount)
     return `${plural(owned, 'report')} owned`;
-  return `${owned.toLocaleString('en-US')} of ${plural(reportCount, 'report')} owned`;
+  return `${number(owned)} of ${plural(reportCount, 'report')} owned`;
 }
 
 export function ShelfScreen() {
@@ -196,7 +196,7 @@ export function ShelfScreen() {
       {shelf && matched > 0 ? (
         <>
           <p className="muted count" data-testid="shelf-count">
-            {matched.toLocaleString('en-US')} of {total.toLocaleString('en-US')} handles
+            {number(matched)} of {number(total)} handles
           </p>
           <div
             ref={listRef}

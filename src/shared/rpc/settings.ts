@@ -22,7 +22,12 @@ export interface SettingsView {
   welcomeDismissed: boolean;
   /** The chain RPC chosen in Settings; null = the network's public endpoint (a run's --rpc comes first). */
   chainRpcUrl: string | null;
+  /** An unlocked keystore locks after this many minutes unused (and on the OS lock screen and sleep). */
+  autoLockMinutes: number;
 }
+
+export const DEFAULT_AUTO_LOCK_MINUTES = 15;
+export const AUTO_LOCK_MAX_MINUTES = 24 * 60;
 
 /** A WalletConnect Cloud project id: 32 hex characters. */
 export const walletConnectProjectIdSchema = z
@@ -39,6 +44,7 @@ export const settingsPatchSchema = z
     walletConnectProjectId: walletConnectProjectIdSchema.nullable().optional(),
     welcomeDismissed: z.boolean().optional(),
     chainRpcUrl: httpUrlSchema.nullable().optional(),
+    autoLockMinutes: z.number().int().min(1).max(AUTO_LOCK_MAX_MINUTES).optional(),
   })
   .strict();
 

@@ -1,0 +1,45 @@
+/** How long an unlocked keystore stays unlocked unused; it also locks with the screen and on sleep. */
+import { useId, useState } from 'react';
+import { useRpcMutation } from '../rpc/context';
+import { errorMessage } from '../rpc/client';
+import { FormMessage, invalidProps } from '../components/FormMessage';
+import { AUTO_LOCK_MAX_MINUTES, type SettingsView } from '../../shared/rpc';
+
+export function AutoLockForm(props: { settings: SettingsView }) {
+  const [minutes, setMinutes] = useState(String(props.settings.autoLockMinutes));
+  const update = useRpcMutation('settings.update');
+  const messageId = useId();
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        update.mutate({ autoLockMinutes: Number(minutes) });
+      }}
+    >
+      <label>
+        Lock the wallet after (minutes unused){' '}
+        <input
+          type="number"
+          min="1"
+          max={AUTO_LOCK_MAX_MINUTES}
+          step="1"
+          required
+          value={minutes}
+          onChange={(e) => setMinutes(e.target.value)}
+          {...invalidProps(messageId, update.isError)}
+        />
+      </label>
+      <button type="submit" disabled={update.isPending}>
+        Save lock time
+      </button>
+      <p className="muted small">
+        It also locks when the computer locks its screen or sleeps. The next purchase asks for the passphrase.
+      </p>
+      <FormMessage
+        id={messageId}
+        error={update.isError ? errorMessage(update.error) : null}
+        success={update.isSuccess ? 'Saved.' : null}
+      />
+    </form>
+  );
+}
