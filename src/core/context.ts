@@ -140,6 +140,8 @@ export class DeskContext {
     this.spend = new SpendLedger(this.db);
     this.budgets = new HandleBudgets(this.db, this.now, this.events);
     this.snapshots = new SnapshotStore(this.db, this.events);
+    // A backlog left by an upgrade or a crash before indexing is worked off in the background from the start.
+    this.snapshots.indexing();
     this.catalog = new CatalogCache(this.db);
     this.settings = new SettingsStore(this.db, this.events);
     this.wallet = new DeskWallet(

@@ -5,6 +5,7 @@
  * need them catch the pass up first.
  */
 import type { Statement } from 'better-sqlite3';
+import type { LibraryIndexing } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import { reportFacts } from './report-facts';
 import { parsedRaw, searchableText, textOfRaw, type Indexable } from './report-text';
@@ -36,7 +37,7 @@ export interface Held {
 export const SNIPPET_KEPT_FROM_CHARS = 256 * 1024;
 
 /** Reports indexed per step of the background catch-up: a few milliseconds, so calls in between stay quick. */
-const INDEX_STEP = 200;
+export const INDEX_STEP = 200;
 
 /**
  * Reports held from their put, bounded by the stored JSON's length: past this many characters, or after a
@@ -49,6 +50,7 @@ interface IndexStatements {
   addText: Statement<[number, string]>;
   indexedUpTo: Statement<[], { n: number }>;
   anyPending: Statement<[], { pending: number }>;
+  progress: Statement<[], { pending: number; total: number }>;
   pending: Statement<[number, number], { key: number; id: string; serviceUrl: string }>;
   /** The stored report and its filter row, for reports not held (the price is stored past the JSON). */
   storedOf: Statement<[number], FilterRow & { raw: string }>;
@@ -80,6 +82,12 @@ export class SearchIndex {
       anyPending: this.db.prepare(
         `SELECT EXISTS (SELECT 1 FROM snapshots
            WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1)) AS pending`,
+      ),
+      // Both from indexes: the pending keys are a range of snapshots_by_text.
+      progress: this.db.prepare(
+        `SELECT (SELECT COUNT(*) FROM snapshots
+                   WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1)) AS pending,
+                (SELECT COUNT(*) FROM snapshots) AS total`,
       ),
       // Without the JSON: most pending reports are held from their put, and reading it walks its overflow pages.
       pending: this.db.prepare(
@@ -173,6 +181,14 @@ export class SearchIndex {
       if (!this.db.open) return;
       if (this.catchUp(INDEX_STEP) === INDEX_STEP) this.schedule();
     });
+  }
+
+  /** null when every stored report is indexed; else how far the pass has got. */
+  progress(): LibraryIndexing | null {
+    const { anyPending, progress } = this.prepared();
+    if (!anyPending.get()?.pending) return null;
+    const counts = progress.get() ?? { pending: 0, total: 0 };
+    return counts.pending === 0 ? null : { indexed: counts.total - counts.pending, total: counts.total };
   }
 
   /**

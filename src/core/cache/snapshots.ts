@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { IntelReportSnapshot } from '../../shared/wire';
 import type {
   LibraryHandle,
+  LibraryIndexing,
   LibraryItem,
   LibraryPage,
   SearchHit,
@@ -13,7 +14,7 @@ import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../events';
 import { libraryPage, listAll, type PageRequest } from './library-page';
 import { searchLibrary, type SearchRequest } from './library-search';
-import { SearchIndex } from './search-index';
+import { INDEX_STEP, SearchIndex } from './search-index';
 import type { SearchVocabulary } from './search-vocabulary';
 
 export interface StoredSnapshot {
@@ -152,10 +153,25 @@ export class SnapshotStore {
     return listAll(this.db, handle);
   }
 
-  /** Pages in date order come from snapshot_filters: whatever the indexing pass has not reached is first. */
+  /**
+   * Pages in date order come from snapshot_filters. A few reports the pass has not reached (a purchase just
+   * stored) are indexed first; a long backlog (an upgrade, a crash before indexing) is not waited for: the
+   * page says how far the pass has got, and the pass goes on in the background.
+   */
   page(request: PageRequest): LibraryPage {
-    this.indexPending();
-    return libraryPage(this.db, request);
+    this.indexPending(INDEX_STEP);
+    const page = libraryPage(this.db, request);
+    const indexing = this.searchIndex.progress();
+    if (indexing === null) return page;
+    this.searchIndex.schedule();
+    return { ...page, indexing };
+  }
+
+  /** How far the indexing pass has got, or null when it is done; starts it in the background if it is behind. */
+  indexing(): LibraryIndexing | null {
+    const progress = this.searchIndex.progress();
+    if (progress !== null) this.searchIndex.schedule();
+    return progress;
   }
 
   /** Every handle with reports in the library, A to Z, with its display name and report count. */

@@ -18,7 +18,7 @@ import { useLibraryPages, useSearchPages, type LibraryView } from './library-dat
 import { SavedSearches } from './SavedSearches';
 import { SearchSyntaxError } from './SearchSyntaxError';
 import { QueryHelp } from './QueryHelp';
-import type { SearchView } from '../../shared/rpc';
+import type { LibraryIndexing, SearchView } from '../../shared/rpc';
 
 const reports = (n: number) => plural(n, 'report');
 
@@ -79,6 +79,18 @@ function SearchResults(props: { text: string; handle: string }) {
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** The indexing pass is behind: newest-first pages hold what it has reached, the rest follows. */
+function IndexingNote(props: { indexing: LibraryIndexing }) {
+  const { indexed, total } = props.indexing;
+  const percent = total > 0 ? Math.floor((indexed / total) * 100) : 0;
+  return (
+    <p className="muted" role="status" data-testid="library-indexing">
+      Indexing the library: {percent}% ({indexed.toLocaleString('en-US')} of {reports(total)}). Reports appear
+      here as they are indexed.
+    </p>
   );
 }
 
@@ -170,6 +182,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
                 {' · '}
                 <span data-testid="library-spent">{usd(first.totalSpentUsd)} spent</span>
               </p>
+              {first.indexing ? <IndexingNote indexing={first.indexing} /> : null}
               <LibraryTable
                 key={`${handle} ${view.sort} ${view.order}`}
                 items={items}
