@@ -141,6 +141,15 @@ export interface ShelfPage {
   entries: ShelfEntry[];
 }
 
+/**
+ * What the Shelf filter matches, per handle in the shelf's own order (shelfHaystack): the window counts the
+ * matches of a keystroke itself, in the frame it was typed in, while core sends the rows.
+ */
+export interface ShelfHaystacks {
+  version: number;
+  haystacks: string[];
+}
+
 export interface MenuItemView extends ReportMenuItem {
   owned: boolean;
 }
@@ -544,6 +553,8 @@ export const rpcInputs = {
     offset: z.number().int().min(0),
     limit: z.number().int().min(1).max(500),
   }),
+  /** The shelf of the last shelf.summary, as the filter reads it; `version` only keys the window's copy. */
+  'shelf.haystacks': z.object({ version: z.number().int().nonnegative().optional() }),
   'menu.get': z.object({ handle: handleInput, refresh: z.boolean().optional() }),
   'quote.get': z.object({
     handle: handleInput,
@@ -758,6 +769,7 @@ export const rpcEffects: {
   'shelf.list': { reads: ['shelf'], changes: [] },
   'shelf.summary': { reads: ['shelf'], changes: [] },
   'shelf.page': { reads: ['shelf'], changes: [] },
+  'shelf.haystacks': { reads: ['shelf'], changes: [] },
   'menu.get': { reads: ['menu'], changes: [] },
   // Core tells the balance of the token the last quote asked for: a quote can change what wallet.status says.
   'quote.get': { reads: ['quote'], changes: ['wallet'] },
@@ -832,6 +844,7 @@ export interface RpcOutputs {
   'shelf.list': ShelfView;
   'shelf.summary': ShelfSummary;
   'shelf.page': ShelfPage;
+  'shelf.haystacks': ShelfHaystacks;
   'menu.get': MenuView;
   'quote.get': QuoteView;
   'purchase.start': PurchaseOutcome;

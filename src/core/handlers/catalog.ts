@@ -1,5 +1,13 @@
 /** Shelf and menus: live when the service answers, the last-known copy (marked stale) when it does not. */
-import type { MenuView, RpcHandlers, RpcInput, ShelfPage, ShelfSummary, ShelfView } from '../../shared/rpc';
+import type {
+  MenuView,
+  RpcHandlers,
+  RpcInput,
+  ShelfHaystacks,
+  ShelfPage,
+  ShelfSummary,
+  ShelfView,
+} from '../../shared/rpc';
 import { reportMenuSchema, shelfListSchema } from '../../shared/wire';
 import type { DeskContext } from '../context';
 import { DeskError } from '../errors';
@@ -114,14 +122,23 @@ function pageOf(served: { index: ShelfIndex; version: number }, input: RpcInput<
   return { version: served.version, matched, total: served.index.entries.length, offset, entries };
 }
 
-export async function shelfPage(ctx: DeskContext, input: RpcInput<'shelf.page'>): Promise<ShelfPage> {
+async function servedShelf(ctx: DeskContext) {
   let served = servedShelves.get(ctx);
   if (!served || served.url !== ctx.serviceUrl()) {
     await shelfSummary(ctx);
     served = servedShelves.get(ctx);
   }
   if (!served) throw new DeskError('shelf_not_held', 'The shelf was fetched but core kept no copy of it.');
-  return pageOf(served, input);
+  return served;
+}
+
+export async function shelfPage(ctx: DeskContext, input: RpcInput<'shelf.page'>): Promise<ShelfPage> {
+  return pageOf(await servedShelf(ctx), input);
+}
+
+export async function shelfHaystacks(ctx: DeskContext): Promise<ShelfHaystacks> {
+  const served = await servedShelf(ctx);
+  return { version: served.version, haystacks: [...served.index.haystacks] };
 }
 
 /**
@@ -176,9 +193,10 @@ export async function menuGet(ctx: DeskContext, rawHandle: string): Promise<Menu
 
 export const catalogHandlers = (
   ctx: DeskContext,
-): Pick<RpcHandlers, 'shelf.list' | 'shelf.summary' | 'shelf.page' | 'menu.get'> => ({
+): Pick<RpcHandlers, 'shelf.list' | 'shelf.summary' | 'shelf.page' | 'shelf.haystacks' | 'menu.get'> => ({
   'shelf.list': ({ refresh }) => shelfList(ctx, refresh ?? false),
   'shelf.summary': ({ refresh, firstPage }) => shelfSummary(ctx, refresh ?? false, firstPage),
   'shelf.page': (input) => shelfPage(ctx, input),
+  'shelf.haystacks': () => shelfHaystacks(ctx),
   'menu.get': ({ handle }) => menuGet(ctx, handle),
 });

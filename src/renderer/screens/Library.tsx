@@ -18,7 +18,7 @@ import { useLibraryPages, useSearchPages, type LibraryView } from './library-dat
 import { SavedSearches } from './SavedSearches';
 import { SearchSyntaxError } from './SearchSyntaxError';
 import { QueryHelp } from './QueryHelp';
-import type { LibraryIndexing, SearchView } from '../../shared/rpc';
+import type { LibraryIndexing, LibraryItem, SearchView } from '../../shared/rpc';
 
 const reports = (n: number) => plural(n, 'report');
 
@@ -112,6 +112,22 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
   const owned = handles.data?.handles.reduce((sum, h) => sum + h.reports, 0) ?? first?.total ?? 0;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  // Stable, so the memoized table is not rendered again for each key typed in the search box.
+  const openItem = useCallback(
+    (item: LibraryItem) => navigate({ screen: 'report', id: item.id, serviceUrl: item.serviceUrl }),
+    [navigate],
+  );
+  const closeSyntax = useCallback(() => setSyntaxOpen(false), []);
+  // Thousands of handles in a large library: their options are not made again for each key typed.
+  const handleOptions = useMemo(
+    () =>
+      (handles.data?.handles ?? []).map((h) => (
+        <option key={h.handle} value={h.handle}>
+          {h.displayName ? `${h.displayName} (@${h.username})` : `@${h.username}`}
+        </option>
+      )),
+    [handles.data],
+  );
 
   return (
     <section aria-labelledby="library-title">
@@ -146,16 +162,12 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
           <span id={syntaxHintId} className="sr-only">
             Press question mark in the empty box for the search syntax.
           </span>
-          <QueryHelp open={syntaxOpen} onClose={() => setSyntaxOpen(false)} />
+          <QueryHelp open={syntaxOpen} onClose={closeSyntax} />
           <label>
             Handle{' '}
             <select value={handle} onChange={(e) => setHandle(e.target.value)} aria-label="Handle">
               <option value="">All handles</option>
-              {(handles.data?.handles ?? []).map((h) => (
-                <option key={h.handle} value={h.handle}>
-                  {h.displayName ? `${h.displayName} (@${h.username})` : `@${h.username}`}
-                </option>
-              ))}
+              {handleOptions}
             </select>
           </label>
         </div>
@@ -193,7 +205,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
                 view={view}
                 onSort={setView}
                 tableRef={tableRef}
-                onOpen={(item) => navigate({ screen: 'report', id: item.id, serviceUrl: item.serviceUrl })}
+                onOpen={openItem}
               />
             </>
           ) : first && owned > 0 ? (
