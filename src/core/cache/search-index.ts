@@ -51,6 +51,10 @@ interface IndexStatements {
   indexedUpTo: Statement<[], { n: number }>;
   anyPending: Statement<[], { pending: number }>;
   progress: Statement<[], { pending: number; total: number }>;
+  fillPending: Statement<[], { n: number }>;
+  /** Reports an upgrade left to fill, newest key first (deferred-fills.ts). */
+  toFill: Statement<[number, number], FilterRow & { key: number; raw: string }>;
+  setFillPending: Statement<[number]>;
   pending: Statement<[number, number], { key: number; id: string; serviceUrl: string }>;
   /** The stored report and its filter row, for reports not held (the price is stored past the JSON). */
   storedOf: Statement<[number], FilterRow & { raw: string }>;
@@ -86,9 +90,19 @@ export class SearchIndex {
       // Both from indexes: the pending keys are a range of snapshots_by_text.
       progress: this.db.prepare(
         `SELECT (SELECT COUNT(*) FROM snapshots
-                   WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1)) AS pending,
+                   WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1))
+              + (SELECT COUNT(*) FROM snapshots
+                   WHERE text_id <= COALESCE((SELECT pending_up_to FROM upgrade_fill WHERE id = 1), 0)) AS pending,
                 (SELECT COUNT(*) FROM snapshots) AS total`,
       ),
+      fillPending: this.db.prepare(
+        'SELECT COALESCE((SELECT pending_up_to FROM upgrade_fill WHERE id = 1), 0) AS n',
+      ),
+      toFill: this.db.prepare(
+        `SELECT text_id AS key, raw_json AS raw, created_at AS createdAt, handle, model, post_count AS postCount,
+           spent_atomic AS spent FROM snapshots WHERE text_id <= ? ORDER BY text_id DESC LIMIT ?`,
+      ),
+      setFillPending: this.db.prepare('UPDATE upgrade_fill SET pending_up_to = ? WHERE id = 1'),
       // Without the JSON: most pending reports are held from their put, and reading it walks its overflow pages.
       pending: this.db.prepare(
         `SELECT text_id AS key, id, service_url AS serviceUrl FROM snapshots WHERE text_id > ? ORDER BY text_id LIMIT ?`,
@@ -153,7 +167,7 @@ export class SearchIndex {
     rawChars: number,
     again: boolean,
   ): void {
-    const { removeText, addText, putFacts, removeTopics, addTopic, storedOf, putFilters } = this.prepared();
+    const { removeText, addText, removeTopics, storedOf } = this.prepared();
     if (again) {
       removeText.run(key);
       removeTopics.run(key);
@@ -163,13 +177,55 @@ export class SearchIndex {
     // A new report's words reach the vocabulary as it catches up with indexed_up_to, whichever process
     // indexed it; a copy stored again keeps its key, so its words are added here.
     if (again) this.vocabulary.addText(text);
+    this.derive(key, snapshot, filters ?? storedOf.get(key) ?? null, text, rawChars);
+  }
+
+  /** A report's facts, topics and date-order row (with its snippet text when its JSON is large). */
+  private derive(
+    key: number,
+    snapshot: Indexable | null,
+    filters: FilterRow | null,
+    text: string,
+    rawChars: number,
+  ): void {
+    const { putFacts, addTopic, putFilters } = this.prepared();
     const { topics, ...facts } = reportFacts(snapshot ?? { analytics: {} });
     putFacts.run({ key, ...facts });
     for (const topic of topics) addTopic.run(topic, key);
-    const { createdAt, handle, model, postCount, spent } = filters ?? storedOf.get(key) ?? {};
     const snippetText = rawChars > SNIPPET_KEPT_FROM_CHARS ? text.slice(0, MAX_SCANNED_CHARS) : null;
-    if (createdAt !== undefined)
-      putFilters.run({ key, createdAt, handle, model, postCount, spent, snippetText });
+    if (filters !== null) putFilters.run({ key, ...filters, snippetText });
+  }
+
+  /**
+   * Fills, for at most `max` reports an upgrade left (deferred-fills.ts), newest key first, what migrations 8
+   * and 10 would have filled at start; returns how many. Their words were indexed before the upgrade.
+   */
+  fillStep(max: number): number {
+    const { fillPending, toFill, setFillPending } = this.prepared();
+    const upTo = fillPending.get()?.n ?? 0;
+    if (upTo <= 0) return 0;
+    return this.db
+      .transaction(() => {
+        const rows = toFill.all(upTo, max);
+        for (const { key, raw, ...filters } of rows) {
+          const snapshot = parsedRaw(raw);
+          const text = raw.length > SNIPPET_KEPT_FROM_CHARS && snapshot ? searchableText(snapshot) : '';
+          this.derive(key, snapshot, filters, text, raw.length);
+        }
+        setFillPending.run(rows.length === max ? rows.at(-1)!.key - 1 : 0);
+        return rows.length;
+      })
+      .immediate();
+  }
+
+  /**
+   * One step of the pass, at most INDEX_STEP reports: new reports first (a purchase's reports are found at
+   * once), then what an upgrade left to fill. Whether there may be more.
+   */
+  step(): boolean {
+    const indexed = this.catchUp(INDEX_STEP);
+    if (indexed === INDEX_STEP) return true;
+    return this.fillStep(INDEX_STEP - indexed) > 0;
   }
 
   /** Runs the pass in steps once the current call is done, so a purchase never waits for it. */
@@ -179,14 +235,14 @@ export class SearchIndex {
     setImmediate(() => {
       this.scheduled = false;
       if (!this.db.open) return;
-      if (this.catchUp(INDEX_STEP) === INDEX_STEP) this.schedule();
+      if (this.step()) this.schedule();
     });
   }
 
   /** null when every stored report is indexed; else how far the pass has got. */
   progress(): LibraryIndexing | null {
-    const { anyPending, progress } = this.prepared();
-    if (!anyPending.get()?.pending) return null;
+    const { anyPending, fillPending, progress } = this.prepared();
+    if (!anyPending.get()?.pending && (fillPending.get()?.n ?? 0) <= 0) return null;
     const counts = progress.get() ?? { pending: 0, total: 0 };
     return counts.pending === 0 ? null : { indexed: counts.total - counts.pending, total: counts.total };
   }

@@ -9,6 +9,7 @@ import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync } from '
 import path from 'node:path';
 import { DeskError } from '../errors';
 import { MIGRATIONS } from './migrations';
+import { migrationToRun } from './deferred-fills';
 import { BACKUPS_FOLDER } from '../backup/backups-folder';
 import { backupLibraryNow, copyBackupTo, listLibraryBackups } from '../backup/library-backup';
 import { clearDamageMark, damageMarked } from './integrity';
@@ -115,7 +116,7 @@ export function migrate(db: DeskDb): void {
       // Two processes opening a new library at once (the app and a CLI run): the one that waited for the
       // write lock finds the step taken and skips it, instead of adding a column twice.
       if ((db.pragma('user_version', { simple: true }) as number) > version) return;
-      db.exec(MIGRATIONS[version] ?? '');
+      db.exec(migrationToRun(db, version + 1, MIGRATIONS[version] ?? ''));
       db.pragma(`application_id = ${APPLICATION_ID}`);
       db.pragma(`user_version = ${version + 1}`);
     }).immediate();

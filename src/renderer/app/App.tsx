@@ -14,7 +14,10 @@ import { dateTime, plural } from '../format';
 // The Shelf is the first screen and the only one in the first load; every other screen, and wagmi with the
 // wallet code (WalletScope), loads when first opened.
 const MenuScreen = lazy(() => import('../screens/Menu').then((m) => ({ default: m.MenuScreen })));
-const LibraryScreen = lazy(() => import('../screens/Library').then((m) => ({ default: m.LibraryScreen })));
+const loadLibrary = () => import('../screens/Library');
+const LibraryScreen = lazy(() => loadLibrary().then((m) => ({ default: m.LibraryScreen })));
+/** The Library's code is fetched once the window is idle after start, at the latest this long after. */
+const LIBRARY_PRELOAD_MS = 2_000;
 const ReportScreen = lazy(() => import('../screens/Report').then((m) => ({ default: m.ReportScreen })));
 const PurchasesScreen = lazy(() =>
   import('../screens/Purchases').then((m) => ({ default: m.PurchasesScreen })),
@@ -92,6 +95,13 @@ export function App() {
   useTheme(settings.data?.theme);
   const [helpOpen, setHelpOpen] = useState(false);
   const [syntaxOpen, setSyntaxOpen] = useState(false);
+  // After the first paint, not in its way: opening the Library then costs its data alone (issue 31).
+  useEffect(() => {
+    const idle = requestIdleCallback(() => void loadLibrary().catch(() => undefined), {
+      timeout: LIBRARY_PRELOAD_MS,
+    });
+    return () => cancelIdleCallback(idle);
+  }, []);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!isHelpKey(event)) return;
