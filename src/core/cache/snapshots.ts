@@ -149,7 +149,8 @@ export class SnapshotStore {
 
   /** The whole library (or one handle's), newest first. Screens page through it with `page` instead. */
   list(handle?: string): LibraryItem[] {
-    this.indexPending();
+    // The whole list: whatever the pass has not reached, an upgrade's fill included, is done first.
+    while (this.searchIndex.step());
     return listAll(this.db, handle);
   }
 
