@@ -12,9 +12,16 @@ export interface CountChange {
 }
 
 const PROBE = `(() => {
-  const bench = { firstRow: null, keydowns: [], changes: [] };
+  const bench = { firstRow: null, keydowns: [], changes: [], keyFrames: [] };
   window.__bench = bench;
-  addEventListener('keydown', () => bench.keydowns.push(performance.now()), true);
+  addEventListener('keydown', () => {
+    const at = performance.now();
+    bench.keydowns.push(at);
+    // The frame after the key: the app handles the key (and its input event) in this task, before it.
+    const key = { at, framed: null };
+    bench.keyFrames.push(key);
+    requestAnimationFrame(() => setTimeout(() => { key.framed = performance.now(); }, 0));
+  }, true);
   let last;
   new MutationObserver(() => {
     const now = performance.now();
@@ -54,7 +61,24 @@ export function firstRow(page: Page): Promise<FirstRow> {
 }
 
 export function resetProbe(page: Page): Promise<void> {
-  return page.evaluate<void>('void (window.__bench.keydowns = [], window.__bench.changes = [])');
+  return page.evaluate<void>(
+    'void (window.__bench.keydowns = [], window.__bench.changes = [], window.__bench.keyFrames = [])',
+  );
+}
+
+/**
+ * keydown to the end of the next frame, for every key since the last reset, once all have had their frame:
+ * what typing feels like whatever the app does with the keys afterwards.
+ */
+export async function keyFrames(page: Page, keys: number): Promise<number[]> {
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    const frames = await page.evaluate<{ at: number; framed: number | null }[]>('window.__bench.keyFrames');
+    if (frames.length >= keys && frames.every((frame) => frame.framed !== null))
+      return frames.map((frame) => frame.framed! - frame.at);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  throw new Error(`${keys} keys did not all reach a frame within ${WAIT_MS} ms`);
 }
 
 export interface KeystrokeTiming {
