@@ -206,13 +206,6 @@ async function bigShelf(run: Running, browser: Browser): Promise<Figures> {
     filter_burst_keys_timed: burst.keyFrames.length,
     filter_burst_key_to_next_frame_median_ms_100k: round(percentile(burst.keyFrames, 50), 1),
     filter_burst_key_to_next_frame_p95_ms_100k: round(percentile(burst.keyFrames, 95), 1),
-    filter_burst_last_key_to_count_framed_median_ms_100k: round(
-      percentile(
-        burst.settled.map((t) => t.framed),
-        50,
-      ),
-      1,
-    ),
   };
 }
 

@@ -16,7 +16,7 @@ import { SnapshotStore } from '../src/core/cache/snapshots';
 import { fillLibraryFile } from './desk-library';
 import { longestStall, round, timeMs, type Section } from './measure';
 
-const REPORTS = 100_000;
+const REPORTS = Number(process.env['BENCH_UPGRADE_REPORTS'] ?? 100_000);
 const FROM_VERSION = 7;
 const POLL_MS = 50;
 
@@ -36,8 +36,6 @@ function version7Copy(current: string, file: string): void {
        UPDATE search_progress SET indexed_up_to = (SELECT MAX(text_id) FROM snapshots) WHERE id = 1;`,
     );
     db.exec('DETACH DATABASE current');
-    db.pragma('journal_mode = WAL');
-    db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
   }

@@ -87,11 +87,13 @@ export class SearchIndex {
         `SELECT EXISTS (SELECT 1 FROM snapshots
            WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1)) AS pending`,
       ),
-      // Both from indexes: the pending keys are a range of snapshots_by_text.
+      // From indexes. The keys not indexed yet are a short range at the end of the table; the keys an upgrade
+      // left to fill are counted in the narrowest index (every index holds the key): counted in the table,
+      // a range of 100k keys read the whole library, about a second.
       progress: this.db.prepare(
         `SELECT (SELECT COUNT(*) FROM snapshots
                    WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1))
-              + (SELECT COUNT(*) FROM snapshots
+              + (SELECT COUNT(*) FROM snapshots INDEXED BY snapshots_by_spent
                    WHERE text_id <= COALESCE((SELECT pending_up_to FROM upgrade_fill WHERE id = 1), 0)) AS pending,
                 (SELECT COUNT(*) FROM snapshots) AS total`,
       ),

@@ -4,10 +4,13 @@
  * length) needs only what the filter matches, fetched once per shelf after the first paint (about 40 bytes a
  * handle). The rule is core's own (shelf-filter.ts), so both agree.
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ShelfSummary } from '../../shared/rpc';
 import { shelfNeedle } from '../../shared/shelf-filter';
 import { useRpcQuery } from '../rpc/context';
+
+/** At the latest this long after the shelf's first answer, the window asks for what the filter matches. */
+const HAYSTACKS_AFTER_MS = 1_000;
 
 /** Counts the haystacks that contain a needle; a longer needle narrows what its prefix matched. */
 export class ShelfMatcher {
@@ -38,10 +41,17 @@ export class ShelfMatcher {
 /** How many handles on the shelf match `text`; null until the shelf's haystacks have come. */
 export function useShelfCount(summary: ShelfSummary | undefined, text: string): number | null {
   const version = summary?.version;
+  // Asked for once the first rows are painted and the window is idle: never in the way of the first paint.
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (version === undefined) return;
+    const handle = requestIdleCallback(() => setIdle(true), { timeout: HAYSTACKS_AFTER_MS });
+    return () => cancelIdleCallback(handle);
+  }, [version]);
   const haystacks = useRpcQuery(
     'shelf.haystacks',
     { version },
-    { enabled: version !== undefined, staleTime: Number.POSITIVE_INFINITY },
+    { enabled: idle && version !== undefined, staleTime: Number.POSITIVE_INFINITY },
   );
   const held = haystacks.data?.version === version ? haystacks.data?.haystacks : undefined;
   const matcher = useMemo(() => (held ? new ShelfMatcher(held) : null), [held]);
