@@ -12,8 +12,9 @@ export interface CountChange {
 }
 
 const PROBE = `(() => {
-  const bench = { firstRow: null, keydowns: [], changes: [], keyFrames: [] };
+  const bench = { firstRow: null, keydowns: [], changes: [], keyFrames: [], click: null, libraryShown: null };
   window.__bench = bench;
+  addEventListener('click', () => { bench.click = performance.now(); bench.libraryShown = null; }, true);
   addEventListener('keydown', () => {
     const at = performance.now();
     bench.keydowns.push(at);
@@ -26,6 +27,11 @@ const PROBE = `(() => {
   new MutationObserver(() => {
     const now = performance.now();
     if (bench.firstRow === null && document.querySelector('.shelf-row')) bench.firstRow = now;
+    if (bench.click !== null && bench.libraryShown === null) {
+      const main = document.querySelector('.library-main');
+      if (main && (main.querySelector('tbody tr') || main.textContent.includes('Nothing owned yet.')))
+        bench.libraryShown = now;
+    }
     const count = document.querySelector('[data-testid="shelf-count"]');
     const text = count ? count.textContent : null;
     if (text === last) return;
@@ -58,6 +64,13 @@ export function firstRow(page: Page): Promise<FirstRow> {
       return entry ? entry.responseEnd - entry.startTime : null;
     })(),
   })`);
+}
+
+/** The last click in the page to the Library's first row (or its empty message) in the DOM, seen in the page. */
+export function clickToLibraryShown(page: Page): Promise<number | null> {
+  return page.evaluate<number | null>(
+    '(() => { const b = window.__bench; return b.click !== null && b.libraryShown !== null ? b.libraryShown - b.click : null; })()',
+  );
 }
 
 export function resetProbe(page: Page): Promise<void> {

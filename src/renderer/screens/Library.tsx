@@ -104,8 +104,9 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
   const syntaxHintId = useId();
   const tableRef = useRef<HTMLTableElement>(null);
   useSlashFocus(searchRef);
-  const handles = useRpcQuery('library.handles', {});
+  // The first page is asked for first: core answers in order, and the rows should not wait for the handles.
   const list = useLibraryPages(handle, view);
+  const handles = useRpcQuery('library.handles', {});
   const settledText = useDebounced(text.trim(), 250);
   const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
   const first = list.data?.pages[0];
