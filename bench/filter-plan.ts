@@ -47,3 +47,23 @@ export function filterPlan(entries: ShelfEntry[], queryCount: number): FilterQue
     return { text: keys.map((k) => k.key).join(''), keys };
   });
 }
+
+export interface Burst {
+  text: string;
+  /** The shelf count text once every key of the burst is in. */
+  expected: string;
+}
+
+export const BURST_KEYS = 10;
+
+/** Handles' first BURST_KEYS characters, typed back to back as a fast typist does. */
+export function burstPlan(entries: ShelfEntry[], count: number): Burst[] {
+  const index = indexShelf(entries);
+  const long = entries.filter((entry) => entry.username.length >= BURST_KEYS);
+  if (long.length === 0) throw new Error(`no handle on the shelf has ${BURST_KEYS} characters`);
+  return Array.from({ length: count }, (_, i) => {
+    const text = long[(i * 7919 + 101) % long.length]!.username.toLowerCase().slice(0, BURST_KEYS);
+    const rows = index.filter((item) => item.haystack.includes(text)).length;
+    return { text, expected: countText(rows, entries.length) };
+  });
+}

@@ -12,13 +12,26 @@ export interface CountChange {
 }
 
 const PROBE = `(() => {
-  const bench = { firstRow: null, keydowns: [], changes: [] };
+  const bench = { firstRow: null, keydowns: [], changes: [], keyFrames: [], click: null, libraryShown: null };
   window.__bench = bench;
-  addEventListener('keydown', () => bench.keydowns.push(performance.now()), true);
+  addEventListener('click', () => { bench.click = performance.now(); bench.libraryShown = null; }, true);
+  addEventListener('keydown', () => {
+    const at = performance.now();
+    bench.keydowns.push(at);
+    // The frame after the key: the app handles the key (and its input event) in this task, before it.
+    const key = { at, framed: null };
+    bench.keyFrames.push(key);
+    requestAnimationFrame(() => setTimeout(() => { key.framed = performance.now(); }, 0));
+  }, true);
   let last;
   new MutationObserver(() => {
     const now = performance.now();
     if (bench.firstRow === null && document.querySelector('.shelf-row')) bench.firstRow = now;
+    if (bench.click !== null && bench.libraryShown === null) {
+      const main = document.querySelector('.library-main');
+      if (main && (main.querySelector('tbody tr') || main.textContent.includes('Nothing owned yet.')))
+        bench.libraryShown = now;
+    }
     const count = document.querySelector('[data-testid="shelf-count"]');
     const text = count ? count.textContent : null;
     if (text === last) return;
@@ -53,8 +66,32 @@ export function firstRow(page: Page): Promise<FirstRow> {
   })`);
 }
 
+/** The last click in the page to the Library's first row (or its empty message) in the DOM, seen in the page. */
+export function clickToLibraryShown(page: Page): Promise<number | null> {
+  return page.evaluate<number | null>(
+    '(() => { const b = window.__bench; return b.click !== null && b.libraryShown !== null ? b.libraryShown - b.click : null; })()',
+  );
+}
+
 export function resetProbe(page: Page): Promise<void> {
-  return page.evaluate<void>('void (window.__bench.keydowns = [], window.__bench.changes = [])');
+  return page.evaluate<void>(
+    'void (window.__bench.keydowns = [], window.__bench.changes = [], window.__bench.keyFrames = [])',
+  );
+}
+
+/**
+ * keydown to the end of the next frame, for every key since the last reset, once all have had their frame:
+ * what typing feels like whatever the app does with the keys afterwards.
+ */
+export async function keyFrames(page: Page, keys: number): Promise<number[]> {
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    const frames = await page.evaluate<{ at: number; framed: number | null }[]>('window.__bench.keyFrames');
+    if (frames.length >= keys && frames.every((frame) => frame.framed !== null))
+      return frames.map((frame) => frame.framed! - frame.at);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  throw new Error(`${keys} keys did not all reach a frame within ${WAIT_MS} ms`);
 }
 
 export interface KeystrokeTiming {

@@ -2,8 +2,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { jsHeapUsedBytes } from './chromium';
 import type { DeskChild, DeskMemory } from './desk-child';
-import { countText, type FilterQuery } from './filter-plan';
-import { firstRow, installProbe, keystrokeTiming, resetProbe, type KeystrokeTiming } from './page-probe';
+import { BURST_KEYS, countText, type Burst, type FilterQuery } from './filter-plan';
+import {
+  firstRow,
+  installProbe,
+  keyFrames,
+  keystrokeTiming,
+  resetProbe,
+  type KeystrokeTiming,
+} from './page-probe';
 
 const VIEWPORT = { width: 1280, height: 860 };
 const LOAD_TIMEOUT_MS = 120_000;
@@ -43,6 +50,20 @@ export async function openShelf(browser: Browser, url: string): Promise<Page> {
   return (await gotoShelf(browser, url)).page;
 }
 
+/** Waits until the window holds what the filter matches (shelf.haystacks), so keys are counted in the page. */
+export async function waitForShelfHaystacks(page: Page): Promise<void> {
+  const deadline = Date.now() + LOAD_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const done = await page.evaluate<boolean>(
+      "performance.getEntriesByType('resource').some((e) => e.name.includes('/rpc/shelf.haystacks'))",
+    );
+    // The answer has been read; give the page the same settle time as an untimed key to parse and keep it.
+    if (done) return page.waitForTimeout(SETTLE_MS);
+    await page.waitForTimeout(50);
+  }
+  throw new Error('the shelf never asked for shelf.haystacks');
+}
+
 export async function firstShelfPaints(browser: Browser, url: string, runs: number): Promise<ShelfPaint[]> {
   const paints: ShelfPaint[] = [];
   for (let run = 0; run < runs; run++) {
@@ -80,6 +101,32 @@ export async function filterTimings(page: Page, plan: FilterQuery[], total: numb
     await resetProbe(page);
     await page.keyboard.press('Backspace');
     timings.clearing.push(await keystrokeTiming(page, countText(total, total)));
+  }
+  return timings;
+}
+
+/** Gap between the keys of a burst: a fast typist, about 16 characters a second. */
+export const BURST_KEY_GAP_MS = 60;
+
+export interface BurstTimings {
+  /** Every key of every burst: keydown to the end of the next frame. */
+  keyFrames: number[];
+}
+
+/** Types each burst into "Filter handles" back to back, then clears the filter. */
+export async function burstTimings(page: Page, bursts: Burst[], total: number): Promise<BurstTimings> {
+  const timings: BurstTimings = { keyFrames: [] };
+  await page.getByLabel('Filter handles').focus();
+  for (const burst of bursts) {
+    await resetProbe(page);
+    await page.keyboard.type(burst.text, { delay: BURST_KEY_GAP_MS });
+    // The count of the whole burst, then every key's frame.
+    await keystrokeTiming(page, burst.expected);
+    timings.keyFrames.push(...(await keyFrames(page, BURST_KEYS)));
+    await page.keyboard.press('Control+A');
+    await resetProbe(page);
+    await page.keyboard.press('Backspace');
+    await keystrokeTiming(page, countText(total, total));
   }
   return timings;
 }

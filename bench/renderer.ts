@@ -15,9 +15,17 @@ import { bundleFigures } from './bundle';
 import { jsHeapUsedBytes, launchChromium } from './chromium';
 import { reportCorpus } from './corpus';
 import { startDeskChild, type DeskChild } from './desk-child';
-import { filterPlan } from './filter-plan';
+import { burstPlan, filterPlan } from './filter-plan';
 import { percentile, round, type Section } from './measure';
-import { filterTimings, firstShelfPaints, libraryMemory, openShelf, type ShelfPaint } from './renderer-page';
+import {
+  burstTimings,
+  filterTimings,
+  firstShelfPaints,
+  libraryMemory,
+  openShelf,
+  waitForShelfHaystacks,
+  type ShelfPaint,
+} from './renderer-page';
 
 const root = path.resolve(import.meta.dirname, '..');
 const rendererDir = path.join(root, 'out', 'renderer');
@@ -26,6 +34,7 @@ const PAINT_RUNS_100K = 3;
 const CACHED_REPORTS = 10_000;
 const BIG_SHELF = { handles: 100_000, minReportsPerHandle: 1, maxReportsPerHandle: 3, compact: true };
 const FILTER_QUERIES = 12;
+const BURSTS = 6;
 const MB = 2 ** 20;
 
 type Figures = Record<string, number | string>;
@@ -166,10 +175,14 @@ async function bigShelf(run: Running, browser: Browser): Promise<Figures> {
   step('first shelf paints, 100k handles');
   const paints = await firstShelfPaints(browser, desk.url, PAINT_RUNS_100K);
   const page = await openShelf(browser, desk.url);
+  await waitForShelfHaystacks(page);
   const shelfHeap = await jsHeapUsedBytes(page);
   const plan = filterPlan(entries, FILTER_QUERIES);
   step(`filter latency, ${plan.reduce((n, q) => n + q.keys.length, 0)} keystrokes`);
   const timings = await filterTimings(page, plan, entries.length);
+  const bursts = burstPlan(entries, BURSTS);
+  step(`filter latency, ${bursts.length} bursts of 10 keys`);
+  const burst = await burstTimings(page, bursts, entries.length);
   step('done\n');
   await page.close();
   const updated = timings.narrowing.map((t) => t.updated);
@@ -190,6 +203,9 @@ async function bigShelf(run: Running, browser: Browser): Promise<Figures> {
     filter_to_next_frame_p95_ms_100k: round(percentile(framed, 95), 1),
     filter_clear_to_next_frame_median_ms_100k: round(percentile(cleared, 50), 1),
     filter_clear_to_next_frame_p95_ms_100k: round(percentile(cleared, 95), 1),
+    filter_burst_keys_timed: burst.keyFrames.length,
+    filter_burst_key_to_next_frame_median_ms_100k: round(percentile(burst.keyFrames, 50), 1),
+    filter_burst_key_to_next_frame_p95_ms_100k: round(percentile(burst.keyFrames, 95), 1),
   };
 }
 

@@ -11,17 +11,21 @@ import { cliSection } from './cli';
 import { coreThreadSection } from './core-thread';
 import { requestsSection } from './requests';
 import { rendererSection } from './renderer';
+import { libraryScreenSection } from './library-screen';
+import { upgradeSection } from './upgrade';
 import { serviceSection } from './service';
 import type { Section } from './measure';
 
 const SECTIONS: Section[] = [
   cacheSection,
   backupSection,
+  upgradeSection,
   cliSection,
   coreThreadSection,
   requestsSection,
   serviceSection,
   rendererSection,
+  libraryScreenSection,
 ];
 
 const only = process.argv.slice(2);

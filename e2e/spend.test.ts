@@ -87,7 +87,12 @@ describe('spend you can see and steer', () => {
     await nav('Purchases');
     await expect.poll(() => page.getByTestId('daily-spend').textContent()).toContain('Today: $0.02 of your');
     // The daily cap's meter says what today cost; the totals below it do not say it a second time.
-    expect(await page.getByRole('main').getByText(/\btoday\b/i).count()).toBe(1);
+    expect(
+      await page
+        .getByRole('main')
+        .getByText(/\btoday\b/i)
+        .count(),
+    ).toBe(1);
     expect(await page.getByTestId('spend-month').textContent()).toBe('$0.02');
     expect(await page.getByTestId('spend-lifetime').textContent()).toBe('$0.02');
     const byDay = page.getByTestId('spend-by-day');

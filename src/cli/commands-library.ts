@@ -4,6 +4,21 @@ import { DeskError, type DeskCore } from '../core';
 import type { ExportFormat } from '../shared/rpc';
 import { count, escapeJsonControls, table, terminalText, UsageError, type Output } from './output';
 
+/**
+ * A library whose indexing pass is behind (the first run after an upgrade that fills new tables) is brought
+ * up to date first, a step per page asked for, with its progress: the list printed is then the whole one.
+ */
+async function finishIndexing(desk: DeskCore, out: Output): Promise<void> {
+  for (;;) {
+    const { indexing } = await desk.handlers['library.list']({ limit: 1 });
+    if (!indexing) return;
+    const percent = Math.floor((indexing.indexed / Math.max(indexing.total, 1)) * 100);
+    out.progress(
+      `Indexing the library: ${percent}% (${indexing.indexed.toLocaleString('en-US')} of ${count(indexing.total, 'report')})`,
+    );
+  }
+}
+
 export async function library(
   desk: DeskCore,
   out: Output,
@@ -13,6 +28,7 @@ export async function library(
   const limit = limitFlag === undefined ? undefined : Number(limitFlag);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000))
     throw new UsageError(`--limit "${limitFlag}" is not a whole number from 1 to 1000`);
+  await finishIndexing(desk, out);
   // A limit reads one page, not the whole library (1.5 s at 100k reports).
   const { items } = await desk.handlers['library.list']({
     ...(handle ? { handle } : {}),

@@ -178,6 +178,8 @@ export class DeskContext {
     this.budgets = new HandleBudgets(this.db, this.now, this.events);
     this.purchaseRequests = new PurchaseRequests(this.db, this.now, this.events);
     this.snapshots = new SnapshotStore(this.db, this.events);
+    // A backlog left by an upgrade or a crash before indexing is worked off in the background from the start.
+    this.snapshots.indexing();
     this.catalog = new CatalogCache(this.db);
     this.catalogService = new CatalogService({
       serviceUrl: () => this.serviceUrl(),

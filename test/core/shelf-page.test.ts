@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
-import { filterShelf, indexShelf, SHELF_SORTS } from '../../src/shared/shelf-filter';
+import { filterShelf, indexShelf, shelfNeedle, SHELF_SORTS } from '../../src/shared/shelf-filter';
+import { ShelfMatcher } from '../../src/renderer/screens/shelf-count';
 import { deskFor, tempDir } from './helpers';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy';
 
@@ -21,6 +22,28 @@ afterAll(async () => {
 });
 
 describe('the shelf, a page at a time', () => {
+  it("gives the window what the filter matches, so its count of each keystroke is core's", async () => {
+    const dir = tempDir('desk-shelf-haystacks-');
+    const desk = await deskFor({ ...stack, baseUrl: service.url }, dir.dir);
+    try {
+      const summary = await desk.handlers['shelf.summary']({ firstPage: 12 });
+      const { version, haystacks } = await desk.handlers['shelf.haystacks']({ version: summary.version });
+      expect(version).toBe(summary.version);
+      expect(haystacks).toHaveLength(summary.total);
+      const matcher = new ShelfMatcher(haystacks);
+      const name = (await desk.handlers['shelf.page']({ offset: 5, limit: 1 })).entries[0]!.username;
+      // Typed key by key, then narrowed past any match, widened again, and cleared, as a person types.
+      const typed = [...name].map((_, i) => name.slice(0, i + 1));
+      for (const text of [...typed, `${name}zzz`, name.slice(0, 2), `@${name.toUpperCase()}`, '']) {
+        const page = await desk.handlers['shelf.page']({ text, offset: 0, limit: 1 });
+        expect(matcher.count(shelfNeedle(text)), text).toBe(page.matched);
+      }
+    } finally {
+      await desk.close();
+      dir.remove();
+    }
+  });
+
   it('pages, filters and sorts as the shared rule does, from the copy core holds', async () => {
     const dir = tempDir('desk-shelf-page-');
     const desk = await deskFor({ ...stack, baseUrl: service.url }, dir.dir);

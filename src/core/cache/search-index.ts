@@ -5,6 +5,7 @@
  * need them catch the pass up first.
  */
 import type { Statement } from 'better-sqlite3';
+import type { LibraryIndexing } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import { reportFacts } from './report-facts';
 import { parsedRaw, searchableText, textOfRaw, type Indexable } from './report-text';
@@ -36,7 +37,7 @@ export interface Held {
 export const SNIPPET_KEPT_FROM_CHARS = 256 * 1024;
 
 /** Reports indexed per step of the background catch-up: a few milliseconds, so calls in between stay quick. */
-const INDEX_STEP = 200;
+export const INDEX_STEP = 200;
 
 /**
  * Reports held from their put, bounded by the stored JSON's length: past this many characters, or after a
@@ -49,6 +50,11 @@ interface IndexStatements {
   addText: Statement<[number, string]>;
   indexedUpTo: Statement<[], { n: number }>;
   anyPending: Statement<[], { pending: number }>;
+  progress: Statement<[], { pending: number; total: number }>;
+  fillPending: Statement<[], { n: number }>;
+  /** Reports an upgrade left to fill, newest key first (deferred-fills.ts). */
+  toFill: Statement<[number, number], FilterRow & { key: number; raw: string }>;
+  setFillPending: Statement<[number]>;
   pending: Statement<[number, number], { key: number; id: string; serviceUrl: string }>;
   /** The stored report and its filter row, for reports not held (the price is stored past the JSON). */
   storedOf: Statement<[number], FilterRow & { raw: string }>;
@@ -81,6 +87,24 @@ export class SearchIndex {
         `SELECT EXISTS (SELECT 1 FROM snapshots
            WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1)) AS pending`,
       ),
+      // From indexes. The keys not indexed yet are a short range at the end of the table; the keys an upgrade
+      // left to fill are counted in the narrowest index (every index holds the key): counted in the table,
+      // a range of 100k keys read the whole library, about a second.
+      progress: this.db.prepare(
+        `SELECT (SELECT COUNT(*) FROM snapshots
+                   WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1))
+              + (SELECT COUNT(*) FROM snapshots INDEXED BY snapshots_by_spent
+                   WHERE text_id <= COALESCE((SELECT pending_up_to FROM upgrade_fill WHERE id = 1), 0)) AS pending,
+                (SELECT COUNT(*) FROM snapshots) AS total`,
+      ),
+      fillPending: this.db.prepare(
+        'SELECT COALESCE((SELECT pending_up_to FROM upgrade_fill WHERE id = 1), 0) AS n',
+      ),
+      toFill: this.db.prepare(
+        `SELECT text_id AS key, raw_json AS raw, created_at AS createdAt, handle, model, post_count AS postCount,
+           spent_atomic AS spent FROM snapshots WHERE text_id <= ? ORDER BY text_id DESC LIMIT ?`,
+      ),
+      setFillPending: this.db.prepare('UPDATE upgrade_fill SET pending_up_to = ? WHERE id = 1'),
       // Without the JSON: most pending reports are held from their put, and reading it walks its overflow pages.
       pending: this.db.prepare(
         `SELECT text_id AS key, id, service_url AS serviceUrl FROM snapshots WHERE text_id > ? ORDER BY text_id LIMIT ?`,
@@ -145,7 +169,7 @@ export class SearchIndex {
     rawChars: number,
     again: boolean,
   ): void {
-    const { removeText, addText, putFacts, removeTopics, addTopic, storedOf, putFilters } = this.prepared();
+    const { removeText, addText, removeTopics, storedOf } = this.prepared();
     if (again) {
       removeText.run(key);
       removeTopics.run(key);
@@ -155,13 +179,55 @@ export class SearchIndex {
     // A new report's words reach the vocabulary as it catches up with indexed_up_to, whichever process
     // indexed it; a copy stored again keeps its key, so its words are added here.
     if (again) this.vocabulary.addText(text);
+    this.derive(key, snapshot, filters ?? storedOf.get(key) ?? null, text, rawChars);
+  }
+
+  /** A report's facts, topics and date-order row (with its snippet text when its JSON is large). */
+  private derive(
+    key: number,
+    snapshot: Indexable | null,
+    filters: FilterRow | null,
+    text: string,
+    rawChars: number,
+  ): void {
+    const { putFacts, addTopic, putFilters } = this.prepared();
     const { topics, ...facts } = reportFacts(snapshot ?? { analytics: {} });
     putFacts.run({ key, ...facts });
     for (const topic of topics) addTopic.run(topic, key);
-    const { createdAt, handle, model, postCount, spent } = filters ?? storedOf.get(key) ?? {};
     const snippetText = rawChars > SNIPPET_KEPT_FROM_CHARS ? text.slice(0, MAX_SCANNED_CHARS) : null;
-    if (createdAt !== undefined)
-      putFilters.run({ key, createdAt, handle, model, postCount, spent, snippetText });
+    if (filters !== null) putFilters.run({ key, ...filters, snippetText });
+  }
+
+  /**
+   * Fills, for at most `max` reports an upgrade left (deferred-fills.ts), newest key first, what migrations 8
+   * and 10 would have filled at start; returns how many. Their words were indexed before the upgrade.
+   */
+  fillStep(max: number): number {
+    const { fillPending, toFill, setFillPending } = this.prepared();
+    const upTo = fillPending.get()?.n ?? 0;
+    if (upTo <= 0) return 0;
+    return this.db
+      .transaction(() => {
+        const rows = toFill.all(upTo, max);
+        for (const { key, raw, ...filters } of rows) {
+          const snapshot = parsedRaw(raw);
+          const text = raw.length > SNIPPET_KEPT_FROM_CHARS && snapshot ? searchableText(snapshot) : '';
+          this.derive(key, snapshot, filters, text, raw.length);
+        }
+        setFillPending.run(rows.length === max ? rows.at(-1)!.key - 1 : 0);
+        return rows.length;
+      })
+      .immediate();
+  }
+
+  /**
+   * One step of the pass, at most INDEX_STEP reports: new reports first (a purchase's reports are found at
+   * once), then what an upgrade left to fill. Whether there may be more.
+   */
+  step(): boolean {
+    const indexed = this.catchUp(INDEX_STEP);
+    if (indexed === INDEX_STEP) return true;
+    return this.fillStep(INDEX_STEP - indexed) > 0;
   }
 
   /** Runs the pass in steps once the current call is done, so a purchase never waits for it. */
@@ -171,8 +237,16 @@ export class SearchIndex {
     setImmediate(() => {
       this.scheduled = false;
       if (!this.db.open) return;
-      if (this.catchUp(INDEX_STEP) === INDEX_STEP) this.schedule();
+      if (this.step()) this.schedule();
     });
+  }
+
+  /** null when every stored report is indexed; else how far the pass has got. */
+  progress(): LibraryIndexing | null {
+    const { anyPending, fillPending, progress } = this.prepared();
+    if (!anyPending.get()?.pending && (fillPending.get()?.n ?? 0) <= 0) return null;
+    const counts = progress.get() ?? { pending: 0, total: 0 };
+    return counts.pending === 0 ? null : { indexed: counts.total - counts.pending, total: counts.total };
   }
 
   /**

@@ -19,7 +19,8 @@ interface Matches {
 }
 
 export class ShelfIndex {
-  private readonly haystacks: string[];
+  /** What the filter matches, per entry (shelfHaystack). */
+  readonly haystacks: readonly string[];
   private readonly orders = new Map<ShelfSort, Uint32Array>();
   /** The last filter: the next keystroke usually narrows it, and scrolling asks for it again. */
   private last: Matches | null = null;

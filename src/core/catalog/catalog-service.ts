@@ -3,7 +3,14 @@
  * service owns what one desk keeps of them in memory (the last shelf checked, the shelf the Shelf screen pages
  * through); handlers/catalog.ts is its face to the contract.
  */
-import type { MenuView, RpcInput, ShelfPage, ShelfSummary, ShelfView } from '../../shared/rpc';
+import type {
+  MenuView,
+  RpcInput,
+  ShelfHaystacks,
+  ShelfPage,
+  ShelfSummary,
+  ShelfView,
+} from '../../shared/rpc';
 import { reportMenuSchema, shelfListSchema } from '../../shared/wire';
 import { DeskError } from '../errors';
 import { normalizeHandle, type ServiceClient } from '../client/service-client';
@@ -123,10 +130,20 @@ export class CatalogService {
   }
 
   async page(input: RpcInput<'shelf.page'>): Promise<ShelfPage> {
+    return pageOf(await this.served(), input);
+  }
+
+  /** What the filter matches, per handle: the window counts a keystroke's matches itself. */
+  async haystacks(): Promise<ShelfHaystacks> {
+    const served = await this.served();
+    return { version: served.version, haystacks: [...served.index.haystacks] };
+  }
+
+  private async served(): Promise<ServedShelf> {
     if (!this.servedShelf || this.servedShelf.url !== this.deps.serviceUrl()) await this.summary();
     const served = this.servedShelf;
     if (!served) throw new DeskError('shelf_not_held', 'The shelf was fetched but core kept no copy of it.');
-    return pageOf(served, input);
+    return served;
   }
 
   /**

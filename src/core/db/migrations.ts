@@ -310,4 +310,18 @@ export const MIGRATIONS: readonly string[] = [
      decided_at TEXT
    );
    CREATE INDEX purchase_requests_by_state ON purchase_requests(state, created_at);`,
+  // 14: upgrades that rewrite data run in the background (src/core/db/deferred-fills.ts). On a library
+  // that held reports, migrations 8 and 10 made their tables but left them empty; the indexing pass fills
+  // the facts, topics and date order of every key up to pending_up_to, newest first, and lowers it as it
+  // goes. A library whose every indexed report has its date-order row has nothing to fill.
+  `CREATE TABLE upgrade_fill (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     pending_up_to INTEGER NOT NULL
+   );
+   INSERT INTO upgrade_fill (id, pending_up_to)
+     SELECT 1, CASE WHEN EXISTS (
+         SELECT 1 FROM snapshots s WHERE s.text_id <= p.indexed_up_to
+           AND NOT EXISTS (SELECT 1 FROM snapshot_filters f WHERE f.text_id = s.text_id))
+       THEN p.indexed_up_to ELSE 0 END
+     FROM search_progress p WHERE p.id = 1;`,
 ];

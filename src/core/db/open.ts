@@ -9,11 +9,13 @@ import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync } from '
 import path from 'node:path';
 import { DeskError } from '../errors';
 import { MIGRATIONS } from './migrations';
+import { migrationToRun } from './deferred-fills';
 import { BACKUPS_FOLDER } from '../backup/backups-folder';
 import { backupLibraryNow, copyBackupTo, listLibraryBackups } from '../backup/library-backup';
 import { clearDamageMark, damageMarked } from './integrity';
+import type { DeskDb } from './desk-db';
 
-export type DeskDb = Database.Database;
+export type { DeskDb } from './desk-db';
 
 /** "IDSK" in ASCII: marks the file as Intel Desk's so a foreign SQLite file is not mistaken for ours. */
 export const APPLICATION_ID = 0x4944534b;
@@ -115,7 +117,7 @@ export function migrate(db: DeskDb): void {
       // Two processes opening a new library at once (the app and a CLI run): the one that waited for the
       // write lock finds the step taken and skips it, instead of adding a column twice.
       if ((db.pragma('user_version', { simple: true }) as number) > version) return;
-      db.exec(MIGRATIONS[version] ?? '');
+      db.exec(migrationToRun(db, version + 1, MIGRATIONS[version] ?? ''));
       db.pragma(`application_id = ${APPLICATION_ID}`);
       db.pragma(`user_version = ${version + 1}`);
     }).immediate();

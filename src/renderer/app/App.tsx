@@ -14,7 +14,20 @@ import { dateTime, plural } from '../format';
 // The Shelf is the first screen and the only one in the first load; every other screen, and wagmi with the
 // wallet code (WalletScope), loads when first opened.
 const MenuScreen = lazy(() => import('../screens/Menu').then((m) => ({ default: m.MenuScreen })));
-const LibraryScreen = lazy(() => import('../screens/Library').then((m) => ({ default: m.LibraryScreen })));
+type LibraryModule = typeof import('../screens/Library');
+/**
+ * The Library's module once preloaded: rendered directly, it does not suspend, and React does not hold the
+ * screen back behind the fallback (it keeps a fallback up at least 300 ms once shown).
+ */
+let libraryModule: LibraryModule | null = null;
+const loadLibrary = () =>
+  import('../screens/Library').then((m) => {
+    libraryModule = m;
+    return m;
+  });
+const LazyLibraryScreen = lazy(() => loadLibrary().then((m) => ({ default: m.LibraryScreen })));
+/** The Library's code is fetched once the window is idle after start, at the latest this long after. */
+const LIBRARY_PRELOAD_MS = 2_000;
 const ReportScreen = lazy(() => import('../screens/Report').then((m) => ({ default: m.ReportScreen })));
 const PurchasesScreen = lazy(() =>
   import('../screens/Purchases').then((m) => ({ default: m.PurchasesScreen })),
@@ -43,7 +56,11 @@ function Screen(props: { route: Route }) {
         </WalletScope>
       );
     case 'library':
-      return <LibraryScreen handle={route.handle} />;
+      return libraryModule ? (
+        <libraryModule.LibraryScreen handle={route.handle} />
+      ) : (
+        <LazyLibraryScreen handle={route.handle} />
+      );
     case 'report':
       return (
         <ReportScreen
@@ -92,6 +109,13 @@ export function App() {
   useTheme(settings.data?.theme);
   const [helpOpen, setHelpOpen] = useState(false);
   const [syntaxOpen, setSyntaxOpen] = useState(false);
+  // After the first paint, not in its way: opening the Library then costs its data alone (issue 31).
+  useEffect(() => {
+    const idle = requestIdleCallback(() => void loadLibrary().catch(() => undefined), {
+      timeout: LIBRARY_PRELOAD_MS,
+    });
+    return () => cancelIdleCallback(idle);
+  }, []);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!isHelpKey(event)) return;

@@ -18,7 +18,7 @@ import { useLibraryPages, useSearchPages, type LibraryView } from './library-dat
 import { SavedSearches } from './SavedSearches';
 import { SearchSyntaxError } from './SearchSyntaxError';
 import { QueryHelp } from './QueryHelp';
-import type { SearchView } from '../../shared/rpc';
+import type { LibraryIndexing, LibraryItem, SearchView } from '../../shared/rpc';
 
 const reports = (n: number) => plural(n, 'report');
 
@@ -81,6 +81,18 @@ function SearchResults(props: { text: string; handle: string }) {
   );
 }
 
+/** The indexing pass is behind: newest-first pages hold what it has reached, the rest follows. */
+function IndexingNote(props: { indexing: LibraryIndexing }) {
+  const { indexed, total } = props.indexing;
+  const percent = total > 0 ? Math.floor((indexed / total) * 100) : 0;
+  return (
+    <p className="muted" role="status" data-testid="library-indexing">
+      Indexing the library: {percent}% ({indexed.toLocaleString('en-US')} of {reports(total)}). Reports appear
+      here as they are indexed.
+    </p>
+  );
+}
+
 export function LibraryScreen(props: { handle?: string | undefined }) {
   const navigate = useNavigate();
   const [handle, setHandle] = useState(props.handle?.toLowerCase() ?? '');
@@ -91,14 +103,31 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
   const syntaxHintId = useId();
   const tableRef = useRef<HTMLTableElement>(null);
   useSlashFocus(searchRef);
-  const handles = useRpcQuery('library.handles', {});
+  // The first page is asked for first: core answers in order, and the rows should not wait for the handles.
   const list = useLibraryPages(handle, view);
+  const handles = useRpcQuery('library.handles', {});
   const settledText = useDebounced(text.trim(), 250);
   const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
   const first = list.data?.pages[0];
   const owned = handles.data?.handles.reduce((sum, h) => sum + h.reports, 0) ?? first?.total ?? 0;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  // Stable, so the memoized table is not rendered again for each key typed in the search box.
+  const openItem = useCallback(
+    (item: LibraryItem) => navigate({ screen: 'report', id: item.id, serviceUrl: item.serviceUrl }),
+    [navigate],
+  );
+  const closeSyntax = useCallback(() => setSyntaxOpen(false), []);
+  // Thousands of handles in a large library: their options are not made again for each key typed.
+  const handleOptions = useMemo(
+    () =>
+      (handles.data?.handles ?? []).map((h) => (
+        <option key={h.handle} value={h.handle}>
+          {h.displayName ? `${h.displayName} (@${h.username})` : `@${h.username}`}
+        </option>
+      )),
+    [handles.data],
+  );
 
   return (
     <section aria-labelledby="library-title">
@@ -133,16 +162,12 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
           <span id={syntaxHintId} className="sr-only">
             Press question mark in the empty box for the search syntax.
           </span>
-          <QueryHelp open={syntaxOpen} onClose={() => setSyntaxOpen(false)} />
+          <QueryHelp open={syntaxOpen} onClose={closeSyntax} />
           <label>
             Handle{' '}
             <select value={handle} onChange={(e) => setHandle(e.target.value)} aria-label="Handle">
               <option value="">All handles</option>
-              {(handles.data?.handles ?? []).map((h) => (
-                <option key={h.handle} value={h.handle}>
-                  {h.displayName ? `${h.displayName} (@${h.username})` : `@${h.username}`}
-                </option>
-              ))}
+              {handleOptions}
             </select>
           </label>
         </div>
@@ -169,6 +194,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
                 {' · '}
                 <span data-testid="library-spent">{usd(first.totalSpentUsd)} spent</span>
               </p>
+              {first.indexing ? <IndexingNote indexing={first.indexing} /> : null}
               <LibraryTable
                 key={`${handle} ${view.sort} ${view.order}`}
                 items={items}
@@ -179,7 +205,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
                 view={view}
                 onSort={setView}
                 tableRef={tableRef}
-                onOpen={(item) => navigate({ screen: 'report', id: item.id, serviceUrl: item.serviceUrl })}
+                onOpen={openItem}
               />
             </>
           ) : first && owned > 0 ? (

@@ -4,7 +4,7 @@
  * yet shows as loading until it does. One tab stop; arrows, PageUp/PageDown, Home/End move the current row,
  * Enter opens it. Handle, Date, Bought and Spent sort (in core, over an index each).
  */
-import { useEffect, useState, type KeyboardEvent, type RefObject } from 'react';
+import { memo, useEffect, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LibraryItem, LibrarySort } from '../../shared/rpc';
 import { day, localDay, usd } from '../format';
@@ -73,7 +73,11 @@ function SortHeader(props: {
   );
 }
 
-export function LibraryTable(props: Props) {
+/**
+ * Memoized: the screen re-renders on every key typed in its search box, and the table's rows need not (they
+ * cost most of a frame at 200 rows a page).
+ */
+export const LibraryTable = memo(function LibraryTable(props: Props) {
   const { items, total, hasMore, loadingMore, loadMore, onOpen, tableRef } = props;
   const [cursor, setCursor] = useState(0);
   const current = Math.max(0, Math.min(cursor, total - 1));
@@ -228,4 +232,4 @@ export function LibraryTable(props: Props) {
       </tbody>
     </table>
   );
-}
+});

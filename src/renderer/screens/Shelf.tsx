@@ -14,6 +14,7 @@ import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../compone
 import { count, localDay, number, plural, pluralWord } from '../format';
 import { shelfHaystack, shelfNeedle, type ShelfSort } from '../../shared/shelf-filter';
 import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
+import { useShelfCount } from './shelf-count';
 
 const ROW_HEIGHT = 56;
 
@@ -48,7 +49,9 @@ export function ShelfScreen() {
     [library.data],
   );
   const head = useShelfHead(summary.data, text, sort);
-  const matched = head.data?.matched ?? 0;
+  // Counted here as the key is typed; core's answer brings the same count with the rows.
+  const counted = useShelfCount(summary.data, text);
+  const matched = counted ?? head.data?.matched ?? 0;
   // While core answers a new filter, the rows already here that match it stay (the same rule as core's), so
   // a row typed for never gives way to rows that do not match.
   const needle = shelfNeedle(text);
@@ -59,7 +62,7 @@ export function ShelfScreen() {
         : null,
     [head.isPlaceholderData, head.data, needle],
   );
-  const shown = interim ? interim.length : matched;
+  const shown = interim && counted === null ? interim.length : matched;
   const total = head.data?.total ?? summary.data?.total ?? 0;
   const [listTop, setListTop] = useState(0);
   // Where the list starts in the page moves with what is above it (banners, the welcome): measured again

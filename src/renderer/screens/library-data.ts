@@ -9,6 +9,8 @@ import { useRpc } from '../rpc/context';
 
 export const LIBRARY_PAGE = 200;
 export const SEARCH_PAGE = 25;
+/** While core's indexing pass is behind, the pages are asked for again this often to show its progress. */
+export const INDEXING_POLL_MS = 1000;
 
 export interface LibraryView {
   sort: LibrarySort;
@@ -33,6 +35,7 @@ export function useLibraryPages(handle: string, view: LibraryView) {
       client.call('library.list', pageParam ? { ...input, cursor: pageParam } : input),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
+    refetchInterval: (query) => (query.state.data?.pages[0]?.indexing ? INDEXING_POLL_MS : false),
   });
 }
 

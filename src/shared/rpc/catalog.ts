@@ -40,6 +40,15 @@ export interface ShelfPage {
   entries: ShelfEntry[];
 }
 
+/**
+ * What the Shelf filter matches, per handle in the shelf's own order (shelfHaystack): the window counts the
+ * matches of a keystroke itself, in the frame it was typed in, while core sends the rows.
+ */
+export interface ShelfHaystacks {
+  version: number;
+  haystacks: string[];
+}
+
 export interface MenuItemView extends ReportMenuItem {
   owned: boolean;
 }
@@ -76,6 +85,12 @@ export const catalogMethods = {
       offset: z.number().int().min(0),
       limit: z.number().int().min(1).max(500),
     }),
+    reads: ['shelf'],
+    changes: [],
+  }),
+  /** The shelf of the last shelf.summary, as the filter reads it; `version` only keys the window's copy. */
+  'shelf.haystacks': method<ShelfHaystacks>()({
+    input: z.object({ version: z.number().int().nonnegative().optional() }),
     reads: ['shelf'],
     changes: [],
   }),

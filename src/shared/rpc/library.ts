@@ -48,6 +48,17 @@ export interface LibraryPage {
   totalSpentUsd: number;
   /** Opaque; pass it back to get the page after this one. null on the last page. */
   nextCursor: string | null;
+  /**
+   * Set while the indexing pass is behind (a large purchase, an upgrade that fills new tables): pages in date
+   * order hold only the reports indexed so far; the rest appear as the pass goes on in the background.
+   */
+  indexing?: LibraryIndexing;
+}
+
+/** How far the background indexing pass has got: `indexed` of `total` reports. */
+export interface LibraryIndexing {
+  indexed: number;
+  total: number;
 }
 
 export interface SearchHit extends LibraryItem {

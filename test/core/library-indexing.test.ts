@@ -1,0 +1,104 @@
+/**
+ * A library whose indexing pass is far behind (an upgrade that fills new tables, a crash right after a large
+ * purchase) opens at once: the first page does not wait for the whole pass, says how far it has got, and the
+ * pass finishes in the background.
+ */
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { openDeskDb } from '../../src/core/db/open';
+import { SnapshotStore } from '../../src/core/cache/snapshots';
+import { INDEX_STEP } from '../../src/core/cache/search-index';
+import type { IntelReportSnapshot } from '../../src/shared/wire';
+import { tempDir } from './helpers';
+
+const SERVICE = 'http://a.example';
+const REPORTS = INDEX_STEP * 3 + 17;
+
+function snapshot(n: number): IntelReportSnapshot {
+  return {
+    id: `r${n}`,
+    createdAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
+    model: 'm',
+    synthesisSettings: {},
+    meta: { postCount: 3, dateRange: null },
+    analytics: {},
+    narrative: { summary: `report number ${n} about geothermal permits` },
+    changeSummary: null,
+    previousReportId: null,
+  };
+}
+
+/** A library holding REPORTS reports, none of them indexed: the run that stored them stopped first. */
+function unindexedLibrary(file: string): void {
+  const { db } = openDeskDb(file);
+  const store = new SnapshotStore(db);
+  const entries = Array.from({ length: REPORTS }, (_, n) => {
+    const snap = snapshot(n);
+    return { snapshot: snap, raw: JSON.stringify(snap) };
+  });
+  db.transaction(() => store.put(SERVICE, 'ada', entries, null, '2026-02-01T00:00:00.000Z'))();
+  db.close();
+}
+
+describe('library with an indexing backlog', () => {
+  it('pages at once with the progress of the pass, which finishes in the background', async () => {
+    const data = tempDir('desk-backlog-');
+    const file = path.join(data.dir, 'desk.db');
+    try {
+      unindexedLibrary(file);
+      const { db } = openDeskDb(file);
+      try {
+        const store = new SnapshotStore(db);
+        const first = store.page({ limit: 10 });
+        // One step indexed before the page was read, not the whole backlog.
+        expect(first.indexing).toEqual({ indexed: INDEX_STEP, total: REPORTS });
+        expect(first.total).toBe(REPORTS);
+        expect(first.items.map((item) => item.id)).toEqual(
+          Array.from({ length: 10 }, (_, i) => `r${INDEX_STEP - 1 - i}`),
+        );
+        // Other orders read the reports themselves: complete while the pass runs.
+        expect(store.page({ sort: 'purchased', limit: REPORTS }).items).toHaveLength(REPORTS);
+        const seen: number[] = [];
+        await vi.waitFor(
+          () => {
+            const progress = store.indexing();
+            if (progress) seen.push(progress.indexed);
+            expect(progress).toBeNull();
+          },
+          { timeout: 10_000, interval: 1 },
+        );
+        const done = store.page({ limit: 10 });
+        expect(done.indexing).toBeUndefined();
+        expect(done.items[0]?.id).toBe(`r${REPORTS - 1}`);
+        expect(store.search('geotherm*', 1000)).toHaveLength(REPORTS);
+        // Progress only goes forward.
+        expect(seen).toEqual([...seen].sort((a, b) => a - b));
+      } finally {
+        db.close();
+      }
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('indexes a purchase of a few reports before its page, so the page is complete', () => {
+    const data = tempDir('desk-backlog-');
+    try {
+      const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+      try {
+        const store = new SnapshotStore(db);
+        const snap = snapshot(1);
+        db.transaction(() =>
+          store.put(SERVICE, 'ada', [{ snapshot: snap, raw: JSON.stringify(snap) }], null, snap.createdAt),
+        )();
+        const page = store.page({ limit: 10 });
+        expect(page.indexing).toBeUndefined();
+        expect(page.items.map((item) => item.id)).toEqual(['r1']);
+      } finally {
+        db.close();
+      }
+    } finally {
+      data.remove();
+    }
+  });
+});
