@@ -1,6 +1,10 @@
 /** The shell's configuration, from the environment `npm start` sets; validated like any outside input. */
 import { z } from 'zod';
 import { DeskError } from '../src/core/errors';
+import {
+  DEFAULT_WALLETCONNECT_RELAY_URL,
+  walletConnectRelayUrlSchema,
+} from '../src/shared/walletconnect-relay';
 
 const hexKey = z
   .string()
@@ -22,6 +26,8 @@ const envSchema = z.object({
     .transform((a) => a as `0x${string}`)
     .optional(),
   INTEL_DESK_DEMO_WALLET: z.enum(['imported', 'demo']).optional(),
+  /** A testing aid: the WalletConnect relay to dial instead of WalletConnect's own (never in Settings). */
+  INTEL_DESK_WALLETCONNECT_RELAY_URL: walletConnectRelayUrlSchema.optional(),
 });
 
 export interface ShellEnv {
@@ -37,6 +43,8 @@ export interface ShellEnv {
   demoAsset: `0x${string}` | undefined;
   /** npm start's --wallet: what the demo does about a folder holding a wallet not its own. */
   demoWallet: 'imported' | 'demo' | undefined;
+  /** The WalletConnect relay, as an origin: the only address besides the app's the window may connect to. */
+  walletConnectRelayUrl: string;
 }
 
 export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
@@ -57,5 +65,6 @@ export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
     nativeBinding: parsed.INTEL_DESK_NATIVE_BINDING,
     demoAsset: parsed.INTEL_DESK_DEMO_ASSET,
     demoWallet: parsed.INTEL_DESK_DEMO_WALLET,
+    walletConnectRelayUrl: parsed.INTEL_DESK_WALLETCONNECT_RELAY_URL ?? DEFAULT_WALLETCONNECT_RELAY_URL,
   };
 }

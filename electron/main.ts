@@ -21,7 +21,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { description, version } from '../package.json';
 import type { DispatchResult } from '../src/host/dispatch';
-import { SECURITY_HEADERS } from '../src/host/csp';
+import { securityHeaders, withPagePolicy } from '../src/host/csp';
+import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../src/shared/walletconnect-relay';
 import { readStatic } from '../src/host/static-files';
 import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
 import { startCoreThread } from '../src/host/core-thread';
@@ -87,6 +88,7 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
       ...(shellEnv.rpcUrl ? { rpcUrl: shellEnv.rpcUrl } : {}),
       ...(shellEnv.nativeBinding ? { nativeBinding: shellEnv.nativeBinding } : {}),
       demo: shellEnv.demo,
+      walletConnectRelayUrl: shellEnv.walletConnectRelayUrl,
       ...(shellEnv.demoAsset ? { demoAsset: shellEnv.demoAsset } : {}),
       ...(shellEnv.demo && shellEnv.demoLibrarySecret
         ? { demoLibrarySecret: shellEnv.demoLibrarySecret }
@@ -173,28 +175,41 @@ function fromDeskWindow(event: IpcMainInvokeEvent): boolean {
   return event.sender.id === mainWindow.webContents.id && frame.parent === null && isAppUrl(frame.url);
 }
 
-function serveRenderer(): void {
+function serveRenderer(relayUrl: string): void {
+  const headers = securityHeaders(relayUrl);
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
     const file = isAppUrl(request.url) ? await readStatic(rendererDir, url.pathname) : null;
-    if (!file) return new Response('Not found', { status: 404, headers: SECURITY_HEADERS });
-    return new Response(new Uint8Array(file.body), {
-      headers: { ...SECURITY_HEADERS, 'Content-Type': file.type },
+    if (!file) return new Response('Not found', { status: 404, headers });
+    const body = file.type.startsWith('text/html') ? withPagePolicy(file.body, relayUrl) : file.body;
+    return new Response(new Uint8Array(body), {
+      headers: { ...headers, 'Content-Type': file.type },
     });
   });
 }
 
 /**
  * The CSP of src/host/csp.ts, written out literally so static scanners can read it; a host test checks
- * that both stay identical. It covers every response the window loads, app:// included.
+ * that both stay identical. It covers every response the window loads, app:// included. A run given another
+ * WalletConnect relay (a testing aid) has that relay in place of WalletConnect's, and no other change.
  */
-function enforceCsp(): void {
+function withRelay(policy: string, relayUrl: string): string {
+  return policy.replace(
+    `connect-src 'self' ${DEFAULT_WALLETCONNECT_RELAY_URL}`,
+    `connect-src 'self' ${relayUrl}`,
+  );
+}
+
+function enforceCsp(relayUrl: string): void {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: {
         ...details.responseHeaders,
         'Content-Security-Policy': [
-          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self' wss://relay.walletconnect.org https://rpc.walletconnect.org https://verify.walletconnect.org https://verify.walletconnect.com; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'",
+          withRelay(
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self' wss://relay.walletconnect.org; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'",
+            relayUrl,
+          ),
         ],
       },
     });
@@ -318,8 +333,8 @@ async function start(shellEnv: ShellEnv): Promise<void> {
   if (!existsSync(path.join(rendererDir, 'index.html')))
     throw new Error(`the window's files are missing from ${rendererDir} (run npm run build)`);
   lockDown();
-  enforceCsp();
-  serveRenderer();
+  enforceCsp(shellEnv.walletConnectRelayUrl);
+  serveRenderer(shellEnv.walletConnectRelayUrl);
   installMenu();
   core = startCore(shellEnv);
   const running = await core;

@@ -59,6 +59,8 @@ export interface DeskCoreOptions {
   nativeBinding?: string;
   /** When the library is copied into backups/ (after stored reports, daily); tests shorten the delays. */
   backups?: BackupScheduleOptions;
+  /** The WalletConnect relay, already validated (src/shared/walletconnect-relay.ts); default WalletConnect's. */
+  walletConnectRelayUrl?: string;
   /** When the background integrity check runs (tests start it at once). */
   integrity?: Omit<IntegrityWatchOptions, 'nativeBinding'>;
 }

@@ -3,6 +3,7 @@ import type { RpcHandlers, SettingsView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { settingsView } from '../settings';
 import { DeskError } from '../errors';
+import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../../shared/walletconnect-relay';
 import { serviceOrigin, type LibrarySecretStatus } from '../library-secret';
 
 function settingsGet(ctx: DeskContext): SettingsView {
@@ -18,6 +19,7 @@ function settingsGet(ctx: DeskContext): SettingsView {
     { ...ctx.settings.get(), serviceUrl: ctx.serviceUrl() },
     { set, accepted: set ? accepted : null, origin: status.origin },
     ctx.demo && Boolean(ctx.options.demoLibrarySecret),
+    ctx.options.walletConnectRelayUrl ?? DEFAULT_WALLETCONNECT_RELAY_URL,
   );
 }
 

@@ -1,6 +1,6 @@
 /**
  * WalletConnect as a wagmi connector over @walletconnect/universal-provider. The provider is loaded (and the
- * relay contacted) only when the person connects, with the project id read from core's settings at that
+ * relay contacted) only when the person connects, with the project id and relay read from core's settings at that
  * moment; the pairing URI goes out as a 'display_uri' message for the app's own QR code, so no third-party
  * modal is loaded. Only Base and Base Sepolia are asked for: the demo chain is local to this machine.
  */
@@ -49,13 +49,15 @@ export function deskWalletConnect(client: RpcClient) {
   let loading: Promise<UniversalProvider> | null = null;
 
   async function load(): Promise<UniversalProvider> {
-    const { walletConnectProjectId } = await client.call('settings.get', {});
+    const { walletConnectProjectId, walletConnectRelayUrl } = await client.call('settings.get', {});
     if (!walletConnectProjectId)
       throw new Error('Set a WalletConnect project id in Settings to connect a wallet this way.');
     loading ??= import('@walletconnect/universal-provider').then(async (module) => {
       const created = await withTimeout(
         module.UniversalProvider.init({
           projectId: walletConnectProjectId,
+          // WalletConnect's own relay unless the run named another; the page's CSP allows only this one.
+          relayUrl: walletConnectRelayUrl,
           metadata: {
             name: 'Intel Desk',
             description: 'Buy and read pay-per-report intelligence',

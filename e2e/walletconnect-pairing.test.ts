@@ -1,0 +1,145 @@
+/**
+ * A wallet connected through WalletConnect pays, end to end, with the official clients on both sides: the desk's
+ * connector (universal-provider) in Chromium, the test wallet (sign-client) in this process, and the test relay
+ * between them, all on loopback. Base Sepolia on anvil, the interop peer as the seller. The person pairs from
+ * Settings, buys, the wallet signs exactly the authorization the confirmation showed, and the chain and the
+ * ledger agree.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { getAddress, type Hex } from 'viem';
+import { ledgerRows } from '../test/core/helpers';
+import {
+  startBaseSepolia,
+  startInteropPeer,
+  type AnvilTestAccount,
+  type BaseSepolia,
+  type InteropPeer,
+} from '../test/interop/fixtures';
+import { startTestRelay, type TestRelay } from '../test/walletconnect/relay';
+import { startTestWallet, type TestWallet } from '../test/walletconnect/wallet';
+import { launchLoopbackOnlyChromium, shot } from './browser';
+import { filterAndOpen, openShelf, waitForPrice } from './flow';
+import { openWalletConnectDesk, showPairingLink, type WalletConnectDesk } from './walletconnect-desk';
+
+const BASE_SEPOLIA = 'eip155:84532';
+/** The peer's unit price, $0.01, in USDC base units. */
+const UNIT = 10_000n;
+const usdOf = (count: number) => `$${(count / 100).toFixed(2)}`;
+
+let browser: Browser;
+let chain: BaseSepolia;
+let peer: InteropPeer;
+let relay: TestRelay;
+let opened: { desk: WalletConnectDesk; wallet: TestWallet } | null = null;
+
+beforeAll(async () => {
+  browser = await launchLoopbackOnlyChromium();
+  chain = await startBaseSepolia();
+  peer = await startInteropPeer({ chain, form: 'stock' });
+  relay = await startTestRelay();
+});
+
+afterEach(async () => {
+  await opened?.wallet.stop();
+  await opened?.desk.close();
+  opened = null;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await relay?.stop();
+  await peer?.stop();
+  await chain?.stop();
+});
+
+/** A desk and a wallet for one test, paired through the page; the buyer holds 1 USDC. */
+async function paired(buyer: AnvilTestAccount): Promise<{ desk: WalletConnectDesk; wallet: TestWallet }> {
+  await chain.fund(buyer.address, 1_000_000n);
+  const wallet = await startTestWallet({
+    relayUrl: relay.url,
+    signer: buyer.account,
+    chains: [BASE_SEPOLIA],
+  });
+  const desk = await openWalletConnectDesk({
+    browser,
+    serviceUrl: peer.url,
+    rpcUrl: chain.rpcUrl,
+    relayUrl: relay.url,
+  });
+  opened = { desk, wallet };
+  const uri = await showPairingLink(desk.page);
+  expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/);
+  await shot(desk.page, 'walletconnect-pairing-code');
+  await wallet.pair(uri);
+  await desk.page.getByText(/WalletConnect wallet .* connected\./).waitFor();
+  return opened;
+}
+
+/** Opens the handle and the confirmation for all its reports; resolves with what the dialog says. */
+async function confirmAll(page: Page, handle: string, count: number): Promise<string> {
+  await openShelf(page);
+  await filterAndOpen(page, handle);
+  await waitForPrice(page, usdOf(count));
+  await page.getByRole('button', { name: `Buy ${count} reports for ${usdOf(count)}` }).click();
+  const amount = page.getByRole('dialog').locator('[data-testid="confirm-amount"]');
+  await amount.waitFor();
+  return (await amount.textContent()) ?? '';
+}
+
+describe('paying through a wallet paired with WalletConnect', () => {
+  it('pairs from the link under the QR code, signs exactly what was confirmed, and pays', async () => {
+    const buyer = chain.accounts.buyers[0]!;
+    const { desk, wallet } = await paired(buyer);
+    const { page } = desk;
+    const status = await desk.desk.core.handlers['wallet.status']({});
+    expect(status).toMatchObject({ kind: 'external', address: buyer.address });
+
+    const said = await confirmAll(page, 'alice_intel', 3);
+    expect(said).toBe('Pay exactly $0.03 (0.03 USDC) for 3 reports of @alice_intel?');
+    const buyerBefore = await chain.balanceOf(buyer.address);
+    const payeeBefore = await chain.balanceOf(peer.payTo);
+    await page.getByRole('button', { name: 'Pay $0.03' }).click();
+    const outcome = page.locator('[data-testid="purchase-outcome"]');
+    await outcome.waitFor({ timeout: 30_000 });
+    expect(await outcome.textContent()).toContain('Bought 3 reports for $0.03.');
+    await shot(page, 'walletconnect-purchase');
+
+    // The wallet was asked once, for exactly the EIP-3009 authorization of the confirmed price.
+    const asked = wallet.requests.filter((r) => r.method === 'eth_signTypedData_v4');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.chainId).toBe(BASE_SEPOLIA);
+    expect(String(asked[0]!.params[0]).toLowerCase()).toBe(buyer.address.toLowerCase());
+    const [typed] = wallet.typedData;
+    expect(typed!.primaryType).toBe('TransferWithAuthorization');
+    // Addresses as the challenge spelled them (any case): compared as addresses.
+    const { verifyingContract, ...domain } = typed!.domain;
+    expect(domain).toEqual({ name: 'USDC', version: '2', chainId: 84532 });
+    expect(getAddress(verifyingContract)).toBe(chain.usdc);
+    expect(getAddress(typed!.message['from']!)).toBe(buyer.address);
+    expect(getAddress(typed!.message['to']!)).toBe(getAddress(peer.payTo));
+    expect(typed!.message['value']).toBe((3n * UNIT).toString());
+    expect(Number(typed!.message['validBefore'])).toBeGreaterThan(Number(typed!.message['validAfter']));
+
+    // The chain and the ledger agree with what was signed.
+    expect(await chain.balanceOf(buyer.address)).toBe(buyerBefore - 3n * UNIT);
+    expect(await chain.balanceOf(peer.payTo)).toBe(payeeBefore + 3n * UNIT);
+    const nonce = typed!.message['nonce'] as Hex;
+    expect(await chain.authorizationState(buyer.address, nonce)).toBe(true);
+    const rows = ledgerRows(desk.dataDir);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      state: 'completed',
+      payer: buyer.address,
+      pay_to: peer.payTo,
+      amount: (3n * UNIT).toString(),
+      nonce,
+      network: BASE_SEPOLIA,
+    });
+    expect(rows[0]!.valid_before.toString()).toBe(typed!.message['validBefore']);
+
+    // Nothing left loopback, and the page's policy refused nothing it needed.
+    expect(desk.foreign).toEqual([]);
+    expect(desk.violations.filter((v) => v.startsWith('connect-src'))).toEqual([]);
+  });
+});
