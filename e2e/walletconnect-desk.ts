@@ -10,7 +10,10 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { RENDERER_DIR } from './desk-fixture';
+import { z } from 'zod';
 import { TEST_PROJECT_ID } from '../test/walletconnect/wallet';
+
+const abandonedSchema = z.object({ purchaseId: z.string() });
 
 export interface WalletConnectDesk {
   desk: DeskHost;
@@ -20,6 +23,8 @@ export interface WalletConnectDesk {
   foreign: string[];
   /** CSP violations the page reported, as "directive blocked-uri". */
   violations: string[];
+  /** The purchases whose signature request the page told core to forget, in order. */
+  abandoned: string[];
   restart(): Promise<void>;
   close(): Promise<void>;
 }
@@ -43,6 +48,7 @@ export async function openWalletConnectDesk(options: WalletConnectDeskOptions): 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'desk-wc-'));
   const foreign: string[] = [];
   const violations: string[] = [];
+  const abandoned: string[] = [];
   const openDesk = () =>
     startDeskHost({
       core: {
@@ -62,6 +68,8 @@ export async function openWalletConnectDesk(options: WalletConnectDeskOptions): 
     page.on('request', (request) => {
       const url = request.url();
       if (!url.startsWith(own) && !url.startsWith('data:')) foreign.push(url);
+      if (url.startsWith(`${own}/rpc/purchase.abandonSignature`))
+        abandoned.push(abandonedSchema.parse(request.postDataJSON()).purchaseId);
     });
     page.on('websocket', (socket) => {
       if (!socket.url().startsWith(options.relayUrl)) foreign.push(socket.url());
@@ -86,6 +94,7 @@ export async function openWalletConnectDesk(options: WalletConnectDeskOptions): 
       dataDir,
       foreign,
       violations,
+      abandoned,
       async restart() {
         await opened?.context.close();
         await fixture.desk.close();

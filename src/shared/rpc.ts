@@ -557,6 +557,8 @@ export const rpcInputs = {
     purchaseId: z.string().min(1),
     signature: z.string().regex(/^0x[0-9a-fA-F]+$/),
   }),
+  /** The connected wallet will not sign it (it refused, ended the session, or did not answer in time). */
+  'purchase.abandonSignature': z.object({ purchaseId: z.string().min(1) }),
   'purchases.list': z.object({}),
   'purchases.reconcile': z.object({}),
   'purchases.spend': z.object({ days: z.number().int().min(1).max(366).optional() }),
@@ -755,6 +757,7 @@ export const rpcEffects: {
   // A purchase moves money and stores reports: the quote of the same choice is stale (owned, daily cap).
   'purchase.start': { reads: [], changes: ['purchases', 'library', 'menu', 'wallet', 'quote'] },
   'purchase.submitSignature': { reads: [], changes: ['purchases', 'library', 'menu', 'wallet', 'quote'] },
+  'purchase.abandonSignature': { reads: [], changes: ['quote'] },
   'purchases.list': { reads: ['purchases'], changes: [] },
   'purchases.reconcile': { reads: ['purchases'], changes: ['purchases', 'library', 'menu', 'quote'] },
   // Caps and budgets are settings; the totals and charts are the ledger's.
@@ -827,6 +830,8 @@ export interface RpcOutputs {
   'quote.get': QuoteView;
   'purchase.start': PurchaseOutcome;
   'purchase.submitSignature': PurchaseOutcome;
+  /** Whether a signature request was waiting and is now forgotten (a later signature for it is refused). */
+  'purchase.abandonSignature': { abandoned: boolean };
   'purchases.list': PurchasesView;
   'purchases.reconcile': PurchasesView;
   'purchases.spend': SpendView;

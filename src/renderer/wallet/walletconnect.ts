@@ -82,82 +82,109 @@ export function deskWalletConnect(client: RpcClient) {
     }
   }
 
-  return createConnector<Eip1193>((config) => ({
-    id: 'walletConnect',
-    name: 'WalletConnect',
-    type: 'walletConnect',
-    async connect(parameters) {
-      const wc = await load();
-      let shown: () => void = () => undefined;
-      const uriShown = new Promise<void>((resolve) => (shown = resolve));
-      const onUri = (uri: string) => {
-        config.emitter.emit('message', { type: 'display_uri', data: uri });
-        shown();
-      };
-      wc.on('display_uri', onUri);
-      try {
-        if (!wc.session) {
-          const connecting = wc.connect({
-            optionalNamespaces: {
-              eip155: {
-                chains: CHAINS.map((id) => `eip155:${id}`),
-                methods: SIGNING_METHODS,
-                events: ['accountsChanged', 'chainChanged'],
-              },
-            },
+  return createConnector<Eip1193>((config) => {
+    // wagmi follows a connector's own events only: the provider's are passed on here, once per provider.
+    const watched = new WeakSet<UniversalProvider>();
+    const watch = (wc: UniversalProvider) => {
+      if (watched.has(wc)) return;
+      watched.add(wc);
+      wc.on('accountsChanged', (accounts: string[]) => {
+        if (accounts.length === 0) config.emitter.emit('disconnect');
+        // Addresses, or CAIP-10 accounts (eip155:<chain>:<address>) from some wallets: the address is last.
+        else
+          config.emitter.emit('change', {
+            accounts: accounts.map((a) => getAddress(a.split(':').pop() ?? '')),
           });
-          try {
-            await withTimeout(Promise.race([uriShown, connecting]), RELAY_UNREACHABLE);
-          } catch (error) {
-            wc.abortPairingAttempt();
-            throw error;
+      });
+      // A wallet may change its accounts by a session update alone, with no accountsChanged event.
+      wc.on('session_update', () => {
+        const accounts = sessionAccounts(wc);
+        if (accounts.length > 0) config.emitter.emit('change', { accounts });
+      });
+      wc.on('chainChanged', (chain: string | number) => {
+        config.emitter.emit('change', { chainId: Number(chain) });
+      });
+      // The wallet ended the session (from the phone): the desk is no longer connected to it.
+      wc.on('disconnect', () => config.emitter.emit('disconnect'));
+    };
+    return {
+      id: 'walletConnect',
+      name: 'WalletConnect',
+      type: 'walletConnect',
+      async connect(parameters) {
+        const wc = await load();
+        watch(wc);
+        let shown: () => void = () => undefined;
+        const uriShown = new Promise<void>((resolve) => (shown = resolve));
+        const onUri = (uri: string) => {
+          config.emitter.emit('message', { type: 'display_uri', data: uri });
+          shown();
+        };
+        wc.on('display_uri', onUri);
+        try {
+          if (!wc.session) {
+            const connecting = wc.connect({
+              optionalNamespaces: {
+                eip155: {
+                  chains: CHAINS.map((id) => `eip155:${id}`),
+                  methods: SIGNING_METHODS,
+                  events: ['accountsChanged', 'chainChanged'],
+                },
+              },
+            });
+            try {
+              await withTimeout(Promise.race([uriShown, connecting]), RELAY_UNREACHABLE);
+            } catch (error) {
+              wc.abortPairingAttempt();
+              throw error;
+            }
+            await connecting;
           }
-          await connecting;
+        } finally {
+          wc.removeListener('display_uri', onUri);
         }
-      } finally {
-        wc.removeListener('display_uri', onUri);
-      }
-      const accounts = sessionAccounts(wc);
-      if (accounts.length === 0) throw new Error('The wallet approved the session but shared no account.');
-      const chainId = sessionChainId(wc);
-      // wagmi types the answer by the withCapabilities flag; this connector has no capabilities to report.
-      return (
-        parameters?.withCapabilities
-          ? { accounts: accounts.map((address) => ({ address, capabilities: {} })), chainId }
-          : { accounts, chainId }
-      ) as never;
-    },
-    async disconnect() {
-      await provider?.disconnect();
-    },
-    async getAccounts() {
-      return provider ? sessionAccounts(provider) : [];
-    },
-    async getChainId() {
-      return provider ? sessionChainId(provider) : CHAINS[0];
-    },
-    async getProvider() {
-      const wc = await load();
-      return {
-        request: ({ method, params }) =>
-          wc.request({ method, params: params as unknown[] }, `eip155:${sessionChainId(wc)}`),
-        on: (event, listener) => wc.on(event, listener),
-        removeListener: (event, listener) => wc.removeListener(event, listener),
-      };
-    },
-    // Never restore a session at start-up: that would contact the relay before the person asks for it.
-    async isAuthorized() {
-      return provider?.session !== undefined && provider !== null;
-    },
-    onAccountsChanged(accounts) {
-      if (accounts.length === 0) config.emitter.emit('disconnect');
-      else config.emitter.emit('change', { accounts: accounts.map((a) => getAddress(a)) });
-    },
-    onChainChanged(chain) {
-      config.emitter.emit('change', { chainId: Number(chain) });
-    },
-    onDisconnect() {
-      config.emitter.emit('disconnect');
-    },
-  }));
+        const accounts = sessionAccounts(wc);
+        if (accounts.length === 0) throw new Error('The wallet approved the session but shared no account.');
+        const chainId = sessionChainId(wc);
+        // wagmi types the answer by the withCapabilities flag; this connector has no capabilities to report.
+        return (
+          parameters?.withCapabilities
+            ? { accounts: accounts.map((address) => ({ address, capabilities: {} })), chainId }
+            : { accounts, chainId }
+        ) as never;
+      },
+      async disconnect() {
+        await provider?.disconnect();
+      },
+      async getAccounts() {
+        return provider ? sessionAccounts(provider) : [];
+      },
+      async getChainId() {
+        return provider ? sessionChainId(provider) : CHAINS[0];
+      },
+      async getProvider() {
+        const wc = await load();
+        return {
+          request: ({ method, params }) =>
+            wc.request({ method, params: params as unknown[] }, `eip155:${sessionChainId(wc)}`),
+          on: (event, listener) => wc.on(event, listener),
+          removeListener: (event, listener) => wc.removeListener(event, listener),
+        };
+      },
+      // Never restore a session at start-up: that would contact the relay before the person asks for it.
+      async isAuthorized() {
+        return provider?.session !== undefined && provider !== null;
+      },
+      onAccountsChanged(accounts) {
+        if (accounts.length === 0) config.emitter.emit('disconnect');
+        else config.emitter.emit('change', { accounts: accounts.map((a) => getAddress(a)) });
+      },
+      onChainChanged(chain) {
+        config.emitter.emit('change', { chainId: Number(chain) });
+      },
+      onDisconnect() {
+        config.emitter.emit('disconnect');
+      },
+    };
+  });
 }
