@@ -2,7 +2,8 @@
  * A desk that pays through WalletConnect, everything on loopback: Base Sepolia on anvil, the interop peer
  * (official x402 packages) as the service, the test relay (test/walletconnect/relay.ts), a non-demo desk whose
  * connector dials that relay, and a page in a Chromium that can reach loopback only. The wallet is the test's
- * (test/walletconnect/wallet.ts). restart() closes the page and the desk and opens both on the same data dir.
+ * (test/walletconnect/wallet.ts). restart() closes the page and the desk and opens both again on the same data
+ * dir and port, in the same browser profile, as an app restart keeps its storage.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,8 @@ export interface WalletConnectDesk {
   foreign: string[];
   /** CSP violations the page reported, as "directive blocked-uri". */
   violations: string[];
+  /** WebSockets the page opened to the relay, since the desk first opened. */
+  relaySockets: string[];
   /** The purchases whose signature request the page told core to forget, in order. */
   abandoned: string[];
   restart(): Promise<void>;
@@ -34,6 +37,8 @@ export interface WalletConnectDeskOptions {
   serviceUrl: string;
   rpcUrl: string;
   relayUrl: string;
+  /** Gives the page Playwright's clock (it runs as usual until a test moves it on). */
+  clock?: boolean;
 }
 
 /** Collects CSP violations where the page can report them: an exposed function the page calls. */
@@ -49,8 +54,12 @@ export async function openWalletConnectDesk(options: WalletConnectDeskOptions): 
   const foreign: string[] = [];
   const violations: string[] = [];
   const abandoned: string[] = [];
+  const relaySockets: string[] = [];
+  let port: number | undefined;
   const openDesk = () =>
     startDeskHost({
+      // A restart keeps the port, so the page keeps its origin and what the connector stored there.
+      ...(port !== undefined ? { port } : {}),
       core: {
         dataDir,
         serviceUrl: options.serviceUrl,
@@ -61,8 +70,10 @@ export async function openWalletConnectDesk(options: WalletConnectDeskOptions): 
       },
       rendererDir: RENDERER_DIR,
     });
-  const openPage = async (desk: DeskHost): Promise<{ context: BrowserContext; page: Page }> => {
-    const context = await options.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  let context: BrowserContext | null = null;
+  const openPage = async (desk: DeskHost): Promise<Page> => {
+    context ??= await options.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    if (options.clock) await context.clock.install();
     const page = await context.newPage();
     const own = new URL(desk.host.url).origin;
     page.on('request', (request) => {
@@ -72,45 +83,46 @@ export async function openWalletConnectDesk(options: WalletConnectDeskOptions): 
         abandoned.push(abandonedSchema.parse(request.postDataJSON()).purchaseId);
     });
     page.on('websocket', (socket) => {
-      if (!socket.url().startsWith(options.relayUrl)) foreign.push(socket.url());
+      if (socket.url().startsWith(options.relayUrl)) relaySockets.push(socket.url());
+      else foreign.push(socket.url());
     });
     await page.exposeFunction('__cspViolation', (line: string) => violations.push(line));
     await page.addInitScript(reportViolations);
     await page.goto(desk.host.url);
-    return { context, page };
+    return page;
   };
   let desk: DeskHost | null = null;
-  let opened: { context: BrowserContext; page: Page } | null = null;
   try {
     desk = await openDesk();
+    port = desk.host.port;
     await desk.core.handlers['settings.update']({
       welcomeDismissed: true,
       walletConnectProjectId: TEST_PROJECT_ID,
     });
-    opened = await openPage(desk);
     const fixture: WalletConnectDesk = {
       desk,
-      page: opened.page,
+      page: await openPage(desk),
       dataDir,
       foreign,
       violations,
       abandoned,
+      relaySockets,
       async restart() {
-        await opened?.context.close();
+        await fixture.page.close();
         await fixture.desk.close();
         fixture.desk = await openDesk();
-        opened = await openPage(fixture.desk);
-        fixture.page = opened.page;
+        fixture.page = await openPage(fixture.desk);
       },
       async close() {
-        await opened?.context.close();
+        await context?.close();
         await fixture.desk.close();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
     return fixture;
   } catch (error) {
-    await opened?.context.close();
+    // Assigned inside openPage, which TypeScript does not follow here.
+    await (context as BrowserContext | null)?.close();
     await desk?.close();
     rmSync(dataDir, { recursive: true, force: true });
     throw error;

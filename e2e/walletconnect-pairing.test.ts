@@ -7,9 +7,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { getAddress, type Hex } from 'viem';
+import { getAddress, type Address, type Hex } from 'viem';
 import { ledgerRows } from '../test/core/helpers';
 import {
+  deployContractWallet,
   startBaseSepolia,
   startInteropPeer,
   type AnvilTestAccount,
@@ -53,19 +54,31 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-/** A desk and a wallet for one test, paired through the page; the buyer holds 1 USDC. */
-async function paired(buyer: AnvilTestAccount): Promise<{ desk: WalletConnectDesk; wallet: TestWallet }> {
-  await chain.fund(buyer.address, 1_000_000n);
+interface PairOptions {
+  /** A contract wallet the buyer owns: the session shares its address, and it pays. */
+  contract?: Address;
+  chains?: string[];
+  clock?: boolean;
+}
+
+/** A desk and a wallet for one test, paired through the page; the payer holds 1 USDC. */
+async function paired(
+  buyer: AnvilTestAccount,
+  options: PairOptions = {},
+): Promise<{ desk: WalletConnectDesk; wallet: TestWallet }> {
+  await chain.fund(options.contract ?? buyer.address, 1_000_000n);
   const wallet = await startTestWallet({
     relayUrl: relay.url,
     signer: buyer.account,
-    chains: [BASE_SEPOLIA],
+    chains: options.chains ?? [BASE_SEPOLIA],
+    ...(options.contract ? { contract: options.contract } : {}),
   });
   const desk = await openWalletConnectDesk({
     browser,
     serviceUrl: peer.url,
     rpcUrl: chain.rpcUrl,
     relayUrl: relay.url,
+    ...(options.clock ? { clock: true } : {}),
   });
   opened = { desk, wallet };
   const uri = await showPairingLink(desk.page);
@@ -141,5 +154,70 @@ describe('paying through a wallet paired with WalletConnect', () => {
     // Nothing left loopback, and the page's policy refused nothing it needed.
     expect(desk.foreign).toEqual([]);
     expect(desk.violations.filter((v) => v.startsWith('connect-src'))).toEqual([]);
+  });
+
+  it('pays from a contract wallet: the desk checks its ERC-1271 signature on chain, the token settles it', async () => {
+    const owner = chain.accounts.walletOwner;
+    const contract = await deployContractWallet(chain, owner.account);
+    const { desk, wallet } = await paired(owner, { contract });
+    expect(await desk.desk.core.handlers['wallet.status']({})).toMatchObject({
+      kind: 'external',
+      address: contract,
+    });
+    const before = await chain.balanceOf(contract);
+    await confirmAll(desk.page, 'bob_osint', 4);
+    await desk.page.getByRole('button', { name: 'Pay $0.04' }).click();
+    const outcome = desk.page.locator('[data-testid="purchase-outcome"]');
+    await outcome.waitFor({ timeout: 30_000 });
+    expect(await outcome.textContent()).toContain('Bought 4 reports for $0.04.');
+    const [typed] = wallet.typedData;
+    expect(getAddress(typed!.message['from']!)).toBe(contract);
+    expect(await chain.balanceOf(contract)).toBe(before - 4n * UNIT);
+    expect(await chain.authorizationState(contract, typed!.message['nonce'] as Hex)).toBe(true);
+    expect(ledgerRows(desk.dataDir)[0]).toMatchObject({ state: 'completed', payer: contract });
+  });
+
+  it('refuses before asking a wallet paired on another network, and pays nothing', async () => {
+    const buyer = chain.accounts.buyers[2]!;
+    const { desk, wallet } = await paired(buyer, { chains: ['eip155:8453'] });
+    const before = await chain.balanceOf(buyer.address);
+    await confirmAll(desk.page, 'alice_intel', 3);
+    await desk.page.getByRole('button', { name: 'Pay $0.03' }).click();
+    const outcome = desk.page.locator('[data-testid="purchase-outcome"]');
+    await outcome.waitFor({ timeout: 30_000 });
+    expect(await outcome.textContent()).toBe(
+      'The wallet is connected on Base, but this payment is on Base Sepolia. Switch the wallet to Base Sepolia, then disconnect and connect it again. Nothing was paid.',
+    );
+    expect(wallet.requests).toEqual([]);
+    expect(await chain.balanceOf(buyer.address)).toBe(before);
+    expect(ledgerRows(desk.dataDir)).toEqual([]);
+  });
+
+  it('stops waiting for a wallet that never answers, and a late signature pays nothing', async () => {
+    const buyer = chain.accounts.buyers[3]!;
+    const { desk, wallet } = await paired(buyer, { clock: true });
+    const before = await chain.balanceOf(buyer.address);
+    wallet.answer = 'hold';
+    await confirmAll(desk.page, 'alice_intel', 3);
+    await desk.page.getByRole('button', { name: 'Pay $0.03' }).click();
+    const request = await wallet.nextRequest('eth_signTypedData_v4');
+    // The page's clock moves on past the authorization's end; the desk's limit is the authorization's own.
+    await desk.page.clock.fastForward('05:00');
+    const outcome = desk.page.locator('[data-testid="purchase-outcome"]');
+    await outcome.waitFor({ timeout: 30_000 });
+    expect(await outcome.textContent()).toMatch(
+      /^The wallet did not sign before the payment's authorization expired \(at .+\), so nothing was paid\. A signature it gives now is refused\.$/,
+    );
+    // The wallet signs after all: the page no longer listens, and core refuses the signature outright.
+    const late = await wallet.sign(request);
+    const purchaseId = desk.abandoned.at(-1)!;
+    await expect(
+      desk.desk.core.handlers['purchase.submitSignature']({ purchaseId, signature: late }),
+    ).rejects.toMatchObject({ code: 'purchase_unknown' });
+    expect(await chain.authorizationState(buyer.address, wallet.typedData[0]!.message['nonce'] as Hex)).toBe(
+      false,
+    );
+    expect(await chain.balanceOf(buyer.address)).toBe(before);
+    expect(ledgerRows(desk.dataDir)).toEqual([]);
   });
 });

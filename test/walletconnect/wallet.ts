@@ -72,8 +72,8 @@ export interface TestWallet {
   signTypedData(typedData: SignedTypedData): Promise<Hex>;
   /** Ends the session from the wallet's side. */
   disconnect(topic: string): Promise<void>;
-  /** Moves to another account: the session is updated and accountsChanged emitted. */
-  changeAccount(topic: string, to: Address): Promise<void>;
+  /** Moves to another account (signing with `to` from now on): the session is updated, accountsChanged emitted. */
+  changeAccount(topic: string, to: LocalAccount): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -94,7 +94,8 @@ export async function startTestWallet(options: TestWalletOptions): Promise<TestW
     customStoragePrefix: `test-wallet-${randomUUID()}`,
     telemetryEnabled: false,
   });
-  let address = getAddress(options.contract ?? options.signer.address);
+  let signer = options.signer;
+  let address = getAddress(options.contract ?? signer.address);
   const listeners = new Set<() => void>();
   const wake = () => {
     for (const listener of [...listeners]) listener();
@@ -136,7 +137,7 @@ export async function startTestWallet(options: TestWalletOptions): Promise<TestW
         .regex(/^0x[0-9a-fA-F]*$/)
         .parse(request.params[0]) as Hex;
       if (options.contract) throw new Error('The test contract wallet signs typed data only.');
-      return options.signer.signMessage({ message: { raw } });
+      return signer.signMessage({ message: { raw } });
     }
     throw new Error(`The test wallet does not sign ${request.method}.`);
   }
@@ -187,13 +188,14 @@ export async function startTestWallet(options: TestWalletOptions): Promise<TestW
         message: typedData.message,
       };
       return options.contract
-        ? contractWalletSignature(options.signer, definition)
-        : options.signer.signTypedData(definition);
+        ? contractWalletSignature(signer, definition)
+        : signer.signTypedData(definition);
     },
     disconnect: (topic) =>
       client.disconnect({ topic, reason: { code: 6000, message: 'User disconnected.' } }),
     async changeAccount(topic, to) {
-      address = getAddress(to);
+      signer = to;
+      address = getAddress(to.address);
       const { acknowledged } = await client.update({ topic, namespaces: namespaces(address) });
       await acknowledged();
       const chainId = options.chains[0]!;

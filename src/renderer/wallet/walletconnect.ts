@@ -44,6 +44,43 @@ function sessionChainId(provider: UniversalProvider): number {
   return Number.isInteger(chainId) && chainId > 0 ? chainId : CHAINS[0];
 }
 
+const CHAIN_NAMES: Record<number, string> = { 8453: 'Base', 84532: 'Base Sepolia' };
+const chainName = (id: number) => CHAIN_NAMES[id] ?? `chain ${id}`;
+
+/** The chains the wallet approved in this session. */
+function sessionChains(provider: UniversalProvider): number[] {
+  const accounts = provider.session?.namespaces['eip155']?.accounts ?? [];
+  return [...new Set(accounts.map((caip10: string) => Number(caip10.split(':')[1])))];
+}
+
+/**
+ * The chain a request is for: typed data names its own (a payment on Base Sepolia is asked on Base Sepolia,
+ * whatever chain the session lists first); a chain the wallet did not approve is refused here, before the
+ * wallet is asked, since a wallet on another network cannot show the person what they sign.
+ */
+function requestChainId(provider: UniversalProvider, method: string, params: unknown): number {
+  const fallback = sessionChainId(provider);
+  if (method !== 'eth_signTypedData_v4' || !Array.isArray(params) || typeof params[1] !== 'string')
+    return fallback;
+  let chainId: unknown;
+  try {
+    chainId = (JSON.parse(params[1]) as { domain?: { chainId?: unknown } }).domain?.chainId;
+  } catch {
+    return fallback;
+  }
+  if (typeof chainId !== 'number') return fallback;
+  const approved = sessionChains(provider);
+  if (!approved.includes(chainId))
+    // EIP-1193's 4901: not connected to the requested chain; the signing loop shows this message as it is.
+    throw Object.assign(
+      new Error(
+        `The wallet is connected on ${approved.map(chainName).join(', ') || 'no network'}, but this payment is on ${chainName(chainId)}. Switch the wallet to ${chainName(chainId)}, then disconnect and connect it again. Nothing was paid.`,
+      ),
+      { code: 4901 },
+    );
+  return chainId;
+}
+
 export function deskWalletConnect(client: RpcClient) {
   let provider: UniversalProvider | null = null;
   let loading: Promise<UniversalProvider> | null = null;
@@ -166,7 +203,10 @@ export function deskWalletConnect(client: RpcClient) {
         const wc = await load();
         return {
           request: ({ method, params }) =>
-            wc.request({ method, params: params as unknown[] }, `eip155:${sessionChainId(wc)}`),
+            wc.request(
+              { method, params: params as unknown[] },
+              `eip155:${requestChainId(wc, method, params)}`,
+            ),
           on: (event, listener) => wc.on(event, listener),
           removeListener: (event, listener) => wc.removeListener(event, listener),
         };

@@ -21,19 +21,27 @@ const REFUSED_CODES = [4001, 5000];
 const SESSION_ENDED_CODES = [6000];
 const SESSION_ENDED = 'The wallet ended its session before signing, so nothing was paid.';
 
-/** Whether the error, or one it wraps (viem wraps the wallet's), carries one of `codes`. */
-function carriesCode(error: unknown, codes: number[]): boolean {
+/** EIP-1193's "not connected to the requested chain", raised by the connector with the whole story. */
+const WRONG_CHAIN_CODE = 4901;
+
+/** The innermost error, of `error` and those it wraps (viem wraps the wallet's), carrying one of `codes`. */
+function withCode(error: unknown, codes: number[]): { message?: unknown } | null {
+  let found: { message?: unknown } | null = null;
   for (let cause = error; typeof cause === 'object' && cause !== null;) {
     const { code, cause: next } = cause as { code?: unknown; cause?: unknown };
-    if (typeof code === 'number' && codes.includes(code)) return true;
+    if (typeof code === 'number' && codes.includes(code)) found = cause;
     cause = next;
   }
-  return false;
+  return found;
 }
+
+const carriesCode = (error: unknown, codes: number[]) => withCode(error, codes) !== null;
 
 function walletFailure(error: unknown): Error {
   if (carriesCode(error, REFUSED_CODES)) return new Error('The wallet refused to sign, so nothing was paid.');
   if (carriesCode(error, SESSION_ENDED_CODES)) return new Error(SESSION_ENDED);
+  const wrongChain = withCode(error, [WRONG_CHAIN_CODE]);
+  if (typeof wrongChain?.message === 'string') return new Error(wrongChain.message);
   const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : '';
   return new Error(`The wallet could not sign${detail ? ` (${detail})` : ''}, so nothing was paid.`);
 }
