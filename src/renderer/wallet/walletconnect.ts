@@ -144,6 +144,18 @@ export function deskWalletConnect(client: RpcClient) {
       // The wallet ended the session (from the phone): the desk is no longer connected to it.
       wc.on('disconnect', () => config.emitter.emit('disconnect'));
     };
+    const lazyProvider: Eip1193 = {
+      request: async ({ method, params }) => {
+        const wc = await load();
+        return wc.request(
+          { method, params: params as unknown[] },
+          `eip155:${requestChainId(wc, method, params)}`,
+        );
+      },
+      // The connector passes the provider's events on itself (watch above), once it is loaded.
+      on: (event, listener) => provider?.on(event, listener),
+      removeListener: (event, listener) => provider?.removeListener(event, listener),
+    };
     return {
       id: 'walletConnect',
       name: 'WalletConnect',
@@ -199,21 +211,14 @@ export function deskWalletConnect(client: RpcClient) {
       async getChainId() {
         return provider ? sessionChainId(provider) : CHAINS[0];
       },
+      // wagmi asks every connector for its provider when the app starts (to reconnect): this one is a stand-in
+      // that loads WalletConnect, and so dials the relay, only when a request is actually made.
       async getProvider() {
-        const wc = await load();
-        return {
-          request: ({ method, params }) =>
-            wc.request(
-              { method, params: params as unknown[] },
-              `eip155:${requestChainId(wc, method, params)}`,
-            ),
-          on: (event, listener) => wc.on(event, listener),
-          removeListener: (event, listener) => wc.removeListener(event, listener),
-        };
+        return lazyProvider;
       },
       // Never restore a session at start-up: that would contact the relay before the person asks for it.
       async isAuthorized() {
-        return provider?.session !== undefined && provider !== null;
+        return provider !== null && provider.session !== undefined;
       },
       onAccountsChanged(accounts) {
         if (accounts.length === 0) config.emitter.emit('disconnect');
