@@ -1,6 +1,6 @@
 /** The app origin, app://desk: what it serves, and the page never leaving it (navigation, windows, permissions). */
 import { app, protocol, session } from 'electron';
-import { SECURITY_HEADERS } from '../src/host/csp';
+import { securityHeaders, withPagePolicy } from '../src/host/csp';
 import { readStatic } from '../src/host/static-files';
 import { APP_ORIGIN, APP_SCHEME } from './channel';
 
@@ -24,14 +24,19 @@ export function isAppUrl(url: string | undefined): boolean {
   }
 }
 
-/** app:// serves the built window's files, and only from the renderer folder, with the security headers. */
-export function serveRenderer(rendererDir: string): void {
+/**
+ * app:// serves the built window's files, and only from the renderer folder, with the security headers; the
+ * page's own policy (its meta tag) names the same WalletConnect relay as the headers.
+ */
+export function serveRenderer(rendererDir: string, relayUrl: string): void {
+  const headers = securityHeaders(relayUrl);
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
     const file = isAppUrl(request.url) ? await readStatic(rendererDir, url.pathname) : null;
-    if (!file) return new Response('Not found', { status: 404, headers: SECURITY_HEADERS });
-    return new Response(new Uint8Array(file.body), {
-      headers: { ...SECURITY_HEADERS, 'Content-Type': file.type },
+    if (!file) return new Response('Not found', { status: 404, headers });
+    const body = file.type.startsWith('text/html') ? withPagePolicy(file.body, relayUrl) : file.body;
+    return new Response(new Uint8Array(body), {
+      headers: { ...headers, 'Content-Type': file.type },
     });
   });
 }

@@ -1,6 +1,10 @@
 /** The shell's configuration, from the environment `npm start` sets; validated like any outside input. */
 import { z } from 'zod';
 import { DeskError } from '../src/core/errors';
+import {
+  DEFAULT_WALLETCONNECT_RELAY_URL,
+  walletConnectRelayUrlSchema,
+} from '../src/shared/walletconnect-relay';
 
 const hexKey = z
   .string()
@@ -34,6 +38,8 @@ const envSchema = z.object({
       'an update feed must be https (http only on this computer)',
     )
     .optional(),
+  /** A testing aid: the WalletConnect relay to dial instead of WalletConnect's own (never in Settings). */
+  INTEL_DESK_WALLETCONNECT_RELAY_URL: walletConnectRelayUrlSchema.optional(),
 });
 
 export interface ShellEnv {
@@ -50,6 +56,8 @@ export interface ShellEnv {
   /** npm start's --wallet: what the demo does about a folder holding a wallet not its own. */
   demoWallet: 'imported' | 'demo' | undefined;
   updateUrl: string | undefined;
+  /** The WalletConnect relay, as an origin: the only address besides the app's the window may connect to. */
+  walletConnectRelayUrl: string;
 }
 
 export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
@@ -71,5 +79,6 @@ export function readShellEnv(env: NodeJS.ProcessEnv): ShellEnv {
     demoAsset: parsed.INTEL_DESK_DEMO_ASSET,
     demoWallet: parsed.INTEL_DESK_DEMO_WALLET,
     updateUrl: parsed.INTEL_DESK_UPDATE_URL,
+    walletConnectRelayUrl: parsed.INTEL_DESK_WALLETCONNECT_RELAY_URL ?? DEFAULT_WALLETCONNECT_RELAY_URL,
   };
 }

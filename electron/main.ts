@@ -23,6 +23,7 @@ import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor'
 import { version } from '../package.json';
 import type { DispatchResult } from '../src/host/dispatch';
 import type { DeskEventSource } from '../src/shared/events';
+import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../src/shared/walletconnect-relay';
 import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
 import { startCoreThread } from '../src/host/core-thread';
 import { isAppUrl, lockDown, serveRenderer } from './app-origin';
@@ -100,6 +101,7 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
       demo: shellEnv.demo,
       // The demo unlocks its own wallet with a passphrase the person never typed (src/host/boot.ts).
       autoLockWallet: !shellEnv.demo,
+      walletConnectRelayUrl: shellEnv.walletConnectRelayUrl,
       ...(shellEnv.demoAsset ? { demoAsset: shellEnv.demoAsset } : {}),
       ...(shellEnv.demo && shellEnv.demoLibrarySecret
         ? { demoLibrarySecret: shellEnv.demoLibrarySecret }
@@ -169,15 +171,26 @@ function fromDeskWindow(event: IpcMainInvokeEvent): boolean {
 
 /**
  * The CSP of src/host/csp.ts, written out literally so static scanners can read it; a host test checks
- * that both stay identical. It covers every response the window loads, app:// included.
+ * that both stay identical. It covers every response the window loads, app:// included. A run given another
+ * WalletConnect relay (a testing aid) has that relay in place of WalletConnect's, and no other change.
  */
-function enforceCsp(): void {
+function withRelay(policy: string, relayUrl: string): string {
+  return policy.replace(
+    `connect-src 'self' ${DEFAULT_WALLETCONNECT_RELAY_URL}`,
+    `connect-src 'self' ${relayUrl}`,
+  );
+}
+
+function enforceCsp(relayUrl: string): void {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: {
         ...details.responseHeaders,
         'Content-Security-Policy': [
-          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self' wss://relay.walletconnect.org https://rpc.walletconnect.org https://verify.walletconnect.org https://verify.walletconnect.com; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'",
+          withRelay(
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self' wss://relay.walletconnect.org; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'",
+            relayUrl,
+          ),
         ],
       },
     });
@@ -270,8 +283,8 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
   if (!existsSync(path.join(rendererDir, 'index.html')))
     throw new Error(`the window's files are missing from ${rendererDir} (run npm run build)`);
   lockDown();
-  enforceCsp();
-  serveRenderer(rendererDir);
+  enforceCsp(shellEnv.walletConnectRelayUrl);
+  serveRenderer(rendererDir, shellEnv.walletConnectRelayUrl);
   installMenu({ log, iconPath, appPath, window: () => mainWindow });
   core = startCore(shellEnv);
   const running = await core;

@@ -80,6 +80,8 @@ export interface DeskCoreOptions {
   autoLockWallet?: boolean;
   /** How often the idle keystore is looked at (default 30 s); reading the wallet looks too. */
   autoLockCheckMs?: number;
+  /** The WalletConnect relay, already validated (src/shared/walletconnect-relay.ts); default WalletConnect's. */
+  walletConnectRelayUrl?: string;
   /** When the background integrity check runs (tests start it at once). */
   integrity?: Omit<IntegrityWatchOptions, 'nativeBinding'>;
 }

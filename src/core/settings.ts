@@ -85,6 +85,7 @@ export function settingsView(
   settings: StoredSettings,
   secret: { set: boolean; accepted: boolean | null; origin: string | null },
   demoLibrarySecretOffered: boolean,
+  walletConnectRelayUrl: string,
 ): SettingsView {
   return {
     serviceUrl: settings.serviceUrl,
@@ -96,6 +97,7 @@ export function settingsView(
     librarySecretOrigin: secret.origin,
     demoLibrarySecretOffered,
     walletConnectProjectId: settings.walletConnectProjectId,
+    walletConnectRelayUrl,
     welcomeDismissed: settings.welcomeDismissed,
     chainRpcUrl: settings.chainRpcUrl,
     autoLockMinutes: settings.autoLockMinutes,

@@ -5,6 +5,7 @@
 import type { ThreadCoreOptions } from './core-protocol';
 import { CLOCK_OFFSET_ENV, parseClockOffset } from '../core/clock-offset';
 import { DeskError } from '../core/errors';
+import { relayUrlFromEnv, walletConnectRelayUrlSchema } from '../shared/walletconnect-relay';
 import { checkDemoDataDir, prepareDemoWallet, type DemoWalletChoice } from './boot';
 import { startCoreThread, type CoreThread } from './core-thread';
 import { startWebHost, type WebHost } from './server';
@@ -18,7 +19,10 @@ export interface DeskHostOptions {
   demoWallet?: DemoWalletChoice;
   port?: number;
   log?: (error: unknown) => void;
-  /** Where INTEL_DESK_CLOCK_OFFSET_MS (a testing aid) is read, unless core.clockOffsetMs is set; default process.env. */
+  /**
+   * Where INTEL_DESK_CLOCK_OFFSET_MS and INTEL_DESK_WALLETCONNECT_RELAY_URL (testing aids) are read, unless
+   * core.clockOffsetMs / core.walletConnectRelayUrl are set; default process.env.
+   */
   env?: Record<string, string | undefined>;
 }
 
@@ -38,14 +42,30 @@ function clockOffsetMs(options: DeskHostOptions): number {
   return offset.offsetMs;
 }
 
+/** The WalletConnect relay: the one given, else the variable's, else WalletConnect's; malformed is refused. */
+function relayUrl(options: DeskHostOptions): string {
+  const given = options.core.walletConnectRelayUrl;
+  if (given !== undefined) {
+    const parsed = walletConnectRelayUrlSchema.safeParse(given);
+    if (!parsed.success)
+      throw new DeskError('relay_url_invalid', parsed.error.issues[0]?.message ?? 'Bad relay URL.', 'usage');
+    return parsed.data;
+  }
+  const fromEnv = relayUrlFromEnv(options.env ?? process.env);
+  if (!fromEnv.ok) throw new DeskError('relay_url_invalid', fromEnv.message, 'usage');
+  return fromEnv.url;
+}
+
 export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost> {
   const offsetMs = clockOffsetMs(options);
+  const walletConnectRelayUrl = relayUrl(options);
   if (options.core.demo && options.demoKey)
     checkDemoDataDir(options.core.dataDir, options.demoKey, undefined, options.demoWallet);
   const core = await startCoreThread({
     core: {
       autoLockWallet: !options.core.demo,
       ...options.core,
+      walletConnectRelayUrl,
       ...(offsetMs ? { clockOffsetMs: offsetMs } : {}),
     },
     ...(options.log ? { log: options.log } : {}),
@@ -57,6 +77,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       dispatchJson: core.dispatchJson,
       events: core.events,
       rendererDir: options.rendererDir,
+      walletConnectRelayUrl,
       ...(options.port !== undefined ? { port: options.port } : {}),
       ...(options.log ? { log: options.log } : {}),
     });

@@ -12,7 +12,8 @@ import path from 'node:path';
 import type { RpcHandlers } from '../shared/rpc';
 import { TOKEN_HEADER } from '../shared/bridge';
 import { EVENTS_PATH, type DeskEvent, type DeskEventSource } from '../shared/events';
-import { SECURITY_HEADERS } from './csp';
+import { securityHeaders, withPagePolicy } from './csp';
+import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../shared/walletconnect-relay';
 import { dispatch } from './dispatch';
 import { readStatic } from './static-files';
 
@@ -34,6 +35,8 @@ export type WebHostOptions = WebHostCore & {
   port?: number;
   token?: string;
   log?: (error: unknown) => void;
+  /** The WalletConnect relay the page may connect to (an origin, already validated); default WalletConnect's. */
+  walletConnectRelayUrl?: string;
 };
 
 export interface WebHost {
@@ -75,7 +78,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 function send(response: ServerResponse, status: number, body: string | Buffer, type: string, extra = {}) {
-  response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, ...extra });
+  response.writeHead(status, { 'Content-Type': type, ...extra });
   response.end(body);
 }
 
@@ -90,6 +93,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const rendererDir = path.resolve(options.rendererDir);
   const log = options.log ?? ((error: unknown) => console.error(error));
+  const relayUrl = options.walletConnectRelayUrl ?? DEFAULT_WALLETCONNECT_RELAY_URL;
+  const headers = securityHeaders(relayUrl);
   let allowedHosts: Set<string> = new Set();
   let allowedOrigins: Set<string> = new Set();
 
@@ -122,7 +127,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (request.method !== 'GET') throw new HttpRefusal(405, 'method', 'Use GET.');
     checkToken(request);
     response.writeHead(200, {
-      ...SECURITY_HEADERS,
+      ...headers,
       'Content-Type': 'text/event-stream; charset=utf-8',
       ...NO_STORE,
       Connection: 'keep-alive',
@@ -186,12 +191,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const file = await readStatic(rendererDir, url.pathname);
     if (!file) throw new HttpRefusal(404, 'not_found', 'Not found.');
-    send(response, 200, request.method === 'HEAD' ? '' : file.body, file.type, {
+    const body = file.type.startsWith('text/html') ? withPagePolicy(file.body, relayUrl) : file.body;
+    send(response, 200, request.method === 'HEAD' ? '' : body, file.type, {
       'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     });
   }
 
   const server = createServer((request, response) => {
+    // Every response carries the security headers, set here so each send above adds only its own.
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     handle(request, response).catch((error: unknown) => {
       if (error instanceof HttpRefusal) {
         sendJson(response, error.status, { ok: false, error: { code: error.code, message: error.message } });

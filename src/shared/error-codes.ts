@@ -90,6 +90,7 @@ export const DESK_ERROR_CODES = [
   'quote_spent',
   'quote_unknown',
   'range_requires_from_to_or_ids',
+  'relay_url_invalid',
   'report_count_mismatch',
   'report_count_unknown',
   'report_not_owned',

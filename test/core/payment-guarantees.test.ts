@@ -162,6 +162,47 @@ describe('an external signature that comes back late', () => {
   });
 });
 
+describe('a signature request the window gave up on', () => {
+  it('is forgotten: its signature, given later, is refused, and the same reports can be bought again', async () => {
+    const dir = await dataDir();
+    const desk = await deskFor(stack, dir, { serviceUrl: proxy.url });
+    cleanups.push(() => desk.close());
+    const account = privateKeyToAccount(stack.buyerKeys[1]!);
+    await desk.handlers['wallet.useExternal']({ address: account.address });
+    const selection = { kind: 'ids' as const, ids: [ids[6]!] };
+    const quote = await desk.handlers['quote.get']({ handle, selection });
+    const started = await desk.handlers['purchase.start']({
+      quoteId: quote.quoteId,
+      confirmedAmount: quote.amount,
+    });
+    if (started.status !== 'needs_signature') throw new Error('expected a signature request');
+    const { purchaseId } = started.request;
+    expect(await desk.handlers['purchase.abandonSignature']({ purchaseId })).toEqual({ abandoned: true });
+    expect(await desk.handlers['purchase.abandonSignature']({ purchaseId })).toEqual({ abandoned: false });
+    const before = { balance: await balanceOf(stack, account.address), payments: proxy.paymentsSeen.length };
+    const error = await failure(
+      desk.handlers['purchase.submitSignature']({
+        purchaseId,
+        signature: await signExternal(account, started.request),
+      }),
+    );
+    expect(error).toMatchObject({ code: 'purchase_unknown', kind: 'refused' });
+    await expectNothingPaid(dir, account.address, before.balance, before.payments);
+    // The quote it held was released: the same reports are bought with a fresh request.
+    const again = await desk.handlers['quote.get']({ handle, selection });
+    const restarted = await desk.handlers['purchase.start']({
+      quoteId: again.quoteId,
+      confirmedAmount: again.amount,
+    });
+    if (restarted.status !== 'needs_signature') throw new Error('expected a signature request');
+    const paid = await desk.handlers['purchase.submitSignature']({
+      purchaseId: restarted.request.purchaseId,
+      signature: await signExternal(account, restarted.request),
+    });
+    expect(paid.status).toBe('completed');
+  });
+});
+
 describe('an external signature judged again when it comes back', () => {
   it('is refused over the daily cap when another purchase was paid while it waited, and nothing moves', async () => {
     const dir = await dataDir();

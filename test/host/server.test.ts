@@ -7,7 +7,7 @@ import { DeskError } from '../../src/core/errors';
 import { rpcInputs, type RpcHandlers } from '../../src/shared/rpc';
 import { startWebHost, type WebHost } from '../../src/host/server';
 import { TOKEN_HEADER } from '../../src/shared/bridge';
-import { CONTENT_SECURITY_POLICY } from '../../src/host/csp';
+import { CONTENT_SECURITY_POLICY, contentSecurityPolicy } from '../../src/host/csp';
 import { errorCodeFrom } from '../../src/shared/error-codes';
 
 interface Reply {
@@ -218,5 +218,34 @@ describe('one CSP everywhere', () => {
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
     // frame-ancestors is ignored in a meta tag, so the page's copy leaves it out.
     expect(meta).toBe(CONTENT_SECURITY_POLICY.replace("; frame-ancestors 'none'", ''));
+  });
+});
+
+describe('a run given another WalletConnect relay', () => {
+  it('names exactly that relay, and no other address, in the header and in the page it serves', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'desk-host-relay-'));
+    const html = readFileSync(path.join(__dirname, '../../src/renderer/index.html'), 'utf8');
+    writeFileSync(path.join(dir, 'index.html'), html);
+    const relayHost = await startWebHost({
+      handlers: handlers(),
+      rendererDir: dir,
+      walletConnectRelayUrl: 'ws://127.0.0.1:4321',
+      log: (e) => logged.push(e),
+    });
+    try {
+      const index = await send(relayHost, { path: '/' });
+      const policy = index.headers['content-security-policy'];
+      expect(policy).toBe(contentSecurityPolicy('ws://127.0.0.1:4321'));
+      expect(policy).toContain("connect-src 'self' ws://127.0.0.1:4321;");
+      expect(policy).not.toContain('walletconnect');
+      const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(index.body)?.[1];
+      expect(meta).toBe(String(policy).replace("; frame-ancestors 'none'", ''));
+      // Every response carries it, an RPC answer included.
+      const reply = await send(relayHost, { path: '/rpc/nothing', method: 'POST' });
+      expect(reply.headers['content-security-policy']).toBe(policy);
+    } finally {
+      await relayHost.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -32,11 +32,18 @@ export const purchaseHandlers = (
   ctx: DeskContext,
 ): Pick<
   RpcHandlers,
-  'purchase.start' | 'purchase.submitSignature' | 'purchases.list' | 'purchases.reconcile'
+  | 'purchase.start'
+  | 'purchase.submitSignature'
+  | 'purchase.abandonSignature'
+  | 'purchases.list'
+  | 'purchases.reconcile'
 > => ({
   'purchase.start': (input) => ctx.startPurchase(input),
   'purchase.submitSignature': ({ purchaseId, signature }) =>
     ctx.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
+  'purchase.abandonSignature': async ({ purchaseId }) => ({
+    abandoned: ctx.purchaser.abandonSignature(purchaseId),
+  }),
   'purchases.list': async () => purchasesView(ctx),
   'purchases.reconcile': async () => {
     await reconcile(ctx);

@@ -3,12 +3,14 @@ import type { RpcHandlers, SettingsView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { settingsView } from '../settings';
 import { DeskError } from '../errors';
+import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../../shared/walletconnect-relay';
 
 function settingsGet(ctx: DeskContext): SettingsView {
   return settingsView(
     { ...ctx.settings.get(), serviceUrl: ctx.serviceUrl() },
     ctx.librarySecret.view(),
     ctx.demo && Boolean(ctx.options.demoLibrarySecret),
+    ctx.options.walletConnectRelayUrl ?? DEFAULT_WALLETCONNECT_RELAY_URL,
   );
 }
 

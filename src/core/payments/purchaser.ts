@@ -204,12 +204,25 @@ export class Purchaser {
   }
 
   private dropPendingFor(target: GuardedSelection): void {
-    for (const [id, pending] of this.pendingExternal) {
-      if (!samePurchaseTarget(pending.target, target)) continue;
-      this.pendingExternal.delete(id);
-      this.deps.steps.forget(id);
-      for (const quoteId of pending.quoteIds) this.deps.quotes.release(quoteId);
-    }
+    for (const [id, pending] of this.pendingExternal)
+      if (samePurchaseTarget(pending.target, target)) this.forgetPending(id, pending);
+  }
+
+  private forgetPending(purchaseId: string, pending: PendingExternal): void {
+    this.pendingExternal.delete(purchaseId);
+    this.deps.steps.forget(purchaseId);
+    for (const quoteId of pending.quoteIds) this.deps.quotes.release(quoteId);
+  }
+
+  /**
+   * The connected wallet will not sign this request (it refused, ended its session, or the window gave up
+   * waiting): it is forgotten, so a signature that comes later is refused and pays nothing.
+   */
+  abandonSignature(purchaseId: string): boolean {
+    const pending = this.pendingExternal.get(purchaseId);
+    if (!pending) return false;
+    this.forgetPending(purchaseId, pending);
+    return true;
   }
 
   async submitSignature(purchaseId: string, signature: Hex): Promise<PurchaseOutcome> {

@@ -1,6 +1,7 @@
 /**
  * Connect a phone or desktop wallet through WalletConnect, once a project id is set in Settings: the pairing
- * URI is shown as a QR code and as text to copy; the wallet's address then becomes the external signer.
+ * URI is shown as a QR code and as a link to copy (or select, for a desktop wallet on the same computer); the
+ * wallet's address then becomes the external signer.
  */
 import { useEffect, useState } from 'react';
 import { useConnectors } from 'wagmi';
@@ -45,10 +46,17 @@ export function WalletConnectPairing() {
         <figure>
           <QrCode value={uri} label="WalletConnect pairing code" />
           <figcaption className="small">
-            Scan with your wallet, or copy the link:{' '}
+            Scan with your wallet, or paste this link into a wallet on this computer:{' '}
             <button type="button" className="link" onClick={() => void navigator.clipboard.writeText(uri)}>
               Copy pairing link
             </button>
+            <input
+              className="pairing-link"
+              aria-label="WalletConnect pairing link"
+              readOnly
+              value={uri}
+              onFocus={(event) => event.currentTarget.select()}
+            />
           </figcaption>
         </figure>
       ) : null}

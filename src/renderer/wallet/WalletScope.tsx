@@ -7,11 +7,17 @@ import type { ReactNode } from 'react';
 import { WagmiProvider } from 'wagmi';
 import { useRpc } from '../rpc/context';
 import { createWagmiConfig } from './config';
+import { FollowExternalWallet } from './FollowExternalWallet';
 
 let config: ReturnType<typeof createWagmiConfig> | null = null;
 
 export default function WalletScope(props: { children: ReactNode }) {
   const { client, mode } = useRpc();
   config ??= createWagmiConfig(client, mode);
-  return <WagmiProvider config={config}>{props.children}</WagmiProvider>;
+  return (
+    <WagmiProvider config={config}>
+      <FollowExternalWallet />
+      {props.children}
+    </WagmiProvider>
+  );
 }

@@ -190,6 +190,12 @@ export const purchasesMethods = {
     reads: [],
     changes: ['purchases', 'library', 'menu', 'wallet', 'quote'],
   }),
+  /** The connected wallet will not sign it (it refused, ended the session, or did not answer in time). */
+  'purchase.abandonSignature': method<{ abandoned: boolean }>()({
+    input: z.object({ purchaseId: z.string().min(1) }),
+    reads: [],
+    changes: ['quote'],
+  }),
   'purchases.list': method<PurchasesView>()({
     input: z.object({}),
     reads: ['purchases'],

@@ -18,6 +18,8 @@ export interface SettingsView {
   demoLibrarySecretOffered: boolean;
   /** Set = the WalletConnect connector is offered; not a secret (it identifies the app to the relay). */
   walletConnectProjectId: string | null;
+  /** The relay the WalletConnect connector dials: WalletConnect's own unless the run named another (tests). */
+  walletConnectRelayUrl: string;
   /** The first-run welcome was closed; kept in desk.db so it stays closed across runs and host ports. */
   welcomeDismissed: boolean;
   /** The chain RPC chosen in Settings; null = the network's public endpoint (a run's --rpc comes first). */
