@@ -1,12 +1,14 @@
 /** spend, budget: what was spent (totals, by handle, by day) and a handle's monthly budget. */
 import { formatUsd } from '../shared/money';
+import { rpcInputs } from '../shared/rpc';
 import type { DeskCore } from '../core';
 import { table, UsageError, type Output } from './output';
 
 /** Like the Purchases screen: in-doubt purchases count in full, as for the daily cap. */
 export async function spend(desk: DeskCore, out: Output, days: string | undefined): Promise<void> {
   const count = days === undefined ? undefined : Number(days);
-  if (count !== undefined && !(Number.isInteger(count) && count >= 1 && count <= 366))
+  // The contract's own rule decides; the CLI only says it in terms of its flag.
+  if (count !== undefined && !rpcInputs['purchases.spend'].shape.days.safeParse(count).success)
     throw new UsageError('--days is a whole number of days from 1 to 366');
   const view = await desk.handlers['purchases.spend']({ ...(count !== undefined ? { days: count } : {}) });
   out.result(view, () =>
@@ -52,7 +54,7 @@ export async function budget(
   let monthlyUsd: number | null = null;
   if (amount !== undefined) {
     monthlyUsd = Number(amount.replace(/^\$/, ''));
-    if (amount.trim() === '' || !Number.isFinite(monthlyUsd) || monthlyUsd < 0 || monthlyUsd > 1_000_000)
+    if (amount.trim() === '' || !rpcInputs['budget.set'].shape.monthlyUsd.safeParse(monthlyUsd).success)
       throw new UsageError(`the budget is an amount in USD from 0 to 1000000, not "${amount.slice(0, 40)}"`);
   }
   const set = await desk.handlers['budget.set']({ handle, monthlyUsd });

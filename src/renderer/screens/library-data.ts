@@ -6,6 +6,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { MAX_SEARCH_OFFSET, type LibraryPage, type LibrarySort, type SearchView } from '../../shared/rpc';
 import { useRpc } from '../rpc/context';
+import { rpcQueryKey } from '../rpc/query-key';
 
 export const LIBRARY_PAGE = 200;
 export const SEARCH_PAGE = 25;
@@ -30,7 +31,7 @@ export function useLibraryPages(handle: string, view: LibraryView) {
   const input = { ...(handle ? { handle } : {}), sort: view.sort, order: view.order, limit: LIBRARY_PAGE };
   return useInfiniteQuery({
     // Keyed under 'library.list' so a purchase that refreshes the library refreshes these pages too.
-    queryKey: ['library.list', input],
+    queryKey: rpcQueryKey('library.list', input),
     queryFn: ({ pageParam }): Promise<LibraryPage> =>
       client.call('library.list', pageParam ? { ...input, cursor: pageParam } : input),
     initialPageParam: null as string | null,
@@ -44,7 +45,7 @@ export function useSearchPages(text: string, handle: string) {
   // The app searches as the person types: the last bare word is a prefix of what they are typing.
   const input = { text, ...(handle ? { handle } : {}), limit: SEARCH_PAGE, prefixLast: true };
   return useInfiniteQuery({
-    queryKey: ['library.search', input],
+    queryKey: rpcQueryKey('library.search', input),
     queryFn: ({ pageParam }): Promise<SearchView> =>
       client.call('library.search', { ...input, offset: pageParam }),
     initialPageParam: 0,

@@ -7,6 +7,7 @@ import type { RpcInput, ShelfPage, ShelfSummary } from '../../shared/rpc';
 import type { ShelfSort } from '../../shared/shelf-filter';
 import type { ShelfEntry } from '../../shared/wire';
 import { useRpc } from '../rpc/context';
+import { rpcQueryKey } from '../rpc/query-key';
 
 /** Rows per page: the first one fills any window, so the first paint waits for one small answer. */
 export const SHELF_PAGE = 100;
@@ -33,7 +34,7 @@ export function useShelfHead(summary: ShelfSummary | undefined, text: string, so
   // The summary brings the unfiltered first page (SHELF_SUMMARY): the first paint waits for no other answer.
   const first = text === '' && sort === 'updated' ? summary?.first : undefined;
   return useQuery<ShelfPage>({
-    queryKey: ['shelf.page', input],
+    queryKey: rpcQueryKey('shelf.page', input),
     queryFn: () => client.call('shelf.page', input),
     enabled: summary !== undefined,
     placeholderData: keepPreviousData,
@@ -57,7 +58,7 @@ export function useShelfRows(
     queries: pages.map((page) => {
       const input = pageInput(summary, query.text, query.sort, page);
       return {
-        queryKey: ['shelf.page', input],
+        queryKey: rpcQueryKey('shelf.page', input),
         queryFn: () => client.call('shelf.page', input),
         enabled: ready,
       };
