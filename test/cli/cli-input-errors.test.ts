@@ -41,6 +41,13 @@ async function usage(args: string[], message: RegExp): Promise<void> {
 }
 
 describe('intel-desk on input it cannot use', () => {
+  it('holds --days and a budget to the limits of the contract, in the words of the flags', async () => {
+    for (const days of ['0', '367', '2.5', 'week', 'Infinity'])
+      await usage(['spend', '--days', days], /--days is a whole number of days from 1 to 366/);
+    for (const amount of ['1000001', 'ten', 'NaN', ' '])
+      await usage(['budget', handle, amount], /the budget is an amount in USD from 0 to 1000000/);
+  });
+
   it('names a date that is not on the calendar, for every date flag', async () => {
     await usage(
       ['purchases', '--csv', '--from', '2026-11-31'],
