@@ -1,5 +1,5 @@
 /**
- * Core's one door: every handler checks its input against the contract (src/shared/rpc.ts) whoever calls it,
+ * Core's one door: every handler checks its input against the contract (src/shared/rpc/) whoever calls it,
  * the window through a host's dispatch, the CLI, the MCP server or a test. A method not in the contract, or
  * input that does not fit it, is refused here with a message fit to show a person.
  */

@@ -1,6 +1,6 @@
 /**
  * Intel Desk's core: plain Node, run inside Electron's main process, the web host, or the CLI. Its one way
- * in is `handlers`, the RPC contract of src/shared/rpc.ts, each checking its input at the door (door.ts);
+ * in is `handlers`, the RPC contract of src/shared/rpc/, each checking its input at the door (door.ts);
  * each domain's methods live in src/core/handlers/ and are only put together here.
  */
 import type { RpcHandlers } from '../shared/rpc';

@@ -36,7 +36,7 @@ describe('cliEntry', () => {
     touch(path.join(dir.dir, 'package.json'), 1_000);
     touch(path.join(dir.dir, 'src/cli/main.ts'), 1_000);
     touch(path.join(dir.dir, 'src/core/payments/purchaser.ts'), 1_000);
-    touch(path.join(dir.dir, 'src/shared/rpc.ts'), 1_000);
+    touch(path.join(dir.dir, 'src/shared/rpc/index.ts'), 1_000);
     mkdirSync(path.join(dir.dir, 'bin'));
     return dir.dir;
   }
