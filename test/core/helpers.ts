@@ -7,7 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { keccak256, type Address } from 'viem';
 import { createDeskCore, type DeskCore, type DeskCoreOptions } from '../../src/core';
 import type { Stack } from '../../src/service/stack';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { DeskError } from '../../src/core/errors';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID } from '../../src/core/db/open';
@@ -211,4 +211,20 @@ export function storedSnapshots(dataDir: string): StoredSnapshot[] {
   } finally {
     db.close();
   }
+}
+
+/** Waits for the background indexing pass to finish; returns each `indexed` count it saw on the way. */
+export async function indexingUntilDone(store: {
+  indexing(): { indexed: number; total: number } | null;
+}): Promise<number[]> {
+  const seen: number[] = [];
+  await vi.waitFor(
+    () => {
+      const progress = store.indexing();
+      if (progress) seen.push(progress.indexed);
+      expect(progress).toBeNull();
+    },
+    { timeout: 10_000, interval: 1 },
+  );
+  return seen;
 }

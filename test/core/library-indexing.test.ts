@@ -4,12 +4,12 @@
  * pass finishes in the background.
  */
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDeskDb } from '../../src/core/db/open';
 import { SnapshotStore } from '../../src/core/cache/snapshots';
 import { INDEX_STEP } from '../../src/core/cache/search-index';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
-import { tempDir } from './helpers';
+import { indexingUntilDone, tempDir } from './helpers';
 
 const SERVICE = 'http://a.example';
 const REPORTS = INDEX_STEP * 3 + 17;
@@ -58,15 +58,7 @@ describe('library with an indexing backlog', () => {
         );
         // Other orders read the reports themselves: complete while the pass runs.
         expect(store.page({ sort: 'purchased', limit: REPORTS }).items).toHaveLength(REPORTS);
-        const seen: number[] = [];
-        await vi.waitFor(
-          () => {
-            const progress = store.indexing();
-            if (progress) seen.push(progress.indexed);
-            expect(progress).toBeNull();
-          },
-          { timeout: 10_000, interval: 1 },
-        );
+        const seen = await indexingUntilDone(store);
         const done = store.page({ limit: 10 });
         expect(done.indexing).toBeUndefined();
         expect(done.items[0]?.id).toBe(`r${REPORTS - 1}`);

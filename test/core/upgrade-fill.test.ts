@@ -6,13 +6,13 @@
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDeskDb } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';
 import { migrationStatements, schemaOf } from '../../src/core/db/deferred-fills';
 import { SnapshotStore } from '../../src/core/cache/snapshots';
 import { INDEX_STEP } from '../../src/core/cache/search-index';
-import { deskDbAtVersion, tempDir } from './helpers';
+import { deskDbAtVersion, indexingUntilDone, tempDir } from './helpers';
 import { REPORTS, version7Library } from './version7-library';
 
 /** The rows the shipped migrations 8 and 10 fill, as the tables hold them. */
@@ -71,15 +71,7 @@ describe('an upgrade that fills new tables', () => {
         );
         // Orders read from the reports themselves are whole meanwhile.
         expect(store.page({ sort: 'purchased', limit: REPORTS }).items).toHaveLength(REPORTS);
-        const seen: number[] = [];
-        await vi.waitFor(
-          () => {
-            const progress = store.indexing();
-            if (progress) seen.push(progress.indexed);
-            expect(progress).toBeNull();
-          },
-          { timeout: 10_000, interval: 1 },
-        );
+        const seen = await indexingUntilDone(store);
         expect(seen).toEqual([...seen].sort((a, b) => a - b));
         expect(filledRows(db)).toEqual(expected);
         expect(store.page({ limit: 10 }).indexing).toBeUndefined();
