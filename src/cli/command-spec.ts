@@ -3,6 +3,12 @@ import type { DeskCore } from '../core';
 import { UsageError, type Output } from './output';
 import type { OptionName, Values } from './options';
 
+/** A flag's value name and meaning in one command's help. */
+export interface OptionText {
+  value?: string;
+  text: string;
+}
+
 export interface CommandForm {
   usage: string;
   /** What it does, wrapped for the help's second column. */
@@ -23,6 +29,8 @@ interface CommandBase {
   options: readonly OptionName[];
   /** The words its first argument takes (wallet status|import), for the completion. */
   actions?: readonly string[];
+  /** What a shared flag means for this command, where it means something else (restore --from FILE). */
+  optionText?: Partial<Record<OptionName, OptionText>>;
 }
 
 export type CliCommand =
@@ -53,5 +61,11 @@ export const library = (
   run: (desk: DeskCore, call: CommandCall) => Promise<void>,
   actions?: readonly string[],
 ): CliCommand => ({ name, forms, options, opensLibrary: true, run, ...(actions ? { actions } : {}) });
+
+/** The command with its own words for some of its flags in `<command> --help`. */
+export const withOptionText = (
+  command: CliCommand,
+  optionText: Partial<Record<OptionName, OptionText>>,
+): CliCommand => ({ ...command, optionText });
 
 export const form = (usage: string, ...summary: string[]): CommandForm => ({ usage, summary });

@@ -43,7 +43,11 @@ export function commandHelp(command: CliCommand): string {
   const forms = command.forms.map((form) =>
     [`intel-desk ${form.usage}`, ...form.summary.map((line) => `  ${line}`)].join('\n'),
   );
-  const flags = command.options.map((name) => [optionUsage(name), OPTION_HELP[name].text] as const);
+  const flags = command.options.map((name) => {
+    const own = command.optionText?.[name];
+    const usage = own?.value ? `--${name} ${own.value}` : optionUsage(name);
+    return [usage, own?.text ?? OPTION_HELP[name].text] as const;
+  });
   const width = Math.max(0, ...flags.map(([flag]) => flag.length)) + 2;
   return [
     forms.join('\n\n'),

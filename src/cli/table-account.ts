@@ -1,6 +1,6 @@
 /** The commands around the library: the wallet, backups, dossiers, the MCP server and the library secret. */
 import { UsageError } from './output';
-import { form, library, need, SIGNER, type CliCommand } from './command-spec';
+import { form, library, need, SIGNER, withOptionText, type CliCommand } from './command-spec';
 import { dataDirOf } from './open-desk';
 import { didYouMean } from './suggest';
 
@@ -36,29 +36,37 @@ export const ACCOUNT_COMMANDS: readonly CliCommand[] = [
     [],
     async (desk, { out }) => (await import('./commands-backup')).backup(desk, out),
   ),
-  library(
-    'restore',
-    [
-      form(
-        'restore --from FILE',
-        "replace the library with a backup's (checked first); the library",
-        'as it was is kept in backups/',
-      ),
-      form(
-        'restore',
-        'sign in to the service with the wallet and download again, free,',
-        'every report it bought there (checked against receipts held)',
-      ),
-    ],
-    ['from', ...SIGNER],
-    async (desk, { out, values }) => {
-      if (values.from === undefined) {
-        const cannotSign = await (
-          await import('./commands-wallet')
-        ).prepareSigner(desk, values, { to: 'sign in', command: 'restore' });
-        if (cannotSign) throw cannotSign;
-      }
-      return (await import('./commands-backup')).restore(desk, out, values.from);
+  withOptionText(
+    library(
+      'restore',
+      [
+        form(
+          'restore --from FILE',
+          "replace the library with a backup's (checked first); the library",
+          'as it was is kept in backups/',
+        ),
+        form(
+          'restore',
+          'sign in to the service with the wallet and download again, free,',
+          'every report it bought there (checked against receipts held)',
+        ),
+      ],
+      ['from', ...SIGNER],
+      async (desk, { out, values }) => {
+        if (values.from === undefined) {
+          const cannotSign = await (
+            await import('./commands-wallet')
+          ).prepareSigner(desk, values, { to: 'sign in', command: 'restore' });
+          if (cannotSign) throw cannotSign;
+        }
+        return (await import('./commands-backup')).restore(desk, out, values.from);
+      },
+    ),
+    {
+      from: {
+        value: 'FILE',
+        text: 'the backup to put back (without it: restore purchases from the service)',
+      },
     },
   ),
   library(

@@ -1,6 +1,6 @@
 /** The commands that browse, buy, read and count reports, for the command table. */
 import { UsageError } from './output';
-import { form, library, need, SELECTION, SIGNER, type CliCommand } from './command-spec';
+import { form, library, need, SELECTION, SIGNER, withOptionText, type CliCommand } from './command-spec';
 
 export const REPORT_COMMANDS: readonly CliCommand[] = [
   library('list', [form('list', 'the free shelf of handles')], [], async (desk, { out }) =>
@@ -187,21 +187,24 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
         values.clear ?? false,
       ),
   ),
-  library(
-    'receipt',
-    [
-      form(
-        'receipt <purchaseId> [--verify] [--format json|pdf]',
-        "a purchase's evidence: challenge, authorization, transaction,",
-        'payer, payee, amount and a SHA-256 of each delivered report;',
-        "--verify checks it against the token's events on chain",
-      ),
-    ],
-    ['verify', 'format'],
-    async (desk, { out, values, args }) =>
-      (await import('./commands-receipt')).receipt(desk, out, need(args, 0, 'purchase id'), {
-        verify: values.verify ?? false,
-        format: values.format,
-      }),
+  withOptionText(
+    library(
+      'receipt',
+      [
+        form(
+          'receipt <purchaseId> [--verify] [--format json|pdf]',
+          "a purchase's evidence: challenge, authorization, transaction,",
+          'payer, payee, amount and a SHA-256 of each delivered report;',
+          "--verify checks it against the token's events on chain",
+        ),
+      ],
+      ['verify', 'format'],
+      async (desk, { out, values, args }) =>
+        (await import('./commands-receipt')).receipt(desk, out, need(args, 0, 'purchase id'), {
+          verify: values.verify ?? false,
+          format: values.format,
+        }),
+    ),
+    { format: { text: 'json or pdf (pdf: redirect it to a file)' } },
   ),
 ];

@@ -35,6 +35,16 @@ describe('intel-desk --help', () => {
     },
   );
 
+  it('says what a shared flag means for the command asked about', async () => {
+    const restore = await runCli(['restore', '--help'], env);
+    expect(restore.stdout).toMatch(/^ {2}--from FILE +the backup to put back/m);
+    const buy = await runCli(['buy', '--help'], env);
+    expect(buy.stdout).toMatch(/^ {2}--from D +from this ISO date or timestamp$/m);
+    expect(buy.stdout).not.toContain('backup');
+    const receipt = await runCli(['receipt', '--help'], env);
+    expect(receipt.stdout).toMatch(/^ {2}--format F +json or pdf/m);
+  });
+
   it('refuses --help for a command that does not exist, naming the nearest', async () => {
     const run = await runCli(['wallte', '--help'], env);
     expect(run.code).toBe(2);
