@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import type { PublicClient } from 'viem';
 import { openDeskDb, type DeskDb, type OpenedDb } from './db/open';
-import { IntegrityWatch, type IntegrityWatchOptions } from './db/integrity';
+import { IntegrityWatch, isCorruption, type IntegrityWatchOptions } from './db/integrity';
 import { PurchaseLedger } from './ledger/purchases';
 import { KeptPayments } from './ledger/kept-payments';
 import { SpendLedger } from './ledger/spend';
@@ -179,9 +179,11 @@ export class DeskContext {
     this.spend = new SpendLedger(this.db);
     this.budgets = new HandleBudgets(this.db, this.now, this.events);
     this.purchaseRequests = new PurchaseRequests(this.db, this.now, this.events);
-    this.snapshots = new SnapshotStore(this.db, this.events);
-    // A backlog left by an upgrade or a crash before indexing is worked off in the background from the start.
-    this.snapshots.indexing();
+    // A damaged page the background indexing pass meets is reported as a read's is; anything else stops the
+    // pass until the next read that needs it.
+    this.snapshots = new SnapshotStore(this.db, this.events, (error) => {
+      if (isCorruption(error)) this.integrity.report(error.message);
+    });
     this.catalog = new CatalogCache(this.db);
     this.catalogService = new CatalogService({
       serviceUrl: () => this.serviceUrl(),

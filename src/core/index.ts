@@ -58,6 +58,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   await reconcile(ctx);
   ctx.backups.start();
   ctx.integrity.start();
+  startIndexing(ctx);
   return {
     handlers: checkedHandlers(reportingDamage(ctx, handlers)),
     events: ctx.events,
@@ -67,6 +68,19 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
       ctx.close();
     },
   };
+}
+
+/**
+ * A backlog left by an upgrade or a crash before indexing is worked off in the background from the start. A
+ * damaged page met here is marked like a read's, and the first read that meets it says so in words.
+ */
+function startIndexing(ctx: DeskContext): void {
+  try {
+    ctx.snapshots.indexing();
+  } catch (error) {
+    if (!isCorruption(error)) throw error;
+    ctx.integrity.report(error.message);
+  }
 }
 
 /** A read that meets a damaged page says so in words, and marks the file for the next start's full check. */

@@ -21,7 +21,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function library(): Promise<{ dir: string; file: string }> {
+async function library(indexed = true): Promise<{ dir: string; file: string }> {
   const made = tempDir('desk-integrity-');
   cleanups.push(made.remove);
   const file = path.join(made.dir, 'desk.db');
@@ -31,7 +31,7 @@ async function library(): Promise<{ dir: string; file: string }> {
     for (const { handle, snapshot, raw } of reportCorpus(REPORTS))
       store.put('http://127.0.0.1:1', handle, [{ snapshot, raw }], null, '2026-11-20T00:00:00.000Z');
   })();
-  store.indexPending();
+  if (indexed) store.indexPending();
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return { dir: made.dir, file };
@@ -101,6 +101,28 @@ describe('the library file checked off the critical path', () => {
     expect(existsSync(`${file}.damaged`)).toBe(false);
     expect(readdirSync(dir).filter((name) => name.startsWith('desk.db.corrupt-'))).toHaveLength(1);
     expect((await next.handlers['library.list']({ limit: 1 })).total).toBe(REPORTS);
+  });
+
+  it('the background indexing pass meets the damage: marked and said, and core goes on', async () => {
+    // A library whose reports wait to be indexed, as after an upgrade or a crash mid-purchase.
+    const { dir, file } = await library(false);
+    damageDeepPage(file);
+    const desk = await open(dir, 60_000);
+    await new Promise<void>((resolve) => {
+      const stop = desk.events.on((event) => {
+        if (event.type !== 'library.damaged') return;
+        stop();
+        resolve();
+      });
+      void desk.handlers['app.info']({}).then((info) => {
+        if (info.libraryDamaged) resolve();
+      });
+    });
+    expect(existsSync(`${file}.damaged`)).toBe(true);
+    expect((await desk.handlers['app.info']({})).libraryDamaged?.reason).toMatch(/malformed/);
+    // Core is still there for everything the damaged page does not hold.
+    expect((await desk.handlers['wallet.status']({})).address).toBeNull();
+    await expect(desk.handlers['library.list']({})).rejects.toMatchObject({ code: 'library_damaged' });
   });
 
   it('a whole library passes the background check and nothing is said', async () => {

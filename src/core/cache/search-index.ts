@@ -74,7 +74,14 @@ export class SearchIndex {
   private heldChars = 0;
   private scheduled = false;
 
-  constructor(private readonly db: DeskDb) {
+  /**
+   * `stepFailed` hears what stopped a background step (a damaged page, a full disk): the pass stops there and
+   * the next read that needs it starts it again, so no error escapes into the process.
+   */
+  constructor(
+    private readonly db: DeskDb,
+    private readonly stepFailed: (error: unknown) => void = () => undefined,
+  ) {
     this.vocabulary = new SearchVocabulary(db, textOfRaw);
   }
 
@@ -237,7 +244,11 @@ export class SearchIndex {
     setImmediate(() => {
       this.scheduled = false;
       if (!this.db.open) return;
-      if (this.step()) this.schedule();
+      try {
+        if (this.step()) this.schedule();
+      } catch (error) {
+        this.stepFailed(error);
+      }
     });
   }
 

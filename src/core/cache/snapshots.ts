@@ -39,8 +39,10 @@ export class SnapshotStore {
   constructor(
     private readonly db: DeskDb,
     private readonly events: DeskEvents | null = null,
+    /** What stopped a step of the background indexing pass (see SearchIndex). */
+    indexingFailed?: (error: unknown) => void,
   ) {
-    this.searchIndex = new SearchIndex(db);
+    this.searchIndex = new SearchIndex(db, indexingFailed);
   }
 
   /** The index's words, for prefixes typed in the Library. */
