@@ -1,6 +1,6 @@
 /** How long an unlocked keystore stays unlocked unused; it also locks with the screen and on sleep. */
 import { useId, useState } from 'react';
-import { useRpcMutation } from '../rpc/context';
+import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { AUTO_LOCK_MAX_MINUTES, type SettingsView } from '../../shared/rpc';
@@ -8,6 +8,7 @@ import { AUTO_LOCK_MAX_MINUTES, type SettingsView } from '../../shared/rpc';
 export function AutoLockForm(props: { settings: SettingsView }) {
   const [minutes, setMinutes] = useState(String(props.settings.autoLockMinutes));
   const update = useRpcMutation('settings.update');
+  const demo = useRpcQuery('app.info', {}).data?.demo ?? false;
   const messageId = useId();
   return (
     <form
@@ -35,6 +36,12 @@ export function AutoLockForm(props: { settings: SettingsView }) {
       <p className="muted small">
         It also locks when the computer locks its screen or sleeps. The next purchase asks for the passphrase.
       </p>
+      {demo ? (
+        <p className="muted small" data-testid="auto-lock-demo">
+          Off in the demo: the demo unlocks its own test wallet, so it stays unlocked. The time saved here
+          applies when Intel Desk runs without the demo.
+        </p>
+      ) : null}
       <FormMessage
         id={messageId}
         error={update.isError ? errorMessage(update.error) : null}
