@@ -4,9 +4,8 @@
  * sets the file aside and puts the newest good backup in its place.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { damageReportsPage } from '../test/damage-library';
 import { shot } from './browser';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 
@@ -21,22 +20,6 @@ beforeAll(async () => {
 
 afterAll(() => fx?.close());
 
-/** Overwrites the last leaf page of the reports table of a library that is open elsewhere. */
-function damageDeepPage(file: string): void {
-  const db = new Database(file);
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  const pageSize = db.pragma('page_size', { simple: true }) as number;
-  const leaves = db
-    .prepare<[], { pageno: number }>(
-      `SELECT pageno FROM dbstat WHERE name = 'snapshots' AND pagetype = 'leaf' ORDER BY pageno`,
-    )
-    .all();
-  db.close();
-  const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (leaves.at(-1)!.pageno - 1) * pageSize);
-  closeSync(fd);
-}
-
 describe('a library damaged while the app runs', () => {
   it('is said in words, then replaced by the newest backup at the next start', async () => {
     const core = fx.desk.core;
@@ -45,7 +28,7 @@ describe('a library damaged while the app runs', () => {
       await core.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount });
     }
     await core.handlers['library.backup']({});
-    damageDeepPage(path.join(fx.dataDir, 'desk.db'));
+    damageReportsPage(path.join(fx.dataDir, 'desk.db'), 'last');
 
     const { page } = fx;
     await page.getByRole('link', { name: 'Library', exact: true }).click();

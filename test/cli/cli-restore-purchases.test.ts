@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { RestoreSummary } from '../../src/shared/rpc';
+import { damageReportsPage } from '../damage-library';
 import { balanceOf, ledgerRows, storedSnapshots, tempDir } from '../core/helpers';
 import { parsed, runCli, stackEnv, type Run } from './run-cli';
 
@@ -204,18 +205,7 @@ describe('intel-desk restore (purchases from the service)', () => {
 
     // Damage deep in the reports, which a start no longer reads whole: the run that meets it says so in words.
     const file = path.join(dir, 'desk.db');
-    const db = new Database(file);
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    const pageSize = db.pragma('page_size', { simple: true }) as number;
-    const leaves = db
-      .prepare<[], { pageno: number }>(
-        `SELECT pageno FROM dbstat WHERE name = 'snapshots' AND pagetype = 'leaf' ORDER BY pageno`,
-      )
-      .all();
-    db.close();
-    const fd = openSync(file, 'r+');
-    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (leaves.at(-1)!.pageno - 1) * pageSize);
-    closeSync(fd);
+    damageReportsPage(file, 'last');
     const met = await cli(dir, ['library']);
     expect(met.code).not.toBe(0);
     expect(met.stderr).toMatch(

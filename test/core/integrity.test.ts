@@ -5,8 +5,7 @@
  * the whole check, sets the file aside and puts the newest good backup in its place.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeSync, existsSync, openSync, readdirSync, writeSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createDeskCore, type DeskCore } from '../../src/core';
 import { openDeskDb } from '../../src/core/db/open';
@@ -14,6 +13,7 @@ import { SnapshotStore } from '../../src/core/cache/snapshots';
 import { reportCorpus } from '../../bench/corpus';
 import { closedPortUrl } from '../closed-port';
 import { tempDir } from './helpers';
+import { damageReportsPage } from '../damage-library';
 
 const REPORTS = 400;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -47,29 +47,13 @@ async function open(dir: string, firstCheckAfterMs = 60_000): Promise<DeskCore> 
   return desk;
 }
 
-/** Overwrites a leaf page of the reports table in the middle of it: far from the header and the ledger. */
-function damageDeepPage(file: string): void {
-  const db = new Database(file, { readonly: true });
-  const pageSize = db.pragma('page_size', { simple: true }) as number;
-  const leaves = db
-    .prepare<[], { pageno: number }>(
-      `SELECT pageno FROM dbstat WHERE name = 'snapshots' AND pagetype = 'leaf' ORDER BY pageno`,
-    )
-    .all();
-  db.close();
-  const page = leaves[Math.floor(leaves.length / 2)]!.pageno;
-  const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (page - 1) * pageSize);
-  closeSync(fd);
-}
-
 describe('the library file checked off the critical path', () => {
   it('starts without reading the whole file, then finds deep damage in the background', async () => {
     const { dir, file } = await library();
     const keeper = await open(dir);
     await keeper.handlers['library.backup']({});
     await keeper.close();
-    damageDeepPage(file);
+    damageReportsPage(file, 'middle');
 
     const desk = await open(dir, 0);
     const found = new Promise<void>((resolve) => {
@@ -106,7 +90,7 @@ describe('the library file checked off the critical path', () => {
   it('the background indexing pass meets the damage: marked and said, and core goes on', async () => {
     // A library whose reports wait to be indexed, as after an upgrade or a crash mid-purchase.
     const { dir, file } = await library(false);
-    damageDeepPage(file);
+    damageReportsPage(file, 'middle');
     const desk = await open(dir, 60_000);
     await new Promise<void>((resolve) => {
       const stop = desk.events.on((event) => {
