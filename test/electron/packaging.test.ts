@@ -3,6 +3,7 @@
  * misspelt option), so a fuse that silently stays at Electron's default cannot pass.
  */
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
 import type { Configuration } from 'app-builder-lib';
@@ -40,6 +41,20 @@ describe('electron-builder.yml', () => {
   it('registers the intel-desk:// scheme the shell opens (electron/deep-links.ts)', async () => {
     const config = await loadConfig();
     expect(config.protocols).toEqual([{ name: 'Intel Desk link', schemes: [DEEP_LINK_SCHEME] }]);
+  });
+
+  it('gives every package an update feed: the GitHub releases of the repository package.json names', async () => {
+    const config = await loadConfig();
+    expect(config.publish).toEqual({
+      provider: 'github',
+      owner: 'intel-desk',
+      repo: 'intel-desk',
+      releaseType: 'release',
+    });
+    const { repository } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      repository: { url: string };
+    };
+    expect(repository.url).toBe('git+https://github.com/intel-desk/intel-desk.git');
   });
 
   it('rejects a misspelt fuse, so the check above cannot pass on a name electron-builder ignores', async () => {
