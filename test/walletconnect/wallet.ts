@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SignClient } from '@walletconnect/sign-client';
-import type { SessionTypes } from '@walletconnect/types';
+import type { JsonRpcRecord, SessionTypes } from '@walletconnect/types';
 import { getAddress, type Address, type Hex, type LocalAccount } from 'viem';
 import { z } from 'zod';
 import { contractWalletSignature } from '../interop/contract-wallet';
@@ -117,6 +117,25 @@ export async function startTestWallet(options: TestWalletOptions): Promise<TestW
       check();
     });
 
+  // The desk's answers to this wallet's own requests, as they arrive. sign-client's `acknowledged()` cannot be
+  // used: its promise only hears an answer that arrives after it is called, and a desk that answers before the
+  // update (or approval) call returns leaves it waiting five minutes.
+  const answers: { topic: string; method: string; error: string | null }[] = [];
+  client.core.history.on('history_updated', (record: JsonRpcRecord) => {
+    if (!record.response) return;
+    const error = 'error' in record.response ? record.response.error.message : null;
+    answers.push({ topic: record.topic, method: record.request.method, error });
+    wake();
+  });
+  /** The desk's answer to this wallet's `method` request on `topic`, among those after the first `from`. */
+  async function answerTo(method: string, topic: string, from: number): Promise<void> {
+    const answer = await until(
+      () => answers.slice(from).find((a) => a.method === method && a.topic === topic),
+      `the desk's answer to ${method}`,
+    );
+    if (answer.error !== null) throw new Error(`The desk refused ${method}: ${answer.error}`);
+  }
+
   const accounts = (who: Address) => options.chains.map((chain) => `${chain}:${who}`);
   const namespaces = (who: Address): SessionTypes.Namespaces => ({
     eip155: {
@@ -155,9 +174,13 @@ export async function startTestWallet(options: TestWalletOptions): Promise<TestW
     async pair(uri) {
       const proposal = new Promise<SessionTypes.Struct>((resolve, reject) => {
         client.once('session_proposal', ({ id }) => {
+          const from = answers.length;
           client
             .approve({ id, namespaces: namespaces(address) })
-            .then(({ acknowledged }) => acknowledged())
+            .then(async ({ topic }) => {
+              await answerTo('wc_sessionSettle', topic, from);
+              return client.session.get(topic);
+            })
             .then(resolve, reject);
         });
       });
@@ -196,8 +219,9 @@ export async function startTestWallet(options: TestWalletOptions): Promise<TestW
     async changeAccount(topic, to) {
       signer = to;
       address = getAddress(to.address);
-      const { acknowledged } = await client.update({ topic, namespaces: namespaces(address) });
-      await acknowledged();
+      const from = answers.length;
+      await client.update({ topic, namespaces: namespaces(address) });
+      await answerTo('wc_sessionUpdate', topic, from);
       const chainId = options.chains[0]!;
       await client.emit({ topic, chainId, event: { name: 'accountsChanged', data: [address] } });
     },
