@@ -117,6 +117,10 @@ describe('paying through a wallet paired with WalletConnect', () => {
     await outcome.waitFor({ timeout: 30_000 });
     expect(await outcome.textContent()).toContain('Bought 3 reports for $0.03.');
     await shot(page, 'walletconnect-purchase');
+    // The panel names the wallet as connected, and says nothing of a lock Intel Desk does not hold.
+    const panel = page.getByTestId('wallet-panel');
+    await expect.poll(() => panel.textContent()).toContain('KindWalletConnect wallet');
+    expect(await panel.getByTestId('wallet-state').count()).toBe(0);
 
     // The wallet was asked once, for exactly the EIP-3009 authorization of the confirmed price.
     const asked = wallet.requests.filter((r) => r.method === 'eth_signTypedData_v4');

@@ -1,6 +1,6 @@
 /** The wallet as the person sees it: which one, its address and balance, locked or not. */
 import { useEffect, useId, useState } from 'react';
-import { useConnectors, type Connector } from 'wagmi';
+import { useConnection, useConnectors, type Connector } from 'wagmi';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { useNavigate } from '../app/route';
@@ -86,6 +86,9 @@ export function WalletPanel(props: { compact?: boolean }) {
   const { mode } = useRpc();
   const navigate = useNavigate();
   const view = wallet.data;
+  const connection = useConnection();
+  const externalKind =
+    connection.connector?.type === 'walletConnect' ? 'WalletConnect wallet' : 'Browser wallet';
   return (
     <div className="wallet-panel" data-testid="wallet-panel">
       {/* In Settings the card around it already says "Wallet". */}
@@ -112,12 +115,15 @@ export function WalletPanel(props: { compact?: boolean }) {
           </div>
           <div>
             <dt>Kind</dt>
-            <dd>{view.kind === 'external' ? 'Browser wallet' : 'Intel Desk keystore'}</dd>
+            <dd>{view.kind === 'external' ? externalKind : 'Intel Desk keystore'}</dd>
           </div>
-          <div>
-            <dt>State</dt>
-            <dd data-testid="wallet-state">{view.unlocked ? 'unlocked' : 'locked'}</dd>
-          </div>
+          {/* A connected wallet locks and unlocks itself; only the keystore's state is Intel Desk's to show. */}
+          {view.kind === 'external' ? null : (
+            <div>
+              <dt>State</dt>
+              <dd data-testid="wallet-state">{view.unlocked ? 'unlocked' : 'locked'}</dd>
+            </div>
+          )}
           <div>
             <dt>Balance</dt>
             <dd>
