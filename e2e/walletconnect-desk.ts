@@ -13,6 +13,14 @@ import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { RENDERER_DIR } from './desk-fixture';
 import { z } from 'zod';
 import { TEST_PROJECT_ID } from '../test/walletconnect/wallet';
+import { startTestRelay, type TestRelay } from '../test/walletconnect/relay';
+import {
+  startBaseSepolia,
+  startInteropPeer,
+  type BaseSepolia,
+  type InteropPeer,
+} from '../test/interop/fixtures';
+import { launchLoopbackOnlyChromium } from './browser';
 
 const abandonedSchema = z.object({ purchaseId: z.string() });
 
@@ -135,4 +143,32 @@ export async function showPairingLink(page: Page): Promise<string> {
   await page.getByRole('button', { name: 'Connect with WalletConnect' }).click();
   await page.getByRole('img', { name: 'WalletConnect pairing code' }).waitFor({ timeout: 30_000 });
   return page.getByLabel('WalletConnect pairing link').inputValue();
+}
+
+/** What a WalletConnect e2e file runs against: a loopback-only browser, Base Sepolia on anvil, the seller, a relay. */
+export interface WalletConnectWorld {
+  browser: Browser;
+  chain: BaseSepolia;
+  peer: InteropPeer;
+  relay: TestRelay;
+  stop(): Promise<void>;
+}
+
+export async function startWalletConnectWorld(): Promise<WalletConnectWorld> {
+  const browser = await launchLoopbackOnlyChromium();
+  const chain = await startBaseSepolia();
+  const peer = await startInteropPeer({ chain, form: 'stock' });
+  const relay = await startTestRelay();
+  return {
+    browser,
+    chain,
+    peer,
+    relay,
+    async stop() {
+      await browser.close();
+      await relay.stop();
+      await peer.stop();
+      await chain.stop();
+    },
+  };
 }

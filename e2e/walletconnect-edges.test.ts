@@ -7,38 +7,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { getAddress, type Hex } from 'viem';
 import { ledgerRows } from '../test/core/helpers';
-import {
-  startBaseSepolia,
-  startInteropPeer,
-  type BaseSepolia,
-  type InteropPeer,
-} from '../test/interop/fixtures';
-import { startTestRelay, type TestRelay } from '../test/walletconnect/relay';
+import { type BaseSepolia, type InteropPeer } from '../test/interop/fixtures';
+import type { TestRelay } from '../test/walletconnect/relay';
 import { startTestWallet, type TestWallet } from '../test/walletconnect/wallet';
-import { launchLoopbackOnlyChromium } from './browser';
 import { filterAndOpen, openShelf, waitForPrice } from './flow';
-import { openWalletConnectDesk, showPairingLink, type WalletConnectDesk } from './walletconnect-desk';
+import {
+  openWalletConnectDesk,
+  showPairingLink,
+  startWalletConnectWorld,
+  type WalletConnectDesk,
+  type WalletConnectWorld,
+} from './walletconnect-desk';
 
 const BASE_SEPOLIA = 'eip155:84532';
 const usdOf = (count: number) => `$${(count / 100).toFixed(2)}`;
 
+let world: WalletConnectWorld | undefined;
 let browser: Browser;
 let chain: BaseSepolia;
 let peer: InteropPeer;
 let relay: TestRelay;
 
 beforeAll(async () => {
-  browser = await launchLoopbackOnlyChromium();
-  chain = await startBaseSepolia();
-  peer = await startInteropPeer({ chain, form: 'stock' });
-  relay = await startTestRelay();
+  world = await startWalletConnectWorld();
+  ({ browser, chain, peer, relay } = world);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await relay?.stop();
-  await peer?.stop();
-  await chain?.stop();
+  await world?.stop();
 });
 
 /** Confirms all reports of `handle` and presses Pay (twice at once when `double`). */

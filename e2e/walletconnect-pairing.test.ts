@@ -11,23 +11,28 @@ import { getAddress, type Address, type Hex } from 'viem';
 import { ledgerRows } from '../test/core/helpers';
 import {
   deployContractWallet,
-  startBaseSepolia,
-  startInteropPeer,
   type AnvilTestAccount,
   type BaseSepolia,
   type InteropPeer,
 } from '../test/interop/fixtures';
-import { startTestRelay, type TestRelay } from '../test/walletconnect/relay';
+import type { TestRelay } from '../test/walletconnect/relay';
 import { startTestWallet, type TestWallet } from '../test/walletconnect/wallet';
-import { launchLoopbackOnlyChromium, shot } from './browser';
+import { shot } from './browser';
 import { filterAndOpen, openShelf, waitForPrice } from './flow';
-import { openWalletConnectDesk, showPairingLink, type WalletConnectDesk } from './walletconnect-desk';
+import {
+  openWalletConnectDesk,
+  showPairingLink,
+  startWalletConnectWorld,
+  type WalletConnectDesk,
+  type WalletConnectWorld,
+} from './walletconnect-desk';
 
 const BASE_SEPOLIA = 'eip155:84532';
 /** The peer's unit price, $0.01, in USDC base units. */
 const UNIT = 10_000n;
 const usdOf = (count: number) => `$${(count / 100).toFixed(2)}`;
 
+let world: WalletConnectWorld | undefined;
 let browser: Browser;
 let chain: BaseSepolia;
 let peer: InteropPeer;
@@ -35,10 +40,8 @@ let relay: TestRelay;
 let opened: { desk: WalletConnectDesk; wallet: TestWallet } | null = null;
 
 beforeAll(async () => {
-  browser = await launchLoopbackOnlyChromium();
-  chain = await startBaseSepolia();
-  peer = await startInteropPeer({ chain, form: 'stock' });
-  relay = await startTestRelay();
+  world = await startWalletConnectWorld();
+  ({ browser, chain, peer, relay } = world);
 });
 
 afterEach(async () => {
@@ -48,10 +51,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await relay?.stop();
-  await peer?.stop();
-  await chain?.stop();
+  await world?.stop();
 });
 
 interface PairOptions {

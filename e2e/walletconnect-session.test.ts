@@ -8,23 +8,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { getAddress } from 'viem';
-import {
-  startBaseSepolia,
-  startInteropPeer,
-  type BaseSepolia,
-  type InteropPeer,
-} from '../test/interop/fixtures';
+import { type BaseSepolia, type InteropPeer } from '../test/interop/fixtures';
 import { step } from '../test/walletconnect/deadline';
-import { startTestRelay, type TestRelay } from '../test/walletconnect/relay';
+import type { TestRelay } from '../test/walletconnect/relay';
 import { startTestWallet, type TestWallet } from '../test/walletconnect/wallet';
-import { launchLoopbackOnlyChromium } from './browser';
 import { filterAndOpen, openShelf, waitForPrice } from './flow';
-import { openWalletConnectDesk, showPairingLink, type WalletConnectDesk } from './walletconnect-desk';
+import {
+  openWalletConnectDesk,
+  showPairingLink,
+  startWalletConnectWorld,
+  type WalletConnectDesk,
+  type WalletConnectWorld,
+} from './walletconnect-desk';
 
 const BASE_SEPOLIA = 'eip155:84532';
 /** The peer's unit price, $0.01, in USDC base units. */
 const UNIT = 10_000n;
 
+let world: WalletConnectWorld | undefined;
 let browser: Browser;
 let chain: BaseSepolia;
 let peer: InteropPeer;
@@ -33,19 +34,14 @@ let desk: WalletConnectDesk | undefined;
 let wallet: TestWallet | undefined;
 
 beforeAll(async () => {
-  browser = await launchLoopbackOnlyChromium();
-  chain = await startBaseSepolia();
-  peer = await startInteropPeer({ chain, form: 'stock' });
-  relay = await startTestRelay();
+  world = await startWalletConnectWorld();
+  ({ browser, chain, peer, relay } = world);
 });
 
 afterAll(async () => {
   await wallet?.stop();
   await desk?.close();
-  await browser?.close();
-  await relay?.stop();
-  await peer?.stop();
-  await chain?.stop();
+  await world?.stop();
 });
 
 describe('a WalletConnect session', () => {
