@@ -121,6 +121,12 @@ describe('paying through a wallet paired with WalletConnect', () => {
     const panel = page.getByTestId('wallet-panel');
     await expect.poll(() => panel.textContent()).toContain('KindWalletConnect wallet');
     expect(await panel.getByTestId('wallet-state').count()).toBe(0);
+    // Once bought, the menu says so: no earlier purchase left "on its way", every report owned.
+    await page.getByTestId('unresolved-purchase').waitFor({ state: 'detached' });
+    await page
+      .locator('table[aria-label="Reports"] tbody tr', { hasText: 'Not owned' })
+      .first()
+      .waitFor({ state: 'detached' });
 
     // The wallet was asked once, for exactly the EIP-3009 authorization of the confirmed price.
     const asked = wallet.requests.filter((r) => r.method === 'eth_signTypedData_v4');

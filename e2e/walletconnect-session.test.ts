@@ -135,5 +135,12 @@ describe('a WalletConnect session', () => {
       await expect.poll(() => ended.deletes, { timeout: 25_000 }).toEqual([topic]);
     });
     expect(wallet.client.session.getAll()).toEqual([]);
+    // And the desk forgets the wallet: no address, no balance, nothing a purchase could wait on.
+    await step('the desk forgetting the wallet', async () => {
+      await expect
+        .poll(async () => (await core.handlers['wallet.status']({})).kind, { timeout: 25_000 })
+        .toBeNull();
+      await page.getByTestId('wallet-panel').getByText('No wallet yet.').waitFor();
+    });
   }, 240_000);
 });

@@ -167,6 +167,54 @@ describe('an external wallet (the renderer signs)', () => {
   });
 });
 
+describe('a connected wallet that goes away', () => {
+  it('is forgotten: the keystore is the wallet again, locked, and a purchase asks for its passphrase', async () => {
+    const data = tempDir('desk-forget-');
+    try {
+      const desk = await deskFor(stack, data.dir);
+      const keystore = privateKeyToAccount(stack.buyerKeys[1]!);
+      await desk.handlers['wallet.import']({ privateKey: stack.buyerKeys[1]!, passphrase: PASSPHRASE });
+      const phone = privateKeyToAccount(stack.buyerKeys[0]!);
+      await desk.handlers['wallet.useExternal']({ address: phone.address });
+      expect(await desk.handlers['wallet.status']({})).toMatchObject({
+        kind: 'external',
+        address: phone.address,
+      });
+
+      const after = await desk.handlers['wallet.forgetExternal']({});
+      expect(after).toMatchObject({ kind: 'keystore', address: keystore.address, unlocked: false });
+      // Forgetting twice changes nothing.
+      expect(await desk.handlers['wallet.forgetExternal']({})).toEqual(after);
+      const quote = await desk.handlers['quote.get']({
+        handle,
+        selection: { kind: 'ids', ids: ids.slice(0, 1) },
+      });
+      expect(
+        await code(
+          desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount }),
+        ),
+      ).toBe('wallet_locked');
+      await desk.close();
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('leaves no wallet at all when there is no keystore', async () => {
+    const data = tempDir('desk-forget-none-');
+    try {
+      const desk = await deskFor(stack, data.dir);
+      await desk.handlers['wallet.useExternal']({
+        address: privateKeyToAccount(stack.buyerKeys[0]!).address,
+      });
+      expect(await desk.handlers['wallet.forgetExternal']({})).toMatchObject({ kind: null, address: null });
+      await desk.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
+
 describe('the library secret (spec 5.8)', () => {
   it('is write-only, checked against the service, and reads paid routes without signing', async () => {
     const data = tempDir('desk-secret-');

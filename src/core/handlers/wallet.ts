@@ -48,6 +48,7 @@ export const walletHandlers = (
   | 'wallet.useSessionKey'
   | 'wallet.lock'
   | 'wallet.useExternal'
+  | 'wallet.forgetExternal'
 > => ({
   'wallet.status': ({ token }) => walletStatus(ctx, token ?? null),
   'wallet.import': async ({ privateKey, keystoreJson, keystorePassword, passphrase, replace }) => {
@@ -72,6 +73,10 @@ export const walletHandlers = (
   },
   'wallet.useExternal': async ({ address }) => {
     ctx.wallet.useExternal(address);
+    return walletStatus(ctx, null);
+  },
+  'wallet.forgetExternal': async () => {
+    ctx.wallet.forgetExternal();
     return walletStatus(ctx, null);
   },
 });

@@ -277,6 +277,13 @@ export class DeskWallet {
     this.events?.changed('wallet.changed');
   }
 
+  /** The connected wallet went away (disconnected here or ended from the wallet): back to the keystore, if any. */
+  forgetExternal(): void {
+    if (!this.external) return;
+    this.external = null;
+    this.events?.changed('wallet.changed');
+  }
+
   useExternal(address: string): void {
     if (!isAddress(address))
       throw new DeskError('invalid_address', `${address} is not an address.`, 'wallet');

@@ -68,4 +68,10 @@ export const walletMethods = {
     reads: [],
     changes: ['wallet'],
   }),
+  /** The connected wallet is gone: core stops building payments for its address. */
+  'wallet.forgetExternal': method<WalletView>()({
+    input: z.object({}),
+    reads: [],
+    changes: ['wallet'],
+  }),
 };
