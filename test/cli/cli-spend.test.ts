@@ -65,12 +65,13 @@ describe('intel-desk budget and spend', () => {
     const json = await cli(['spend', '--json', '--days', '3']);
     expect(json.code, json.stderr).toBe(0);
     const view = parsed<SpendView>(json);
-    expect(view).toMatchObject({ lifetimeUsd: 0.04, monthUsd: 0.04, todayUsd: 0.04 });
+    // JSON carries the contract's shape: money as base-unit strings.
+    expect(view).toMatchObject({ lifetimeUnits: '40000', monthUnits: '40000', todayUnits: '40000' });
     expect(view.byHandle).toEqual([
-      { handle, totalUsd: 0.04, monthUsd: 0.04, purchases: 2, budgetUsd: 0.03 },
+      { handle, totalUnits: '40000', monthUnits: '40000', purchases: 2, budgetUnits: '30000' },
     ]);
     expect(view.byDay.map((d) => d.day)).toHaveLength(3);
-    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(clock.now()), usd: 0.04 });
+    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(clock.now()), units: '40000' });
 
     const text = await cli(['spend']);
     expect(text.code, text.stderr).toBe(0);
@@ -85,13 +86,35 @@ describe('intel-desk budget and spend', () => {
     expect(cleared.code, cleared.stderr).toBe(0);
     expect(cleared.stdout).toContain(`@${handle} has no monthly budget now`);
     const view = parsed<SpendView>(await cli(['spend', '--json']));
-    expect(view.byHandle[0]?.budgetUsd).toBeNull();
+    expect(view.byHandle[0]?.budgetUnits).toBeNull();
 
     const bad = await cli(['budget', handle, 'lots']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('the budget is an amount in USD');
+    expect(bad.stderr).toBe(
+      'intel-desk: the budget: "lots" is not an amount of dollars; write it like 1.50 or 0.0125.\n',
+    );
     const both = await cli(['budget', handle, '5', '--clear']);
     expect(both.code).toBe(2);
+  });
+
+  it('keeps a dollar amount to the base unit, and refuses a seventh decimal or a negative one', async () => {
+    const exact = await cli(['budget', handle, '0.0125']);
+    expect(exact.code, exact.stderr).toBe(0);
+    expect(exact.stdout).toContain(`@${handle}: $0.0125 a month`);
+    const json = parsed<{ monthlyUnits: string }>(await cli(['budget', handle, '$0.0125', '--json']));
+    expect(json.monthlyUnits).toBe('12500');
+    expect(parsed<SpendView>(await cli(['spend', '--json'])).byHandle[0]?.budgetUnits).toBe('12500');
+
+    const finer = await cli(['budget', handle, '0.0000001']);
+    expect(finer.code).toBe(2);
+    expect(finer.stderr).toBe(
+      'intel-desk: the budget: USDC has 6 decimals: give at most 6 digits after the point (0.0000001 has 7).\n',
+    );
+    const negative = await cli(['budget', handle, '--', '-1']);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('An amount cannot be negative.');
+    // Neither refusal changed the budget.
+    expect(parsed<SpendView>(await cli(['spend', '--json'])).byHandle[0]?.budgetUnits).toBe('12500');
   });
 
   it('refuses a budget for a handle the shelf does not list, naming the handle and how to check', async () => {

@@ -184,15 +184,15 @@ describe('intel-desk mcp: the library as tools and resources', () => {
     );
     expect(menu.reports.map((r) => [r.id, r.owned])).toEqual(unowned.map((id) => [id, false]));
     const quote = await mcp.client.callTool({ name: 'quote', arguments: { handle: otherHandle, all: true } });
-    expect(jsonPart<{ reports: number; totalUsd: number }>(quote)).toMatchObject({
+    expect(jsonPart<{ reports: number; amount: { units: string; text: string } }>(quote)).toMatchObject({
       reports: 4,
-      totalUsd: 0.04,
+      amount: { units: '40000', text: '$0.04' },
     });
     expect(texts(quote)).toContain('This is a price only: nothing was signed or paid.');
-    const spend = jsonPart<{ lifetimeUsd: number }>(
+    const spend = jsonPart<{ lifetimeUnits: string }>(
       await mcp.client.callTool({ name: 'spend', arguments: {} }),
     );
-    expect(spend.lifetimeUsd).toBe(0.04);
+    expect(spend.lifetimeUnits).toBe('40000');
     expect(await balance()).toBe(before);
   });
 
