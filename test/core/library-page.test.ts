@@ -120,6 +120,19 @@ describe('library pages', () => {
     });
   });
 
+  it('sums what the library cost exactly, past what a float holds', () => {
+    withStore((store, db) => {
+      // 2^53 - 1 and 2 base units: a float sum (SQLite's TOTAL) would say 9007199254740992.
+      purchase(db, 'big', '9007199254740991', 1);
+      purchase(db, 'small', '2', 1);
+      putReport(store, db, 'Ada', 'r1', 'a', 1, 'big');
+      putReport(store, db, 'Ada', 'r2', 'b', 2, 'small');
+      const page = store.page({ limit: 10 });
+      expect(page.totalSpentUnits).toBe('9007199254740993');
+      expect(page.items.map((item) => item.spentUnits)).toEqual(['2', '9007199254740991']);
+    });
+  });
+
   it('sorts by handle and by what was spent, filters by handle, and sums the spending', () => {
     withStore((store, db) => {
       purchase(db, 'p1', '30000', 3);
