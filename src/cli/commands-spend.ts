@@ -44,6 +44,34 @@ export async function spend(desk: DeskCore, out: Output, days: string | undefine
   );
 }
 
+/** `caps` shows the per-purchase and daily caps; `--per-purchase USD` and `--daily USD` set them. */
+export async function caps(
+  desk: DeskCore,
+  out: Output,
+  typed: { perPurchase: string | undefined; daily: string | undefined },
+): Promise<void> {
+  // Both are read before either is saved: one amount that is no amount changes nothing.
+  const perPurchaseCapUnits =
+    typed.perPurchase === undefined ? undefined : usdArgument(typed.perPurchase, '--per-purchase').toString();
+  const dailyCapUnits =
+    typed.daily === undefined ? undefined : usdArgument(typed.daily, '--daily').toString();
+  const settings =
+    perPurchaseCapUnits === undefined && dailyCapUnits === undefined
+      ? await desk.handlers['settings.get']({})
+      : await desk.handlers['settings.update']({
+          ...(perPurchaseCapUnits === undefined ? {} : { perPurchaseCapUnits }),
+          ...(dailyCapUnits === undefined ? {} : { dailyCapUnits }),
+        });
+  const view = { perPurchaseCapUnits: settings.perPurchaseCapUnits, dailyCapUnits: settings.dailyCapUnits };
+  out.result(view, () =>
+    [
+      `per purchase: ${formatUnitsUsd(view.perPurchaseCapUnits)}`,
+      `per day:      ${formatUnitsUsd(view.dailyCapUnits)}`,
+      'going over a cap asks for --over-cap',
+    ].join('\n'),
+  );
+}
+
 /** `budget <handle> <usd>` sets the monthly budget; `budget <handle> --clear` removes it. */
 export async function budget(
   desk: DeskCore,

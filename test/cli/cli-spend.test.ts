@@ -117,6 +117,43 @@ describe('intel-desk budget and spend', () => {
     expect(parsed<SpendView>(await cli(['spend', '--json'])).byHandle[0]?.budgetUnits).toBe('12500');
   });
 
+  it('sets the caps to the base unit: a purchase at the cap pays, one a unit over it is refused', async () => {
+    expect((await cli(['budget', handle, '--clear'])).code).toBe(0);
+    const shown = await cli(['caps']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toBe(
+      'per purchase: $5.00\nper day:      $20.00\ngoing over a cap asks for --over-cap\n',
+    );
+
+    const finer = await cli(['caps', '--per-purchase', '0.01', '--daily', '0.0000001']);
+    expect(finer.code).toBe(2);
+    expect(finer.stderr).toBe(
+      'intel-desk: --daily: USDC has 6 decimals: give at most 6 digits after the point (0.0000001 has 7).\n',
+    );
+    // Neither cap changed: the per-purchase one was not saved alone.
+    expect(parsed<{ perPurchaseCapUnits: string }>(await cli(['caps', '--json'])).perPurchaseCapUnits).toBe(
+      '5000000',
+    );
+
+    const exact = await cli(['caps', '--per-purchase', '0.0125']);
+    expect(exact.stdout).toContain('per purchase: $0.0125\n');
+    expect(parsed<{ perPurchaseCapUnits: string }>(await cli(['caps', '--json']))).toEqual({
+      perPurchaseCapUnits: '12500',
+      dailyCapUnits: '20000000',
+    });
+
+    // A report is $0.01: at a cap of exactly that it pays; one base unit less and it is over.
+    expect((await cli(['caps', '--per-purchase', '0.01'])).code).toBe(0);
+    const atCap = await buy([ids[4]!]);
+    expect(atCap.code, atCap.stderr).toBe(0);
+    expect(atCap.stdout).toContain('bought 1 report for $0.01');
+    expect((await cli(['caps', '--per-purchase', '0.009999'])).code).toBe(0);
+    const over = await buy([ids[5]!]);
+    expect(over.code).toBe(3);
+    expect(over.stderr).toContain('$0.01 is above your per-purchase cap of $0.009999');
+    expect(over.stderr).toContain('[over_purchase_cap]');
+  });
+
   it('refuses a budget for a handle the shelf does not list, naming the handle and how to check', async () => {
     const typo = await cli(['budget', `${handle}_typo`, '5']);
     expect(typo.code).toBe(2);
