@@ -311,6 +311,17 @@ describe('intel-desk mcp: purchases wait for the person', () => {
       const id = texts(first)[1]!.match(/req_[0-9a-f]+/)![0];
       expect(mcp.logged).toEqual([`purchase request ${id} approved by the person: completed`]);
       expect(await balance()).toBe(before - 10_000n);
+      // Amounts reach the assistant as base units with the text a person reads, never as a float.
+      expect(mcp.asked[0]!.message).toContain('This session may still approve $0.015.');
+      const summary = jsonPart<{
+        purchase: { amount: { units: string; text: string }; moved: { units: string; text: string } };
+        sessionLimitLeft: { units: string; text: string };
+      }>(first);
+      expect(summary.purchase).toMatchObject({
+        amount: { units: '10000', text: '$0.01' },
+        moved: { units: '10000', text: '$0.01' },
+      });
+      expect(summary.sessionLimitLeft).toEqual({ units: '5000', text: '$0.005' });
 
       const second = await mcp.client.callTool({
         name: 'request_purchase',
