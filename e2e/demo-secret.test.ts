@@ -92,7 +92,7 @@ describe("the demo's library secret", () => {
     expect(await newestPurchase()).toMatchObject({
       paidWith: 'library_secret',
       handle: handles[1],
-      amountUsd: 0,
+      movedUnits: '0',
     });
   });
 });

@@ -131,7 +131,7 @@ async function main(): Promise<void> {
     await buyAll(call, main);
     await buyAll(call, second);
     // A budget the purchase went over, for Purchases and Settings to show.
-    await call('budget.set', { handle: main, monthlyUsd: 0.05 });
+    await call('budget.set', { handle: main, monthlyUnits: '50000' });
     await call('settings.useDemoLibrarySecret', {});
     const owned = (await call('library.list', { handle: main })).items;
     const latest = owned[0]!;

@@ -76,8 +76,8 @@ async function run(command: WorkerCommand): Promise<unknown> {
       return {};
     case 'caps':
       await desk.handlers['settings.update']({
-        perPurchaseCapUsd: command.perPurchaseCapUsd,
-        dailyCapUsd: command.dailyCapUsd,
+        perPurchaseCapUnits: command.perPurchaseCapUnits,
+        dailyCapUnits: command.dailyCapUnits,
       });
       return {};
     case 'close':

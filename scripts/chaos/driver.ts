@@ -43,7 +43,8 @@ export interface ChaosResult {
 }
 
 const UNIT_PRICE_USD = 0.01;
-const PER_PURCHASE_CAP_USD = 0.05;
+/** $0.05, in token base units. */
+const PER_PURCHASE_CAP = 50_000n;
 const TIMEOUT_MS = 2_500;
 const CHAIN_TIMEOUT_MS = 1_000;
 const PASSPHRASE = 'chaos run passphrase, anvil test keys only';
@@ -132,7 +133,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
     const perDesk = Math.ceil(options.purchases / 2);
     // Binds late in a run: the last purchases meet the daily cap, in-doubt ones counted.
-    const dailyCapUsd = Math.max(0.1, Math.round(perDesk * 0.01 * 100) / 100);
+    const dailyCap = BigInt(Math.max(100_000, perDesk * 10_000));
     const lanes: Lane[] = [];
     for (const [index, name] of ['desk-a', 'desk-b'].entries()) {
       const proxy = new ServiceProxy(service.baseUrl, { delayMs: TIMEOUT_MS + 1_000, killService });
@@ -171,7 +172,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       });
       expectOk(await desk.send({ op: 'useBuyer', key: buyerKeys[0]! }), 'importing the buyer key');
       expectOk(
-        await desk.send({ op: 'caps', perPurchaseCapUsd: PER_PURCHASE_CAP_USD, dailyCapUsd }),
+        await desk.send({
+          op: 'caps',
+          perPurchaseCapUnits: PER_PURCHASE_CAP.toString(),
+          dailyCapUnits: dailyCap.toString(),
+        }),
         'setting the caps',
       );
     }
@@ -202,7 +207,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         const { rows } = readDesk(lane.dataDir);
         lane.evidence.capChecks++;
         const today = committedOn(rows, new Date());
-        if (today > BigInt(Math.round(dailyCapUsd * 1e6)))
+        if (today > dailyCap)
           lane.evidence.capBreaches.push(`${lane.name}: ${today} units committed today after purchase ${i}`);
         if (i % 10 === 9) await reconcile(lane, 0);
       }
@@ -228,8 +233,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       buyers: buyers.map((b, i) => ({ ...b, after: after[i]! })),
       settlements,
       caps: {
-        perPurchase: BigInt(Math.round(PER_PURCHASE_CAP_USD * 1e6)),
-        daily: BigInt(Math.round(dailyCapUsd * 1e6)),
+        perPurchase: PER_PURCHASE_CAP,
+        daily: dailyCap,
       },
       service: {
         kills: service.kills,

@@ -16,8 +16,9 @@ export const workerCommandSchema = z.discriminatedUnion('op', [
   z.object({
     op: z.literal('caps'),
     id: z.number(),
-    perPurchaseCapUsd: z.number(),
-    dailyCapUsd: z.number(),
+    /** Token base units, as the contract carries caps. */
+    perPurchaseCapUnits: z.string().regex(/^\d+$/),
+    dailyCapUnits: z.string().regex(/^\d+$/),
   }),
   z.object({ op: z.literal('close'), id: z.number() }),
 ]);

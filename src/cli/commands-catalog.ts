@@ -1,5 +1,5 @@
 /** list, menu, quote, buy: browsing and paying. */
-import { formatUsd } from '../shared/money';
+import { formatUnitsUsd } from '../shared/money';
 import type { Freshness, QuoteView, Selection } from '../shared/rpc';
 import { quoteFactsSentence, quoteOptionSentence } from '../shared/quote-facts';
 import { DeskError, type DeskCore } from '../core';
@@ -136,7 +136,7 @@ async function quoteFor(desk: DeskCore, out: Output, handle: string, flags: Flag
 /** The owned reports of the choice: left out (and what they would cost), or bought again. */
 function ownedLine(view: QuoteView): string {
   if (view.ownedCount === 0) return '';
-  const cost = formatUsd(view.ownedCostUsd);
+  const cost = formatUnitsUsd(view.ownedCostUnits);
   return view.includesOwned
     ? `includes ${count(view.ownedCount, 'report')} you already own, bought again for ${cost}`
     : `${count(view.ownedCount, 'report')} you already own ${view.ownedCount === 1 ? 'is' : 'are'} left out (buying ${view.ownedCount === 1 ? 'it' : 'them'} again: ${cost}, add --include-owned)`;
@@ -146,7 +146,7 @@ export async function quote(desk: DeskCore, out: Output, handle: string, flags: 
   const view = await quoteFor(desk, out, handle, flags);
   out.result(view, () =>
     [
-      `${count(view.reportCount, 'report')} of @${view.handle} at ${formatUsd(view.unitPriceUsd)} each: ${formatUsd(view.totalUsd)} (${view.amount} USDC base units)`,
+      `${count(view.reportCount, 'report')} of @${view.handle} at ${formatUnitsUsd(view.unitPriceUnits)} each: ${formatUnitsUsd(view.amount)} (${view.amount} USDC base units)`,
       ownedLine(view),
       `pay to ${view.payTo} (${view.payToStatus}) on ${view.network}, token ${view.asset}`,
       quoteOptionSentence(view) ?? '',
@@ -184,7 +184,7 @@ export async function buy(
   out.progress(
     withSecret
       ? `reading ${count(view.reportCount, 'report')} with the library secret (nothing is paid)…`
-      : `paying ${formatUsd(view.totalUsd)} for ${count(view.reportCount, 'report')}…`,
+      : `paying ${formatUnitsUsd(view.amount)} for ${count(view.reportCount, 'report')}…`,
   );
   const outcome = await desk.handlers['purchase.start']({
     quoteId: view.quoteId,
@@ -196,7 +196,7 @@ export async function buy(
     if (outcome.status === 'completed' && outcome.purchase.paidWith === 'library_secret')
       return `read ${count(outcome.purchase.reportIds.length, 'report')} with the library secret; nothing was paid`;
     if (outcome.status === 'completed') {
-      return `bought ${count(outcome.purchase.reportIds.length, 'report')} for ${formatUsd(outcome.purchase.amountUsd)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
+      return `bought ${count(outcome.purchase.reportIds.length, 'report')} for ${formatUnitsUsd(outcome.purchase.amount)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
     }
     if (outcome.status === 'in_doubt') return `IN DOUBT: ${outcome.message}`;
     if (outcome.status === 'failed') return `FAILED: ${outcome.message}`;

@@ -1,5 +1,5 @@
 /** library, read, export, purchases: the offline side (search is in commands-query.ts). */
-import { formatUsd } from '../shared/money';
+import { formatUnitsUsd } from '../shared/money';
 import { DeskError, type DeskCore } from '../core';
 import type { ExportFormat } from '../shared/rpc';
 import { count, escapeJsonControls, table, terminalText, UsageError, type Output } from './output';
@@ -102,13 +102,13 @@ export async function purchases(desk: DeskCore, out: Output): Promise<void> {
   const view = await desk.handlers['purchases.reconcile']({});
   out.result(view, () =>
     [
-      `spent today: ${formatUsd(view.spentTodayUsd)} of ${formatUsd(view.dailyCapUsd)}`,
+      `spent today: ${formatUnitsUsd(view.spentTodayUnits)} of ${formatUnitsUsd(view.dailyCapUnits)}`,
       table(
         view.purchases.map((p) => ({
           when: p.createdAt.slice(0, 19).replace('T', ' '),
           handle: p.handle,
           reports: p.reportCount,
-          charged: p.movedUsd === null ? `up to ${formatUsd(p.amountUsd)}` : formatUsd(p.movedUsd),
+          charged: p.movedUnits === null ? `up to ${formatUnitsUsd(p.amount)}` : formatUnitsUsd(p.movedUnits),
           state: p.state,
           receipt: p.txHash ?? '',
           note: p.waitingFor?.summary ?? (p.state === 'completed' ? '' : (p.error ?? '')),

@@ -1,9 +1,10 @@
 /** mcp (the MCP server, src/mcp) and approve: the person's word on what an assistant asked to buy. */
-import { formatUsd } from '../shared/money';
+import { formatUnitsUsd } from '../shared/money';
 import type { PurchaseRequestView } from '../shared/rpc';
 import type { DeskCore } from '../core';
 import { table, UsageError, type Output } from './output';
 import { prepareSigner, type SignerFlags } from './commands-wallet';
+import { usdArgument } from './usd-argument';
 
 export interface McpFlags extends SignerFlags {
   'allow-spend'?: string | undefined;
@@ -13,28 +14,22 @@ export interface McpFlags extends SignerFlags {
   'accept-payee'?: boolean | undefined;
 }
 
-/** --allow-spend in USD ("1.00", "$1"); 0 when not given. */
-export function allowSpend(raw: string | undefined): number {
-  if (raw === undefined) return 0;
-  const usd = Number(raw.trim().replace(/^\$/, ''));
-  if (raw.trim() === '' || !Number.isFinite(usd) || usd < 0 || usd > 1_000_000)
-    throw new UsageError(
-      `--allow-spend is an amount in USD from 0 to 1000000, such as 1.00, not "${raw.slice(0, 40)}"`,
-    );
-  return usd;
+/** --allow-spend in USD ("1.00", "$1") as token base units; 0 when not given. */
+export function allowSpend(raw: string | undefined): bigint {
+  return raw === undefined ? 0n : usdArgument(raw, '--allow-spend');
 }
 
 export async function mcp(desk: DeskCore, flags: McpFlags, dataDir: string): Promise<void> {
-  const allowSpendUsd = allowSpend(flags['allow-spend']);
+  const allowSpendUnits = allowSpend(flags['allow-spend']);
   // Unlocked now, before the client connects: the person's passphrase never passes through the assistant.
   const cannotSign =
-    allowSpendUsd > 0 ? await prepareSigner(desk, flags, { to: 'pay', command: 'mcp' }) : null;
+    allowSpendUnits > 0n ? await prepareSigner(desk, flags, { to: 'pay', command: 'mcp' }) : null;
   if (cannotSign)
     process.stderr.write(
       `intel-desk mcp: purchases cannot be approved in this session (${cannotSign.message}); \`intel-desk approve\` still can.\n`,
     );
   const { runMcpServer } = await import('../mcp/server');
-  await runMcpServer(desk, { dataDir, allowSpendUsd, cannotSign: cannotSign?.message ?? null });
+  await runMcpServer(desk, { dataDir, allowSpendUnits, cannotSign: cannotSign?.message ?? null });
 }
 
 const requestRows = (requests: PurchaseRequestView[]) =>
@@ -43,7 +38,7 @@ const requestRows = (requests: PurchaseRequestView[]) =>
     asked: r.createdAt.slice(0, 16).replace('T', ' '),
     handle: `@${r.handle}`,
     reports: r.reportCount,
-    price: formatUsd(r.totalUsd),
+    price: formatUnitsUsd(r.amount),
     state: r.state,
     reason: r.reason ?? '',
   }));
@@ -70,7 +65,7 @@ export async function approve(desk: DeskCore, out: Output, flags: McpFlags, id: 
   const cannotSign = await prepareSigner(desk, flags, { to: 'pay', command: 'approve' });
   if (cannotSign) throw cannotSign;
   out.progress(
-    `approving ${request.id}: ${request.reportCount} report(s) of @${request.handle}, at most ${formatUsd(request.totalUsd)}…`,
+    `approving ${request.id}: ${request.reportCount} report(s) of @${request.handle}, at most ${formatUnitsUsd(request.amount)}…`,
   );
   const { outcome } = await desk.handlers['purchaseRequest.approve']({
     id,
@@ -81,7 +76,7 @@ export async function approve(desk: DeskCore, out: Output, flags: McpFlags, id: 
     if (outcome.status === 'completed' && outcome.purchase.paidWith === 'library_secret')
       return `read ${outcome.purchase.reportIds.length} report(s) with the library secret; nothing was paid`;
     if (outcome.status === 'completed')
-      return `bought ${outcome.purchase.reportIds.length} report(s) for ${formatUsd(outcome.purchase.amountUsd)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
+      return `bought ${outcome.purchase.reportIds.length} report(s) for ${formatUnitsUsd(outcome.purchase.amount)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
     if (outcome.status === 'in_doubt') return `IN DOUBT: ${outcome.message}`;
     if (outcome.status === 'failed') return `FAILED: ${outcome.message}`;
     return 'the wallet must sign in the app';

@@ -1,8 +1,9 @@
 /** spend, budget: what was spent (totals, by handle, by day) and a handle's monthly budget. */
-import { formatUsd } from '../shared/money';
+import { formatUnitsUsd } from '../shared/money';
 import { rpcInputs } from '../shared/rpc';
 import type { DeskCore } from '../core';
 import { table, UsageError, type Output } from './output';
+import { usdArgument } from './usd-argument';
 
 /** Like the Purchases screen: in-doubt purchases count in full, as for the daily cap. */
 export async function spend(desk: DeskCore, out: Output, days: string | undefined): Promise<void> {
@@ -13,31 +14,61 @@ export async function spend(desk: DeskCore, out: Output, days: string | undefine
   const view = await desk.handlers['purchases.spend']({ ...(count !== undefined ? { days: count } : {}) });
   out.result(view, () =>
     [
-      `today:      ${formatUsd(view.todayUsd)} of your ${formatUsd(view.dailyCapUsd)} daily cap`,
-      `this month: ${formatUsd(view.monthUsd)}`,
-      `in all:     ${formatUsd(view.lifetimeUsd)}`,
-      view.unsettledUsd > 0
-        ? `(${formatUsd(view.unsettledUsd)} of it is not settled yet and counts in full until it is)`
+      `today:      ${formatUnitsUsd(view.todayUnits)} of your ${formatUnitsUsd(view.dailyCapUnits)} daily cap`,
+      `this month: ${formatUnitsUsd(view.monthUnits)}`,
+      `in all:     ${formatUnitsUsd(view.lifetimeUnits)}`,
+      BigInt(view.unsettledUnits) > 0n
+        ? `(${formatUnitsUsd(view.unsettledUnits)} of it is not settled yet and counts in full until it is)`
         : '',
       '',
       table(
         view.byHandle.map((row) => ({
           handle: `@${row.handle}`,
           purchases: row.purchases,
-          'this month': formatUsd(row.monthUsd),
-          budget: row.budgetUsd === null ? '' : `${formatUsd(row.budgetUsd)}/month`,
-          'in all': formatUsd(row.totalUsd),
+          'this month': formatUnitsUsd(row.monthUnits),
+          budget: row.budgetUnits === null ? '' : `${formatUnitsUsd(row.budgetUnits)}/month`,
+          'in all': formatUnitsUsd(row.totalUnits),
         })),
         ['handle', 'purchases', 'this month', 'budget', 'in all'],
       ),
       '',
       table(
-        view.byDay.filter((row) => row.usd > 0).map((row) => ({ day: row.day, spent: formatUsd(row.usd) })),
+        view.byDay
+          .filter((row) => BigInt(row.units) > 0n)
+          .map((row) => ({ day: row.day, spent: formatUnitsUsd(row.units) })),
         ['day', 'spent'],
       ),
     ]
       .filter((line, i, all) => line !== '' || all[i - 1] !== '')
       .join('\n'),
+  );
+}
+
+/** `caps` shows the per-purchase and daily caps; `--per-purchase USD` and `--daily USD` set them. */
+export async function caps(
+  desk: DeskCore,
+  out: Output,
+  typed: { perPurchase: string | undefined; daily: string | undefined },
+): Promise<void> {
+  // Both are read before either is saved: one amount that is no amount changes nothing.
+  const perPurchaseCapUnits =
+    typed.perPurchase === undefined ? undefined : usdArgument(typed.perPurchase, '--per-purchase').toString();
+  const dailyCapUnits =
+    typed.daily === undefined ? undefined : usdArgument(typed.daily, '--daily').toString();
+  const settings =
+    perPurchaseCapUnits === undefined && dailyCapUnits === undefined
+      ? await desk.handlers['settings.get']({})
+      : await desk.handlers['settings.update']({
+          ...(perPurchaseCapUnits === undefined ? {} : { perPurchaseCapUnits }),
+          ...(dailyCapUnits === undefined ? {} : { dailyCapUnits }),
+        });
+  const view = { perPurchaseCapUnits: settings.perPurchaseCapUnits, dailyCapUnits: settings.dailyCapUnits };
+  out.result(view, () =>
+    [
+      `per purchase: ${formatUnitsUsd(view.perPurchaseCapUnits)}`,
+      `per day:      ${formatUnitsUsd(view.dailyCapUnits)}`,
+      'going over a cap asks for --over-cap',
+    ].join('\n'),
   );
 }
 
@@ -51,18 +82,13 @@ export async function budget(
 ): Promise<void> {
   if (clear === (amount !== undefined))
     throw new UsageError('give either a monthly amount in USD (budget <handle> 25) or --clear');
-  let monthlyUsd: number | null = null;
-  if (amount !== undefined) {
-    monthlyUsd = Number(amount.replace(/^\$/, ''));
-    if (amount.trim() === '' || !rpcInputs['budget.set'].shape.monthlyUsd.safeParse(monthlyUsd).success)
-      throw new UsageError(`the budget is an amount in USD from 0 to 1000000, not "${amount.slice(0, 40)}"`);
-  }
-  const set = await desk.handlers['budget.set']({ handle, monthlyUsd });
+  const monthlyUnits = amount === undefined ? null : usdArgument(amount, 'the budget').toString();
+  const set = await desk.handlers['budget.set']({ handle, monthlyUnits });
   out.result(set, () =>
-    set.monthlyUsd === null
+    set.monthlyUnits === null
       ? `@${set.handle} has no monthly budget now`
       : [
-          `@${set.handle}: ${formatUsd(set.monthlyUsd)} a month; going over it asks for --over-cap, like the caps`,
+          `@${set.handle}: ${formatUnitsUsd(set.monthlyUnits)} a month; going over it asks for --over-cap, like the caps`,
           set.unchecked === undefined
             ? ''
             : `(kept without checking that the service lists @${set.handle}: ${set.unchecked})`,

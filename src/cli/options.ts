@@ -32,6 +32,8 @@ export const OPTIONS = {
   days: { type: 'string' },
   limit: { type: 'string' },
   clear: { type: 'boolean' },
+  'per-purchase': { type: 'string' },
+  daily: { type: 'string' },
   replace: { type: 'boolean' },
   'allow-spend': { type: 'string' },
   list: { type: 'boolean' },
@@ -91,6 +93,12 @@ export const OPTION_HELP: Record<OptionName, OptionHelp> = {
   days: { value: 'N', text: 'how many days the daily spend covers (default 30)', completes: 'none' },
   limit: { value: 'N', text: 'only the newest N reports', completes: 'none' },
   clear: { text: 'clear it' },
+  'per-purchase': {
+    value: 'USD',
+    text: 'the most one purchase may cost without --over-cap',
+    completes: 'none',
+  },
+  daily: { value: 'USD', text: 'the most purchases may cost in a day without --over-cap', completes: 'none' },
   replace: { text: 'replace a wallet of another address (its keystore is kept in backups/)' },
   'allow-spend': {
     value: 'USD',

@@ -170,6 +170,21 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
     async (desk, { out, values }) => (await import('./commands-spend')).spend(desk, out, values.days),
   ),
   library(
+    'caps',
+    [
+      form(
+        'caps [--per-purchase USD] [--daily USD]',
+        'the spending caps: shown, or set (a purchase over one needs --over-cap)',
+      ),
+    ],
+    ['per-purchase', 'daily'],
+    async (desk, { out, values }) =>
+      (await import('./commands-spend')).caps(desk, out, {
+        perPurchase: values['per-purchase'],
+        daily: values.daily,
+      }),
+  ),
+  library(
     'budget',
     [
       form(

@@ -1,18 +1,22 @@
 /** User settings and per-service payee pins, in desk.db. */
 import { z } from 'zod';
+import { parseUnits } from 'viem';
 import {
   AUTO_LOCK_MAX_MINUTES,
   DEFAULT_AUTO_LOCK_MINUTES,
+  baseUnits,
   walletConnectProjectIdSchema,
   type SettingsView,
 } from '../shared/rpc';
+import { TOKEN_DECIMALS } from '../shared/money';
 import type { DeskDb } from './db/open';
 import type { DeskEvents } from './events';
 
 const storedSettingsSchema = z.object({
   serviceUrl: z.string().default(''),
-  perPurchaseCapUsd: z.number().nonnegative().default(5),
-  dailyCapUsd: z.number().nonnegative().default(20),
+  /** Token base units (decision 0034): $5 and $20 until the person sets their own. */
+  perPurchaseCapUnits: baseUnits.default('5000000'),
+  dailyCapUnits: baseUnits.default('20000000'),
   theme: z.enum(['light', 'dark', 'system']).default('system'),
   walletConnectProjectId: walletConnectProjectIdSchema.nullable().default(null),
   welcomeDismissed: z.boolean().default(false),
@@ -22,6 +26,18 @@ const storedSettingsSchema = z.object({
   autoLockMinutes: z.number().int().min(1).max(AUTO_LOCK_MAX_MINUTES).default(DEFAULT_AUTO_LOCK_MINUTES),
 });
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
+
+/**
+ * Caps as versions before 0.2 stored them: a JSON number of USD under their own keys. Read while no base-units
+ * value has replaced them, converted from the number's decimal form (toFixed: caps are at most a million USD,
+ * where a double holds every sixth decimal), so a desk.db written then keeps the very same caps.
+ */
+const LEGACY_CAP_KEYS = { perPurchaseCapUnits: 'perPurchaseCapUsd', dailyCapUnits: 'dailyCapUsd' } as const;
+
+function legacyCapUnits(usd: unknown): string | undefined {
+  if (typeof usd !== 'number' || !Number.isFinite(usd) || usd < 0 || usd > 1e9) return undefined;
+  return parseUnits(usd.toFixed(TOKEN_DECIMALS), TOKEN_DECIMALS).toString();
+}
 
 export class SettingsStore {
   constructor(
@@ -39,15 +55,25 @@ export class SettingsStore {
         // A damaged value falls back to its default below rather than breaking start-up.
       }
     }
+    for (const [key, legacyKey] of Object.entries(LEGACY_CAP_KEYS)) {
+      if (raw[key] === undefined && raw[legacyKey] !== undefined) raw[key] = legacyCapUnits(raw[legacyKey]);
+      delete raw[legacyKey];
+    }
     const parsed = storedSettingsSchema.safeParse(raw);
     return parsed.success ? parsed.data : storedSettingsSchema.parse({});
   }
 
   update(patch: Partial<StoredSettings>): StoredSettings {
     const put = this.db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)');
+    const forget = this.db.prepare('DELETE FROM settings WHERE key = ?');
     this.db.transaction(() => {
-      for (const [key, value] of Object.entries(patch))
-        if (value !== undefined) put.run(key, JSON.stringify(value));
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === undefined) continue;
+        put.run(key, JSON.stringify(value));
+        // A cap in base units replaces the USD number an earlier version kept.
+        if (Object.hasOwn(LEGACY_CAP_KEYS, key))
+          forget.run(LEGACY_CAP_KEYS[key as keyof typeof LEGACY_CAP_KEYS]);
+      }
     })();
     this.events?.changed('settings.changed');
     return this.get();
@@ -89,8 +115,8 @@ export function settingsView(
 ): SettingsView {
   return {
     serviceUrl: settings.serviceUrl,
-    perPurchaseCapUsd: settings.perPurchaseCapUsd,
-    dailyCapUsd: settings.dailyCapUsd,
+    perPurchaseCapUnits: settings.perPurchaseCapUnits,
+    dailyCapUnits: settings.dailyCapUnits,
     theme: settings.theme,
     librarySecretSet: secret.set,
     librarySecretAccepted: secret.accepted,

@@ -6,7 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { APP_VERSION, type DeskCore } from '../core';
-import { formatUsd } from '../shared/money';
+import { formatUnitsUsd } from '../shared/money';
 import { coreCaller } from './call';
 import { logRequests, openRequestLog } from './log';
 import { resources } from './resources';
@@ -18,7 +18,8 @@ import { libraryTools } from './tools-library';
 export interface McpOptions {
   dataDir: string;
   /** What this session may approve through the client (--allow-spend), in USD; 0 = only `intel-desk approve`. */
-  allowSpendUsd: number;
+  /** --allow-spend, in token base units. */
+  allowSpendUnits: bigint;
   /** Why payments cannot be signed in this session, when they cannot. */
   cannotSign: string | null;
 }
@@ -47,7 +48,7 @@ export async function runMcpServer(desk: DeskCore, options: McpOptions): Promise
       `intel-desk mcp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
   });
-  const session = new SpendingSession(options.allowSpendUsd);
+  const session = new SpendingSession(options.allowSpendUnits);
   const server = new McpServer(
     { name: 'intel-desk', version: APP_VERSION },
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
@@ -63,11 +64,11 @@ export async function runMcpServer(desk: DeskCore, options: McpOptions): Promise
   const inFlight = logRequests(transport, log);
   log.write({
     started: APP_VERSION,
-    allowSpend: formatUsd(options.allowSpendUsd),
+    allowSpend: formatUnitsUsd(options.allowSpendUnits),
     ...(options.cannotSign ? { cannotSign: options.cannotSign } : {}),
   });
   process.stderr.write(
-    `intel-desk mcp: serving on stdio; this session may approve up to ${formatUsd(options.allowSpendUsd)}; requests are logged in ${log.file}\n`,
+    `intel-desk mcp: serving on stdio; this session may approve up to ${formatUnitsUsd(options.allowSpendUnits)}; requests are logged in ${log.file}\n`,
   );
 
   await new Promise<void>((resolve) => {

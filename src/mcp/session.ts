@@ -3,27 +3,15 @@
  * default 0). Amounts are reserved while the person is asked, so two requests at once cannot both fit in
  * what only one of them fits in; an approval that paid nothing gives its reservation back.
  */
-import { unitsToUsd, usdToUnits } from '../shared/money';
-
 export class SpendingSession {
-  private readonly limit: bigint;
   private committed = 0n;
   private reserved = 0n;
 
-  constructor(limitUsd: number) {
-    this.limit = usdToUnits(limitUsd);
-  }
+  /** `limit`: token base units, read from --allow-spend (the CLI's usdArgument). */
+  constructor(readonly limit: bigint) {}
 
-  get limitUsd(): number {
-    return unitsToUsd(this.limit);
-  }
-
-  /** What is left to approve in this session, in USD. */
-  remainingUsd(): number {
-    return unitsToUsd(this.remainingUnits());
-  }
-
-  private remainingUnits(): bigint {
+  /** What is left to approve in this session, in token base units. */
+  remainingUnits(): bigint {
     const left = this.limit - this.committed - this.reserved;
     return left > 0n ? left : 0n;
   }

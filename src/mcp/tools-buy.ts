@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { formatUsd, unitsToUsd } from '../shared/money';
+import { formatUnitsUsd } from '../shared/money';
 import type { PurchaseOutcome, PurchaseRequestView } from '../shared/rpc';
 import { ToolRefusal, type CoreCall } from './call';
 import { guarded, json, text } from './result';
@@ -16,6 +16,7 @@ import { handleArg, selectionOf, selectionShape } from './selection';
 import type { SpendingSession } from './session';
 import { purchaseSummary, requestSummary } from './tools-catalog';
 import { plain } from './text';
+import { money } from './money';
 
 export interface BuyOptions {
   session: SpendingSession;
@@ -32,22 +33,22 @@ const outOfBand = (id: string) =>
 
 /** Why the person is not asked here and now; null when they can be. */
 function whyNotAskedNow(server: McpServer, options: BuyOptions, request: PurchaseRequestView): string | null {
-  if (options.session.limitUsd === 0)
+  if (options.session.limit === 0n)
     return 'This MCP session was started without a spending limit (--allow-spend 0), so purchases can only be approved outside it.';
   if (options.cannotSign) return `This MCP session cannot sign a payment: ${options.cannotSign}`;
   if (!server.server.getClientCapabilities()?.elicitation?.form)
     return 'This MCP client cannot ask the person (it does not offer elicitation).';
   if (!options.session.fits(BigInt(request.amount)))
-    return `${formatUsd(request.totalUsd)} is more than this session may still approve (${formatUsd(options.session.remainingUsd())} of its ${formatUsd(options.session.limitUsd)} limit).`;
+    return `${formatUnitsUsd(request.amount)} is more than this session may still approve (${formatUnitsUsd(options.session.remainingUnits())} of its ${formatUnitsUsd(options.session.limit)} limit).`;
   return null;
 }
 
-function question(request: PurchaseRequestView, remainingUsd: number): string {
+function question(request: PurchaseRequestView, remainingUnits: bigint): string {
   return [
-    `An assistant asks Intel Desk to buy ${request.reportCount} report(s) of @${request.handle} for ${formatUsd(request.totalUsd)}`,
+    `An assistant asks Intel Desk to buy ${request.reportCount} report(s) of @${request.handle} for ${formatUnitsUsd(request.amount)}`,
     `from ${request.serviceUrl}, paid in USDC on ${request.network} to ${request.payTo}.`,
     request.reason ? `The assistant's reason: "${plain(request.reason)}".` : '',
-    `This session may still approve ${formatUsd(remainingUsd)}. Caps, budgets and the payee pin apply as to any purchase.`,
+    `This session may still approve ${formatUnitsUsd(remainingUnits)}. Caps, budgets and the payee pin apply as to any purchase.`,
     `Request ${request.id}.`,
   ]
     .filter(Boolean)
@@ -59,7 +60,7 @@ function outcomeText(outcome: PurchaseOutcome): string {
     case 'completed':
       return outcome.purchase.paidWith === 'library_secret'
         ? `The person approved: ${outcome.purchase.reportIds.length} report(s) were read with the library secret; nothing was paid. Read them with read_report.`
-        : `The person approved: ${outcome.purchase.reportIds.length} report(s) bought for ${formatUsd(outcome.purchase.amountUsd)} (purchase ${outcome.purchase.id}, transaction ${outcome.purchase.txHash ?? 'none'}). Read them with read_report.`;
+        : `The person approved: ${outcome.purchase.reportIds.length} report(s) bought for ${formatUnitsUsd(outcome.purchase.amount)} (purchase ${outcome.purchase.id}, transaction ${outcome.purchase.txHash ?? 'none'}). Read them with read_report.`;
     case 'in_doubt':
       return `The person approved, and the purchase is IN DOUBT: ${outcome.message} It is never paid again automatically.`;
     case 'failed':
@@ -84,7 +85,7 @@ async function askThePerson(
   request: PurchaseRequestView,
 ): Promise<CallToolResult> {
   const units = BigInt(request.amount);
-  const before = options.session.remainingUsd();
+  const before = options.session.remainingUnits();
   if (!options.session.reserve(units))
     return text(
       `${NOTHING_MOVED} Request ${request.id} is pending: another approval in this session holds what is left of its limit.`,
@@ -100,7 +101,7 @@ async function askThePerson(
           properties: {
             approve: {
               type: 'boolean',
-              title: `Buy for ${formatUsd(request.totalUsd)}`,
+              title: `Buy for ${formatUnitsUsd(request.amount)}`,
               description: 'Yes pays now; no leaves the request pending for `intel-desk approve`.',
             },
           },
@@ -118,7 +119,7 @@ async function askThePerson(
       );
     }
     // What was reserved for this request is all it may pay in this session.
-    const approved = await call('purchaseRequest.approve', { id: request.id, limitUsd: request.totalUsd });
+    const approved = await call('purchaseRequest.approve', { id: request.id, limitUnits: request.amount });
     spent = spentUnits(approved.outcome);
     await server.sendLoggingMessage({
       level: 'notice',
@@ -132,7 +133,7 @@ async function askThePerson(
         ...('purchase' in approved.outcome && approved.outcome.purchase
           ? { purchase: purchaseSummary(approved.outcome.purchase) }
           : {}),
-        sessionLimitLeftUsd: options.session.remainingUsd() + unitsToUsd(units - spent),
+        sessionLimitLeft: money(options.session.remainingUnits() + units - spent),
       }),
     );
   } catch (error) {
@@ -188,7 +189,7 @@ export function buyTools(server: McpServer, call: CoreCall, options: BuyOptions)
       const why = whyNotAskedNow(server, options, request);
       if (why !== null)
         return text(
-          `${NOTHING_MOVED} Purchase request ${request.id} is pending the person's approval: ${request.reportCount} report(s) of @${request.handle} for ${formatUsd(request.totalUsd)}. ${why}`,
+          `${NOTHING_MOVED} Purchase request ${request.id} is pending the person's approval: ${request.reportCount} report(s) of @${request.handle} for ${formatUnitsUsd(request.amount)}. ${why}`,
           outOfBand(request.id),
           json(requestSummary(request)),
         );

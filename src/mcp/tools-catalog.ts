@@ -6,6 +6,7 @@ import type { CoreCall } from './call';
 import { guarded, json, text } from './result';
 import { handleArg, selectionOf, selectionShape } from './selection';
 import { plain } from './text';
+import { money } from './money';
 
 const FREE = { readOnlyHint: true, openWorldHint: true } as const;
 const LEDGER = { readOnlyHint: true, openWorldHint: false } as const;
@@ -15,9 +16,9 @@ export const purchaseSummary = (p: PurchaseView) => ({
   handle: p.handle,
   reports: p.reportCount,
   reportIds: p.reportIds,
-  amountUsd: p.amountUsd,
-  // What left the wallet: null while in doubt (up to amountUsd).
-  movedUsd: p.movedUsd,
+  amount: money(p.amount),
+  // What left the wallet: null while in doubt (up to amount).
+  moved: p.movedUnits === null ? null : money(p.movedUnits),
   state: p.state,
   paidWith: p.paidWith,
   transaction: p.txHash,
@@ -30,7 +31,7 @@ export const requestSummary = (r: PurchaseRequestView) => ({
   state: r.state,
   handle: r.handle,
   reports: r.reportCount,
-  totalUsd: r.totalUsd,
+  amount: money(r.amount),
   createdAt: r.createdAt,
   expiresAt: r.expiresAt,
   purchaseId: r.purchaseId,
@@ -40,8 +41,8 @@ export const requestSummary = (r: PurchaseRequestView) => ({
 export const quoteSummary = (q: QuoteView) => ({
   handle: q.handle,
   reports: q.reportCount,
-  unitPriceUsd: q.unitPriceUsd,
-  totalUsd: q.totalUsd,
+  unitPrice: money(q.unitPriceUnits),
+  amount: money(q.amount),
   ownedLeftOut: q.includesOwned ? 0 : q.ownedCount,
   paidWith: q.paidWith,
   payTo: q.payTo,
@@ -156,9 +157,9 @@ export function catalogTools(server: McpServer, call: CoreCall): void {
       const { requests } = await call('purchaseRequests.list', {});
       return text(
         json({
-          spentTodayUsd: view.spentTodayUsd,
-          dailyCapUsd: view.dailyCapUsd,
-          perPurchaseCapUsd: view.perPurchaseCapUsd,
+          spentToday: money(view.spentTodayUnits),
+          dailyCap: money(view.dailyCapUnits),
+          perPurchaseCap: money(view.perPurchaseCapUnits),
           purchases: view.purchases.slice(0, limit ?? 50).map(purchaseSummary),
           requests: requests.slice(0, limit ?? 50).map(requestSummary),
         }),

@@ -8,6 +8,7 @@ import type { CoreCall } from './call';
 import { reportUri } from './uris';
 import { closing, plain, preamble, provenanceOf, QUOTED_DATA } from './text';
 import { guarded, json, text } from './result';
+import { money } from './money';
 
 const reportId = (what: string) =>
   z
@@ -30,7 +31,7 @@ function item(entry: LibraryItem) {
     postCount: entry.postCount,
     period: entry.dateRange,
     boughtAt: entry.purchasedAt,
-    spentUsd: entry.spentUsd,
+    spent: money(entry.spentUnits),
     tags: entry.tags,
   };
 }

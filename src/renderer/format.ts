@@ -3,7 +3,7 @@
 import { appLocale } from './locale';
 
 /** Money is shown as core and the CLI show it: src/shared/money.ts. */
-export { formatUsd as usd, unitsText as units } from '../shared/money';
+export { formatUnitsUsd as usd, unitsText as units } from '../shared/money';
 
 export function count(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { startStack } from './stack';
 import { seedSizeOptions } from './store/seed';
 import { BASE_BLOCK_TIME_SECONDS } from './chain/demo-chain';
+import { usdNumberToUnits } from '../shared/money';
 
 const USAGE = `usage: npm run service -- [--data-dir DIR] [--seed-size HANDLES[:REPORTS]] [--unit-price USD]
   PORT (env) picks the HTTP port; default 0 = any free port.
@@ -28,8 +29,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be 0-65535, not ${process.env['PORT']}`);
   const unitPriceUsd = values['unit-price'] === undefined ? undefined : Number(values['unit-price']);
-  if (unitPriceUsd !== undefined && !(unitPriceUsd > 0))
-    throw new Error('--unit-price must be a positive number');
+  if (unitPriceUsd !== undefined && !(unitPriceUsd > 0 && usdNumberToUnits(unitPriceUsd) !== null))
+    throw new Error('--unit-price must be a positive number of USD with at most 6 decimals');
   const seed = values['seed-size'] ? seedSizeOptions(values['seed-size']) : undefined;
   const started = Date.now();
   const starting = startStack({

@@ -13,6 +13,7 @@ import { PaidAnswers } from './payment/paid-answers';
 import { SettledPurchases } from './payment/settled-purchases';
 import { SignIn } from './payment/sign-in';
 import { PaymentVerifier } from './payment/verify';
+import { unitPriceBaseUnits } from './payment/challenge';
 import { listenService } from './http/server';
 import { errorMessage, Teardown } from './teardown';
 
@@ -128,6 +129,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (options.dataDir === undefined)
       teardown.add(`removing ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
     const unitPriceUsd = options.unitPriceUsd ?? 0.01;
+    // Refused here rather than at the first challenge: every price is a whole number of base units.
+    unitPriceBaseUnits(unitPriceUsd);
     const librarySecret = options.librarySecret ?? randomBytes(24).toString('base64url');
 
     step = 'starting the local chain';

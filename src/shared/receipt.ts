@@ -1,5 +1,5 @@
 /** A purchase's evidence: what was asked, what was signed, what settled, and what was delivered. */
-import { formatUsd } from './money';
+import { formatUnitsUsd } from './money';
 
 export interface ReceiptReport {
   id: string;
@@ -53,9 +53,8 @@ export interface Receipt {
   asset: string;
   payer: string;
   payee: string;
-  /** Token units (6 decimals for USDC) and the same in dollars. */
+  /** Token base units (6 decimals for USDC) as a decimal string; what was paid when `paid`. */
   amount: string;
-  amountUsd: number;
   resource: string;
   authorization: { nonce: string; validAfter: string | null; validBefore: string } | null;
   /** The 402 challenge the price came from, as the desk parsed it; null for purchases made before it was kept. */
@@ -92,7 +91,7 @@ export function receiptFields(receipt: Receipt): ReceiptField[] {
     field('Resource', receipt.resource),
     field(
       'Amount',
-      receipt.paid ? `${formatUsd(receipt.amountUsd)} (${receipt.amount} token units)` : 'nothing paid',
+      receipt.paid ? `${formatUnitsUsd(receipt.amount)} (${receipt.amount} token units)` : 'nothing paid',
     ),
     field('Network', receipt.network || null),
     field('Token', receipt.asset || null),

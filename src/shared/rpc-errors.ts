@@ -13,7 +13,6 @@ export const quoteChangedDetailsSchema = z.object({
   /** The fresh quote, held for purchase.start: confirming its amount buys at the new price. */
   quoteId: z.string().min(1),
   amount: units,
-  totalUsd: z.number().nonnegative(),
 });
 export type QuoteChangedDetails = z.infer<typeof quoteChangedDetailsSchema>;
 

@@ -44,8 +44,14 @@ describe('intel-desk on input it cannot use', () => {
   it('holds --days and a budget to the limits of the contract, in the words of the flags', async () => {
     for (const days of ['0', '367', '2.5', 'week', 'Infinity'])
       await usage(['spend', '--days', days], /--days is a whole number of days from 1 to 366/);
-    for (const amount of ['1000001', 'ten', 'NaN', ' '])
-      await usage(['budget', handle, amount], /the budget is an amount in USD from 0 to 1000000/);
+    await usage(['budget', handle, '1000001'], /the budget: The most a limit can be is \$1,000,000\.00\./);
+    for (const amount of ['ten', 'NaN', ' ', 'Infinity', '1e3'])
+      await usage(
+        ['budget', handle, amount],
+        /the budget: .* is not an amount of dollars; write it like 1\.50/,
+      );
+    await usage(['budget', handle, '0.0000001'], /the budget: USDC has 6 decimals/);
+    await usage(['caps', '--daily', '1000001'], /--daily: The most a limit can be is \$1,000,000\.00\./);
   });
 
   it('names a date that is not on the calendar, for every date flag', async () => {

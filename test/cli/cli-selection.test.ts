@@ -54,7 +54,7 @@ describe('intel-desk selection flags', () => {
       ownedCount: 2,
       missingCount: 3,
       includesOwned: false,
-      ownedCostUsd: 0.02,
+      ownedCostUnits: '20000',
       amount: '30000',
       selection: { kind: 'ids', ids: menu.reports.slice(2).map((r) => r.id) },
     });

@@ -65,12 +65,13 @@ describe('intel-desk budget and spend', () => {
     const json = await cli(['spend', '--json', '--days', '3']);
     expect(json.code, json.stderr).toBe(0);
     const view = parsed<SpendView>(json);
-    expect(view).toMatchObject({ lifetimeUsd: 0.04, monthUsd: 0.04, todayUsd: 0.04 });
+    // JSON carries the contract's shape: money as base-unit strings.
+    expect(view).toMatchObject({ lifetimeUnits: '40000', monthUnits: '40000', todayUnits: '40000' });
     expect(view.byHandle).toEqual([
-      { handle, totalUsd: 0.04, monthUsd: 0.04, purchases: 2, budgetUsd: 0.03 },
+      { handle, totalUnits: '40000', monthUnits: '40000', purchases: 2, budgetUnits: '30000' },
     ]);
     expect(view.byDay.map((d) => d.day)).toHaveLength(3);
-    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(clock.now()), usd: 0.04 });
+    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(clock.now()), units: '40000' });
 
     const text = await cli(['spend']);
     expect(text.code, text.stderr).toBe(0);
@@ -85,13 +86,72 @@ describe('intel-desk budget and spend', () => {
     expect(cleared.code, cleared.stderr).toBe(0);
     expect(cleared.stdout).toContain(`@${handle} has no monthly budget now`);
     const view = parsed<SpendView>(await cli(['spend', '--json']));
-    expect(view.byHandle[0]?.budgetUsd).toBeNull();
+    expect(view.byHandle[0]?.budgetUnits).toBeNull();
 
     const bad = await cli(['budget', handle, 'lots']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('the budget is an amount in USD');
+    expect(bad.stderr).toBe(
+      'intel-desk: the budget: "lots" is not an amount of dollars; write it like 1.50 or 0.0125.\n',
+    );
     const both = await cli(['budget', handle, '5', '--clear']);
     expect(both.code).toBe(2);
+  });
+
+  it('keeps a dollar amount to the base unit, and refuses a seventh decimal or a negative one', async () => {
+    const exact = await cli(['budget', handle, '0.0125']);
+    expect(exact.code, exact.stderr).toBe(0);
+    expect(exact.stdout).toContain(`@${handle}: $0.0125 a month`);
+    const json = parsed<{ monthlyUnits: string }>(await cli(['budget', handle, '$0.0125', '--json']));
+    expect(json.monthlyUnits).toBe('12500');
+    expect(parsed<SpendView>(await cli(['spend', '--json'])).byHandle[0]?.budgetUnits).toBe('12500');
+
+    const finer = await cli(['budget', handle, '0.0000001']);
+    expect(finer.code).toBe(2);
+    expect(finer.stderr).toBe(
+      'intel-desk: the budget: USDC has 6 decimals: give at most 6 digits after the point (0.0000001 has 7).\n',
+    );
+    const negative = await cli(['budget', handle, '--', '-1']);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('An amount cannot be negative.');
+    // Neither refusal changed the budget.
+    expect(parsed<SpendView>(await cli(['spend', '--json'])).byHandle[0]?.budgetUnits).toBe('12500');
+  });
+
+  it('sets the caps to the base unit: a purchase at the cap pays, one a unit over it is refused', async () => {
+    expect((await cli(['budget', handle, '--clear'])).code).toBe(0);
+    const shown = await cli(['caps']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toBe(
+      'per purchase: $5.00\nper day:      $20.00\ngoing over a cap asks for --over-cap\n',
+    );
+
+    const finer = await cli(['caps', '--per-purchase', '0.01', '--daily', '0.0000001']);
+    expect(finer.code).toBe(2);
+    expect(finer.stderr).toBe(
+      'intel-desk: --daily: USDC has 6 decimals: give at most 6 digits after the point (0.0000001 has 7).\n',
+    );
+    // Neither cap changed: the per-purchase one was not saved alone.
+    expect(parsed<{ perPurchaseCapUnits: string }>(await cli(['caps', '--json'])).perPurchaseCapUnits).toBe(
+      '5000000',
+    );
+
+    const exact = await cli(['caps', '--per-purchase', '0.0125']);
+    expect(exact.stdout).toContain('per purchase: $0.0125\n');
+    expect(parsed<{ perPurchaseCapUnits: string }>(await cli(['caps', '--json']))).toEqual({
+      perPurchaseCapUnits: '12500',
+      dailyCapUnits: '20000000',
+    });
+
+    // A report is $0.01: at a cap of exactly that it pays; one base unit less and it is over.
+    expect((await cli(['caps', '--per-purchase', '0.01'])).code).toBe(0);
+    const atCap = await buy([ids[4]!]);
+    expect(atCap.code, atCap.stderr).toBe(0);
+    expect(atCap.stdout).toContain('bought 1 report for $0.01');
+    expect((await cli(['caps', '--per-purchase', '0.009999'])).code).toBe(0);
+    const over = await buy([ids[5]!]);
+    expect(over.code).toBe(3);
+    expect(over.stderr).toContain('$0.01 is above your per-purchase cap of $0.009999');
+    expect(over.stderr).toContain('[over_purchase_cap]');
   });
 
   it('refuses a budget for a handle the shelf does not list, naming the handle and how to check', async () => {

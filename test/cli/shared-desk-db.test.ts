@@ -71,7 +71,7 @@ describe('the CLI and the app on one desk.db', () => {
             confirmedAmount: quote.amount,
           });
           do {
-            await desk.handlers['settings.update']({ dailyCapUsd: 20 + (appWrites++ % 7) });
+            await desk.handlers['settings.update']({ dailyCapUnits: '20000000' + (appWrites++ % 7) });
             await desk.handlers['shelf.list']({});
             await desk.handlers['purchases.list']({});
           } while (!cliDone);

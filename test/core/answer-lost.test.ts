@@ -46,7 +46,7 @@ beforeAll(async () => {
       }),
     },
   ));
-  await desk.handlers['settings.update']({ perPurchaseCapUsd: 1, dailyCapUsd: 5 });
+  await desk.handlers['settings.update']({ perPurchaseCapUnits: '1000000', dailyCapUnits: '5000000' });
   ({ handle, ids } = await firstHandle(stack));
 });
 afterAll(async () => {
@@ -88,7 +88,7 @@ describe('the service settled, then the answer that reached the desk was not the
       const selection = { kind: 'ids' as const, ids: ids.slice(index * 2, index * 2 + 2) };
       const quote = await desk.handlers['quote.get']({ handle, selection });
       const before = await balanceOf(stack, payer);
-      const spentBefore = (await desk.handlers['purchases.list']({})).spentTodayUsd;
+      const spentBefore = BigInt((await desk.handlers['purchases.list']({})).spentTodayUnits);
       arrange();
       let outcome;
       try {
@@ -107,15 +107,15 @@ describe('the service settled, then the answer that reached the desk was not the
       expect(outcome.status).toBe('in_doubt');
       if (outcome.status !== 'in_doubt') return;
       expect(outcome.message).toMatch(/may have settled/);
-      const { purchases, spentTodayUsd } = await desk.handlers['purchases.list']({});
+      const { purchases, spentTodayUnits } = await desk.handlers['purchases.list']({});
       const row = purchases.find((p) => p.id === outcome.purchase.id)!;
       expect(row.state).toBe('in_doubt');
       // What moved is not known yet: the view says so rather than showing the price as charged.
-      expect(row.movedUsd).toBeNull();
-      expect(spentTodayUsd).toBeCloseTo(spentBefore + quote.totalUsd, 6);
+      expect(row.movedUnits).toBeNull();
+      expect(BigInt(spentTodayUnits)).toBe(spentBefore + BigInt(quote.amount));
       // The daily cap counts it: with the cap just above what is spent, one more report goes over. The cap
       // is put back whatever happens, so a failure here is not also the next gateway's.
-      await desk.handlers['settings.update']({ dailyCapUsd: spentTodayUsd + 0.005 });
+      await desk.handlers['settings.update']({ dailyCapUnits: String(BigInt(spentTodayUnits) + 5000n) });
       try {
         const next = await desk.handlers['quote.get']({
           handle,
@@ -123,7 +123,7 @@ describe('the service settled, then the answer that reached the desk was not the
         });
         expect(next.overDailyCap).toBe(true);
       } finally {
-        await desk.handlers['settings.update']({ dailyCapUsd: 5 });
+        await desk.handlers['settings.update']({ dailyCapUnits: '5000000' });
       }
 
       // Buying the same reports again is refused before anything is signed or sent.
@@ -163,7 +163,7 @@ describe('the service settled, then the answer that reached the desk was not the
         waitingFor: { kind: 'redelivery' },
       });
       expect(reconciled.error).toMatch(/Paid on chain/);
-      expect(reconciled.movedUsd).toBeCloseTo(quote.totalUsd, 6);
+      expect(reconciled.movedUnits).toBe(quote.amount);
     });
   });
 });

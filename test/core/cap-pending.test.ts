@@ -69,7 +69,7 @@ beforeAll(async () => {
     onEvent: onPurchaseSteps((id, step) => log.record(id, step)),
   }));
   // Room for one $0.02 purchase today, not two.
-  await desk.handlers['settings.update']({ dailyCapUsd: 0.03, perPurchaseCapUsd: 1 });
+  await desk.handlers['settings.update']({ dailyCapUnits: '30000', perPurchaseCapUnits: '1000000' });
   handles = (await desk.handlers['shelf.list']({})).entries.map((entry) => entry.username);
 });
 afterEach(() => {
@@ -119,8 +119,8 @@ describe('the daily cap while a payment is being signed', () => {
     // A quote and both screens count it already: the facts purchase.start judges (payments/spending.ts).
     const during = await desk.handlers['quote.get']({ handle: second.handle, selection: { kind: 'all' } });
     expect(during.overDailyCap).toBe(true);
-    expect((await desk.handlers['purchases.list']({})).spentTodayUsd).toBeCloseTo(0.02, 6);
-    expect((await desk.handlers['purchases.spend']({})).todayUsd).toBeCloseTo(0.02, 6);
+    expect((await desk.handlers['purchases.list']({})).spentTodayUnits).toBe('20000');
+    expect((await desk.handlers['purchases.spend']({})).todayUnits).toBe('20000');
 
     // Settles either way: refused (the guarantee), or it too reaches its signature (the bug).
     const secondSigning = log.reached('signing');
@@ -145,7 +145,7 @@ describe('the daily cap while a payment is being signed', () => {
     const rows = ledgerRows(data.dir);
     expect(rows.map((row) => [row.id, row.state, row.amount])).toEqual([[firstId, 'completed', '20000']]);
     const view = await desk.handlers['purchases.list']({});
-    expect(view.spentTodayUsd).toBeLessThanOrEqual(view.dailyCapUsd);
+    expect(BigInt(view.spentTodayUnits) <= BigInt(view.dailyCapUnits)).toBe(true);
   });
 
   it('counts an external signature being checked before its ledger row, when two come back at once', async () => {
@@ -154,7 +154,7 @@ describe('the daily cap while a payment is being signed', () => {
     try {
       const account = privateKeyToAccount(stack.buyerKeys[0]!);
       await external.handlers['wallet.useExternal']({ address: account.address });
-      await external.handlers['settings.update']({ dailyCapUsd: 0.03, perPurchaseCapUsd: 1 });
+      await external.handlers['settings.update']({ dailyCapUnits: '30000', perPurchaseCapUnits: '1000000' });
       // Two windows, each alone under the cap: both signature requests go out.
       const requests = [];
       for (const handle of handles.slice(2, 4)) {

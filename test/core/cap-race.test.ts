@@ -24,7 +24,7 @@ beforeAll(async () => {
   desk = await deskFor(stack, data.dir, { now: sameDayClock() });
   await desk.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
   // Room for one $0.02 purchase today, not two.
-  await desk.handlers['settings.update']({ dailyCapUsd: 0.03, perPurchaseCapUsd: 1 });
+  await desk.handlers['settings.update']({ dailyCapUnits: '30000', perPurchaseCapUnits: '1000000' });
   handles = (await desk.handlers['shelf.list']({})).entries.map((entry) => entry.username);
 });
 afterAll(async () => {
@@ -56,6 +56,6 @@ describe('daily cap under concurrent purchases', () => {
     expect(refused).toHaveLength(1);
     expect(before - (await balanceOf(stack, payer))).toBe(20_000n);
     const view = await desk.handlers['purchases.list']({});
-    expect(view.spentTodayUsd).toBeLessThanOrEqual(view.dailyCapUsd);
+    expect(BigInt(view.spentTodayUnits) <= BigInt(view.dailyCapUnits)).toBe(true);
   });
 });

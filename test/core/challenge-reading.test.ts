@@ -106,7 +106,7 @@ describe('where the challenge is read from', () => {
 describe('pricing a challenge without the spec facts', () => {
   it('derives the count from the selection and the unit price as amount ÷ count, and says which it derived', () => {
     const quote = quoteFromChallenge(stock(), expect3);
-    expect(quote).toMatchObject({ reportCount: 3, unitPriceUsd: 0.01, amount: 30000n, chainId: 84532 });
+    expect(quote).toMatchObject({ reportCount: 3, unitPrice: 10000n, amount: 30000n, chainId: 84532 });
     expect(quote.facts.stated).toEqual([]);
     expect([...quote.facts.derived].sort()).toEqual(
       ['chainId', 'reportCount', 'resource', 'select', 'tokenDecimals', 'unitPrice'].sort(),

@@ -28,10 +28,13 @@ function untyped<M extends keyof RpcHandlers>(handlers: RpcHandlers, method: M) 
 describe("core's handlers check their own input", () => {
   it('refuses input that does not fit the contract, naming where, and changes nothing', async () => {
     const core = await desk();
-    const negative = await failure(untyped(core.handlers, 'settings.update')({ dailyCapUsd: -5 }));
+    const negative = await failure(untyped(core.handlers, 'settings.update')({ dailyCapUnits: '-5' }));
     expect(negative).toMatchObject({ code: 'invalid_input', kind: 'usage' });
-    expect(negative.message).toMatch(/^That request was not valid \(dailyCapUsd\): /);
-    expect((await core.handlers['settings.get']({})).dailyCapUsd).not.toBe(-5);
+    expect(negative.message).toMatch(/^That request was not valid \(dailyCapUnits\): /);
+    expect((await core.handlers['settings.get']({})).dailyCapUnits).toBe('20000000');
+    // Money crosses as base-unit strings: a float of dollars is no longer an amount.
+    const float = await failure(untyped(core.handlers, 'settings.update')({ dailyCapUnits: 0.0125 }));
+    expect(float).toMatchObject({ code: 'invalid_input', kind: 'usage' });
 
     const wrongType = await failure(untyped(core.handlers, 'report.get')({ id: 5 }));
     expect(wrongType).toMatchObject({ code: 'invalid_input', message: expect.stringContaining('(id)') });
@@ -39,7 +42,7 @@ describe("core's handlers check their own input", () => {
 
   it('passes input that fits to the domain code', async () => {
     const core = await desk();
-    const updated = await core.handlers['settings.update']({ dailyCapUsd: 7 });
-    expect(updated.dailyCapUsd).toBe(7);
+    const updated = await core.handlers['settings.update']({ dailyCapUnits: '7000000' });
+    expect(updated.dailyCapUnits).toBe('7000000');
   });
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
   desk = await deskFor(stack, data.dir, { now: () => clock.at ?? Date.now() });
   await desk.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
   // The caps leave room: only the budget can say no.
-  await desk.handlers['settings.update']({ dailyCapUsd: 100, perPurchaseCapUsd: 100 });
+  await desk.handlers['settings.update']({ dailyCapUnits: '100000000', perPurchaseCapUnits: '100000000' });
   handles = (await desk.handlers['shelf.list']({})).entries.map((entry) => entry.username);
 });
 afterAll(async () => {
@@ -50,7 +50,7 @@ describe('a handle budget', () => {
     const handle = handles[0]!;
     const ids = await reportIds(handle);
     // $0.03 a month: two reports at $0.01 fit, two more do not. Set in another case than the shelf's.
-    await desk.handlers['budget.set']({ handle: handle.toUpperCase(), monthlyUsd: 0.03 });
+    await desk.handlers['budget.set']({ handle: handle.toUpperCase(), monthlyUnits: '30000' });
     const first = await quoteIds(handle, ids.slice(0, 2));
     expect(first.overHandleBudget).toBe(false);
     const paid = await desk.handlers['purchase.start']({
@@ -91,7 +91,7 @@ describe('a handle budget', () => {
     );
     const spend = await desk.handlers['purchases.spend']({});
     const row = spend.byHandle.find((r) => r.handle.toLowerCase() === handle.toLowerCase());
-    expect(row).toMatchObject({ monthUsd: 0.04, budgetUsd: 0.03, purchases: 2 });
+    expect(row).toMatchObject({ monthUnits: '40000', budgetUnits: '30000', purchases: 2 });
   });
 
   it('counts the local calendar month: from the first of next month the budget is whole again', async () => {
@@ -112,7 +112,7 @@ describe('a handle budget', () => {
   it('lets only one of two concurrent purchases of the handle through when both do not fit', async () => {
     const handle = handles[2]!;
     const ids = await reportIds(handle);
-    await desk.handlers['budget.set']({ handle, monthlyUsd: 0.03 });
+    await desk.handlers['budget.set']({ handle, monthlyUnits: '30000' });
     const payer = privateKeyToAccount(stack.buyerKeys[0]!).address;
     const before = await balanceOf(stack, payer);
     const quotes = await Promise.all([quoteIds(handle, ids.slice(0, 2)), quoteIds(handle, ids.slice(2, 4))]);
@@ -134,13 +134,13 @@ describe('a handle budget', () => {
   it('is cleared with null, and then nothing is over it', async () => {
     const handle = handles[0]!;
     const ids = await reportIds(handle);
-    expect(await desk.handlers['budget.set']({ handle, monthlyUsd: null })).toEqual({
+    expect(await desk.handlers['budget.set']({ handle, monthlyUnits: null })).toEqual({
       handle,
-      monthlyUsd: null,
+      monthlyUnits: null,
     });
     expect((await quoteIds(handle, ids.slice(4, 6))).overHandleBudget).toBe(false);
     const spend = await desk.handlers['purchases.spend']({});
-    expect(spend.byHandle.find((r) => r.handle === handle)?.budgetUsd).toBeNull();
+    expect(spend.byHandle.find((r) => r.handle === handle)?.budgetUnits).toBeNull();
   });
 
   it('judges an external signature again when it comes back, with the other one paid meanwhile', async () => {
@@ -149,9 +149,12 @@ describe('a handle budget', () => {
     try {
       const account = privateKeyToAccount(stack.buyerKeys[0]!);
       await external.handlers['wallet.useExternal']({ address: account.address });
-      await external.handlers['settings.update']({ dailyCapUsd: 100, perPurchaseCapUsd: 100 });
+      await external.handlers['settings.update']({
+        dailyCapUnits: '100000000',
+        perPurchaseCapUnits: '100000000',
+      });
       const handle = handles[1]!;
-      await external.handlers['budget.set']({ handle, monthlyUsd: 0.015 });
+      await external.handlers['budget.set']({ handle, monthlyUnits: '15000' });
       const ids = (await external.handlers['menu.get']({ handle })).reports.map((r) => r.id).slice(4, 6);
       // Each alone fits the budget, so both signature requests go out.
       const requests: ExternalSignRequest[] = [];
@@ -193,14 +196,18 @@ describe('a budget names a handle the service lists', () => {
     const open = (dir: string) => deskFor(stack, dir, { serviceUrl: proxy.url, timeoutMs: 1_000 });
     try {
       const live = await open(dirs[0]!.dir);
-      const unknown = await failure(live.handlers['budget.set']({ handle: 'NoSuchHandle', monthlyUsd: 5 }));
+      const unknown = await failure(
+        live.handlers['budget.set']({ handle: 'NoSuchHandle', monthlyUnits: '5000000' }),
+      );
       expect(unknown).toMatchObject({ code: 'budget_unknown_handle', kind: 'usage' });
       expect(unknown.message).toBe(
         "The service's shelf lists no handle @NoSuchHandle, so no budget was set. Check the spelling against the Shelf.",
       );
-      expect(await live.handlers['budget.set']({ handle: `@${handles[1]!}`, monthlyUsd: 5 })).toEqual({
+      expect(
+        await live.handlers['budget.set']({ handle: `@${handles[1]!}`, monthlyUnits: '5000000' }),
+      ).toEqual({
         handle: handles[1]!,
-        monthlyUsd: 5,
+        monthlyUnits: '5000000',
       });
       // Closing writes the shelf's copy; the next desk finds the service down.
       await live.close();
@@ -209,20 +216,22 @@ describe('a budget names a handle the service lists', () => {
       const offline = await open(dirs[0]!.dir);
       try {
         const stale = await failure(
-          offline.handlers['budget.set']({ handle: 'NoSuchHandle', monthlyUsd: 5 }),
+          offline.handlers['budget.set']({ handle: 'NoSuchHandle', monthlyUnits: '5000000' }),
         );
         expect(stale.code).toBe('budget_unknown_handle');
         expect(stale.message).toMatch(
           /^The copy of the service's shelf saved at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(the service did not answer\) lists no handle @NoSuchHandle/,
         );
-        expect(await offline.handlers['budget.set']({ handle: handles[2]!, monthlyUsd: 2 })).toEqual({
+        expect(
+          await offline.handlers['budget.set']({ handle: handles[2]!, monthlyUnits: '2000000' }),
+        ).toEqual({
           handle: handles[2]!,
-          monthlyUsd: 2,
+          monthlyUnits: '2000000',
         });
         // Clearing never needs the shelf.
-        expect(await offline.handlers['budget.set']({ handle: 'NoSuchHandle', monthlyUsd: null })).toEqual({
+        expect(await offline.handlers['budget.set']({ handle: 'NoSuchHandle', monthlyUnits: null })).toEqual({
           handle: 'NoSuchHandle',
-          monthlyUsd: null,
+          monthlyUnits: null,
         });
         const budgets = (await offline.handlers['purchases.spend']({})).byHandle.map((row) => row.handle);
         expect(budgets).not.toContain('NoSuchHandle');
@@ -232,8 +241,8 @@ describe('a budget names a handle the service lists', () => {
 
       const blank = await open(dirs[1]!.dir);
       try {
-        const kept = await blank.handlers['budget.set']({ handle: 'AnyHandle', monthlyUsd: 3 });
-        expect(kept).toMatchObject({ handle: 'AnyHandle', monthlyUsd: 3 });
+        const kept = await blank.handlers['budget.set']({ handle: 'AnyHandle', monthlyUnits: '3000000' });
+        expect(kept).toMatchObject({ handle: 'AnyHandle', monthlyUnits: '3000000' });
         expect(kept.unchecked).toMatch(/^the service did not answer and no copy of its shelf is saved \(/);
       } finally {
         await blank.close();

@@ -41,13 +41,13 @@ describe('paid_with', () => {
         paidWith: 'library_secret',
         network: '',
         payer: '',
-        movedUsd: 0,
+        movedUnits: '0',
       });
       expect(purchaseView(ledger.get('paid')!)).toMatchObject({
         paidWith: 'payment',
         network: 'eip155:31337',
         payer: '0x00000000000000000000000000000000000000bb',
-        movedUsd: 0.01,
+        movedUnits: '10000',
       });
     } finally {
       db.close();

@@ -120,6 +120,19 @@ describe('library pages', () => {
     });
   });
 
+  it('sums what the library cost exactly, past what a float holds', () => {
+    withStore((store, db) => {
+      // 2^53 - 1 and 2 base units: a float sum (SQLite's TOTAL) would say 9007199254740992.
+      purchase(db, 'big', '9007199254740991', 1);
+      purchase(db, 'small', '2', 1);
+      putReport(store, db, 'Ada', 'r1', 'a', 1, 'big');
+      putReport(store, db, 'Ada', 'r2', 'b', 2, 'small');
+      const page = store.page({ limit: 10 });
+      expect(page.totalSpentUnits).toBe('9007199254740993');
+      expect(page.items.map((item) => item.spentUnits)).toEqual(['2', '9007199254740991']);
+    });
+  });
+
   it('sorts by handle and by what was spent, filters by handle, and sums the spending', () => {
     withStore((store, db) => {
       purchase(db, 'p1', '30000', 3);
@@ -139,18 +152,18 @@ describe('library pages', () => {
       ]);
       expect(byHandle[0]!.username).toBe('Ada');
       const bySpent = allPages(store, { sort: 'spent', limit: 3 }).flat();
-      expect(bySpent.map((item) => [item.id, item.spentUsd])).toEqual([
-        ['a2', 0.05],
-        ['a1', 0.01],
-        ['z2', 0.01],
-        ['z1', 0.01],
-        ['b1', 0],
+      expect(bySpent.map((item) => [item.id, item.spentUnits])).toEqual([
+        ['a2', '50000'],
+        ['a1', '10000'],
+        ['z2', '10000'],
+        ['z1', '10000'],
+        ['b1', '0'],
       ]);
       const ada = store.page({ handle: 'ADA', limit: 10 });
       expect(ada.items.map((item) => item.id)).toEqual(['a2', 'a1']);
       expect(ada.total).toBe(2);
-      expect(ada.totalSpentUsd).toBeCloseTo(0.06);
-      expect(store.page({ limit: 1 }).totalSpentUsd).toBeCloseTo(0.08);
+      expect(ada.totalSpentUnits).toBe('60000');
+      expect(store.page({ limit: 1 }).totalSpentUnits).toBe('80000');
       // Filters judge the price each report was stored with, held from its put or read back after a restart.
       const spentOver = (usd: string) =>
         store.searchPage({ text: `spent>${usd}`, limit: 10, offset: 0 }).hits.map((hit) => hit.id);
@@ -366,11 +379,11 @@ describe('library search', () => {
         expect(store.search('battery').map((hit) => hit.id)).toEqual(['r1']);
         expect(store.search('"wind permits"').map((hit) => hit.id)).toEqual(['r2']);
         const page = store.page({ limit: 10 });
-        expect(page.items.map((item) => [item.id, item.username, item.spentUsd])).toEqual([
-          ['r2', 'ada', 0],
-          ['r1', 'Ada', 0.01],
+        expect(page.items.map((item) => [item.id, item.username, item.spentUnits])).toEqual([
+          ['r2', 'ada', '0'],
+          ['r1', 'Ada', '10000'],
         ]);
-        expect(page.totalSpentUsd).toBeCloseTo(0.01);
+        expect(page.totalSpentUnits).toBe('10000');
         // Reports stored after the migration are indexed too, and a re-stored one replaces its text.
         putReport(store, db, 'ada', 'r3', 'Solar tariffs', 3);
         putReport(store, db, 'ada', 'r1', 'Geothermal drilling', 1);

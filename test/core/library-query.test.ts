@@ -22,7 +22,7 @@ beforeAll(async () => {
   });
   data = tempDir('desk-query-');
   desk = (await deskWithWallet(stack, data.dir)).desk;
-  await desk.handlers['settings.update']({ perPurchaseCapUsd: 5, dailyCapUsd: 50 });
+  await desk.handlers['settings.update']({ perPurchaseCapUnits: '5000000', dailyCapUnits: '50000000' });
   const shelf = await desk.handlers['shelf.list']({});
   handles = shelf.entries.slice(0, 2).map((entry) => entry.username.toLowerCase());
   for (const handle of handles) expect((await buyAll(desk, handle)).outcome.status).toBe('completed');

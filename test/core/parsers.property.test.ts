@@ -103,7 +103,7 @@ const hostileNumber = fc.oneof(
 /** Checks an accepted quote against the challenge it came from and what the desk asked for. */
 function expectConsistent(quote: ReturnType<typeof quoteFromChallenge>, challenge: PaymentChallenge) {
   const requirement = challenge.accepts[0]!;
-  expect(quote.amount).toBe(BigInt(Math.round(quote.unitPriceUsd * 1e6)) * BigInt(quote.reportCount));
+  expect(quote.amount).toBe(quote.unitPrice * BigInt(quote.reportCount));
   expect(quote.amount).toBe(BigInt(requirement.amount));
   expect(quote.reportCount).toBe(2);
   expect(quote.payTo).toBe(getAddress(requirement.payTo));

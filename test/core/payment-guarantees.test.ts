@@ -211,7 +211,7 @@ describe('an external signature judged again when it comes back', () => {
     cleanups.push(() => desk.close());
     const account = privateKeyToAccount(stack.buyerKeys[1]!);
     await desk.handlers['wallet.useExternal']({ address: account.address });
-    await desk.handlers['settings.update']({ dailyCapUsd: 0.015 });
+    await desk.handlers['settings.update']({ dailyCapUnits: '15000' });
     // Two reports asked for in two windows: each alone fits under the cap, so both signature requests go out.
     const requests = [];
     for (const id of [ids[4]!, ids[5]!]) {

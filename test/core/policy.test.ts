@@ -18,7 +18,7 @@ function facts(overrides: Partial<PaymentFacts> = {}): PaymentFacts {
     amount: 50_000n,
     payTo: PINNED,
     pinnedPayTo: PINNED,
-    caps: { perPurchaseCapUsd: 1, dailyCapUsd: 5 },
+    caps: { perPurchaseCapUnits: '1000000', dailyCapUnits: '5000000' },
     spent: 0n,
     handle: { name: 'Someone', budget: null, spentThisMonth: 0n },
     ...overrides,

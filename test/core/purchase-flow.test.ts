@@ -34,7 +34,7 @@ async function newDesk(dir?: string) {
     now: sameDayClock(),
   });
   desks.push(desk);
-  await desk.handlers['settings.update']({ perPurchaseCapUsd: 1, dailyCapUsd: 5 });
+  await desk.handlers['settings.update']({ perPurchaseCapUnits: '1000000', dailyCapUnits: '5000000' });
   return { desk, payer: address, dir: dir ?? data!.dir };
 }
 
@@ -54,7 +54,7 @@ describe('buying and reading', () => {
     expect(rangeQuote).toMatchObject({
       reportCount: 3,
       amount: '30000',
-      totalUsd: 0.03,
+      unitPriceUnits: '10000',
       payToStatus: 'new',
       network: 'eip155:31337',
     });
@@ -98,7 +98,7 @@ describe('buying and reading', () => {
 
     const purchases = await desk.handlers['purchases.list']({});
     expect(purchases.purchases.map((p) => p.state)).toEqual(['completed', 'completed', 'completed']);
-    expect(purchases.spentTodayUsd).toBeCloseTo(Number(spent) / 1e6, 6);
+    expect(purchases.spentTodayUnits).toBe(spent.toString());
     expect(ledgerRows(dir).map((row) => [row.handle, row.amount, row.state])).toEqual([
       [handle, '30000', 'completed'],
       [handle, String(10_000 * (menu.reportCount - 3)), 'completed'],

@@ -92,7 +92,7 @@ function expectPaidNotDelivered(purchase: PurchaseView | undefined, amount: stri
     txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
     reportIds: [],
   });
-  expect(purchase?.movedUsd).toBe(Number(amount) / 1e6);
+  expect(purchase?.movedUnits).toBe(String(amount));
 }
 
 describe('a refusal the chain contradicts, after the window closed', () => {

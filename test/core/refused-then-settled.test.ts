@@ -72,7 +72,7 @@ describe('a refused payment settled later', () => {
     });
     // Refused and unused on chain now, but still settleable: not failed.
     if (outcome.status !== 'in_doubt') throw new Error(`expected in doubt, got ${outcome.status}`);
-    expect(outcome.purchase.movedUsd).toBeNull();
+    expect(outcome.purchase.movedUnits).toBeNull();
     // Nor can the same reports be paid for again meanwhile.
     const again = await desk.handlers['quote.get']({ handle, selection: { kind: 'all' } });
     expect(
@@ -96,6 +96,6 @@ describe('a refused payment settled later', () => {
     const purchase = view.purchases.find((p) => p.id === outcome.purchase.id)!;
     expect(purchase).toMatchObject({ state: 'in_doubt', waitingFor: { kind: 'redelivery' } });
     expect(purchase.txHash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(BigInt(Math.round(purchase.movedUsd! * 1e6))).toBe(lost);
+    expect(BigInt(purchase.movedUnits!)).toBe(lost);
   });
 });

@@ -229,13 +229,13 @@ describe('rule 2: amount equals unit price times the chosen report count', () =>
     expect(
       await refusalOf(t.desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: '1' })),
     ).toBe('amount_not_confirmed');
-    await t.desk.handlers['settings.update']({ perPurchaseCapUsd: 0.005 });
+    await t.desk.handlers['settings.update']({ perPurchaseCapUnits: '5000' });
     expect(
       await refusalOf(
         t.desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount }),
       ),
     ).toBe('over_purchase_cap');
-    await t.desk.handlers['settings.update']({ perPurchaseCapUsd: 5, dailyCapUsd: 0.005 });
+    await t.desk.handlers['settings.update']({ perPurchaseCapUnits: '5000000', dailyCapUnits: '5000' });
     expect(
       await refusalOf(
         t.desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount }),
@@ -260,14 +260,14 @@ describe('the daily cap counts what was spent today', () => {
     const t = await newDesk();
     // The real time, or just past local midnight when that is near: one day for the test (clock.ts).
     t.clock.now = sameDayClock()();
-    await t.desk.handlers['settings.update']({ dailyCapUsd: 0.035 });
+    await t.desk.handlers['settings.update']({ dailyCapUnits: '35000' });
     expect((await buy(t, 0)).status).toBe('completed');
     // A gateway loses the answer after the service settled: in doubt, and it counts as spent.
     proxy.paidAnswer = { status: 502, body: '<h1>Bad gateway</h1>' };
     expect((await buy(t, 1)).status).toBe('in_doubt');
     proxy.paidAnswer = null;
     expect((await buy(t, 2)).status).toBe('completed');
-    expect((await t.desk.handlers['purchases.list']({})).spentTodayUsd).toBeCloseTo(0.03);
+    expect((await t.desk.handlers['purchases.list']({})).spentTodayUnits).toBe('30000');
     const signed = t.signatures();
     const before = await balanceOf(stack, t.payer);
     const quote = await t.desk.handlers['quote.get']({ handle, selection: one(3) });
@@ -287,7 +287,7 @@ describe('the daily cap counts what was spent today', () => {
 
   it('starts again at local midnight, on the desk clock', async () => {
     const t = await newDesk();
-    await t.desk.handlers['settings.update']({ dailyCapUsd: 0.015 });
+    await t.desk.handlers['settings.update']({ dailyCapUnits: '15000' });
     expect((await buy(t, 0)).status).toBe('completed');
     const midnight = new Date(t.clock.now);
     midnight.setHours(24, 0, 0, 0);
@@ -299,10 +299,10 @@ describe('the daily cap counts what was spent today', () => {
 
     t.clock.now = midnight.getTime() - 1000;
     expect(await refusalOf(start())).toBe('over_daily_cap');
-    expect((await t.desk.handlers['purchases.list']({})).spentTodayUsd).toBeCloseTo(0.01);
+    expect((await t.desk.handlers['purchases.list']({})).spentTodayUnits).toBe('10000');
 
     t.clock.now = midnight.getTime() + 1000;
-    expect((await t.desk.handlers['purchases.list']({})).spentTodayUsd).toBe(0);
+    expect((await t.desk.handlers['purchases.list']({})).spentTodayUnits).toBe('0');
     // The cap no longer stands in the way; what answers next is the clock check (the desk is now hours ahead
     // of the service and the chain) or, just before midnight in real time, the completed purchase.
     const next = await start().then(
@@ -345,7 +345,7 @@ describe('rule 3: the payee is pinned on first purchase', () => {
     expect(accepted).toMatchObject({ status: 'in_doubt' });
     if (accepted.status === 'in_doubt') {
       expect(accepted.message).toContain('refused the payment');
-      expect(accepted.purchase).toMatchObject({ movedUsd: null, amountUsd: 0.01 });
+      expect(accepted.purchase).toMatchObject({ movedUnits: null, amount: '10000' });
     }
     expect(lastAuthorization()['to']).toBe('0x2222222222222222222222222222222222222222');
     proxy.mutate = null;

@@ -90,7 +90,7 @@ describe("the service's own settlement_failed after it broadcast the transfer", 
     const txHash = outcome.purchase.txHash as `0x${string}`;
     expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(outcome.message).toContain(txHash);
-    expect(outcome.purchase.movedUsd).toBeNull();
+    expect(outcome.purchase.movedUnits).toBeNull();
     const receipt = await chain.clients.publicClient.waitForTransactionReceipt({ hash: txHash });
     expect(receipt.status).toBe('success');
     expect(await balanceOf(stack, payer)).toBe(before - BigInt(quote.amount));

@@ -98,18 +98,23 @@ describe('spend by local day and month', () => {
     ];
     const desk = await deskAt(local(2026, 12, 1, 0, 30), rows);
     const view = await desk.handlers['purchases.spend']({ days: 3 });
-    expect(view).toMatchObject({ todayUsd: 2, monthUsd: 2, lifetimeUsd: 11, unsettledUsd: 0 });
+    expect(view).toMatchObject({
+      todayUnits: '2000000',
+      monthUnits: '2000000',
+      lifetimeUnits: '11000000',
+      unsettledUnits: '0',
+    });
     expect(view.dayStart).toBe(local(2026, 12, 1).toISOString());
     expect(view.monthStart).toBe(local(2026, 12, 1).toISOString());
     expect(view.byDay).toEqual([
-      { day: '2026-11-29', usd: 0 },
-      { day: '2026-11-30', usd: 1 },
-      { day: '2026-12-01', usd: 2 },
+      { day: '2026-11-29', units: '0' },
+      { day: '2026-11-30', units: '1000000' },
+      { day: '2026-12-01', units: '2000000' },
     ]);
     // One handle whatever its case, shown as last bought; the failed purchase counted nowhere.
     expect(view.byHandle).toEqual([
-      { handle: 'Alice', totalUsd: 9, monthUsd: 0, purchases: 3, budgetUsd: null },
-      { handle: 'bob', totalUsd: 2, monthUsd: 2, purchases: 1, budgetUsd: null },
+      { handle: 'Alice', totalUnits: '9000000', monthUnits: '0', purchases: 3, budgetUnits: null },
+      { handle: 'bob', totalUnits: '2000000', monthUnits: '2000000', purchases: 1, budgetUnits: null },
     ]);
 
     // At the last millisecond of November, with what had been bought by then, the day and month are its.
@@ -119,8 +124,12 @@ describe('spend by local day and month', () => {
       rows.filter((row) => row.at <= lastMoment),
     );
     const november = await before.handlers['purchases.spend']({ days: 1 });
-    expect(november).toMatchObject({ todayUsd: 1, monthUsd: 1, lifetimeUsd: 9 });
-    expect(november.byDay).toEqual([{ day: '2026-11-30', usd: 1 }]);
+    expect(november).toMatchObject({
+      todayUnits: '1000000',
+      monthUnits: '1000000',
+      lifetimeUnits: '9000000',
+    });
+    expect(november.byDay).toEqual([{ day: '2026-11-30', units: '1000000' }]);
   });
 
   it('counts a purchase in doubt (or sent, unanswered) in full, and says how much is unsettled', async () => {
@@ -133,10 +142,10 @@ describe('spend by local day and month', () => {
     const list = await desk.handlers['purchases.list']({});
     expect(list.purchases.map((p) => p.state).sort()).toEqual(['completed', 'completed', 'in_doubt']);
     expect(await desk.handlers['purchases.spend']({ days: 1 })).toMatchObject({
-      todayUsd: 3,
-      unsettledUsd: 2,
-      byDay: [{ day: '2026-12-01', usd: 3 }],
+      todayUnits: '3000000',
+      unsettledUnits: '2000000',
+      byDay: [{ day: '2026-12-01', units: '3000000' }],
     });
-    expect(list.spentTodayUsd).toBe(3);
+    expect(list.spentTodayUnits).toBe('3000000');
   });
 });

@@ -32,7 +32,7 @@ beforeAll(async () => {
   network = await startFlakyProxy(gateway.url);
   data = tempDir('desk-spend-');
   ({ desk } = await deskWithWallet({ ...stack, baseUrl: network.url }, data.dir, 0, { now }));
-  await desk.handlers['settings.update']({ perPurchaseCapUsd: 1, dailyCapUsd: 5 });
+  await desk.handlers['settings.update']({ perPurchaseCapUnits: '1000000', dailyCapUnits: '5000000' });
   handles = (await desk.handlers['shelf.list']({})).entries.map((entry) => entry.username);
 });
 afterAll(async () => {
@@ -83,17 +83,22 @@ describe('purchases.spend', () => {
     // Two purchases of 2 reports at $0.01 moved money; the failed one did not.
     expect(before - (await balanceOf(stack, payer))).toBe(40_000n);
     const view = await desk.handlers['purchases.spend']({ days: 7 });
-    expect(view).toMatchObject({ lifetimeUsd: 0.04, monthUsd: 0.04, todayUsd: 0.04, unsettledUsd: 0.02 });
-    expect(view.byHandle.map((row) => [row.handle, row.totalUsd, row.purchases])).toEqual(
+    expect(view).toMatchObject({
+      lifetimeUnits: '40000',
+      monthUnits: '40000',
+      todayUnits: '40000',
+      unsettledUnits: '20000',
+    });
+    expect(view.byHandle.map((row) => [row.handle, row.totalUnits, row.purchases])).toEqual(
       [
-        [completedHandle, 0.02, 1],
-        [doubtHandle, 0.02, 1],
+        [completedHandle, '20000', 1],
+        [doubtHandle, '20000', 1],
       ].sort((a, b) => String(a[0]).toLowerCase().localeCompare(String(b[0]).toLowerCase())),
     );
     expect(view.byDay).toHaveLength(7);
-    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(now()), usd: 0.04 });
-    expect(view.byDay.slice(0, -1).every((day) => day.usd === 0)).toBe(true);
+    expect(view.byDay.at(-1)).toEqual({ day: localDayKey(now()), units: '40000' });
+    expect(view.byDay.slice(0, -1).every((day) => day.units === '0')).toBe(true);
     // The same rule as the daily cap: both say the same about today.
-    expect((await desk.handlers['purchases.list']({})).spentTodayUsd).toBe(view.todayUsd);
+    expect((await desk.handlers['purchases.list']({})).spentTodayUnits).toBe(view.todayUnits);
   });
 });

@@ -192,7 +192,7 @@ describe('core in a worker thread', () => {
   it('closes the database in the worker and ends the thread on close()', async () => {
     const dir = dataDir();
     const core = await coreThread(dir);
-    await core.handlers['settings.update']({ dailyCapUsd: 7 });
+    await core.handlers['settings.update']({ dailyCapUnits: '7000000' });
     await core.close();
     // SQLite removes the WAL when its last connection closes cleanly.
     expect(existsSync(path.join(dir, 'desk.db-wal'))).toBe(false);

@@ -12,6 +12,7 @@ import { startWebHost, type WebHost } from '../../src/host/server';
 import { startDeskHost } from '../../src/host/desk-host';
 import { dispatch } from '../../src/host/dispatch';
 import { httpClient, RpcCallError } from '../../src/renderer/rpc/client';
+import { unitsText } from '../../src/shared/money';
 import { rpcInputs, type RpcHandlers } from '../../src/shared/rpc';
 import { rpcErrorDetails } from '../../src/shared/rpc-errors';
 import { deskOptions, deskWithWallet, tempDir } from '../core/helpers';
@@ -101,7 +102,7 @@ describe('refusal details over the web host', () => {
     clock += 61_000;
     proxy.mutate = editChallenge(
       { amount: String(BigInt(quote.amount) * 2n) },
-      { unitPriceUsd: quote.unitPriceUsd * 2 },
+      { unitPriceUsd: Number(unitsText(String(BigInt(quote.unitPriceUnits) * 2n))) },
     );
     const error = await client
       .call('purchase.start', { quoteId: quote.quoteId, confirmedAmount: quote.amount })
@@ -114,7 +115,6 @@ describe('refusal details over the web host', () => {
     expect(details).toEqual({
       quoteId: expect.any(String),
       amount: String(BigInt(quote.amount) * 2n),
-      totalUsd: quote.totalUsd * 2,
     });
     expect(details!.quoteId).not.toBe(quote.quoteId);
     // Nothing was paid for the changed price.
@@ -129,7 +129,7 @@ describe('refusal details over the web host', () => {
     });
     try {
       const client = httpClient(desk.host.token, `${desk.host.origin}/`);
-      await client.call('settings.update', { perPurchaseCapUsd: 0.001 });
+      await client.call('settings.update', { perPurchaseCapUnits: '1000' });
       const handle = (await client.call('shelf.list', {})).entries[0]!.username;
       const quote = await client.call('quote.get', { handle, selection: { kind: 'all' } });
       expect(quote.overPurchaseCap).toBe(true);

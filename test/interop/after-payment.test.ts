@@ -160,7 +160,7 @@ describe('a gateway loses the answer after an official seller settled', () => {
       expect(await chain.authorizationState(buyer, row.nonce as `0x${string}`)).toBe(true);
       expect(row.state).toBe('in_doubt');
       // Counted toward the caps: a daily cap of what the in-doubt purchases hold puts any further one over it.
-      await desk.handlers['settings.update']({ dailyCapUsd: (index + 1) * 0.01 });
+      await desk.handlers['settings.update']({ dailyCapUnits: String((index + 1) * 10_000) });
       const next = await desk.handlers['quote.get']({
         handle: 'alice_intel',
         selection: { kind: 'ids', ids: ['alice_intel-r1'] },
@@ -173,7 +173,7 @@ describe('a gateway loses the answer after an official seller settled', () => {
         desk.handlers['purchase.start']({ quoteId: rebuy.quoteId, confirmedAmount: rebuy.amount }),
       );
       expect(refused.code).toBe('purchase_in_doubt');
-      await desk.handlers['settings.update']({ dailyCapUsd: 20 });
+      await desk.handlers['settings.update']({ dailyCapUnits: '20000000' });
     }
     expect(peer.paidRequests.filter((r) => r.status === 200)).toHaveLength(LOST_ANSWERS.length);
   });
@@ -235,7 +235,7 @@ describe('a gateway loses the answer after an official seller settled', () => {
       const view = reconciled.purchases.find((p) => p.id === row.id)!;
       expect(view.state).toBe('in_doubt');
       expect(view.waitingFor?.kind).toBe('redelivery');
-      expect(view.movedUsd).toBe(0.01);
+      expect(view.movedUnits).toBe('10000');
     }
   });
 });

@@ -184,15 +184,15 @@ describe('intel-desk mcp: the library as tools and resources', () => {
     );
     expect(menu.reports.map((r) => [r.id, r.owned])).toEqual(unowned.map((id) => [id, false]));
     const quote = await mcp.client.callTool({ name: 'quote', arguments: { handle: otherHandle, all: true } });
-    expect(jsonPart<{ reports: number; totalUsd: number }>(quote)).toMatchObject({
+    expect(jsonPart<{ reports: number; amount: { units: string; text: string } }>(quote)).toMatchObject({
       reports: 4,
-      totalUsd: 0.04,
+      amount: { units: '40000', text: '$0.04' },
     });
     expect(texts(quote)).toContain('This is a price only: nothing was signed or paid.');
-    const spend = jsonPart<{ lifetimeUsd: number }>(
+    const spend = jsonPart<{ lifetimeUnits: string }>(
       await mcp.client.callTool({ name: 'spend', arguments: {} }),
     );
-    expect(spend.lifetimeUsd).toBe(0.04);
+    expect(spend.lifetimeUnits).toBe('40000');
     expect(await balance()).toBe(before);
   });
 
@@ -311,6 +311,17 @@ describe('intel-desk mcp: purchases wait for the person', () => {
       const id = texts(first)[1]!.match(/req_[0-9a-f]+/)![0];
       expect(mcp.logged).toEqual([`purchase request ${id} approved by the person: completed`]);
       expect(await balance()).toBe(before - 10_000n);
+      // Amounts reach the assistant as base units with the text a person reads, never as a float.
+      expect(mcp.asked[0]!.message).toContain('This session may still approve $0.015.');
+      const summary = jsonPart<{
+        purchase: { amount: { units: string; text: string }; moved: { units: string; text: string } };
+        sessionLimitLeft: { units: string; text: string };
+      }>(first);
+      expect(summary.purchase).toMatchObject({
+        amount: { units: '10000', text: '$0.01' },
+        moved: { units: '10000', text: '$0.01' },
+      });
+      expect(summary.sessionLimitLeft).toEqual({ units: '5000', text: '$0.005' });
 
       const second = await mcp.client.callTool({
         name: 'request_purchase',

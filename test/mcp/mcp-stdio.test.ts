@@ -64,7 +64,13 @@ describe('intel-desk mcp on stdio', () => {
     const run = await runCli(['mcp', '--allow-spend', 'lots'], env);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/--allow-spend is an amount in USD/);
+    expect(run.stderr).toBe(
+      'intel-desk: --allow-spend: "lots" is not an amount of dollars; write it like 1.50 or 0.0125.\n',
+    );
+    const finer = await runCli(['mcp', '--allow-spend', '0.0000001'], env);
+    expect(finer.code).toBe(2);
+    expect(finer.stdout).toBe('');
+    expect(finer.stderr).toContain('USDC has 6 decimals');
   });
 
   it('approve needs a request id, or --list', async () => {

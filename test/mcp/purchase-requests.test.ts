@@ -76,9 +76,9 @@ describe('purchase requests', () => {
       handle,
       selection: { kind: 'ids', ids: [ids[1]!] },
     });
-    const limited = await failure(desk.handlers['purchaseRequest.approve']({ id, limitUsd: 0.005 }));
+    const limited = await failure(desk.handlers['purchaseRequest.approve']({ id, limitUnits: '5000' }));
     expect(limited.code).toBe('over_session_limit');
-    await desk.handlers['settings.update']({ perPurchaseCapUsd: 0.001 });
+    await desk.handlers['settings.update']({ perPurchaseCapUnits: '1000' });
     const capped = await failure(desk.handlers['purchaseRequest.approve']({ id }));
     expect(capped.code).toBe('over_purchase_cap');
     expect(await desk.handlers['purchaseRequest.get']({ id })).toMatchObject({
@@ -94,7 +94,7 @@ describe('purchase requests', () => {
       purchaseId: outcome.status === 'completed' ? outcome.purchase.id : '',
     });
     expect(await balanceOf(stack, address)).toBe(before - 10_000n);
-    await desk.handlers['settings.update']({ perPurchaseCapUsd: 10 });
+    await desk.handlers['settings.update']({ perPurchaseCapUnits: '10000000' });
   });
 
   it('pays once when two approvals race for the same request', async () => {

@@ -8,7 +8,6 @@ import type { LibraryItem, LibraryPage, LibrarySort } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import { DeskError } from '../errors';
 import { withLabels } from './report-labels';
-import { unitsToUsd } from '../../shared/money';
 
 export interface PageRequest {
   handle?: string | undefined;
@@ -53,7 +52,8 @@ export function toItem(row: ItemRow): Omit<LibraryItem, 'tags' | 'note'> {
     postCount: row.post_count,
     dateRange,
     purchasedAt: row.stored_at,
-    spentUsd: unitsToUsd(row.spent_atomic),
+    // One report's share: an integer of base units, at most a purchase's million USD, exact as a number.
+    spentUnits: String(row.spent_atomic),
   };
 }
 
@@ -122,11 +122,12 @@ export function libraryPage(db: DeskDb, request: PageRequest): LibraryPage {
     params.push(request.handle.toLowerCase());
   }
   const totals = db
-    .prepare<(string | number)[], { n: number; spent: number }>(
-      `SELECT COUNT(*) AS n, TOTAL(s.spent_atomic) AS spent FROM snapshots s
+    .prepare<(string | number)[], { n: number; spent: string }>(
+      // The sum as text: exact whatever it grows to, where TOTAL() is a float.
+      `SELECT COUNT(*) AS n, CAST(COALESCE(SUM(s.spent_atomic), 0) AS TEXT) AS spent FROM snapshots s
        ${filter.length > 0 ? `WHERE ${filter.join(' AND ')}` : ''}`,
     )
-    .get(...params) ?? { n: 0, spent: 0 };
+    .get(...params) ?? { n: 0, spent: '0' };
   const where = [...filter];
   const pageParams = [...params];
   if (request.cursor !== undefined) {
@@ -154,7 +155,7 @@ export function libraryPage(db: DeskDb, request: PageRequest): LibraryPage {
   return {
     items: withLabels(db, shown.map(toItem)),
     total: totals.n,
-    totalSpentUsd: unitsToUsd(totals.spent),
+    totalSpentUnits: totals.spent,
     nextCursor:
       more && last
         ? encodeCursor(sort, [

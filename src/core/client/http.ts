@@ -2,7 +2,7 @@
  * One HTTP exchange with the service: JSON only, a deadline, a size cap read while streaming, and errors a
  * person can act on. Retries belong to the caller: free routes retry, paid requests never do.
  */
-import { formatUsd } from '../../shared/money';
+import { formatUnitsUsd, usdNumberToUnits } from '../../shared/money';
 import type { z } from 'zod';
 import { DeskError } from '../errors';
 import { errorBodySchema, insufficientPaymentBodySchema } from '../../shared/wire';
@@ -248,9 +248,14 @@ export function serviceError(answer: RawAnswer): DeskError {
   const shortfall = insufficientPaymentBodySchema.safeParse(body);
   if (shortfall.success) {
     const { requiredUsd, paidUsd } = shortfall.data;
+    // The service states USD as JSON numbers: shown from their decimal form, as written when it is no amount.
+    const shown = (usd: number) => {
+      const units = usdNumberToUnits(usd);
+      return units === null ? `${usd} USD` : formatUnitsUsd(units);
+    };
     return new DeskError(
       errorCodeFrom(body.error),
-      `The service says the payment is below the price: ${formatUsd(requiredUsd)} required, ${formatUsd(paidUsd)} paid.`,
+      `The service says the payment is below the price: ${shown(requiredUsd)} required, ${shown(paidUsd)} paid.`,
       'service',
       { status: answer.status, requiredUsd, paidUsd },
     );

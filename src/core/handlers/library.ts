@@ -34,7 +34,7 @@ function libraryList(ctx: DeskContext, rawInput: RpcInput<'library.list'>): Libr
   if (input.limit === undefined) {
     const items = ctx.snapshots.list(input.handle);
     const page = ctx.snapshots.page({ handle: input.handle, limit: 1 });
-    return { items, total: page.total, totalSpentUsd: page.totalSpentUsd, nextCursor: null };
+    return { items, total: page.total, totalSpentUnits: page.totalSpentUnits, nextCursor: null };
   }
   return ctx.snapshots.page({ ...input, limit: input.limit });
 }

@@ -4,7 +4,7 @@
  * pin apply exactly as they do to a purchase made in the window or with `intel-desk buy`.
  */
 import type { PurchaseOutcome, PurchaseRequestView, RpcHandlers, RpcInput } from '../../shared/rpc';
-import { formatUsd, usdToUnits } from '../../shared/money';
+import { formatUnitsUsd } from '../../shared/money';
 import type { DeskContext } from '../context';
 import { DeskError, refused } from '../errors';
 import type { PurchaseRequests } from '../ledger/purchase-requests';
@@ -46,7 +46,7 @@ export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
   /** Pays a claimed request; whatever stops it before money could move puts it back to pending. */
   async function pay(
     request: PurchaseRequestView,
-    options: { limitUsd?: number | undefined; acceptOverCap?: boolean; acceptPayToChange?: boolean },
+    options: { limitUnits?: string | undefined; acceptOverCap?: boolean; acceptPayToChange?: boolean },
   ): Promise<PurchaseOutcome> {
     let outcome: PurchaseOutcome;
     try {
@@ -65,13 +65,13 @@ export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
       if (BigInt(live.amount) > BigInt(request.amount)) {
         throw refused(
           'request_price_changed',
-          `The live price is now ${formatUsd(live.totalUsd)}, above the ${formatUsd(request.totalUsd)} request ${request.id} was made at; nothing was paid. Ask for it again at the new price.`,
+          `The live price is now ${formatUnitsUsd(live.amount)}, above the ${formatUnitsUsd(request.amount)} request ${request.id} was made at; nothing was paid. Ask for it again at the new price.`,
         );
       }
-      if (options.limitUsd !== undefined && BigInt(live.amount) > usdToUnits(options.limitUsd)) {
+      if (options.limitUnits !== undefined && BigInt(live.amount) > BigInt(options.limitUnits)) {
         throw refused(
           'over_session_limit',
-          `${formatUsd(live.totalUsd)} is more than this MCP session may still approve (${formatUsd(options.limitUsd)}); nothing was paid. The person can approve it with \`intel-desk approve ${request.id}\`.`,
+          `${formatUnitsUsd(live.amount)} is more than this MCP session may still approve (${formatUnitsUsd(options.limitUnits)}); nothing was paid. The person can approve it with \`intel-desk approve ${request.id}\`.`,
         );
       }
       outcome = await start({
@@ -119,11 +119,11 @@ export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
     },
     'purchaseRequests.list': async ({ state }) => ({ requests: requests.list(state) }),
     'purchaseRequest.get': async ({ id }) => found(requests, id),
-    'purchaseRequest.approve': async ({ id, limitUsd, acceptOverCap, acceptPayToChange }) => {
+    'purchaseRequest.approve': async ({ id, limitUnits, acceptOverCap, acceptPayToChange }) => {
       const request = found(requests, id);
       if (request.state !== 'pending' || !requests.claim(id)) throw notPending(found(requests, id));
       const outcome = await pay(request, {
-        limitUsd,
+        limitUnits,
         acceptOverCap: acceptOverCap ?? false,
         acceptPayToChange: acceptPayToChange ?? false,
       });

@@ -3,15 +3,14 @@ import type { PurchasesView, RpcHandlers } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { purchaseView } from '../ledger/purchases';
 import { reconcilePurchases } from '../payments/reconcile';
-import { unitsToUsd } from '../../shared/money';
 
 function purchasesView(ctx: DeskContext): PurchasesView {
   const settings = ctx.settings.get();
   return {
     purchases: ctx.ledger.list().map(purchaseView),
-    spentTodayUsd: unitsToUsd(ctx.spending.spentToday()),
-    dailyCapUsd: settings.dailyCapUsd,
-    perPurchaseCapUsd: settings.perPurchaseCapUsd,
+    spentTodayUnits: ctx.spending.spentToday().toString(),
+    dailyCapUnits: settings.dailyCapUnits,
+    perPurchaseCapUnits: settings.perPurchaseCapUnits,
   };
 }
 

@@ -4,7 +4,7 @@ import type { DeskContext } from '../context';
 import { normalizeHandle } from '../client/service-client';
 import { DeskError } from '../errors';
 import { offlineReason } from '../catalog/offline';
-import { localDayKey, startOfLocalDay, startOfLocalMonth, unitsToUsd, usdToUnits } from '../../shared/money';
+import { localDayKey, startOfLocalDay, startOfLocalMonth } from '../../shared/money';
 
 const DEFAULT_DAYS = 30;
 
@@ -16,7 +16,7 @@ function dayRange(ctx: DeskContext, today: Date, days: number): SpendView['byDay
   const out: SpendView['byDay'] = [];
   for (let at = new Date(first); at <= today; at.setDate(at.getDate() + 1)) {
     const day = localDayKey(at.getTime());
-    out.push({ day, usd: unitsToUsd(spent.get(day) ?? 0n) });
+    out.push({ day, units: (spent.get(day) ?? 0n).toString() });
   }
   return out;
 }
@@ -32,31 +32,31 @@ export function spendView(ctx: DeskContext, days: number = DEFAULT_DAYS): SpendV
     budgets.delete(row.handle.toLowerCase());
     return {
       handle: row.handle,
-      totalUsd: unitsToUsd(row.total),
-      monthUsd: unitsToUsd(row.month),
+      totalUnits: row.total.toString(),
+      monthUnits: row.month.toString(),
       purchases: row.purchases,
-      budgetUsd: budget ? unitsToUsd(budget.monthly) : null,
+      budgetUnits: budget ? budget.monthly.toString() : null,
     };
   });
   for (const budget of budgets.values()) {
     byHandle.push({
       handle: budget.handle,
-      totalUsd: 0,
-      monthUsd: 0,
+      totalUnits: '0',
+      monthUnits: '0',
       purchases: 0,
-      budgetUsd: unitsToUsd(budget.monthly),
+      budgetUnits: budget.monthly.toString(),
     });
   }
   const settings = ctx.settings.get();
   return {
-    lifetimeUsd: unitsToUsd(totals.lifetime),
-    monthUsd: unitsToUsd(totals.month),
-    todayUsd: unitsToUsd(ctx.spending.spentToday()),
-    unsettledUsd: unitsToUsd(totals.unsettled),
+    lifetimeUnits: totals.lifetime.toString(),
+    monthUnits: totals.month.toString(),
+    todayUnits: ctx.spending.spentToday().toString(),
+    unsettledUnits: totals.unsettled.toString(),
     dayStart: dayStart.toISOString(),
     monthStart: monthStart.toISOString(),
-    dailyCapUsd: settings.dailyCapUsd,
-    perPurchaseCapUsd: settings.perPurchaseCapUsd,
+    dailyCapUnits: settings.dailyCapUnits,
+    perPurchaseCapUnits: settings.perPurchaseCapUnits,
     byHandle,
     byDay: dayRange(ctx, dayStart, days),
   };
@@ -74,7 +74,7 @@ function lastPrice(ctx: DeskContext, handle: string): LastPriceView | null {
     const quotedAt = quoted ? new Date(quoted.fetchedAt).toISOString() : null;
     if (quoted && quotedAt !== null && (!paid || quotedAt >= paid.createdAt)) {
       return {
-        unitPriceUsd: quoted.quote.unitPriceUsd,
+        unitPriceUnits: quoted.quote.unitPrice.toString(),
         at: quotedAt,
         source: 'quote',
         handle: quoted.handle,
@@ -82,7 +82,7 @@ function lastPrice(ctx: DeskContext, handle: string): LastPriceView | null {
     }
     if (paid) {
       const unit = BigInt(paid.amount) / BigInt(paid.reportCount);
-      return { unitPriceUsd: unitsToUsd(unit), at: paid.createdAt, source: 'purchase', handle: paid.handle };
+      return { unitPriceUnits: unit.toString(), at: paid.createdAt, source: 'purchase', handle: paid.handle };
     }
   }
   return null;
@@ -122,11 +122,11 @@ export const spendHandlers = (
   ctx: DeskContext,
 ): Pick<RpcHandlers, 'purchases.spend' | 'budget.set' | 'quote.lastPrice'> => ({
   'purchases.spend': async ({ days }) => spendView(ctx, days),
-  'budget.set': async ({ handle, monthlyUsd }) => {
+  'budget.set': async ({ handle, monthlyUnits }) => {
     const name = normalizeHandle(handle);
-    const unchecked = monthlyUsd === null ? undefined : await uncheckedBudgetHandle(ctx, name);
-    ctx.budgets.set(name, monthlyUsd === null ? null : usdToUnits(monthlyUsd));
-    return { handle: name, monthlyUsd, ...(unchecked === undefined ? {} : { unchecked }) };
+    const unchecked = monthlyUnits === null ? undefined : await uncheckedBudgetHandle(ctx, name);
+    ctx.budgets.set(name, monthlyUnits === null ? null : BigInt(monthlyUnits));
+    return { handle: name, monthlyUnits, ...(unchecked === undefined ? {} : { unchecked }) };
   },
   'quote.lastPrice': async ({ handle }) => lastPrice(ctx, normalizeHandle(handle)),
 });

@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../events';
 import { selectionSchema, type PurchaseRequestState, type PurchaseRequestView } from '../../shared/rpc';
-import { unitsToUsd } from '../../shared/money';
 
 /** A day: after that the price the person would be shown is an old one, so the request must be asked again. */
 export const REQUEST_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -54,7 +53,6 @@ function view(row: RequestRow): PurchaseRequestView {
     includeOwned: row.include_owned === 1,
     reportCount: row.report_count,
     amount: row.amount,
-    totalUsd: unitsToUsd(BigInt(row.amount)),
     payTo: row.pay_to,
     network: row.network,
     reason: row.reason,

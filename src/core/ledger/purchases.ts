@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import type { PaidWith, PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
-import { unitsToUsd } from '../../shared/money';
 import type { DeskEvents } from '../events';
 
 const purchaseWaitSchema = z.discriminatedUnion('kind', [
@@ -100,12 +99,11 @@ export interface PurchaseRow {
   checked_at: string | null;
 }
 
-/** What actually moved for a purchase (see PurchaseView.movedUsd). */
-function movedUsd(row: PurchaseRow, waitingFor: PurchaseWait | null): number | null {
-  if (row.paid_with === 'library_secret' || row.state === 'failed') return 0;
-  const amountUsd = unitsToUsd(row.amount);
+/** What actually moved for a purchase (see PurchaseView.movedUnits). */
+function movedUnits(row: PurchaseRow, waitingFor: PurchaseWait | null): string | null {
+  if (row.paid_with === 'library_secret' || row.state === 'failed') return '0';
   if (row.state === 'completed' || waitingFor?.kind === 'redelivery' || waitingFor?.kind === 'storage')
-    return amountUsd;
+    return row.amount;
   return null;
 }
 
@@ -118,8 +116,7 @@ export function purchaseView(row: PurchaseRow): PurchaseView {
     resource: row.resource,
     reportCount: row.report_count,
     amount: row.amount,
-    amountUsd: unitsToUsd(row.amount),
-    movedUsd: movedUsd(row, waitingFor),
+    movedUnits: movedUnits(row, waitingFor),
     payer: row.payer,
     payTo: row.pay_to,
     network: row.network,

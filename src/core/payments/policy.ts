@@ -4,13 +4,14 @@
  * shows what they would say and purchase.start enforces it, both on the same facts (spending.ts, payments
  * being signed included), so the two can never disagree.
  */
-import { formatUnitsUsd, usdToUnits } from '../../shared/money';
+import { formatUnitsUsd } from '../../shared/money';
 import type { BudgetDetails, CapDetails, PayeeChangedDetails } from '../../shared/rpc-errors';
 import { refused } from '../errors';
 
+/** The caps as settings keep them: token base units, decimal strings. */
 export interface Caps {
-  perPurchaseCapUsd: number;
-  dailyCapUsd: number;
+  perPurchaseCapUnits: string;
+  dailyCapUnits: string;
 }
 
 export type PayeeStatus = 'new' | 'pinned' | 'changed';
@@ -43,8 +44,8 @@ export interface PaymentVerdict {
 }
 
 export function judgePayment(facts: PaymentFacts): PaymentVerdict {
-  const perPurchaseCap = usdToUnits(facts.caps.perPurchaseCapUsd);
-  const dailyCap = usdToUnits(facts.caps.dailyCapUsd);
+  const perPurchaseCap = BigInt(facts.caps.perPurchaseCapUnits);
+  const dailyCap = BigInt(facts.caps.dailyCapUnits);
   return {
     payToStatus: payeeStatus(facts.pinnedPayTo, facts.payTo),
     overPurchaseCap: facts.amount > perPurchaseCap,

@@ -27,7 +27,6 @@ import { quoteDifference } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
 import type { ClockSample } from './chain-clock';
 import type { Spending } from './spending';
-import { unitsToUsd } from '../../shared/money';
 import type { QuoteChangedDetails } from '../../shared/rpc-errors';
 import type { PurchaseSteps } from './purchase-steps';
 import type { Settlement } from './settle';
@@ -122,7 +121,6 @@ export class Purchaser {
       const details: QuoteChangedDetails = {
         quoteId: fresh.id,
         amount: fresh.quote.amount.toString(),
-        totalUsd: unitsToUsd(fresh.quote.amount),
       };
       throw refused('quote_changed', `The price must be confirmed again: ${change}.`, details);
     }

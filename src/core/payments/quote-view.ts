@@ -8,7 +8,7 @@ import { priceChoice } from '../quoting';
 import { QUOTE_FRESH_MS } from './quote-book';
 import { judgePayment } from './policy';
 import { unresolvedPurchase } from './selection-guard';
-import { TOKEN_DECIMALS, unitsToUsd, usdToUnits } from '../../shared/money';
+import { TOKEN_DECIMALS } from '../../shared/money';
 
 export async function quoteView(ctx: DeskContext, input: RpcInput<'quote.get'>): Promise<QuoteView> {
   const { handle, selection, includeOwned } = input;
@@ -34,9 +34,8 @@ export async function quoteView(ctx: DeskContext, input: RpcInput<'quote.get'>):
     ownedCount: priced.ownedCount,
     missingCount: priced.missingCount,
     includesOwned: priced.includesOwned,
-    ownedCostUsd: unitsToUsd(usdToUnits(quote.unitPriceUsd) * BigInt(priced.ownedCount)),
-    unitPriceUsd: quote.unitPriceUsd,
-    totalUsd: unitsToUsd(quote.amount),
+    ownedCostUnits: (quote.unitPrice * BigInt(priced.ownedCount)).toString(),
+    unitPriceUnits: quote.unitPrice.toString(),
     amount: quote.amount.toString(),
     tokenDecimals: TOKEN_DECIMALS,
     network: quote.network,

@@ -9,12 +9,11 @@ import type { QuoteFact } from '../../shared/rpc';
 import { DeskError, refused } from '../errors';
 import { plural } from '../../shared/words';
 import { findAllowed, type AllowedAsset } from './allowlist';
-import { TOKEN_DECIMALS, UNITS_PER_USD, unitsToUsd, usdToUnits } from '../../shared/money';
+import { MAX_LIMIT_UNITS, TOKEN_DECIMALS, formatUnitsUsd, usdNumberToUnits } from '../../shared/money';
 
 export const MAX_VALIDITY_SECONDS = 300;
 /** No single purchase in this app may exceed a million USDC, whatever the service says. */
-const MAX_USD = 1_000_000;
-const MAX_AMOUNT = usdToUnits(MAX_USD);
+const MAX_AMOUNT = MAX_LIMIT_UNITS;
 
 export interface Quote {
   network: `eip155:${number}`;
@@ -22,7 +21,8 @@ export interface Quote {
   asset: `0x${string}`;
   payTo: `0x${string}`;
   amount: bigint;
-  unitPriceUsd: number;
+  /** The price of one report, in token base units. */
+  unitPrice: bigint;
   reportCount: number;
   validitySeconds: number;
   domain: { name: string; version: string };
@@ -76,7 +76,8 @@ function sameResource(announced: string, requested: string): boolean {
 /** What the challenge as a whole says about the request, checked once whichever option is paid. */
 interface RequestFacts {
   reportCount: number;
-  unitPriceUsd: number | null;
+  /** The unit price the challenge stated, in token base units. */
+  unitPrice: bigint | null;
   stated: QuoteFact[];
   derived: QuoteFact[];
 }
@@ -111,22 +112,29 @@ function requestFacts(challenge: PaymentChallenge, expect: QuoteExpectations): R
     derived.push('reportCount');
     reportCount = expect.expectedReportCount;
   }
-  let unitPriceUsd: number | null = null;
+  let unitPrice: bigint | null = null;
   if (ext.unitPriceUsd !== undefined) {
-    if (!Number.isFinite(ext.unitPriceUsd) || ext.unitPriceUsd <= 0 || ext.unitPriceUsd > MAX_USD) {
+    if (!Number.isFinite(ext.unitPriceUsd) || ext.unitPriceUsd <= 0) {
       throw refused(
         'invalid_unit_price',
         `The challenge's unit price ${ext.unitPriceUsd} USD is not a valid price.`,
       );
     }
-    const unitBaseUnits = ext.unitPriceUsd * UNITS_PER_USD;
-    if (Math.abs(unitBaseUnits - Math.round(unitBaseUnits)) > 1e-6) {
+    // The spec states the unit price as a JSON number of USD: its decimal form is read, never scaled as a float.
+    const units = usdNumberToUnits(ext.unitPriceUsd);
+    if (units === null) {
       throw refused(
         'invalid_unit_price',
         `The unit price ${ext.unitPriceUsd} USD is finer than a USDC base unit.`,
       );
     }
-    unitPriceUsd = ext.unitPriceUsd;
+    if (units > MAX_AMOUNT) {
+      throw refused(
+        'invalid_unit_price',
+        `The challenge's unit price ${ext.unitPriceUsd} USD is not a valid price.`,
+      );
+    }
+    unitPrice = units;
     stated.push('unitPrice');
   } else derived.push('unitPrice');
   if (ext.tokenDecimals !== undefined) {
@@ -168,7 +176,7 @@ function requestFacts(challenge: PaymentChallenge, expect: QuoteExpectations): R
   }
   if (ext.chainId !== undefined) stated.push('chainId');
   else derived.push('chainId');
-  return { reportCount, unitPriceUsd, stated, derived };
+  return { reportCount, unitPrice, stated, derived };
 }
 
 /** One payment option checked against the rules; throws the reason it cannot be paid. */
@@ -234,16 +242,15 @@ function quoteFromOption(
       `The challenge asks for ${requirement.amount} base units, beyond any sane price.`,
     );
   const count = BigInt(facts.reportCount);
-  let unitPriceUsd: number;
-  if (facts.unitPriceUsd !== null) {
-    const unit = usdToUnits(facts.unitPriceUsd);
-    if (amount !== unit * count) {
+  let unitPrice: bigint;
+  if (facts.unitPrice !== null) {
+    if (amount !== facts.unitPrice * count) {
       throw refused(
         'amount_mismatch',
-        `The service asks for ${requirement.amount} base units, but ${plural(facts.reportCount, 'report')} at ${facts.unitPriceUsd} USD make ${unit * count}.`,
+        `The service asks for ${requirement.amount} base units, but ${plural(facts.reportCount, 'report')} at ${formatUnitsUsd(facts.unitPrice)} make ${facts.unitPrice * count}.`,
       );
     }
-    unitPriceUsd = facts.unitPriceUsd;
+    unitPrice = facts.unitPrice;
   } else {
     // No unit price stated: the price of one report is the amount shared over the count the desk expects, and
     // a remainder means the service is not charging that many reports at one price.
@@ -253,7 +260,7 @@ function quoteFromOption(
         `The service asks for ${requirement.amount} base units, which is not a whole number of base units for each of the ${plural(facts.reportCount, 'report')} chosen.`,
       );
     }
-    unitPriceUsd = unitsToUsd(amount / count);
+    unitPrice = amount / count;
   }
   const timeout = requirement.maxTimeoutSeconds ?? MAX_VALIDITY_SECONDS;
   if (!Number.isFinite(timeout) || timeout < 10) {
@@ -279,7 +286,7 @@ function quoteFromOption(
     asset: getAddress(requirement.asset),
     payTo: getAddress(requirement.payTo),
     amount,
-    unitPriceUsd,
+    unitPrice,
     reportCount: facts.reportCount,
     validitySeconds: Math.min(MAX_VALIDITY_SECONDS, Math.floor(timeout)),
     domain: { name: allowed.domainName, version: allowed.domainVersion },

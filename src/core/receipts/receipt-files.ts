@@ -2,7 +2,7 @@
 import type { ExportedFile } from '../../shared/rpc';
 import { receiptFields, serviceNamedOtherText, type Receipt } from '../../shared/receipt';
 import { pdfDocument, winAnsi, type Doc } from '../export-pdf';
-import { unitsText, usdToUnits } from '../../shared/money';
+import { unitsText } from '../../shared/money';
 import { purchaseView, type PurchaseRow } from '../ledger/purchases';
 import { partiesOf } from './receipt';
 
@@ -117,8 +117,7 @@ export function purchasesCsv(rows: PurchaseRow[]): ExportedFile {
       const p = purchaseView(row);
       const parties = partiesOf(row);
       // Exact decimals, no currency sign: a spreadsheet reads the column as numbers.
-      const plain = (usd: number) => unitsText(usdToUnits(usd).toString());
-      const charged = p.movedUsd === null ? `up to ${plain(p.amountUsd)}` : plain(p.movedUsd);
+      const charged = p.movedUnits === null ? `up to ${unitsText(p.amount)}` : unitsText(p.movedUnits);
       return [
         p.createdAt,
         p.id,

@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Receipt, ReceiptReport, ReceiptVerification } from '../../shared/receipt';
-import { unitsToUsd } from '../../shared/money';
 import { topLevelArrayElements } from '../cache/json-slices';
 import type { PurchaseRow } from '../ledger/purchases';
 import { explorerUrl } from './verify';
@@ -90,7 +89,6 @@ export function buildReceipt({ row, storedRaw, verification }: ReceiptSources): 
     payer,
     payee,
     amount: paid ? row.amount : '0',
-    amountUsd: paid ? unitsToUsd(row.amount) : 0,
     resource: row.resource,
     authorization: paid
       ? { nonce: row.nonce, validAfter: quote.validAfter ?? null, validBefore: String(row.valid_before) }

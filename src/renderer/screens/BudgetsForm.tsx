@@ -7,19 +7,23 @@ import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { usd } from '../format';
+import { parseLimitInput } from '../../shared/money';
 
 export function BudgetsForm() {
   const spend = useRpcQuery('purchases.spend', {});
   const set = useRpcMutation('budget.set');
   const [handle, setHandle] = useState('');
   const [amount, setAmount] = useState('');
+  // A typed amount that is no exact amount of USDC: said here, and nothing is sent.
+  const [typo, setTypo] = useState<string | null>(null);
   const messageId = useId();
+  const failed = typo !== null || set.isError;
   const titleId = useId();
-  const budgets = spend.data?.byHandle.filter((row) => row.budgetUsd !== null) ?? [];
+  const budgets = spend.data?.byHandle.filter((row) => row.budgetUnits !== null) ?? [];
   const done = set.data
-    ? set.data.monthlyUsd === null
+    ? set.data.monthlyUnits === null
       ? `@${set.data.handle} has no budget now.`
-      : `@${set.data.handle}: ${usd(set.data.monthlyUsd)} a month.${
+      : `@${set.data.handle}: ${usd(set.data.monthlyUnits)} a month.${
           set.data.unchecked === undefined
             ? ''
             : ` Kept without checking that the service lists @${set.data.handle} (${set.data.unchecked}).`
@@ -31,7 +35,10 @@ export function BudgetsForm() {
       aria-labelledby={titleId}
       onSubmit={(e) => {
         e.preventDefault();
-        set.mutate({ handle: handle.trim().replace(/^@/, ''), monthlyUsd: Number(amount) });
+        const monthly = parseLimitInput(amount);
+        if (!monthly.ok) return setTypo(monthly.message);
+        setTypo(null);
+        set.mutate({ handle: handle.trim().replace(/^@/, ''), monthlyUnits: monthly.units.toString() });
       }}
     >
       <h2 id={titleId}>Budgets per handle</h2>
@@ -41,26 +48,30 @@ export function BudgetsForm() {
       </p>
       {budgets.length > 0 ? (
         <ul className="budget-list" aria-label="Budgets">
-          {budgets.map((row) => (
-            <li key={row.handle}>
-              @{row.handle}: {usd(row.budgetUsd ?? 0)} a month, {usd(row.monthUsd)} spent this month
-              {row.monthUsd > (row.budgetUsd ?? 0) ? (
-                <strong className="warn-text" data-testid="budget-over">
-                  {' '}
-                  · over by {usd(row.monthUsd - (row.budgetUsd ?? 0))}
-                </strong>
-              ) : null}{' '}
-              <button
-                type="button"
-                className="link"
-                aria-label={`Clear the budget of @${row.handle}`}
-                disabled={set.isPending}
-                onClick={() => set.mutate({ handle: row.handle, monthlyUsd: null })}
-              >
-                Clear
-              </button>
-            </li>
-          ))}
+          {budgets.map((row) => {
+            const budget = BigInt(row.budgetUnits ?? 0);
+            const month = BigInt(row.monthUnits);
+            return (
+              <li key={row.handle}>
+                @{row.handle}: {usd(budget)} a month, {usd(month)} spent this month
+                {month > budget ? (
+                  <strong className="warn-text" data-testid="budget-over">
+                    {' '}
+                    · over by {usd(month - budget)}
+                  </strong>
+                ) : null}{' '}
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Clear the budget of @${row.handle}`}
+                  disabled={set.isPending}
+                  onClick={() => set.mutate({ handle: row.handle, monthlyUnits: null })}
+                >
+                  Clear
+                </button>
+              </li>
+            );
+          })}
         </ul>
       ) : null}
       <label>
@@ -70,25 +81,28 @@ export function BudgetsForm() {
           autoComplete="off"
           required
           onChange={(e) => setHandle(e.target.value)}
-          {...invalidProps(messageId, set.isError)}
+          {...invalidProps(messageId, failed)}
         />
       </label>
       <label>
         Per month (USD){' '}
         <input
-          type="number"
-          min="0"
-          step="0.01"
+          inputMode="decimal"
+          autoComplete="off"
           required
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
-          {...invalidProps(messageId, set.isError)}
+          {...invalidProps(messageId, failed)}
         />
       </label>
       <button type="submit" disabled={set.isPending}>
         Set budget
       </button>
-      <FormMessage id={messageId} error={set.isError ? errorMessage(set.error) : null} success={done} />
+      <FormMessage
+        id={messageId}
+        error={typo ?? (set.isError ? errorMessage(set.error) : null)}
+        success={typo === null ? done : null}
+      />
     </form>
   );
 }

@@ -192,7 +192,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
                   {reports(owned)} owned
                 </span>
                 {' · '}
-                <span data-testid="library-spent">{usd(first.totalSpentUsd)} spent</span>
+                <span data-testid="library-spent">{usd(first.totalSpentUnits)} spent</span>
               </p>
               {first.indexing ? <IndexingNote indexing={first.indexing} /> : null}
               <LibraryTable

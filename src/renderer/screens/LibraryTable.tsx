@@ -224,7 +224,7 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
                 {localDay(item.purchasedAt)}
               </td>
               <td role="gridcell" className="num">
-                {usd(item.spentUsd)}
+                {usd(item.spentUnits)}
               </td>
             </tr>
           );

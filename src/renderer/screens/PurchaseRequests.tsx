@@ -39,8 +39,8 @@ export function PurchaseRequestsBanner() {
           return (
             <li key={request.id} data-testid="purchase-request">
               <p>
-                {plural(request.reportCount, 'report')} of @{request.handle} for {usd(request.totalUsd)},
-                asked {dateTime(request.createdAt)} <span className="mono small">({request.id})</span>
+                {plural(request.reportCount, 'report')} of @{request.handle} for {usd(request.amount)}, asked{' '}
+                {dateTime(request.createdAt)} <span className="mono small">({request.id})</span>
               </p>
               {request.reason ? (
                 <p className="small">The assistant&rsquo;s reason: {request.reason}</p>
@@ -52,7 +52,7 @@ export function PurchaseRequestsBanner() {
                   disabled={!canSign || busy}
                   onClick={() => approve.mutate({ id: request.id })}
                 >
-                  Approve and pay {usd(request.totalUsd)}
+                  Approve and pay {usd(request.amount)}
                 </button>
                 {mine && refused !== null && OVER_LIMIT.has(refused) ? (
                   <button

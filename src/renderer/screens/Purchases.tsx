@@ -8,6 +8,7 @@ import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { Empty, ErrorLine, ErrorMessage, Loading } from '../components/States';
 import { dateTime, networkName, plural, pluralWord, shortHash, usd } from '../format';
 import { download } from '../download';
+import { shareOf } from '../../shared/money';
 import { ReceiptDialog } from './ReceiptDialog';
 import { useNavigate } from '../app/route';
 import { CopyButton } from '../components/CopyButton';
@@ -25,17 +26,17 @@ const STATE_TEXT: Record<string, string> = {
 /** What moved, not what was quoted: a failed purchase charged nothing; one in doubt, up to its price. */
 function charged(p: PurchaseView): ReactNode {
   if (p.paidWith === 'library_secret') return 'library secret';
-  if (p.movedUsd === null) {
+  if (p.movedUnits === null) {
     return (
-      <span className="warn-text" title={`Quoted ${usd(p.amountUsd)}; not yet known whether it was charged.`}>
-        unknown · up to {usd(p.amountUsd)}
+      <span className="warn-text" title={`Quoted ${usd(p.amount)}; not yet known whether it was charged.`}>
+        unknown · up to {usd(p.amount)}
       </span>
     );
   }
-  if (p.movedUsd === 0 && p.amountUsd > 0) {
-    return <span title={`Quoted ${usd(p.amountUsd)}; nothing was charged.`}>{usd(0)}</span>;
+  if (BigInt(p.movedUnits) === 0n && BigInt(p.amount) > 0n) {
+    return <span title={`Quoted ${usd(p.amount)}; nothing was charged.`}>{usd(0n)}</span>;
   }
-  return usd(p.movedUsd);
+  return usd(p.movedUnits);
 }
 
 /** `purchaseId`: the purchase whose receipt is open (#/purchases/ID), so Back closes it and a link opens it. */
@@ -44,7 +45,7 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
   const reconcile = useRpcMutation('purchases.reconcile');
   const view = reconcile.data ?? purchases.data;
   const inDoubt = view?.purchases.filter((p) => p.state === 'in_doubt' || p.state === 'sent').length ?? 0;
-  const spentShare = view && view.dailyCapUsd > 0 ? Math.min(1, view.spentTodayUsd / view.dailyCapUsd) : 0;
+  const spentShare = view ? shareOf(view.spentTodayUnits, view.dailyCapUnits) : 0;
   const navigate = useNavigate();
   const exportCsv = useRpcMutation('receipts.export', { onSuccess: download });
   return (
@@ -77,17 +78,17 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
       {view ? (
         <div className="spend" data-testid="daily-spend">
           <p>
-            Today: {usd(view.spentTodayUsd)} of your {usd(view.dailyCapUsd)} daily cap · per purchase cap{' '}
-            {usd(view.perPurchaseCapUsd)}
+            Today: {usd(view.spentTodayUnits)} of your {usd(view.dailyCapUnits)} daily cap · per purchase cap{' '}
+            {usd(view.perPurchaseCapUnits)}
           </p>
           <div
             className={spentShare >= 0.8 ? 'meter meter-high' : 'meter'}
             role="meter"
             aria-label="Spent today of the daily cap"
             aria-valuemin={0}
-            aria-valuemax={view.dailyCapUsd}
-            aria-valuenow={Math.min(view.spentTodayUsd, view.dailyCapUsd)}
-            aria-valuetext={`${usd(view.spentTodayUsd)} of ${usd(view.dailyCapUsd)}`}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(spentShare * 100)}
+            aria-valuetext={`${usd(view.spentTodayUnits)} of ${usd(view.dailyCapUnits)}`}
           >
             <div className="meter-fill" style={{ width: `${spentShare * 100}%` }} />
           </div>

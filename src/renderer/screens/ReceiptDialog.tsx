@@ -61,7 +61,7 @@ function Fields(props: { receipt: Receipt }) {
     ['Handle', `@${r.handle}`],
     ['Date', dateTime(r.createdAt)],
     ['Service', r.serviceUrl],
-    ['Amount', r.paid ? `${usd(r.amountUsd)} (${r.amount} token units)` : 'nothing paid'],
+    ['Amount', r.paid ? `${usd(r.amount)} (${r.amount} token units)` : 'nothing paid'],
     ['Network', r.paid ? networkName(r.network) : '—'],
     ['Payer', r.payer || '—'],
     ['Payee', r.payee || '—'],

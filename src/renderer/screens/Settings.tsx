@@ -12,6 +12,8 @@ import { WalletPanel } from '../wallet/WalletPanel';
 import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { ImportWallet } from '../wallet/ImportWallet';
 import { AutoLockForm } from './AutoLockForm';
+import { units } from '../format';
+import { parseLimitInput } from '../../shared/money';
 
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
@@ -50,16 +52,27 @@ function ServiceForm(props: { settings: SettingsView }) {
 }
 
 function CapsForm(props: { settings: SettingsView }) {
-  const [perPurchase, setPerPurchase] = useState(String(props.settings.perPurchaseCapUsd));
-  const [daily, setDaily] = useState(String(props.settings.dailyCapUsd));
+  const [perPurchase, setPerPurchase] = useState(units(props.settings.perPurchaseCapUnits));
+  const [daily, setDaily] = useState(units(props.settings.dailyCapUnits));
+  // A typed amount that is no exact amount of USDC: said here, and nothing is sent.
+  const [typo, setTypo] = useState<string | null>(null);
   const update = useRpcMutation('settings.update');
   const messageId = useId();
+  const failed = typo !== null || update.isError;
   return (
     <form
       className="settings-block"
       onSubmit={(e) => {
         e.preventDefault();
-        update.mutate({ perPurchaseCapUsd: Number(perPurchase), dailyCapUsd: Number(daily) });
+        const perPurchaseCap = parseLimitInput(perPurchase);
+        const dailyCap = parseLimitInput(daily);
+        if (!perPurchaseCap.ok) return setTypo(`Per purchase: ${perPurchaseCap.message}`);
+        if (!dailyCap.ok) return setTypo(`Per day: ${dailyCap.message}`);
+        setTypo(null);
+        update.mutate({
+          perPurchaseCapUnits: perPurchaseCap.units.toString(),
+          dailyCapUnits: dailyCap.units.toString(),
+        });
       }}
     >
       <h2>Spending caps</h2>
@@ -67,23 +80,21 @@ function CapsForm(props: { settings: SettingsView }) {
       <label>
         Per purchase (USD){' '}
         <input
-          type="number"
-          min="0"
-          step="0.01"
+          inputMode="decimal"
+          autoComplete="off"
           value={perPurchase}
           onChange={(e) => setPerPurchase(e.target.value)}
-          {...invalidProps(messageId, update.isError)}
+          {...invalidProps(messageId, failed)}
         />
       </label>
       <label>
         Per day (USD){' '}
         <input
-          type="number"
-          min="0"
-          step="0.01"
+          inputMode="decimal"
+          autoComplete="off"
           value={daily}
           onChange={(e) => setDaily(e.target.value)}
-          {...invalidProps(messageId, update.isError)}
+          {...invalidProps(messageId, failed)}
         />
       </label>
       <button type="submit" disabled={update.isPending}>
@@ -91,8 +102,8 @@ function CapsForm(props: { settings: SettingsView }) {
       </button>
       <FormMessage
         id={messageId}
-        error={update.isError ? errorMessage(update.error) : null}
-        success={update.isSuccess ? 'Saved.' : null}
+        error={typo ?? (update.isError ? errorMessage(update.error) : null)}
+        success={typo === null && update.isSuccess ? 'Saved.' : null}
       />
     </form>
   );

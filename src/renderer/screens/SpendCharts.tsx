@@ -5,7 +5,7 @@
  */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SpendView } from '../../shared/rpc';
-import { day, usd } from '../format';
+import { day, units, usd } from '../format';
 import { tickDate } from '../components/Charts';
 import { niceTicks } from '../components/nice-ticks';
 
@@ -21,11 +21,22 @@ const axisUsd = (value: number) =>
     ? '$0'
     : `$${value.toLocaleString('en-US', { minimumFractionDigits: value < 10 ? 2 : 0, maximumFractionDigits: 2 })}`;
 
-const tooltipUsd = (value: unknown) => usd(typeof value === 'number' ? value : Number(value));
+/**
+ * A bar's length in dollars: the only place an amount becomes a float, to be drawn; every figure a person
+ * reads (caption, tooltip) is formatted from the base units themselves.
+ */
+const barLength = (amount: string) => Number(units(amount));
+
+/** The exact amount behind a bar, from its row's base units (the `units` key of what is drawn). */
+function tooltipUsd(row: unknown, unitsKey: string): string {
+  const amount = typeof row === 'object' && row !== null ? (row as Record<string, unknown>)[unitsKey] : null;
+  return typeof amount === 'string' ? usd(amount) : '';
+}
 
 export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
-  const total = props.days.reduce((sum, day) => sum + day.usd, 0);
-  const ticks = niceTicks(Math.max(0, ...props.days.map((day) => day.usd)));
+  const total = props.days.reduce((sum, day) => sum + BigInt(day.units), 0n);
+  const days = props.days.map((row) => ({ ...row, bar: barLength(row.units) }));
+  const ticks = niceTicks(Math.max(0, ...days.map((row) => row.bar)));
   return (
     <figure className="spend-chart" data-testid="spend-by-day">
       <figcaption>
@@ -33,7 +44,7 @@ export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
       </figcaption>
       <ResponsiveContainer width="100%" height={220}>
         <BarChart
-          data={props.days}
+          data={days}
           accessibilityLayer
           title="Spent by day"
           margin={{ top: 8, right: 24, bottom: 4, left: 4 }}
@@ -54,7 +65,7 @@ export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
             interval={0}
           />
           <Tooltip
-            formatter={(value) => [tooltipUsd(value), 'Spent']}
+            formatter={(_value, _name, item) => [tooltipUsd(item.payload, 'units'), 'Spent']}
             labelFormatter={(day) => dayLabel(String(day), true)}
             contentStyle={{
               background: 'var(--panel)',
@@ -63,7 +74,7 @@ export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
             }}
             cursor={{ fill: 'var(--row-current)' }}
           />
-          <Bar dataKey="usd" name="Spent" fill="var(--chart)" isAnimationActive={false} />
+          <Bar dataKey="bar" name="Spent" fill="var(--chart)" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </figure>
@@ -72,12 +83,17 @@ export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
 
 export function SpendByHandleChart(props: { handles: SpendView['byHandle'] }) {
   const rows = props.handles
-    .filter((row) => row.totalUsd > 0)
-    .map((row) => ({ ...row, label: `@${row.handle}` }));
+    .filter((row) => BigInt(row.totalUnits) > 0n)
+    .map((row) => ({
+      ...row,
+      label: `@${row.handle}`,
+      monthBar: barLength(row.monthUnits),
+      totalBar: barLength(row.totalUnits),
+    }));
   if (rows.length === 0) return null;
   // Room for the longest handle at the 12 px ticks, within reason.
   const labelWidth = Math.min(200, 12 + 8 * Math.max(...rows.map((row) => row.label.length)));
-  const ticks = niceTicks(Math.max(...rows.map((row) => Math.max(row.totalUsd, row.monthUsd))));
+  const ticks = niceTicks(Math.max(...rows.map((row) => Math.max(row.totalBar, row.monthBar))));
   return (
     <figure className="spend-chart" data-testid="spend-by-handle">
       <figcaption>Spent by handle: this month and in all</figcaption>
@@ -105,7 +121,10 @@ export function SpendByHandleChart(props: { handles: SpendView['byHandle'] }) {
             tick={{ fill: 'var(--text)', fontSize: 12 }}
           />
           <Tooltip
-            formatter={(value, name) => [tooltipUsd(value), name]}
+            formatter={(_value, name, item) => [
+              tooltipUsd(item.payload, item.dataKey === 'monthBar' ? 'monthUnits' : 'totalUnits'),
+              name,
+            ]}
             contentStyle={{
               background: 'var(--panel)',
               border: '1px solid var(--line)',
@@ -114,8 +133,8 @@ export function SpendByHandleChart(props: { handles: SpendView['byHandle'] }) {
             cursor={{ fill: 'var(--row-current)' }}
           />
           <Legend wrapperStyle={{ fontSize: 12 }} />
-          <Bar dataKey="monthUsd" name="This month" fill="var(--chart)" isAnimationActive={false} />
-          <Bar dataKey="totalUsd" name="In all" fill="var(--muted)" isAnimationActive={false} />
+          <Bar dataKey="monthBar" name="This month" fill="var(--chart)" isAnimationActive={false} />
+          <Bar dataKey="totalBar" name="In all" fill="var(--muted)" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </figure>

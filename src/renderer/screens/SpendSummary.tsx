@@ -9,7 +9,7 @@ import { usd } from '../format';
 import { SpendByDayChart, SpendByHandleChart } from './SpendCharts';
 
 function Budgets(props: { view: SpendView }) {
-  const budgets = props.view.byHandle.filter((row) => row.budgetUsd !== null);
+  const budgets = props.view.byHandle.filter((row) => row.budgetUnits !== null);
   if (budgets.length === 0) return null;
   return (
     <table className="menu-table spend-budgets" aria-label="Handle budgets this month">
@@ -22,15 +22,15 @@ function Budgets(props: { view: SpendView }) {
       </thead>
       <tbody>
         {budgets.map((row) => {
-          const over = row.monthUsd > (row.budgetUsd ?? 0);
+          const over = BigInt(row.monthUnits) > BigInt(row.budgetUnits ?? 0);
           return (
             <tr key={row.handle}>
               <td>@{row.handle}</td>
               <td className={over ? 'warn-text' : ''}>
-                {usd(row.monthUsd)}
+                {usd(row.monthUnits)}
                 {over ? ' (over)' : ''}
               </td>
-              <td>{usd(row.budgetUsd ?? 0)}</td>
+              <td>{usd(row.budgetUnits ?? 0n)}</td>
             </tr>
           );
         })}
@@ -49,16 +49,16 @@ export function SpendSummary() {
       <dl className="spend-totals" data-testid="spend-totals">
         <div>
           <dt>This month</dt>
-          <dd data-testid="spend-month">{usd(view.monthUsd)}</dd>
+          <dd data-testid="spend-month">{usd(view.monthUnits)}</dd>
         </div>
         <div>
           <dt>In all</dt>
-          <dd data-testid="spend-lifetime">{usd(view.lifetimeUsd)}</dd>
+          <dd data-testid="spend-lifetime">{usd(view.lifetimeUnits)}</dd>
         </div>
       </dl>
-      {view.unsettledUsd > 0 ? (
+      {BigInt(view.unsettledUnits) > 0n ? (
         <p className="small warn-text">
-          {usd(view.unsettledUsd)} of this is not settled yet and counts in full until it is.
+          {usd(view.unsettledUnits)} of this is not settled yet and counts in full until it is.
         </p>
       ) : null}
       <Budgets view={view} />

@@ -1,6 +1,8 @@
 /** The 402 challenge of spec 2.4, with the standard x402 v2 fields generic clients need (x402-notes.md). */
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
+import { formatUnits } from 'viem';
 import type { PaymentChallenge, PaymentRequirement, ReportSelect } from '../../shared/wire';
+import { usdNumberToUnits } from '../../shared/money';
 
 export interface PaymentTerms {
   network: `eip155:${number}`;
@@ -14,12 +16,16 @@ export const TOKEN_DECIMALS = 6;
 export const MAX_TIMEOUT_SECONDS = 300;
 export const TOKEN_DOMAIN = { name: 'USD Coin', version: '2' } as const;
 
+/** The configured price of a report in base units, read from its decimal form (never scaled as a float). */
 export function unitPriceBaseUnits(unitPriceUsd: number): bigint {
-  return BigInt(Math.round(unitPriceUsd * 10 ** TOKEN_DECIMALS));
+  const units = usdNumberToUnits(unitPriceUsd);
+  if (units === null) throw new RangeError(`${unitPriceUsd} USD is not a price in whole USDC base units`);
+  return units;
 }
 
+/** Base units as the JSON number of USD the spec's bodies carry (chargedUsd, requiredUsd), from its decimal form. */
 export function baseUnitsToUsd(amount: bigint): number {
-  return Number(amount) / 10 ** TOKEN_DECIMALS;
+  return Number(formatUnits(amount, TOKEN_DECIMALS));
 }
 
 /** The single accepts[] entry offered; a v2 client echoes it back and it must match field for field. */

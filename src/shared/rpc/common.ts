@@ -1,5 +1,19 @@
 /** Schemas and shapes more than one domain of the contract uses. */
 import { z } from 'zod';
+import { MAX_LIMIT_UNITS } from '../money';
+
+/**
+ * An amount of money as it crosses the contract: USDC base units (six decimals) as a decimal integer string,
+ * "12500" for $0.0125. Strings, not numbers: exact at any size, and never summed as floats (decision 0034).
+ */
+export const baseUnits = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,29})$/, 'an amount in token base units (digits only)');
+
+/** A cap, a budget or a limit a person sets: base units, at most one million USD. */
+export const limitUnits = baseUnits.refine((units) => BigInt(units) <= MAX_LIMIT_UNITS, {
+  message: 'at most 1,000,000 USD',
+});
 
 export const handleInput = z.string().trim().min(1).max(100);
 

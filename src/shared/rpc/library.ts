@@ -21,8 +21,8 @@ export interface LibraryItem {
   postCount: number | null;
   dateRange: DateRange | null;
   purchasedAt: string;
-  /** This report's share of what its purchase cost, in USD; 0 when read with the library secret. */
-  spentUsd: number;
+  /** This report's share of what its purchase cost, in token base units; "0" when read with the library secret. */
+  spentUnits: string;
   /** The person's own tags (lower case, A to Z) and note on the report; kept when it is bought again. */
   tags: string[];
   note: string | null;
@@ -43,9 +43,9 @@ export type LibrarySort = z.infer<typeof librarySortSchema>;
 
 export interface LibraryPage {
   items: LibraryItem[];
-  /** Reports matching the filter, and what they cost together, in USD. */
+  /** Reports matching the filter, and what they cost together, in token base units. */
   total: number;
-  totalSpentUsd: number;
+  totalSpentUnits: string;
   /** Opaque; pass it back to get the page after this one. null on the last page. */
   nextCursor: string | null;
   /**

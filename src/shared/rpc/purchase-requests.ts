@@ -1,7 +1,7 @@
 /** Purchases an assistant asked for over MCP, waiting for the person's word (docs/decisions/0027-mcp-server.md). */
 import { z } from 'zod';
 import { method } from './method';
-import { handleInput, selectionSchema } from './common';
+import { baseUnits, handleInput, selectionSchema } from './common';
 import type { Selection } from './common';
 import type { PurchaseOutcome } from './purchases';
 
@@ -22,8 +22,8 @@ export interface PurchaseRequestView {
   includeOwned: boolean;
   /** The price when it was asked for: an approval pays at most this (a higher live price is refused). */
   reportCount: number;
+  /** In token base units, as a decimal string. */
   amount: string;
-  totalUsd: number;
   payTo: string;
   network: string;
   /** Why the assistant asked, in its own words: shown to the person, never acted on. */
@@ -66,13 +66,13 @@ export const purchaseRequestsMethods = {
   }),
   /**
    * The person approves: a fresh quote, then purchase.start with the same caps, budgets and payee pin as any
-   * purchase. Refused when the live price is above the one asked for, or above `limitUsd` (what an MCP
+   * purchase. Refused when the live price is above the one asked for, or above `limitUnits` (what an MCP
    * session may still approve). A refusal leaves the request pending; one approval claims it, so it pays once.
    */
   'purchaseRequest.approve': method<{ request: PurchaseRequestView; outcome: PurchaseOutcome }>()({
     input: z.object({
       id: z.string().min(1).max(100),
-      limitUsd: z.number().nonnegative().max(1_000_000).optional(),
+      limitUnits: baseUnits.optional(),
       acceptOverCap: z.boolean().optional(),
       acceptPayToChange: z.boolean().optional(),
     }),

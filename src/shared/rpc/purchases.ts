@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { method } from './method';
 import type { Receipt } from '../receipt';
 import type { LastPriceView, SpendView } from '../spend';
-import { handleInput, selectionSchema } from './common';
+import { baseUnits, handleInput, limitUnits, selectionSchema } from './common';
 import type { ExportedFile, PaidWith, PurchaseState, Selection } from './common';
 import type { DeskErrorCode } from '../error-codes';
 
@@ -34,11 +34,14 @@ export interface QuoteView {
   missingCount: number;
   /** True when the owned reports are bought again (an explicit choice); false when they are left out. */
   includesOwned: boolean;
-  /** What buying the owned reports again costs (ownedCount × the unit price); part of the total only if included. */
-  ownedCostUsd: number;
-  unitPriceUsd: number;
-  totalUsd: number;
-  /** Integer amount in token base units, as a decimal string. */
+  /**
+   * What buying the owned reports again costs (ownedCount × the unit price), in token base units; part of
+   * `amount` only if included.
+   */
+  ownedCostUnits: string;
+  /** The price of one report, in token base units. */
+  unitPriceUnits: string;
+  /** What is paid, in token base units as a decimal string: the challenge's `amount`, exactly. */
   amount: string;
   tokenDecimals: number;
   network: string;
@@ -96,13 +99,14 @@ export interface PurchaseView {
   handle: string;
   resource: string;
   reportCount: number;
+  /** What was asked for, in token base units as a decimal string. */
   amount: string;
-  amountUsd: number;
   /**
-   * What actually left the wallet, in USD: the amount once settled (completed, or paid on chain and not yet
-   * delivered), 0 when failed or read with the library secret, null while unknown (in doubt: up to amountUsd).
+   * What actually left the wallet, in token base units: the amount once settled (completed, or paid on chain
+   * and not yet delivered), "0" when failed or read with the library secret, null while unknown (in doubt: up
+   * to `amount`).
    */
-  movedUsd: number | null;
+  movedUnits: string | null;
   payer: string;
   payTo: string;
   network: string;
@@ -120,9 +124,10 @@ export interface PurchaseView {
 
 export interface PurchasesView {
   purchases: PurchaseView[];
-  spentTodayUsd: number;
-  dailyCapUsd: number;
-  perPurchaseCapUsd: number;
+  /** Token base units, as every amount of money in the contract (decision 0034). */
+  spentTodayUnits: string;
+  dailyCapUnits: string;
+  perPurchaseCapUnits: string;
 }
 
 export interface ExternalSignRequest {
@@ -144,7 +149,8 @@ export type PurchaseOutcome =
 
 export interface BudgetView {
   handle: string;
-  monthlyUsd: number | null;
+  /** In token base units; null = no budget. */
+  monthlyUnits: string | null;
   /** Why the handle could not be checked against the shelf (no answer and no saved copy). */
   unchecked?: string;
 }
@@ -170,7 +176,7 @@ export const purchasesMethods = {
   'purchase.start': method<PurchaseOutcome>()({
     input: z.object({
       quoteId: z.string().min(1),
-      confirmedAmount: z.string().regex(/^\d+$/),
+      confirmedAmount: baseUnits,
       acceptPayToChange: z.boolean().optional(),
       acceptOverCap: z.boolean().optional(),
       /**
@@ -212,12 +218,12 @@ export const purchasesMethods = {
     reads: ['purchases', 'settings'],
     changes: [],
   }),
-  /** A monthly budget for a handle's purchases (USD), or null to clear it. */
+  /** A monthly budget for a handle's purchases (token base units), or null to clear it. */
   // A budget changes what a quote warns about.
   'budget.set': method<BudgetView>()({
     input: z.object({
       handle: handleInput,
-      monthlyUsd: z.number().nonnegative().max(1_000_000).nullable(),
+      monthlyUnits: limitUnits.nullable(),
     }),
     reads: [],
     changes: ['settings', 'quote'],

@@ -1,12 +1,13 @@
 /** Settings kept in desk.db, and the library secret (which only ever travels into core). */
 import { z } from 'zod';
 import { method } from './method';
-import { httpUrlSchema } from './common';
+import { httpUrlSchema, limitUnits } from './common';
 
 export interface SettingsView {
   serviceUrl: string;
-  perPurchaseCapUsd: number;
-  dailyCapUsd: number;
+  /** Token base units, as every amount of money in the contract (decision 0034). */
+  perPurchaseCapUnits: string;
+  dailyCapUnits: string;
   theme: 'light' | 'dark' | 'system';
   /** A secret is stored for the service now selected (accepted, refused or not yet checked). */
   librarySecretSet: boolean;
@@ -40,8 +41,8 @@ export const walletConnectProjectIdSchema = z
 export const settingsPatchSchema = z
   .object({
     serviceUrl: httpUrlSchema.optional(),
-    perPurchaseCapUsd: z.number().nonnegative().max(1_000_000).optional(),
-    dailyCapUsd: z.number().nonnegative().max(1_000_000).optional(),
+    perPurchaseCapUnits: limitUnits.optional(),
+    dailyCapUnits: limitUnits.optional(),
     theme: z.enum(['light', 'dark', 'system']).optional(),
     walletConnectProjectId: walletConnectProjectIdSchema.nullable().optional(),
     welcomeDismissed: z.boolean().optional(),

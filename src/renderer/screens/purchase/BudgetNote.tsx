@@ -6,12 +6,12 @@ import { usd } from '../../format';
 export function BudgetNote(props: { quote: QuoteView }) {
   const spend = useRpcQuery('purchases.spend', {});
   const handle = props.quote.handle.toLowerCase();
-  const row = spend.data?.byHandle.find((h) => h.handle.toLowerCase() === handle && h.budgetUsd !== null);
+  const row = spend.data?.byHandle.find((h) => h.handle.toLowerCase() === handle && h.budgetUnits !== null);
   return (
     <p className="warn-text" data-testid="over-budget">
       Over the monthly budget for @{props.quote.handle}
       {row
-        ? `: ${usd(row.monthUsd)} spent this month of ${usd(row.budgetUsd ?? 0)}, and this purchase costs ${usd(props.quote.totalUsd)}.`
+        ? `: ${usd(row.monthUnits)} spent this month of ${usd(row.budgetUnits ?? 0n)}, and this purchase costs ${usd(props.quote.amount)}.`
         : '.'}
     </p>
   );

@@ -41,7 +41,7 @@ export function ConfirmDialog(props: {
           }}
         >
           <p className="confirm-amount" data-testid="confirm-amount">
-            Pay exactly <strong>{usd(q.totalUsd)}</strong> ({units(q.amount, q.tokenDecimals)} USDC) for{' '}
+            Pay exactly <strong>{usd(q.amount)}</strong> ({units(q.amount, q.tokenDecimals)} USDC) for{' '}
             {plural(q.reportCount, 'report')} of @{q.handle}?
           </p>
           <PriceLines quote={q} />
@@ -79,7 +79,7 @@ export function ConfirmDialog(props: {
               className="primary"
               disabled={(needsPayee && !payee) || (needsCap && !cap) || (needsRebuy && !rebuy)}
             >
-              Pay {usd(q.totalUsd)}
+              Pay {usd(q.amount)}
             </button>
           </div>
         </form>

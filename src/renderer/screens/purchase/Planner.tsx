@@ -19,21 +19,22 @@ export interface PlanCounts {
   chosen: number;
 }
 
-function Cost(props: { label: string; count: number; unit: number | null; live?: QuoteView | undefined }) {
+/** `unit`: the price of one report, in token base units. */
+function Cost(props: { label: string; count: number; unit: string | null; live?: QuoteView | undefined }) {
   const { count, unit, live } = props;
   let value: string;
   let note: string;
   if (live) {
-    value = usd(live.totalUsd);
+    value = usd(live.amount);
     note = 'live quote';
   } else if (count === 0) {
-    value = usd(0);
+    value = usd(0n);
     note = 'nothing to buy';
   } else if (unit === null) {
     value = 'unknown';
     note = 'no price known yet';
   } else {
-    value = `≈ ${usd(count * unit)}`;
+    value = `≈ ${usd(BigInt(count) * BigInt(unit))}`;
     note = 'estimate';
   }
   return (
@@ -69,13 +70,13 @@ export function Planner(props: {
   if (live && live !== seen) setSeen(live);
   const { counts } = props;
   const known = last.data ?? null;
-  const unit = live ? live.unitPriceUsd : (seen?.unitPriceUsd ?? known?.unitPriceUsd ?? null);
+  const unit = live ? live.unitPriceUnits : (seen?.unitPriceUnits ?? known?.unitPriceUnits ?? null);
   const source = live
-    ? `Estimates at ${usd(live.unitPriceUsd)} per report, the price of the live quote.`
+    ? `Estimates at ${usd(live.unitPriceUnits)} per report, the price of the live quote.`
     : seen
-      ? `Estimates at ${usd(seen.unitPriceUsd)} per report, the price of the live quote of ${dateTime(seen.fetchedAt)}, until the live quote confirms one.`
+      ? `Estimates at ${usd(seen.unitPriceUnits)} per report, the price of the live quote of ${dateTime(seen.fetchedAt)}, until the live quote confirms one.`
       : known
-        ? `Estimates at ${usd(known.unitPriceUsd)} per report, the last price ${
+        ? `Estimates at ${usd(known.unitPriceUnits)} per report, the last price ${
             known.source === 'purchase' ? 'paid' : 'quoted'
           } on ${localDay(known.at)}${
             known.handle.toLowerCase() === props.handle.toLowerCase() ? '' : ` for @${known.handle}`

@@ -9,8 +9,8 @@ function ownedText(quote: QuoteView): string | null {
   const n = quote.ownedCount;
   if (n === 0) return null;
   return quote.includesOwned
-    ? `Includes ${plural(n, 'report')} you already own, bought again for ${usd(quote.ownedCostUsd)}.`
-    : `You already own ${plural(n, 'report')} of this choice; ${pluralWord(n, 'it is', 'they are')} left out (buying ${pluralWord(n, 'it', 'them')} again would cost ${usd(quote.ownedCostUsd)}).`;
+    ? `Includes ${plural(n, 'report')} you already own, bought again for ${usd(quote.ownedCostUnits)}.`
+    : `You already own ${plural(n, 'report')} of this choice; ${pluralWord(n, 'it is', 'they are')} left out (buying ${pluralWord(n, 'it', 'them')} again would cost ${usd(quote.ownedCostUnits)}).`;
 }
 
 export function PriceLines(props: { quote: QuoteView }) {
@@ -23,7 +23,7 @@ export function PriceLines(props: { quote: QuoteView }) {
       <div>
         <dt>Reports</dt>
         <dd>
-          {quote.reportCount} × {usd(quote.unitPriceUsd)}
+          {quote.reportCount} × {usd(quote.unitPriceUnits)}
         </dd>
       </div>
       {owned ? (
@@ -37,7 +37,7 @@ export function PriceLines(props: { quote: QuoteView }) {
       <div>
         <dt>Total</dt>
         <dd data-testid="price">
-          <strong>{usd(quote.totalUsd)}</strong> ({units(quote.amount, quote.tokenDecimals)} USDC)
+          <strong>{usd(quote.amount)}</strong> ({units(quote.amount, quote.tokenDecimals)} USDC)
         </dd>
       </div>
       <div>

@@ -104,7 +104,7 @@ export function PurchasePanel(props: {
                 disabled={!walletReady || !canStart || q.unresolved !== null}
                 onClick={() => setConfirming(true)}
               >
-                Buy {plural(q.reportCount, 'report')} for {usd(q.totalUsd)}
+                Buy {plural(q.reportCount, 'report')} for {usd(q.amount)}
               </button>
               {!walletReady ? <p className="muted small">Set up and unlock a wallet to buy.</p> : null}
             </>

@@ -24,7 +24,7 @@ export function RefusalChoice(props: {
         <p>{refusal.message}</p>
         <p>
           You confirmed {confirmed} USDC; the service now asks <strong>{amount} USDC</strong> (
-          {usd(refusal.details.totalUsd)}).
+          {usd(refusal.details.amount)}).
         </p>
         <button type="button" className="primary" disabled={props.busy} onClick={props.onAccept}>
           Pay the new price: {amount} USDC

@@ -13,7 +13,7 @@ export function SecretRead(props: { quote: QuoteView; disabled: boolean; onRead:
       <h3>Or read with the library secret</h3>
       <p className="small">
         The library secret set in Settings lets first-party staff read reports without paying: nothing is
-        signed and nothing is charged (the price would be {usd(q.totalUsd)}), and Purchases lists the read as
+        signed and nothing is charged (the price would be {usd(q.amount)}), and Purchases lists the read as
         made with the secret, with nothing on chain. Buy stays available above.
       </p>
       <button type="button" disabled={props.disabled} onClick={props.onRead}>

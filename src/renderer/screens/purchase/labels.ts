@@ -48,7 +48,7 @@ export function headline(outcome: PurchaseOutcome): string {
       const reports = plural(purchase.reportCount, 'report');
       return purchase.paidWith === 'library_secret'
         ? `Read ${reports} with the library secret; nothing was paid.`
-        : `Bought ${reports} for ${usd(purchase.amountUsd)}.`;
+        : `Bought ${reports} for ${usd(purchase.amount)}.`;
     }
     case 'needs_signature':
       return '';
