@@ -9,9 +9,6 @@ import { parseUnits } from 'viem';
 /** USDC's decimals, the only token Intel Desk pays with. */
 export const TOKEN_DECIMALS = 6;
 
-/** Base units in one USD: the scale of a library search's `spent:` figure, typed in dollars. */
-export const UNITS_PER_USD = 10 ** TOKEN_DECIMALS;
-
 /** The most a cap, a budget or a session limit may be: one million USD, in base units. */
 export const MAX_LIMIT_UNITS = 1_000_000n * 10n ** BigInt(TOKEN_DECIMALS);
 

@@ -133,6 +133,23 @@ describe('library pages', () => {
     });
   });
 
+  it('compares a typed dollar figure with what a report cost exactly: $1.005 is not more than $1.005', () => {
+    withStore((store, db) => {
+      // 1.005 * 10^6 is 1004999.9999999999 in floating point, which 1005000 base units are more than.
+      purchase(db, 'exact', '1005000', 1);
+      purchase(db, 'cheaper', '1004999', 1);
+      putReport(store, db, 'Ada', 'at', 'a', 1, 'exact');
+      putReport(store, db, 'Ada', 'below', 'b', 2, 'cheaper');
+      const ids = (text: string) =>
+        store.searchPage({ text, limit: 10, offset: 0 }).hits.map((hit) => hit.id);
+      expect(ids('spent>1.005')).toEqual([]);
+      expect(ids('spent>=1.005')).toEqual(['at']);
+      expect(ids('spent<1.005')).toEqual(['below']);
+      expect(ids('spent<=0.0000001')).toEqual([]);
+      expect(ids('spent<100000000000000000000')).toEqual(['below', 'at']);
+    });
+  });
+
   it('sorts by handle and by what was spent, filters by handle, and sums the spending', () => {
     withStore((store, db) => {
       purchase(db, 'p1', '30000', 3);

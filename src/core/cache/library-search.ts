@@ -30,7 +30,7 @@ export interface SearchRequest {
   prefixLast?: boolean | undefined;
 }
 
-type Params = Record<string, string | number>;
+type Params = Record<string, string | number | bigint>;
 
 const whereOf = (conditions: string[]) => (conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '');
 

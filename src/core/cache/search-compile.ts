@@ -6,14 +6,15 @@
  * reach SQL only as bound parameters; FTS5 sees only letters and digits, each term in double quotes.
  */
 import type { Metric, SearchNode, SearchTerms } from './search-syntax';
-import { UNITS_PER_USD } from '../../shared/money';
+import { parseUnits } from 'viem';
+import { TOKEN_DECIMALS } from '../../shared/money';
 
 export interface CompiledSearch {
   /** The FTS5 expression that ranks, or null: then the rows are the predicates' alone, newest first. */
   match: string | null;
   /** SQL conditions on `s` (snapshots), all required. */
   where: string[];
-  params: Record<string, string | number>;
+  params: Record<string, string | number | bigint>;
   /** What to mark in snippets. */
   terms: SearchTerms;
 }
@@ -75,16 +76,30 @@ export function ftsOf(node: SearchNode, expand?: Expand): string | null {
   }
 }
 
+/** SQLite's largest integer: a typed figure past a trillion dollars compares as this, on its side of zero. */
+const UNITS_BEYOND_ANY = 2n ** 63n - 1n;
+
+/**
+ * A dollar figure typed in a search, in USDC base units: from the number's shortest decimal form (what was
+ * typed), never its binary expansion, which makes `spent>1.005` match a report that cost exactly $1.005.
+ */
+function typedUsdInUnits(usd: number): bigint {
+  if (Math.abs(usd) >= 1e12) return usd > 0 ? UNITS_BEYOND_ANY : -UNITS_BEYOND_ANY;
+  // String() writes magnitudes under 1e-6 with an exponent, which a decimal parse does not take.
+  return parseUnits(Math.abs(usd) < 1e-6 ? usd.toFixed(TOKEN_DECIMALS + 1) : String(usd), TOKEN_DECIMALS);
+}
+
 /** Where each figure is kept: on the snapshot row, or in snapshot_facts (narrow rows, quick to scan). */
-const COLUMNS: Record<Metric, { column: string; facts: boolean; scale: number }> = {
-  posts: { column: 's.post_count', facts: false, scale: 1 },
-  sentiment: { column: 'sentiment', facts: true, scale: 1 },
-  likes: { column: 'likes', facts: true, scale: 1 },
-  reposts: { column: 'reposts', facts: true, scale: 1 },
-  replies: { column: 'replies', facts: true, scale: 1 },
-  // Kept in USDC's smallest unit; typed in dollars.
-  spent: { column: 's.spent_atomic', facts: false, scale: UNITS_PER_USD },
-};
+const COLUMNS: Record<Metric, { column: string; facts: boolean; bound: (typed: number) => number | bigint }> =
+  {
+    posts: { column: 's.post_count', facts: false, bound: (typed) => typed },
+    sentiment: { column: 'sentiment', facts: true, bound: (typed) => typed },
+    likes: { column: 'likes', facts: true, bound: (typed) => typed },
+    reposts: { column: 'reposts', facts: true, bound: (typed) => typed },
+    replies: { column: 'replies', facts: true, bound: (typed) => typed },
+    // Kept in USDC's smallest unit; typed in dollars.
+    spent: { column: 's.spent_atomic', facts: false, bound: typedUsdInUnits },
+  };
 
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 /** Past every string that starts with the prefix: a range on an index instead of a LIKE scan. */
@@ -99,12 +114,12 @@ const labelled = (table: 'report_tags' | 'report_notes', test: string) =>
      JOIN snapshots c ON c.id = l.report_id AND c.service_url = l.service_url WHERE ${test})`;
 
 class SqlBuilder {
-  readonly params: Record<string, string | number> = {};
+  readonly params: Record<string, string | number | bigint> = {};
   private next = 0;
 
   constructor(private readonly expand: Expand | undefined) {}
 
-  bind(value: string | number): string {
+  bind(value: string | number | bigint): string {
     const name = `p${this.next++}`;
     this.params[name] = value;
     return `@${name}`;
@@ -134,8 +149,8 @@ class SqlBuilder {
       case 'date':
         return `s.created_at ${node.field === 'after' ? '>=' : '<'} ${this.bind(node.day)}`;
       case 'compare': {
-        const { column, facts, scale } = COLUMNS[node.metric];
-        const test = `${column} ${node.op} ${this.bind(node.value * scale)}`;
+        const { column, facts, bound } = COLUMNS[node.metric];
+        const test = `${column} ${node.op} ${this.bind(bound(node.value))}`;
         return facts ? `s.text_id IN (SELECT text_id FROM snapshot_facts WHERE ${test})` : test;
       }
       case 'field':
