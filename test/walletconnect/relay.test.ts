@@ -3,6 +3,7 @@
  * wallet): pairing from the URI, the session, a signing request and its answer, and a relay that drops and comes
  * back. The e2e (e2e/walletconnect-pairing.test.ts) does the same with the desk in Chromium as the dApp.
  */
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignClient } from '@walletconnect/sign-client';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -129,5 +130,29 @@ describe('the test relay between two official sign clients', () => {
     );
     await wallet.disconnect(topic);
     expect(await deleted).toBe(topic);
+  });
+});
+
+describe('the test relay as a connection', () => {
+  it('pings every socket, as the real relay does (sign-client in Node drops a socket that hears none)', async () => {
+    const quick = await startTestRelay({ pingEveryMs: 20 });
+    interface PingedSocket {
+      once(event: 'open' | 'ping' | 'close', listener: () => void): void;
+      close(): void;
+    }
+    const { WebSocket } = createRequire(import.meta.url)('ws') as {
+      WebSocket: new (url: string) => PingedSocket;
+    };
+    const socket = new WebSocket(quick.url);
+    try {
+      await new Promise<void>((resolve) => socket.once('open', resolve));
+      await new Promise<void>((resolve) => socket.once('ping', resolve));
+      await new Promise<void>((resolve) => socket.once('ping', resolve));
+    } finally {
+      const closed = new Promise<void>((resolve) => socket.once('close', resolve));
+      socket.close();
+      await closed;
+      await quick.stop();
+    }
   });
 });

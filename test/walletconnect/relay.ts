@@ -5,7 +5,8 @@
  * so a message published before the other side subscribes still arrives (the pairing's first message always
  * is). The session proposal and its approval come as wc_proposeSession and wc_approveSession, which publish and
  * also subscribe their sender (the proposer to the pairing topic, the wallet to the session topic). Auth is not checked: a client's id is read from its JWT only to tell clients apart across reconnects.
- * Every method called is counted, so a test can say which ones the clients needed.
+ * Every method called is counted, so a test can say which ones the clients needed. Like the real relay it pings
+ * each socket: sign-client in Node drops a connection that hears no ping for 35 s and dials again.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import { z } from 'zod';
 interface RelaySocket {
   readyState: number;
   send(data: string): void;
+  ping(): void;
   terminate(): void;
   on(event: 'message', listener: (data: Buffer) => void): void;
   on(event: 'close', listener: () => void): void;
@@ -96,6 +98,11 @@ export interface PublishedMessage {
   from: string;
 }
 
+export interface TestRelayOptions {
+  /** How often each socket is pinged; 10 s unless a test wants to see it sooner. */
+  pingEveryMs?: number;
+}
+
 export interface TestRelay {
   /** ws://127.0.0.1:<port>, what a client is given as its relay URL. */
   url: string;
@@ -130,7 +137,7 @@ function clientIdOf(url: string | undefined, fallback: string): string {
   }
 }
 
-export async function startTestRelay(): Promise<TestRelay> {
+export async function startTestRelay(options: TestRelayOptions = {}): Promise<TestRelay> {
   const calls = new Map<string, number>();
   const published: PublishedMessage[] = [];
   const messages: StoredMessage[] = [];
@@ -141,6 +148,7 @@ export async function startTestRelay(): Promise<TestRelay> {
   let server: Server | null = null;
   let sockets: RelaySocketServer | null = null;
   let port = 0;
+  let pinger: NodeJS.Timeout | undefined;
 
   const send = (connection: Connection, value: unknown) => {
     if (connection.socket.readyState === OPEN) connection.socket.send(JSON.stringify(value));
@@ -303,6 +311,10 @@ export async function startTestRelay(): Promise<TestRelay> {
     });
     server = created;
     sockets = wss;
+    pinger = setInterval(() => {
+      for (const connection of live) if (connection.socket.readyState === OPEN) connection.socket.ping();
+    }, options.pingEveryMs ?? 10_000);
+    pinger.unref();
     port = (created.address() as AddressInfo).port;
   }
 
@@ -310,6 +322,7 @@ export async function startTestRelay(): Promise<TestRelay> {
     const closing = server;
     if (!closing) return;
     server = null;
+    clearInterval(pinger);
     for (const connection of live) connection.socket.terminate();
     live.clear();
     sockets?.close();
