@@ -185,7 +185,7 @@ describe('query language', () => {
     expect(mixed.where).toHaveLength(4);
     expect(mixed.where[0]).toContain('report_tags');
     expect(mixed.where[0]).toContain('snapshot_search MATCH @');
-    expect(Object.values(mixed.params)).toEqual(['x', '"coal"', 'ada', 10, 500_000]);
+    expect(Object.values(mixed.params)).toEqual(['x', '"coal"', 'ada', 10, 500_000n]);
     // A NOT alone cannot be an FTS5 match: it becomes a condition and the newest reports come first.
     expect(compileSearch(parseQuery('NOT coal'))).toMatchObject({
       match: null,
