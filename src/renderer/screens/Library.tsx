@@ -3,7 +3,7 @@
  * saved searches beside it; all of it works offline. The list comes from core a page at a time as it
  * scrolls (LibraryTable), so 100k reports open as fast as ten.
  */
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
@@ -21,6 +21,8 @@ import { QueryHelp } from './QueryHelp';
 import type { LibraryIndexing, LibraryItem, SearchView } from '../../shared/rpc';
 
 const reports = (n: number) => plural(n, 'report');
+/** At the latest this long after the first rows, the handle list is filled in. */
+const HANDLE_OPTIONS_AFTER_MS = 1_000;
 
 /** How the hits are ordered, as the count line says it (see SearchView.order). */
 const ORDER_NAMES: Record<SearchView['order'], string> = {
@@ -118,15 +120,27 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
     [navigate],
   );
   const closeSyntax = useCallback(() => setSyntaxOpen(false), []);
-  // Thousands of handles in a large library: their options are not made again for each key typed.
+  // Thousands of handles in a large library: their options are made once the first rows are on screen and
+  // the window is idle (or as soon as the list is reached for), never in front of the rows, and not again
+  // for each key typed. Until then the list holds the chosen handle alone.
+  const [allOptions, setAllOptions] = useState(false);
+  const rowsShown = first !== undefined;
+  useEffect(() => {
+    if (!rowsShown || allOptions) return;
+    const idle = requestIdleCallback(() => setAllOptions(true), { timeout: HANDLE_OPTIONS_AFTER_MS });
+    return () => cancelIdleCallback(idle);
+  }, [rowsShown, allOptions]);
+  const wantOptions = () => setAllOptions(true);
   const handleOptions = useMemo(
     () =>
-      (handles.data?.handles ?? []).map((h) => (
-        <option key={h.handle} value={h.handle}>
-          {h.displayName ? `${h.displayName} (@${h.username})` : `@${h.username}`}
-        </option>
-      )),
-    [handles.data],
+      (handles.data?.handles ?? [])
+        .filter((h) => allOptions || h.handle === handle)
+        .map((h) => (
+          <option key={h.handle} value={h.handle}>
+            {h.displayName ? `${h.displayName} (@${h.username})` : `@${h.username}`}
+          </option>
+        )),
+    [handles.data, allOptions, handle],
   );
 
   return (
@@ -165,7 +179,13 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
           <QueryHelp open={syntaxOpen} onClose={closeSyntax} />
           <label>
             Handle{' '}
-            <select value={handle} onChange={(e) => setHandle(e.target.value)} aria-label="Handle">
+            <select
+              value={handle}
+              onChange={(e) => setHandle(e.target.value)}
+              onFocus={wantOptions}
+              onPointerDown={wantOptions}
+              aria-label="Handle"
+            >
               <option value="">All handles</option>
               {handleOptions}
             </select>
