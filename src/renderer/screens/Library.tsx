@@ -3,7 +3,7 @@
  * saved searches beside it; all of it works offline. The list comes from core a page at a time as it
  * scrolls (LibraryTable), so 100k reports open as fast as ten.
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
@@ -127,7 +127,10 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
   const rowsShown = first !== undefined;
   useEffect(() => {
     if (!rowsShown || allOptions) return;
-    const idle = requestIdleCallback(() => setAllOptions(true), { timeout: HANDLE_OPTIONS_AFTER_MS });
+    // A transition: React makes the options in slices, and anything waiting for the window runs between them.
+    const idle = requestIdleCallback(() => startTransition(() => setAllOptions(true)), {
+      timeout: HANDLE_OPTIONS_AFTER_MS,
+    });
     return () => cancelIdleCallback(idle);
   }, [rowsShown, allOptions]);
   const wantOptions = () => setAllOptions(true);
