@@ -53,7 +53,10 @@ function rangeOf(view: View, options: FixedRowsOptions): { first: number; last: 
 
 export function useFixedRows(options: FixedRowsOptions): FixedRows {
   const { count, rowHeight, offset, scroller, coveredTop = 0 } = options;
-  const [view, setView] = useState<View>(() => readView(null));
+  // Before an element has been measured, the window's height stands for its view: a few rows too many at most.
+  const [view, setView] = useState<View>(() =>
+    scroller ? { top: 0, height: window.innerHeight } : readView(null),
+  );
   const latest = useRef(options);
   useLayoutEffect(() => {
     latest.current = options;
@@ -71,7 +74,9 @@ export function useFixedRows(options: FixedRowsOptions): FixedRows {
           : next;
       });
     };
-    read();
+    // The page's position is read at once; an element's size comes with the observer's first callback,
+    // after the layout the browser does anyway: read now, it would force one more in the middle of a commit.
+    if (!element) read();
     const target: HTMLElement | Window = element ?? window;
     target.addEventListener('scroll', read, { passive: true });
     const resized = new ResizeObserver(read);

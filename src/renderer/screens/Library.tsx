@@ -14,7 +14,7 @@ import { Tags } from '../components/Tags';
 import { errorCode } from '../rpc/client';
 import { day, number, plural, usd } from '../format';
 import { LibraryTable } from './LibraryTable';
-import { useLibraryPages, useSearchPages, type LibraryView } from './library-data';
+import { OPENING_VIEW, useLibraryPages, useSearchPages, type LibraryView } from './library-data';
 import { SavedSearches } from './SavedSearches';
 import { SearchSyntaxError } from './SearchSyntaxError';
 import { QueryHelp } from './QueryHelp';
@@ -99,7 +99,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
   const navigate = useNavigate();
   const [handle, setHandle] = useState(props.handle?.toLowerCase() ?? '');
   const [text, setText] = useState('');
-  const [view, setView] = useState<LibraryView>({ sort: 'date', order: 'desc' });
+  const [view, setView] = useState<LibraryView>(OPENING_VIEW);
   const searchRef = useRef<HTMLInputElement>(null);
   const [syntaxOpen, setSyntaxOpen] = useState(false);
   const syntaxHintId = useId();
