@@ -3,7 +3,17 @@
  * saved searches beside it; all of it works offline. The list comes from core a page at a time as it
  * scrolls (LibraryTable), so 100k reports open as fast as ten.
  */
-import { startTransition, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  memo,
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
@@ -18,7 +28,7 @@ import { OPENING_VIEW, useLibraryPages, useSearchPages, type LibraryView } from 
 import { SavedSearches } from './SavedSearches';
 import { SearchSyntaxError } from './SearchSyntaxError';
 import { QueryHelp } from './QueryHelp';
-import type { LibraryIndexing, LibraryItem, SearchView } from '../../shared/rpc';
+import type { LibraryIndexing, LibraryItem, SearchHit, SearchView } from '../../shared/rpc';
 
 const reports = (n: number) => plural(n, 'report');
 /** At the latest this long after the first rows, the handle list is filled in. */
@@ -31,10 +41,37 @@ const ORDER_NAMES: Record<SearchView['order'], string> = {
   newest: 'newest first',
 };
 
-function SearchResults(props: { text: string; handle: string }) {
+/**
+ * The hits, memoized and given a deferred list: they are drawn in a transition, which a key typed meanwhile in
+ * the search box interrupts, so typing keeps its frame while the last word's hits come in.
+ */
+const HitList = memo(function HitList(props: { hits: SearchHit[] }) {
   const navigate = useNavigate();
+  return (
+    <ul className="hits" aria-label="Search results" data-testid="search-hits">
+      {props.hits.map((hit) => (
+        <li key={`${hit.serviceUrl} ${hit.id}`}>
+          <button
+            type="button"
+            className="hit"
+            onClick={() => navigate({ screen: 'report', id: hit.id, serviceUrl: hit.serviceUrl })}
+          >
+            <span className="hit-head">
+              {hit.displayName ? `${hit.displayName} ` : ''}@{hit.username} · {day(hit.createdAt)} ·{' '}
+              {hit.model} <Tags tags={hit.tags} note={hit.note} />
+            </span>
+            <Snippet text={hit.snippet} />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+});
+
+function SearchResults(props: { text: string; handle: string }) {
   const search = useSearchPages(props.text, props.handle);
   const hits = useMemo(() => search.data?.pages.flatMap((page) => page.hits) ?? [], [search.data]);
+  const shownHits = useDeferredValue(hits);
   const first = search.data?.pages[0];
   return (
     <div aria-live="polite">
@@ -51,25 +88,7 @@ function SearchResults(props: { text: string; handle: string }) {
           {number(first.count)} {first.count === 1 ? 'match' : 'matches'}, {ORDER_NAMES[first.order]}
         </p>
       ) : null}
-      {hits.length > 0 ? (
-        <ul className="hits" aria-label="Search results" data-testid="search-hits">
-          {hits.map((hit) => (
-            <li key={`${hit.serviceUrl} ${hit.id}`}>
-              <button
-                type="button"
-                className="hit"
-                onClick={() => navigate({ screen: 'report', id: hit.id, serviceUrl: hit.serviceUrl })}
-              >
-                <span className="hit-head">
-                  {hit.displayName ? `${hit.displayName} ` : ''}@{hit.username} · {day(hit.createdAt)} ·{' '}
-                  {hit.model} <Tags tags={hit.tags} note={hit.note} />
-                </span>
-                <Snippet text={hit.snippet} />
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {shownHits.length > 0 ? <HitList hits={shownHits} /> : null}
       {search.hasNextPage ? (
         <button
           type="button"
