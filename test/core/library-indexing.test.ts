@@ -50,11 +50,15 @@ describe('library with an indexing backlog', () => {
       try {
         const store = new SnapshotStore(db);
         const first = store.page({ limit: 10 });
-        // One step indexed before the page was read, not the whole backlog.
-        expect(first.indexing).toEqual({ indexed: INDEX_STEP, total: REPORTS });
+        // One step indexed before the page was read, as long as the background pass's (STEP_BUDGET_MS), not
+        // the whole backlog; the page shows what it reached.
+        const indexed = first.indexing?.indexed ?? 0;
+        expect(first.indexing?.total).toBe(REPORTS);
+        expect(indexed).toBeGreaterThan(0);
+        expect(indexed).toBeLessThanOrEqual(INDEX_STEP);
         expect(first.total).toBe(REPORTS);
         expect(first.items.map((item) => item.id)).toEqual(
-          Array.from({ length: 10 }, (_, i) => `r${INDEX_STEP - 1 - i}`),
+          Array.from({ length: Math.min(10, indexed) }, (_, i) => `r${indexed - 1 - i}`),
         );
         // Other orders read the reports themselves: complete while the pass runs.
         expect(store.page({ sort: 'purchased', limit: REPORTS }).items).toHaveLength(REPORTS);

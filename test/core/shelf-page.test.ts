@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import { filterShelf, indexShelf, shelfNeedle, SHELF_SORTS } from '../../src/shared/shelf-filter';
-import { ShelfMatcher } from '../../src/renderer/screens/shelf-count';
+import { ShelfMatcher } from '../../src/renderer/screens/shelf-matcher';
 import { deskFor, tempDir } from './helpers';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy';
 

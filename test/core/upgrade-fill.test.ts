@@ -64,10 +64,14 @@ describe('an upgrade that fills new tables', () => {
         const store = new SnapshotStore(db);
         const first = store.page({ limit: 10 });
         expect(first.total).toBe(REPORTS);
-        // One step filled before the page, newest keys first: the newest reports show.
-        expect(first.indexing).toEqual({ indexed: INDEX_STEP, total: REPORTS });
+        // One step filled before the page (as long as the background pass's), newest keys first: the newest
+        // reports show.
+        const filled = first.indexing?.indexed ?? 0;
+        expect(first.indexing?.total).toBe(REPORTS);
+        expect(filled).toBeGreaterThan(0);
+        expect(filled).toBeLessThanOrEqual(INDEX_STEP);
         expect(first.items.map((item) => item.id)).toEqual(
-          Array.from({ length: 10 }, (_, i) => `r${REPORTS - i}`),
+          Array.from({ length: Math.min(10, filled) }, (_, i) => `r${REPORTS - i}`),
         );
         // Orders read from the reports themselves are whole meanwhile.
         expect(store.page({ sort: 'purchased', limit: REPORTS }).items).toHaveLength(REPORTS);

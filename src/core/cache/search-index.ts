@@ -36,8 +36,13 @@ export interface Held {
  */
 export const SNIPPET_KEPT_FROM_CHARS = 256 * 1024;
 
-/** Reports indexed per step of the background catch-up: a few milliseconds, so calls in between stay quick. */
+/** Reports indexed per step of the background catch-up, at most. */
 export const INDEX_STEP = 200;
+/**
+ * How long a step of the background pass should hold core's thread: a page asked for meanwhile waits behind
+ * one step (200 reports took 250 ms on a loaded machine). The step's size follows the measured rate.
+ */
+export const STEP_BUDGET_MS = 12;
 
 /**
  * Reports held from their put, bounded by the stored JSON's length: past this many characters, or after a
@@ -51,6 +56,8 @@ interface IndexStatements {
   indexedUpTo: Statement<[], { n: number }>;
   anyPending: Statement<[], { pending: number }>;
   progress: Statement<[], { pending: number; total: number }>;
+  /** Reports not indexed yet, counted up to a limit. */
+  pendingAtMost: Statement<[number], { n: number }>;
   fillPending: Statement<[], { n: number }>;
   /** Reports an upgrade left to fill, newest key first (deferred-fills.ts). */
   toFill: Statement<[number, number], FilterRow & { key: number; raw: string }>;
@@ -73,6 +80,8 @@ export class SearchIndex {
   private readonly held = new Map<number, Held>();
   private heldChars = 0;
   private scheduled = false;
+  /** Milliseconds a report took to index in the last steps, for the size of a step within a budget. */
+  private msPerReport = 1;
 
   /**
    * `stepFailed` hears what stopped a background step (a damaged page, a full disk): the pass stops there and
@@ -97,6 +106,10 @@ export class SearchIndex {
       // From indexes. The keys not indexed yet are a short range at the end of the table; the keys an upgrade
       // left to fill are counted in the narrowest index (every index holds the key): counted in the table,
       // a range of 100k keys read the whole library, about a second.
+      pendingAtMost: this.db.prepare(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM snapshots
+           WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1) LIMIT ?)`,
+      ),
       progress: this.db.prepare(
         `SELECT (SELECT COUNT(*) FROM snapshots
                    WHERE text_id > (SELECT indexed_up_to FROM search_progress WHERE id = 1))
@@ -231,10 +244,29 @@ export class SearchIndex {
    * One step of the pass, at most INDEX_STEP reports: new reports first (a purchase's reports are found at
    * once), then what an upgrade left to fill. Whether there may be more.
    */
-  step(): boolean {
-    const indexed = this.catchUp(INDEX_STEP);
-    if (indexed === INDEX_STEP) return true;
-    return this.fillStep(INDEX_STEP - indexed) > 0;
+  step(budgetMs = Number.POSITIVE_INFINITY): boolean {
+    const size = Math.max(1, Math.min(INDEX_STEP, Math.floor(budgetMs / this.msPerReport)));
+    const indexed = this.timed(() => this.catchUp(size));
+    if (indexed === size) return true;
+    return this.timed(() => this.fillStep(size - indexed)) > 0;
+  }
+
+  /**
+   * The step a page takes before it is read: a purchase's few reports are all indexed first; a backlog (an
+   * upgrade, a crash before indexing) gets one step within the budget, so the page is not held behind it.
+   */
+  pageStep(): void {
+    const { fillPending, pendingAtMost } = this.prepared();
+    const backlog =
+      (fillPending.get()?.n ?? 0) > 0 || (pendingAtMost.get(INDEX_STEP + 1)?.n ?? 0) > INDEX_STEP;
+    this.step(backlog ? STEP_BUDGET_MS : undefined);
+  }
+
+  private timed(run: () => number): number {
+    const started = performance.now();
+    const done = run();
+    if (done > 0) this.msPerReport = 0.5 * this.msPerReport + (0.5 * (performance.now() - started)) / done;
+    return done;
   }
 
   /** Runs the pass in steps once the current call is done, so a purchase never waits for it. */
@@ -245,7 +277,7 @@ export class SearchIndex {
       this.scheduled = false;
       if (!this.db.open) return;
       try {
-        if (this.step()) this.schedule();
+        if (this.step(STEP_BUDGET_MS)) this.schedule();
       } catch (error) {
         this.stepFailed(error);
       }

@@ -162,7 +162,7 @@ export class SnapshotStore {
    * page says how far the pass has got, and the pass goes on in the background.
    */
   page(request: PageRequest): LibraryPage {
-    this.searchIndex.step();
+    this.searchIndex.pageStep();
     const page = libraryPage(this.db, request);
     const indexing = this.searchIndex.progress();
     if (indexing === null) return page;

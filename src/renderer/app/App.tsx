@@ -8,6 +8,7 @@ import { Welcome } from './Welcome';
 import { QueryHelp, isHelpKey } from '../screens/QueryHelp';
 import { useTheme } from './theme';
 import { ShelfScreen } from '../screens/Shelf';
+import { prefetchLibrary } from '../screens/library-data';
 import { Loading } from '../components/States';
 import { dateTime, plural } from '../format';
 
@@ -160,6 +161,7 @@ export function App() {
                   // navigate() sets the route even when the hash stays the same, so a click on the current
                   // screen's link still takes focus to the top of the screen.
                   event.preventDefault();
+                  if (item.screen === 'library') prefetchLibrary(queryClient, client);
                   navigate({ screen: item.screen } as Route);
                 }}
               >

@@ -3,7 +3,17 @@
  * saved searches beside it; all of it works offline. The list comes from core a page at a time as it
  * scrolls (LibraryTable), so 100k reports open as fast as ten.
  */
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import {
+  memo,
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
@@ -14,13 +24,15 @@ import { Tags } from '../components/Tags';
 import { errorCode } from '../rpc/client';
 import { day, number, plural, usd } from '../format';
 import { LibraryTable } from './LibraryTable';
-import { useLibraryPages, useSearchPages, type LibraryView } from './library-data';
+import { OPENING_VIEW, useLibraryPages, useSearchPages, type LibraryView } from './library-data';
 import { SavedSearches } from './SavedSearches';
 import { SearchSyntaxError } from './SearchSyntaxError';
 import { QueryHelp } from './QueryHelp';
-import type { LibraryIndexing, LibraryItem, SearchView } from '../../shared/rpc';
+import type { LibraryIndexing, LibraryItem, SearchHit, SearchView } from '../../shared/rpc';
 
 const reports = (n: number) => plural(n, 'report');
+/** At the latest this long after the first rows, the handle list is filled in. */
+const HANDLE_OPTIONS_AFTER_MS = 1_000;
 
 /** How the hits are ordered, as the count line says it (see SearchView.order). */
 const ORDER_NAMES: Record<SearchView['order'], string> = {
@@ -29,10 +41,37 @@ const ORDER_NAMES: Record<SearchView['order'], string> = {
   newest: 'newest first',
 };
 
-function SearchResults(props: { text: string; handle: string }) {
+/**
+ * The hits, memoized and given a deferred list: they are drawn in a transition, which a key typed meanwhile in
+ * the search box interrupts, so typing keeps its frame while the last word's hits come in.
+ */
+const HitList = memo(function HitList(props: { hits: SearchHit[] }) {
   const navigate = useNavigate();
+  return (
+    <ul className="hits" aria-label="Search results" data-testid="search-hits">
+      {props.hits.map((hit) => (
+        <li key={`${hit.serviceUrl} ${hit.id}`}>
+          <button
+            type="button"
+            className="hit"
+            onClick={() => navigate({ screen: 'report', id: hit.id, serviceUrl: hit.serviceUrl })}
+          >
+            <span className="hit-head">
+              {hit.displayName ? `${hit.displayName} ` : ''}@{hit.username} · {day(hit.createdAt)} ·{' '}
+              {hit.model} <Tags tags={hit.tags} note={hit.note} />
+            </span>
+            <Snippet text={hit.snippet} />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+});
+
+function SearchResults(props: { text: string; handle: string }) {
   const search = useSearchPages(props.text, props.handle);
   const hits = useMemo(() => search.data?.pages.flatMap((page) => page.hits) ?? [], [search.data]);
+  const shownHits = useDeferredValue(hits);
   const first = search.data?.pages[0];
   return (
     <div aria-live="polite">
@@ -49,25 +88,7 @@ function SearchResults(props: { text: string; handle: string }) {
           {number(first.count)} {first.count === 1 ? 'match' : 'matches'}, {ORDER_NAMES[first.order]}
         </p>
       ) : null}
-      {hits.length > 0 ? (
-        <ul className="hits" aria-label="Search results" data-testid="search-hits">
-          {hits.map((hit) => (
-            <li key={`${hit.serviceUrl} ${hit.id}`}>
-              <button
-                type="button"
-                className="hit"
-                onClick={() => navigate({ screen: 'report', id: hit.id, serviceUrl: hit.serviceUrl })}
-              >
-                <span className="hit-head">
-                  {hit.displayName ? `${hit.displayName} ` : ''}@{hit.username} · {day(hit.createdAt)} ·{' '}
-                  {hit.model} <Tags tags={hit.tags} note={hit.note} />
-                </span>
-                <Snippet text={hit.snippet} />
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {shownHits.length > 0 ? <HitList hits={shownHits} /> : null}
       {search.hasNextPage ? (
         <button
           type="button"
@@ -97,7 +118,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
   const navigate = useNavigate();
   const [handle, setHandle] = useState(props.handle?.toLowerCase() ?? '');
   const [text, setText] = useState('');
-  const [view, setView] = useState<LibraryView>({ sort: 'date', order: 'desc' });
+  const [view, setView] = useState<LibraryView>(OPENING_VIEW);
   const searchRef = useRef<HTMLInputElement>(null);
   const [syntaxOpen, setSyntaxOpen] = useState(false);
   const syntaxHintId = useId();
@@ -118,15 +139,30 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
     [navigate],
   );
   const closeSyntax = useCallback(() => setSyntaxOpen(false), []);
-  // Thousands of handles in a large library: their options are not made again for each key typed.
+  // Thousands of handles in a large library: their options are made once the first rows are on screen and
+  // the window is idle (or as soon as the list is reached for), never in front of the rows, and not again
+  // for each key typed. Until then the list holds the chosen handle alone.
+  const [allOptions, setAllOptions] = useState(false);
+  const rowsShown = first !== undefined;
+  useEffect(() => {
+    if (!rowsShown || allOptions) return;
+    // A transition: React makes the options in slices, and anything waiting for the window runs between them.
+    const idle = requestIdleCallback(() => startTransition(() => setAllOptions(true)), {
+      timeout: HANDLE_OPTIONS_AFTER_MS,
+    });
+    return () => cancelIdleCallback(idle);
+  }, [rowsShown, allOptions]);
+  const wantOptions = () => setAllOptions(true);
   const handleOptions = useMemo(
     () =>
-      (handles.data?.handles ?? []).map((h) => (
-        <option key={h.handle} value={h.handle}>
-          {h.displayName ? `${h.displayName} (@${h.username})` : `@${h.username}`}
-        </option>
-      )),
-    [handles.data],
+      (handles.data?.handles ?? [])
+        .filter((h) => allOptions || h.handle === handle)
+        .map((h) => (
+          <option key={h.handle} value={h.handle}>
+            {h.displayName ? `${h.displayName} (@${h.username})` : `@${h.username}`}
+          </option>
+        )),
+    [handles.data, allOptions, handle],
   );
 
   return (
@@ -165,7 +201,13 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
           <QueryHelp open={syntaxOpen} onClose={closeSyntax} />
           <label>
             Handle{' '}
-            <select value={handle} onChange={(e) => setHandle(e.target.value)} aria-label="Handle">
+            <select
+              value={handle}
+              onChange={(e) => setHandle(e.target.value)}
+              onFocus={wantOptions}
+              onPointerDown={wantOptions}
+              aria-label="Handle"
+            >
               <option value="">All handles</option>
               {handleOptions}
             </select>

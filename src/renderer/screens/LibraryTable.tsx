@@ -5,10 +5,10 @@
  * Enter opens it. Handle, Date, Bought and Spent sort (in core, over an index each).
  */
 import { memo, useEffect, useState, type KeyboardEvent, type RefObject } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LibraryItem, LibrarySort } from '../../shared/rpc';
 import { day, localDay, usd } from '../format';
 import { Tags } from '../components/Tags';
+import { useFixedRows } from '../components/fixed-rows';
 import { DEFAULT_ORDER, type LibraryView } from './library-data';
 
 /** Both must match `.library-table` in styles.css: rows have a fixed height, the header sticks on top. */
@@ -82,22 +82,17 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
   const [cursor, setCursor] = useState(0);
   const current = Math.max(0, Math.min(cursor, total - 1));
 
-  const virtual = useVirtualizer({
+  const range = useFixedRows({
     count: total,
-    getScrollElement: () => tableRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    getItemKey: (index) => {
-      const item = items[index];
-      return item ? `${item.serviceUrl} ${item.id}` : `row ${index}`;
-    },
-    // The rows start below the header inside the scrolling table, and the sticky header covers that much.
-    scrollMargin: HEAD_HEIGHT,
-    scrollPaddingStart: HEAD_HEIGHT,
+    rowHeight: ROW_HEIGHT,
     overscan: 8,
+    // The rows start below the header inside the scrolling table, and the sticky header covers that much.
+    offset: HEAD_HEIGHT,
+    coveredTop: HEAD_HEIGHT,
+    scroller: tableRef,
   });
-  const rows = virtual.getVirtualItems();
-  const lastShown = rows.at(-1)?.index ?? 0;
-  const wanted = Math.max(lastShown, current);
+  const rows = Array.from({ length: range.last - range.first + 1 }, (_, i) => range.first + i);
+  const wanted = Math.max(range.last, current);
 
   // Pages come in order (keyset): keep asking while the view, or the current row, is past what arrived.
   useEffect(() => {
@@ -107,7 +102,7 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
   const move = (to: number) => {
     const next = Math.max(0, Math.min(total - 1, to));
     setCursor(next);
-    virtual.scrollToIndex(next);
+    range.scrollToIndex(next);
   };
   const onKey = (event: KeyboardEvent<HTMLTableElement>) => {
     // Enter on a row's own button is that button's click; the table must not open a second report.
@@ -132,7 +127,7 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
     }
   };
 
-  const currentShown = rows.some((row) => row.index === current && items[row.index]);
+  const currentShown = current >= range.first && current <= range.last && items[current] !== undefined;
   return (
     <table
       ref={tableRef}
@@ -172,16 +167,16 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
           )}
         </tr>
       </thead>
-      <tbody role="rowgroup" style={{ height: virtual.getTotalSize() }}>
-        {rows.map((row) => {
-          const item = items[row.index];
-          const style = { transform: `translateY(${row.start - HEAD_HEIGHT}px)` };
+      <tbody role="rowgroup" style={{ height: range.totalHeight }}>
+        {rows.map((index) => {
+          const item = items[index];
+          const style = { transform: `translateY(${index * ROW_HEIGHT}px)` };
           if (!item) {
             return (
               <tr
-                key={row.key}
+                key={`row ${index}`}
                 role="row"
-                aria-rowindex={row.index + 2}
+                aria-rowindex={index + 2}
                 className="loading-row"
                 style={style}
               >
@@ -193,14 +188,14 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
           }
           return (
             <tr
-              key={row.key}
-              id={`library-row-${row.index}`}
+              key={`${item.serviceUrl} ${item.id}`}
+              id={`library-row-${index}`}
               role="row"
-              aria-rowindex={row.index + 2}
-              aria-selected={row.index === current}
-              className={row.index === current ? 'current' : undefined}
+              aria-rowindex={index + 2}
+              aria-selected={index === current}
+              className={index === current ? 'current' : undefined}
               style={style}
-              onClick={() => setCursor(row.index)}
+              onClick={() => setCursor(index)}
             >
               {/* One form on every row, whether or not the service sent a display name: the name is on hover. */}
               <td

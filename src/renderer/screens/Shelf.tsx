@@ -3,27 +3,31 @@
  * page's own scroll, so the list takes its natural height and there is one scrollbar. Core filters and sorts
  * the shelf it holds and sends the pages the list shows (shelf-pages.ts).
  */
-import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import {
+  useCallback,
+  useDeferredValue,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
 import { useSlashFocus } from '../app/keys';
-import { Avatar } from '../components/Avatar';
+import { useFixedRows } from '../components/fixed-rows';
 import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
-import { count, localDay, number, plural, pluralWord } from '../format';
+import { number, plural, pluralWord } from '../format';
+import { SHELF_ROW_HEIGHT, ShelfRow } from './ShelfRow';
 import { shelfHaystack, shelfNeedle, type ShelfSort } from '../../shared/shelf-filter';
 import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
 import { useShelfCount } from './shelf-count';
 
-const ROW_HEIGHT = 56;
+const ROW_HEIGHT = SHELF_ROW_HEIGHT;
 
-/** "3 of 6 reports owned": how much of the handle's menu is in the library, when the shelf says its size. */
-function ownedText(owned: number, reportCount: number | null | undefined): string {
-  if (reportCount === null || reportCount === undefined || owned > reportCount)
-    return `${plural(owned, 'report')} owned`;
-  return `${number(owned)} of ${plural(reportCount, 'report')} owned`;
-}
+const rowIndexes = (range: { first: number; last: number }) =>
+  Array.from({ length: range.last - range.first + 1 }, (_, i) => range.first + i);
 
 export function ShelfScreen() {
   const summary = useRpcQuery('shelf.summary', SHELF_SUMMARY);
@@ -48,19 +52,23 @@ export function ShelfScreen() {
     () => new Map((library.data?.handles ?? []).map((owner) => [owner.handle.toLowerCase(), owner.reports])),
     [library.data],
   );
-  const head = useShelfHead(summary.data, text, sort);
+  // Core is asked for the rows after the frame that shows the key: the key's own task only counts (below)
+  // and renders the rows already here.
+  const asked = useDeferredValue(text);
+  const head = useShelfHead(summary.data, asked, sort);
   // Counted here as the key is typed; core's answer brings the same count with the rows.
   const counted = useShelfCount(summary.data, text);
   const matched = counted ?? head.data?.matched ?? 0;
   // While core answers a new filter, the rows already here that match it stay (the same rule as core's), so
   // a row typed for never gives way to rows that do not match.
   const needle = shelfNeedle(text);
+  const waiting = head.isPlaceholderData || asked !== text;
   const interim = useMemo(
     () =>
-      head.isPlaceholderData && head.data
+      waiting && head.data
         ? head.data.entries.filter((entry) => shelfHaystack(entry).includes(needle))
         : null,
-    [head.isPlaceholderData, head.data, needle],
+    [waiting, head.data, needle],
   );
   const shown = interim && counted === null ? interim.length : matched;
   const total = head.data?.total ?? summary.data?.total ?? 0;
@@ -78,25 +86,21 @@ export function ShelfScreen() {
     observer.observe(document.body);
     return () => observer.disconnect();
   }, [hasRows]);
-  const virtual = useWindowVirtualizer({
+  const rows = useFixedRows({
     count: shown,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
-    scrollMargin: listTop,
+    rowHeight: ROW_HEIGHT,
+    // Few rows past the view: each one is DOM made again for every key that changes the matches.
+    overscan: 4,
+    offset: listTop,
+    scroller: null,
   });
-  const items = virtual.getVirtualItems();
-  const pageRowAt = useShelfRows(
-    summary.data,
-    head,
-    { text, sort },
-    { first: items[0]?.index ?? 0, last: items.at(-1)?.index ?? 0 },
-  );
+  const pageRowAt = useShelfRows(summary.data, head, { text: asked, sort }, rows);
   const rowAt = interim ? (index: number) => interim[index] : pageRowAt;
 
   const move = (to: number) => {
     const next = Math.max(0, Math.min(shown - 1, to));
     setCursor(next);
-    virtual.scrollToIndex(next);
+    rows.scrollToIndex(next);
   };
   const onListKey = (event: KeyboardEvent) => {
     const page = Math.max(1, Math.floor(window.innerHeight / ROW_HEIGHT) - 2);
@@ -117,6 +121,8 @@ export function ShelfScreen() {
       if (entry) navigate({ screen: 'menu', handle: entry.username });
     }
   };
+
+  const openHandle = useCallback((handle: string) => navigate({ screen: 'menu', handle }), [navigate]);
 
   const refresh = useMutation({
     mutationFn: () => client.call('shelf.summary', { ...SHELF_SUMMARY, refresh: true }),
@@ -210,58 +216,20 @@ export function ShelfScreen() {
             tabIndex={0}
             onKeyDown={onListKey}
           >
-            <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-              {items.map((item) => {
-                const entry = rowAt(item.index);
+            <div style={{ height: rows.totalHeight, position: 'relative' }}>
+              {rowIndexes(rows).map((index) => {
+                const entry = rowAt(index);
                 // A row whose page is still on its way keeps its place, empty, so the list never jumps.
                 if (!entry) return null;
                 return (
-                  <div
+                  <ShelfRow
                     key={entry.username}
-                    id={`shelf-${item.index}`}
-                    role="option"
-                    aria-selected={item.index === cursor}
-                    className={item.index === cursor ? 'shelf-row current' : 'shelf-row'}
-                    style={{
-                      position: 'absolute',
-                      top: 0,
-                      left: 0,
-                      right: 0,
-                      height: ROW_HEIGHT,
-                      transform: `translateY(${item.start - virtual.options.scrollMargin}px)`,
-                    }}
-                    onClick={() => navigate({ screen: 'menu', handle: entry.username })}
-                  >
-                    <Avatar url={entry.avatarUrl} name={entry.displayName || entry.username} />
-                    <span className="shelf-name">
-                      <strong>
-                        <bdi>{entry.displayName || entry.username}</bdi>
-                        {entry.affiliationLabel ? (
-                          <span className="affiliation" title="Affiliation">
-                            <bdi>{entry.affiliationLabel}</bdi>
-                          </span>
-                        ) : null}
-                      </strong>
-                      <span className="muted">
-                        @{entry.username}
-                        {owned.has(entry.username.toLowerCase()) ? (
-                          <span className="owned-mark" data-testid="owned-mark">
-                            {' '}
-                            · {ownedText(owned.get(entry.username.toLowerCase()) ?? 0, entry.reportCount)}
-                          </span>
-                        ) : null}
-                      </span>
-                    </span>
-                    <span className="shelf-num" title="Followers">
-                      {count(entry.followers)} {pluralWord(entry.followers ?? 0, 'follower')}
-                    </span>
-                    <span className="shelf-num" title="Reports">
-                      {count(entry.reportCount)} {pluralWord(entry.reportCount ?? 0, 'report')}
-                    </span>
-                    <span className="shelf-num muted" title="Last update">
-                      {localDay(entry.gatheredAt)}
-                    </span>
-                  </div>
+                    entry={entry}
+                    index={index}
+                    current={index === cursor}
+                    owned={owned.get(entry.username.toLowerCase())}
+                    onOpen={openHandle}
+                  />
                 );
               })}
             </div>

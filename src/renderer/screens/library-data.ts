@@ -3,8 +3,14 @@
  * results (pages of hits with snippets). Only the pages scrolled to are held, so a 100k library opens as a
  * small one does.
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { MAX_SEARCH_OFFSET, type LibraryPage, type LibrarySort, type SearchView } from '../../shared/rpc';
+import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
+import {
+  MAX_SEARCH_OFFSET,
+  type LibraryPage,
+  type LibrarySort,
+  type RpcClient,
+  type SearchView,
+} from '../../shared/rpc';
 import { useRpc } from '../rpc/context';
 import { rpcQueryKey } from '../rpc/query-key';
 
@@ -26,18 +32,35 @@ export const DEFAULT_ORDER: Record<LibrarySort, 'asc' | 'desc'> = {
   spent: 'desc',
 };
 
-export function useLibraryPages(handle: string, view: LibraryView) {
-  const { client } = useRpc();
+/** What the Library screen opens with: every handle, newest first. */
+export const OPENING_VIEW: LibraryView = { sort: 'date', order: 'desc' };
+
+function libraryPages(client: RpcClient, handle: string, view: LibraryView) {
   const input = { ...(handle ? { handle } : {}), sort: view.sort, order: view.order, limit: LIBRARY_PAGE };
-  return useInfiniteQuery({
+  return infiniteQueryOptions({
     // Keyed under 'library.list' so a purchase that refreshes the library refreshes these pages too.
     queryKey: rpcQueryKey('library.list', input),
     queryFn: ({ pageParam }): Promise<LibraryPage> =>
       client.call('library.list', pageParam ? { ...input, cursor: pageParam } : input),
     initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
+    getNextPageParam: (last: LibraryPage) => last.nextCursor,
+  });
+}
+
+export function useLibraryPages(handle: string, view: LibraryView) {
+  const { client } = useRpc();
+  return useInfiniteQuery({
+    ...libraryPages(client, handle, view),
     refetchInterval: (query) => (query.state.data?.pages[0]?.indexing ? INDEXING_POLL_MS : false),
   });
+}
+
+/**
+ * Asks core for the Library's first page as its link is clicked: the answer is on its way while the screen
+ * renders, instead of after.
+ */
+export function prefetchLibrary(queryClient: QueryClient, client: RpcClient, handle = ''): void {
+  void queryClient.prefetchInfiniteQuery(libraryPages(client, handle, OPENING_VIEW));
 }
 
 export function useSearchPages(text: string, handle: string) {

@@ -8,35 +8,10 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ShelfSummary } from '../../shared/rpc';
 import { shelfNeedle } from '../../shared/shelf-filter';
 import { useRpcQuery } from '../rpc/context';
+import { ShelfMatcher } from './shelf-matcher';
 
 /** At the latest this long after the shelf's first answer, the window asks for what the filter matches. */
 const HAYSTACKS_AFTER_MS = 1_000;
-
-/** Counts the haystacks that contain a needle; a longer needle narrows what its prefix matched. */
-export class ShelfMatcher {
-  private last: { needle: string; positions: Uint32Array } | null = null;
-
-  constructor(private readonly haystacks: readonly string[]) {}
-
-  count(needle: string): number {
-    if (needle === '') return this.haystacks.length;
-    const last = this.last;
-    if (last?.needle === needle) return last.positions.length;
-    const { haystacks } = this;
-    const narrowing = last !== null && needle.includes(last.needle);
-    const found = new Uint32Array(narrowing ? last.positions.length : haystacks.length);
-    let count = 0;
-    if (narrowing) {
-      for (const position of last.positions)
-        if (haystacks[position]!.includes(needle)) found[count++] = position;
-    } else {
-      for (let position = 0; position < haystacks.length; position++)
-        if (haystacks[position]!.includes(needle)) found[count++] = position;
-    }
-    this.last = { needle, positions: found.slice(0, count) };
-    return count;
-  }
-}
 
 /** How many handles on the shelf match `text`; null until the shelf's haystacks have come. */
 export function useShelfCount(summary: ShelfSummary | undefined, text: string): number | null {
@@ -55,6 +30,16 @@ export function useShelfCount(summary: ShelfSummary | undefined, text: string): 
   );
   const held = haystacks.data?.version === version ? haystacks.data?.haystacks : undefined;
   const matcher = useMemo(() => (held ? new ShelfMatcher(held) : null), [held]);
+  // The index is built a step per idle period: a key typed meanwhile searches every haystack.
+  useEffect(() => {
+    if (!matcher) return;
+    let handle = 0;
+    const step = () => {
+      if (!matcher.indexStep()) handle = requestIdleCallback(step);
+    };
+    handle = requestIdleCallback(step);
+    return () => cancelIdleCallback(handle);
+  }, [matcher]);
   const needle = shelfNeedle(text);
   return useMemo(() => matcher?.count(needle) ?? null, [matcher, needle]);
 }
