@@ -45,6 +45,8 @@ describe('a cap typed in Settings', () => {
       'Per purchase: USDC has 6 decimals: give at most 6 digits after the point (0.0000001 has 7).',
     );
     expect(await capsForm().getByLabel('Per purchase (USD)').getAttribute('aria-invalid')).toBe('true');
+    // Only the field at fault is marked: the daily cap was fine.
+    expect(await capsForm().getByLabel('Per day (USD)').getAttribute('aria-invalid')).not.toBe('true');
     expect((await settings()).perPurchaseCapUnits).toBe('5000000');
     expect(await setPerPurchaseCap('-1')).toBe('Per purchase: An amount cannot be negative.');
     expect((await settings()).perPurchaseCapUnits).toBe('5000000');

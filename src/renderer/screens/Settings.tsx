@@ -54,11 +54,11 @@ function ServiceForm(props: { settings: SettingsView }) {
 function CapsForm(props: { settings: SettingsView }) {
   const [perPurchase, setPerPurchase] = useState(units(props.settings.perPurchaseCapUnits));
   const [daily, setDaily] = useState(units(props.settings.dailyCapUnits));
-  // A typed amount that is no exact amount of USDC: said here, and nothing is sent.
-  const [typo, setTypo] = useState<string | null>(null);
+  // A typed amount that is no exact amount of USDC: said here, on its own field, and nothing is sent.
+  const [typo, setTypo] = useState<{ field: 'perPurchase' | 'daily'; message: string } | null>(null);
   const update = useRpcMutation('settings.update');
   const messageId = useId();
-  const failed = typo !== null || update.isError;
+  const failed = (field: 'perPurchase' | 'daily') => typo?.field === field || update.isError;
   return (
     <form
       className="settings-block"
@@ -66,8 +66,9 @@ function CapsForm(props: { settings: SettingsView }) {
         e.preventDefault();
         const perPurchaseCap = parseLimitInput(perPurchase);
         const dailyCap = parseLimitInput(daily);
-        if (!perPurchaseCap.ok) return setTypo(`Per purchase: ${perPurchaseCap.message}`);
-        if (!dailyCap.ok) return setTypo(`Per day: ${dailyCap.message}`);
+        if (!perPurchaseCap.ok)
+          return setTypo({ field: 'perPurchase', message: `Per purchase: ${perPurchaseCap.message}` });
+        if (!dailyCap.ok) return setTypo({ field: 'daily', message: `Per day: ${dailyCap.message}` });
         setTypo(null);
         update.mutate({
           perPurchaseCapUnits: perPurchaseCap.units.toString(),
@@ -84,7 +85,7 @@ function CapsForm(props: { settings: SettingsView }) {
           autoComplete="off"
           value={perPurchase}
           onChange={(e) => setPerPurchase(e.target.value)}
-          {...invalidProps(messageId, failed)}
+          {...invalidProps(messageId, failed('perPurchase'))}
         />
       </label>
       <label>
@@ -94,7 +95,7 @@ function CapsForm(props: { settings: SettingsView }) {
           autoComplete="off"
           value={daily}
           onChange={(e) => setDaily(e.target.value)}
-          {...invalidProps(messageId, failed)}
+          {...invalidProps(messageId, failed('daily'))}
         />
       </label>
       <button type="submit" disabled={update.isPending}>
@@ -102,7 +103,7 @@ function CapsForm(props: { settings: SettingsView }) {
       </button>
       <FormMessage
         id={messageId}
-        error={typo ?? (update.isError ? errorMessage(update.error) : null)}
+        error={typo?.message ?? (update.isError ? errorMessage(update.error) : null)}
         success={typo === null && update.isSuccess ? 'Saved.' : null}
       />
     </form>
