@@ -1,5 +1,5 @@
 /** The frame: navigation, app status, theme, and the current screen. */
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
@@ -137,7 +137,9 @@ export function App() {
     }
   };
 
-  useEffect(() => {
+  // In the commit itself: a screen change is a transition, whose passive effects React runs after a paint,
+  // late enough to take focus from a button the person (or a test) had already reached on the new screen.
+  useLayoutEffect(() => {
     window.scrollTo(0, 0);
     main.current?.focus({ preventScroll: true });
   }, [route]);
