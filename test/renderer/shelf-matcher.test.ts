@@ -1,6 +1,6 @@
 /**
  * The Shelf filter's count in the window: the same answer as searching every haystack, whether the character
- * index is built or not, for needles typed, narrowed, widened and cleared, and past the index's character cap.
+ * and pair index is built or not, for needles typed, narrowed, widened and cleared, and past the index's caps.
  */
 import { describe, expect, it } from 'vitest';
 import { ShelfMatcher } from '../../src/renderer/screens/shelf-matcher';
@@ -37,6 +37,11 @@ function typing(all: string[]): string[] {
     'x',
     'q7',
     cjkName.slice(0, 1),
+    // Pairs: counted from the pair index alone when it holds them, searched when the cap left them out.
+    cjkName.slice(1, 3),
+    all[4_321]!.split('\n')[1]!.slice(-2),
+    'zq',
+    '_\n',
     cjkName,
     `${cjkName}a`,
     '\n',
@@ -64,6 +69,17 @@ describe('ShelfMatcher', () => {
     expect(matcher.indexReady).toBe(true);
     for (const needle of [...needles].reverse())
       expect(matcher.count(needle), needle).toBe(naive(all, needle));
+  });
+
+  it('counts a pair first seen past the pair cap by searching, not from bits it never got', () => {
+    // 3,600 distinct pairs of 60 characters, each haystack holding one pair twice over: past the 2,048 cap.
+    const cjk = (i: number) => String.fromCharCode(0x4e00 + i);
+    const pairs = Array.from({ length: 3_600 }, (_, i) => `${cjk(i % 60)}${cjk(Math.floor(i / 60))}`);
+    const shelf = pairs.map((pair, i) => `${pair} ${pairs[(i + 1) % pairs.length]}`);
+    const matcher = new ShelfMatcher(shelf);
+    while (!matcher.indexStep());
+    for (const needle of [pairs[0]!, pairs[1_000]!, pairs[3_000]!, pairs[3_599]!, `${cjk(59)}${cjk(59)}`])
+      expect(matcher.count(needle), needle).toBe(naive(shelf, needle));
   });
 
   it('counts an empty shelf and a shelf not a multiple of 32 long', () => {
