@@ -6,8 +6,7 @@
  * reach SQL only as bound parameters; FTS5 sees only letters and digits, each term in double quotes.
  */
 import type { Metric, SearchNode, SearchTerms } from './search-syntax';
-import { parseUnits } from 'viem';
-import { TOKEN_DECIMALS } from '../../shared/money';
+import { TOKEN_DECIMALS, usdNumberToUnits } from '../../shared/money';
 
 export interface CompiledSearch {
   /** The FTS5 expression that ranks, or null: then the rows are the predicates' alone, newest first. */
@@ -76,17 +75,19 @@ export function ftsOf(node: SearchNode, expand?: Expand): string | null {
   }
 }
 
-/** SQLite's largest integer: a typed figure past a trillion dollars compares as this, on its side of zero. */
-const UNITS_BEYOND_ANY = 2n ** 63n - 1n;
+/** SQLite's largest integer. */
+const SQLITE_MAX_INTEGER = 2n ** 63n - 1n;
 
 /**
- * A dollar figure typed in a search, in USDC base units: from the number's shortest decimal form (what was
- * typed), never its binary expansion, which makes `spent>1.005` match a report that cost exactly $1.005.
+ * A dollar figure typed in a search, bound against base units: exactly when it is a whole number of them (from
+ * the figure's decimal form, never its binary expansion, which made `spent>1.005` match a report that cost
+ * exactly $1.005). A figure finer than a base unit, or past SQLite's integers, is never a whole number of
+ * units, so as a real it compares with the integer column the right way round.
  */
-function typedUsdInUnits(usd: number): bigint {
-  if (Math.abs(usd) >= 1e12) return usd > 0 ? UNITS_BEYOND_ANY : -UNITS_BEYOND_ANY;
-  // String() writes magnitudes under 1e-6 with an exponent, which a decimal parse does not take.
-  return parseUnits(Math.abs(usd) < 1e-6 ? usd.toFixed(TOKEN_DECIMALS + 1) : String(usd), TOKEN_DECIMALS);
+function typedUsdBound(usd: number): bigint | number {
+  const units = usdNumberToUnits(Math.abs(usd));
+  if (units === null || units > SQLITE_MAX_INTEGER) return usd * 10 ** TOKEN_DECIMALS;
+  return usd < 0 ? -units : units;
 }
 
 /** Where each figure is kept: on the snapshot row, or in snapshot_facts (narrow rows, quick to scan). */
@@ -98,7 +99,7 @@ const COLUMNS: Record<Metric, { column: string; facts: boolean; bound: (typed: n
     reposts: { column: 'reposts', facts: true, bound: (typed) => typed },
     replies: { column: 'replies', facts: true, bound: (typed) => typed },
     // Kept in USDC's smallest unit; typed in dollars.
-    spent: { column: 's.spent_atomic', facts: false, bound: typedUsdInUnits },
+    spent: { column: 's.spent_atomic', facts: false, bound: typedUsdBound },
   };
 
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
