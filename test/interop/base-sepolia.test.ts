@@ -22,17 +22,7 @@ import {
   startBaseSepolia,
   type BaseSepolia,
 } from './fixtures';
-
-const TRANSFER_TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const;
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../../src/core/payments/authorization';
 
 const eip3009Abi = parseAbi([
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
@@ -65,7 +55,7 @@ function transfer(from: Address, to: Address, value: bigint) {
   };
   const typedData = {
     domain: { name: 'USDC', version: '2', chainId: chain.chainId, verifyingContract: BASE_SEPOLIA_USDC },
-    types: TRANSFER_TYPES,
+    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: 'TransferWithAuthorization',
     message,
   } as const satisfies TypedDataDefinition;
@@ -215,7 +205,7 @@ describe('the contract wallet', () => {
     };
     const receiveSignature = await contractWalletSignature(owner, {
       domain: { name: 'USDC', version: '2', chainId: chain.chainId, verifyingContract: BASE_SEPOLIA_USDC },
-      types: { ReceiveWithAuthorization: TRANSFER_TYPES.TransferWithAuthorization },
+      types: { ReceiveWithAuthorization: TRANSFER_WITH_AUTHORIZATION_TYPES.TransferWithAuthorization },
       primaryType: 'ReceiveWithAuthorization',
       message: receive,
     });

@@ -11,6 +11,7 @@ import { verifyTypedData, type Hex } from 'viem';
 import { anvilDevKey } from '../../src/service/chain/accounts';
 import { startTestRelay, type TestRelay } from './relay';
 import { startTestWallet, TEST_PROJECT_ID, type TestWallet } from './wallet';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../../src/core/payments/authorization';
 
 const CHAIN = 'eip155:84532';
 const account = privateKeyToAccount(anvilDevKey(2));
@@ -21,16 +22,7 @@ const typedData = {
     chainId: 84532,
     verifyingContract: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
   },
-  types: {
-    TransferWithAuthorization: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'validAfter', type: 'uint256' },
-      { name: 'validBefore', type: 'uint256' },
-      { name: 'nonce', type: 'bytes32' },
-    ],
-  },
+  types: TRANSFER_WITH_AUTHORIZATION_TYPES,
   primaryType: 'TransferWithAuthorization',
   message: {
     from: account.address,
