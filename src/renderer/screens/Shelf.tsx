@@ -24,8 +24,6 @@ import { shelfHaystack, shelfNeedle, type ShelfSort } from '../../shared/shelf-f
 import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
 import { useShelfCount } from './shelf-count';
 
-const ROW_HEIGHT = SHELF_ROW_HEIGHT;
-
 const rowIndexes = (range: { first: number; last: number }) =>
   Array.from({ length: range.last - range.first + 1 }, (_, i) => range.first + i);
 
@@ -88,7 +86,7 @@ export function ShelfScreen() {
   }, [hasRows]);
   const rows = useFixedRows({
     count: shown,
-    rowHeight: ROW_HEIGHT,
+    rowHeight: SHELF_ROW_HEIGHT,
     // Few rows past the view: each one is DOM made again for every key that changes the matches.
     overscan: 4,
     offset: listTop,
@@ -103,7 +101,7 @@ export function ShelfScreen() {
     rows.scrollToIndex(next);
   };
   const onListKey = (event: KeyboardEvent) => {
-    const page = Math.max(1, Math.floor(window.innerHeight / ROW_HEIGHT) - 2);
+    const page = Math.max(1, Math.floor(window.innerHeight / SHELF_ROW_HEIGHT) - 2);
     const moves: Record<string, number> = {
       ArrowDown: cursor + 1,
       ArrowUp: cursor - 1,
