@@ -206,6 +206,98 @@ describe('library pages', () => {
   });
 });
 
+describe('handle names from the shelf', () => {
+  it("keeps the shelf's names for the handles owned from its service, and writes only what changed", () => {
+    withStore((store, db) => {
+      putReport(store, db, 'ada', 'a1', 'one', 1);
+      putReport(store, db, 'bob', 'b1', 'two', 2);
+      const names = () =>
+        db.prepare('SELECT service_url, handle, display_name FROM handle_names ORDER BY 1, 2').raw().all();
+      const changes = () => db.prepare('SELECT total_changes()').pluck().get() as number;
+      db.prepare('INSERT INTO handle_names VALUES (?, ?, ?)').run(
+        'http://other.example',
+        'ada',
+        'Ada Elsewhere',
+      );
+
+      store.nameHandles(
+        SERVICE,
+        new Map([
+          ['ada', 'Ada Lindqvist'],
+          ['bob', 'Bob Ng'],
+          ['cy', 'Cy Not Owned'],
+        ]),
+      );
+      expect(names()).toEqual([
+        [SERVICE, 'ada', 'Ada Lindqvist'],
+        [SERVICE, 'bob', 'Bob Ng'],
+        ['http://other.example', 'ada', 'Ada Elsewhere'],
+      ]);
+      // The same shelf again (every start fetches it): nothing is written.
+      const before = changes();
+      store.nameHandles(
+        SERVICE,
+        new Map([
+          ['ada', 'Ada Lindqvist'],
+          ['bob', 'Bob Ng'],
+        ]),
+      );
+      expect(changes()).toBe(before);
+      // A renamed handle is renamed; one the shelf no longer names is forgotten; another service's stay.
+      store.nameHandles(SERVICE, new Map([['ada', 'Ada L.']]));
+      expect(changes()).toBe(before + 2);
+      expect(names()).toEqual([
+        [SERVICE, 'ada', 'Ada L.'],
+        ['http://other.example', 'ada', 'Ada Elsewhere'],
+      ]);
+      // The handles of a service come from an index, not from every report row.
+      const plan = db
+        .prepare('EXPLAIN QUERY PLAN SELECT DISTINCT handle FROM snapshots WHERE service_url = ?')
+        .all(SERVICE) as { detail: string }[];
+      expect(plan.map((step) => step.detail).join(' ')).toContain('COVERING INDEX snapshots_by_service');
+    });
+  });
+});
+
+describe('owned handles', () => {
+  it('are counted again after a purchase here, a rename, or a write by another process', () => {
+    const data = tempDir('desk-handles-');
+    const file = path.join(data.dir, 'desk.db');
+    const here = openDeskDb(file).db;
+    const cli = openDeskDb(file).db;
+    try {
+      const store = new SnapshotStore(here);
+      const count = () => store.handles().map((h) => [h.handle, h.displayName, h.reports]);
+      putReport(store, here, 'ada', 'a1', 'one', 1);
+      expect(count()).toEqual([['ada', null, 1]]);
+      expect(store.handles()).toBe(store.handles());
+      putReport(store, here, 'ada', 'a2', 'two', 2);
+      expect(count()).toEqual([['ada', null, 2]]);
+      store.nameHandles(SERVICE, new Map([['ada', 'Ada Lindqvist']]));
+      expect(count()).toEqual([['ada', 'Ada Lindqvist', 2]]);
+      // A CLI run on the same library buys a report of another handle.
+      putReport(new SnapshotStore(cli), cli, 'bob', 'b1', 'three', 3);
+      expect(count()).toEqual([
+        ['ada', 'Ada Lindqvist', 2],
+        ['bob', null, 1],
+      ]);
+      // A purchase whose transaction rolls back leaves the count as it was, even if it was read meanwhile.
+      expect(() =>
+        here.transaction(() => {
+          putReport(store, here, 'cy', 'c1', 'four', 4);
+          expect(count()).toHaveLength(3);
+          throw new Error('the purchase failed');
+        })(),
+      ).toThrow('the purchase failed');
+      expect(count()).toHaveLength(2);
+    } finally {
+      here.close();
+      cli.close();
+      data.remove();
+    }
+  });
+});
+
 describe('library search', () => {
   it('matches prefix* words as prefixes and quoted words as phrases, best first, with a count', () => {
     withStore((store, db) => {

@@ -35,6 +35,9 @@ export class SnapshotStore {
   readonly searchIndex: SearchIndex;
   /** Prepared once: preparing them on every put cost as much as the insert itself. */
   private statements: PutStatements | null = null;
+  /** Bumped by every write here that may change `handles()`: its answer is kept until then. */
+  private handlesGeneration = 0;
+  private handlesKept: { stamp: string; handles: LibraryHandle[] } | null = null;
 
   constructor(
     private readonly db: DeskDb,
@@ -87,6 +90,7 @@ export class SnapshotStore {
     storedAt: string,
   ): void {
     const { keyOf, insert, update, spentOf } = this.prepared();
+    this.handlesGeneration++;
     const spent = purchaseId === null ? 0 : (spentOf.get(purchaseId)?.spent ?? 0);
     for (const { snapshot, raw } of entries) {
       const range = snapshot.meta.dateRange ?? null;
@@ -183,7 +187,12 @@ export class SnapshotStore {
    * every report's row took half a second at 100k, and the Library's first rows waited behind it).
    */
   handles(): LibraryHandle[] {
-    return this.db
+    // Kept until a write here or a commit by another connection (a CLI run on this library): the Shelf and
+    // the Library both ask at start, and at 100k reports each answer took 25-40 ms of core's thread.
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    const stamp = `${this.handlesGeneration}:${version}`;
+    if (this.handlesKept?.stamp === stamp) return this.handlesKept.handles;
+    const handles: LibraryHandle[] = this.db
       .prepare<[], LibraryHandle>(
         `WITH counted AS (SELECT handle, COUNT(*) AS reports FROM snapshots GROUP BY handle),
               named AS (SELECT handle, MAX(display_name) AS displayName FROM handle_names GROUP BY handle)
@@ -194,20 +203,41 @@ export class SnapshotStore {
          FROM counted c LEFT JOIN named n ON n.handle = c.handle ORDER BY c.handle`,
       )
       .all();
+    // Inside a transaction the answer may hold writes that roll back.
+    this.handlesKept = this.db.inTransaction ? null : { stamp, handles };
+    return handles;
   }
 
-  /** Display names from a freshly fetched shelf, kept for the handles the library holds. */
+  /**
+   * Display names from a freshly fetched shelf, kept for the handles the library holds. Only what changed is
+   * written: every start fetches the shelf, and rewriting thousands of unchanged names each time held core.
+   */
   nameHandles(serviceUrl: string, names: ReadonlyMap<string, string>): void {
     const owned = this.db
-      .prepare<[string], { handle: string }>('SELECT DISTINCT handle FROM snapshots WHERE service_url = ?')
+      .prepare<[string], string>('SELECT DISTINCT handle FROM snapshots WHERE service_url = ?')
+      .pluck()
       .all(serviceUrl);
+    const saved = new Map(
+      this.db
+        .prepare<[string], [string, string]>(
+          'SELECT handle, display_name FROM handle_names WHERE service_url = ?',
+        )
+        .raw()
+        .all(serviceUrl),
+    );
+    const renamed = owned.filter((handle) => {
+      const name = names.get(handle);
+      return name ? saved.get(handle) !== name : saved.has(handle);
+    });
+    if (renamed.length === 0) return;
+    this.handlesGeneration++;
     const save = this.db.prepare(
       'INSERT OR REPLACE INTO handle_names (service_url, handle, display_name) VALUES (?, ?, ?)',
     );
     const forget = this.db.prepare('DELETE FROM handle_names WHERE service_url = ? AND handle = ?');
     this.db
       .transaction(() => {
-        for (const { handle } of owned) {
+        for (const handle of renamed) {
           const name = names.get(handle);
           if (name) save.run(serviceUrl, handle, name);
           else forget.run(serviceUrl, handle);
