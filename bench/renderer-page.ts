@@ -4,11 +4,14 @@ import { jsHeapUsedBytes } from './chromium';
 import type { DeskChild, DeskMemory } from './desk-child';
 import { BURST_KEYS, countText, type Burst, type FilterQuery } from './filter-plan';
 import {
+  clickToLibraryCount,
+  clickToLibraryShown,
   firstRow,
   installProbe,
   keyFrames,
   keystrokeTiming,
   resetProbe,
+  type KeyFrame,
   type KeystrokeTiming,
 } from './page-probe';
 
@@ -110,7 +113,7 @@ export const BURST_KEY_GAP_MS = 60;
 
 export interface BurstTimings {
   /** Every key of every burst: keydown to the end of the next frame. */
-  keyFrames: number[];
+  keyFrames: KeyFrame[];
 }
 
 /** Types each burst into "Filter handles" back to back, then clears the filter. */
@@ -138,10 +141,12 @@ export interface LibraryMemory {
   deskBefore: DeskMemory;
   deskAfter: DeskMemory;
   /**
-   * Click on "Library" to the screen showing the library: the count of owned reports and the first row. The
-   * list is virtualized, so the rows in view are all the rows there are in the DOM.
+   * Playwright's click on "Library" to the screen showing the library, from Node: the count of owned reports
+   * and the first row. The list is virtualized, so the rows in view are all the rows there are in the DOM.
    */
   libraryMs: number;
+  /** The page's click event to the end of the frame that shows both. */
+  libraryPaintedMs: number;
 }
 
 export async function libraryMemory(
@@ -166,8 +171,11 @@ export async function libraryMemory(
     const libraryMs = performance.now() - start;
     const said = reports > 0 ? await count.textContent() : shown;
     if (said !== shown) throw new Error(`the Library says "${said}", not "${shown}"`);
+    const rows = await clickToLibraryShown(page);
+    const libraryPaintedMs =
+      reports > 0 ? Math.max(rows.painted, await clickToLibraryCount(page, shown)) : rows.painted;
     const pageHeapBytes = await jsHeapUsedBytes(page);
-    return { pageHeapBytes, deskBefore, deskAfter: await desk.memory(), libraryMs };
+    return { pageHeapBytes, deskBefore, deskAfter: await desk.memory(), libraryMs, libraryPaintedMs };
   } finally {
     await page.close();
   }
