@@ -88,7 +88,7 @@ export function ShelfScreen() {
     count: shown,
     rowHeight: SHELF_ROW_HEIGHT,
     // Few rows past the view: each one is DOM made again for every key that changes the matches.
-    overscan: 4,
+    overscan: 2,
     offset: listTop,
     scroller: null,
   });
