@@ -29,7 +29,8 @@ export interface ShelfPaint {
   shelfRpcMs: number;
 }
 
-async function gotoShelf(browser: Browser, url: string): Promise<{ page: Page; paint: ShelfPaint }> {
+/** Opens the app on the Shelf in a fresh page and times its first row, seen from Node and from the page. */
+export async function gotoShelf(browser: Browser, url: string): Promise<{ page: Page; paint: ShelfPaint }> {
   const page = await browser.newPage({ viewport: VIEWPORT });
   try {
     await installProbe(page);
