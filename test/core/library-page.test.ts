@@ -5,7 +5,7 @@ import { openDeskDb } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';
 import { SnapshotStore } from '../../src/core/cache/snapshots';
 import { RANKED } from '../../src/core/cache/library-search';
-import type { LibraryItem } from '../../src/shared/rpc';
+import { libraryMethods, type LibraryItem } from '../../src/shared/rpc';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { deskDbAtVersion, tempDir } from './helpers';
 
@@ -203,6 +203,41 @@ describe('library pages', () => {
       const dateCursor = store.page({ limit: 1 }).nextCursor!;
       expect(() => store.page({ sort: 'spent', limit: 1, cursor: dateCursor })).toThrow(/first page/);
     });
+  });
+});
+
+describe('library pages by offset', () => {
+  it('gives the page at an offset in every order, as the cursor chain reaches it', () => {
+    withStore((store, db) => {
+      for (let i = 0; i < 7; i++)
+        putReport(store, db, ['ada', 'bob', 'cy'][i % 3]!, `r${i}`, `report ${i}`, i);
+      for (const sort of ['date', 'handle', 'purchased', 'spent'] as const) {
+        const chained: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = store.page({ sort, limit: 2, cursor });
+          chained.push(...page.items.map((item) => item.id));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        for (let offset = 0; offset < 8; offset += 2) {
+          const page = store.page({ sort, limit: 2, offset });
+          expect(page.items.map((item) => item.id)).toEqual(chained.slice(offset, offset + 2));
+          expect(page.total).toBe(7);
+          expect(page.nextCursor === null).toBe(offset + 2 >= 7);
+        }
+      }
+      expect(store.page({ handle: 'ada', limit: 2, offset: 2 }).items.map((item) => item.id)).toEqual(['r0']);
+    });
+  });
+
+  it('refuses a cursor and an offset together at the contract', () => {
+    const input = libraryMethods['library.list'].input;
+    expect(input.safeParse({ limit: 2, offset: 400 }).success).toBe(true);
+    const both = input.safeParse({ limit: 2, offset: 400, cursor: 'abc' });
+    expect(both.success).toBe(false);
+    expect(both.error?.issues[0]?.message).toBe('Ask for a page by its cursor or by its offset, not both.');
+    expect(input.safeParse({ limit: 2, offset: -1 }).success).toBe(false);
+    expect(input.safeParse({ limit: 2, offset: 1.5 }).success).toBe(false);
   });
 });
 

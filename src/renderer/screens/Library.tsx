@@ -24,7 +24,7 @@ import { Tags } from '../components/Tags';
 import { errorCode } from '../rpc/client';
 import { day, number, plural, usd } from '../format';
 import { LibraryTable } from './LibraryTable';
-import { OPENING_VIEW, useLibraryPages, useSearchPages, type LibraryView } from './library-data';
+import { OPENING_VIEW, useLibraryHead, useSearchPages, type LibraryView } from './library-data';
 import { SavedSearches } from './SavedSearches';
 import { SearchSyntaxError } from './SearchSyntaxError';
 import { QueryHelp } from './QueryHelp';
@@ -125,14 +125,11 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
   const tableRef = useRef<HTMLTableElement>(null);
   useSlashFocus(searchRef);
   // The first page is asked for first: core answers in order, and the rows should not wait for the handles.
-  const list = useLibraryPages(handle, view);
+  const list = useLibraryHead(handle, view);
   const handles = useRpcQuery('library.handles', {});
   const settledText = useDebounced(text.trim(), 250);
-  const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
-  const first = list.data?.pages[0];
+  const first = list.data;
   const owned = handles.data?.handles.reduce((sum, h) => sum + h.reports, 0) ?? first?.total ?? 0;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   // Stable, so the memoized table is not rendered again for each key typed in the search box.
   const openItem = useCallback(
     (item: LibraryItem) => navigate({ screen: 'report', id: item.id, serviceUrl: item.serviceUrl }),
@@ -239,11 +236,8 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
               {first.indexing ? <IndexingNote indexing={first.indexing} /> : null}
               <LibraryTable
                 key={`${handle} ${view.sort} ${view.order}`}
-                items={items}
-                total={first.total}
-                hasMore={hasNextPage}
-                loadingMore={isFetchingNextPage}
-                loadMore={loadMore}
+                handle={handle}
+                head={first}
                 view={view}
                 onSort={setView}
                 tableRef={tableRef}

@@ -1,28 +1,24 @@
 /**
- * The owned reports as a virtualized table over pages fetched as it scrolls: the table is as tall as the whole
- * library (`total` rows), only the rows in view (plus a few) are in the DOM, and a row whose page has not come
- * yet shows as loading until it does. One tab stop; arrows, PageUp/PageDown, Home/End move the current row,
+ * The owned reports as a virtualized table over the pages of the rows in view: the table is as tall as the
+ * whole library (`total` rows), only the rows in view (plus a few) are in the DOM, and a row whose page has not
+ * come yet shows as loading until it does. One tab stop; arrows, PageUp/PageDown, Home/End move the current row,
  * Enter opens it. Handle, Date, Bought and Spent sort (in core, over an index each).
  */
-import { memo, useEffect, useState, type KeyboardEvent, type RefObject } from 'react';
-import type { LibraryItem, LibrarySort } from '../../shared/rpc';
+import { memo, useState, type KeyboardEvent, type RefObject } from 'react';
+import type { LibraryItem, LibraryPage, LibrarySort } from '../../shared/rpc';
 import { day, localDay, usd } from '../format';
 import { Tags } from '../components/Tags';
 import { useFixedRows } from '../components/fixed-rows';
-import { DEFAULT_ORDER, type LibraryView } from './library-data';
+import { DEFAULT_ORDER, useLibraryRows, type LibraryView } from './library-data';
 
 /** Both must match `.library-table` in styles.css: rows have a fixed height, the header sticks on top. */
 const ROW_HEIGHT = 36;
 const HEAD_HEIGHT = 36;
-/** Ask for the next page while this many loaded rows are still below the view. */
-const PREFETCH_ROWS = 60;
 
 interface Props {
-  items: LibraryItem[];
-  total: number;
-  hasMore: boolean;
-  loadingMore: boolean;
-  loadMore(): void;
+  /** The handle the list is narrowed to ('' for all), and the list's first page. */
+  handle: string;
+  head: LibraryPage;
   view: LibraryView;
   onSort(view: LibraryView): void;
   onOpen(item: LibraryItem): void;
@@ -78,7 +74,8 @@ function SortHeader(props: {
  * cost most of a frame at 200 rows a page).
  */
 export const LibraryTable = memo(function LibraryTable(props: Props) {
-  const { items, total, hasMore, loadingMore, loadMore, onOpen, tableRef } = props;
+  const { handle, head, view, onOpen, tableRef } = props;
+  const total = head.total;
   const [cursor, setCursor] = useState(0);
   const current = Math.max(0, Math.min(cursor, total - 1));
 
@@ -92,12 +89,8 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
     scroller: tableRef,
   });
   const rows = Array.from({ length: range.last - range.first + 1 }, (_, i) => range.first + i);
-  const wanted = Math.max(range.last, current);
-
-  // Pages come in order (keyset): keep asking while the view, or the current row, is past what arrived.
-  useEffect(() => {
-    if (hasMore && !loadingMore && wanted + PREFETCH_ROWS >= items.length) loadMore();
-  }, [hasMore, loadingMore, wanted, items.length, loadMore]);
+  // The current row's page too: Enter opens it even while it is scrolled out of view.
+  const { rowAt, fetching } = useLibraryRows(handle, view, head, { ...range, also: current });
 
   const move = (to: number) => {
     const next = Math.max(0, Math.min(total - 1, to));
@@ -121,13 +114,15 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
     if (target !== undefined) {
       event.preventDefault();
       move(target);
-    } else if (event.key === 'Enter' && items[current]) {
+    } else if (event.key === 'Enter') {
+      const item = rowAt(current);
+      if (!item) return;
       event.preventDefault();
-      onOpen(items[current]);
+      onOpen(item);
     }
   };
 
-  const currentShown = current >= range.first && current <= range.last && items[current] !== undefined;
+  const currentShown = current >= range.first && current <= range.last && rowAt(current) !== undefined;
   return (
     <table
       ref={tableRef}
@@ -137,7 +132,7 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
       aria-rowcount={total + 1}
       aria-activedescendant={currentShown ? `library-row-${current}` : undefined}
       aria-readonly="true"
-      aria-busy={loadingMore}
+      aria-busy={fetching}
       data-testid="library-items"
       tabIndex={0}
       onKeyDown={onKey}
@@ -169,7 +164,7 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
       </thead>
       <tbody role="rowgroup" style={{ height: range.totalHeight }}>
         {rows.map((index) => {
-          const item = items[index];
+          const item = rowAt(index);
           const style = { transform: `translateY(${index * ROW_HEIGHT}px)` };
           if (!item) {
             return (

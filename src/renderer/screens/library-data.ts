@@ -1,11 +1,18 @@
 /**
- * The Library's data from core a page at a time: the list (keyset pages as the table scrolls) and search
- * results (pages of hits with snippets). Only the pages scrolled to are held, so a 100k library opens as a
- * small one does.
+ * The Library's data from core a page at a time: the list (pages of the rows in view, by their place in the
+ * order, so End or a dragged scrollbar asks for the last page alone) and search results (pages of hits with
+ * snippets). Only the pages scrolled to are held, so a 100k library opens as a small one does.
  */
-import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
+import {
+  queryOptions,
+  useInfiniteQuery,
+  useQueries,
+  useQuery,
+  type QueryClient,
+} from '@tanstack/react-query';
 import {
   MAX_SEARCH_OFFSET,
+  type LibraryItem,
   type LibraryPage,
   type LibrarySort,
   type RpcClient,
@@ -16,7 +23,7 @@ import { rpcQueryKey } from '../rpc/query-key';
 
 export const LIBRARY_PAGE = 200;
 export const SEARCH_PAGE = 25;
-/** While core's indexing pass is behind, the pages are asked for again this often to show its progress. */
+/** While core's indexing pass is behind, the first page is asked for again this often to show its progress. */
 export const INDEXING_POLL_MS = 1000;
 
 export interface LibraryView {
@@ -35,24 +42,56 @@ export const DEFAULT_ORDER: Record<LibrarySort, 'asc' | 'desc'> = {
 /** What the Library screen opens with: every handle, newest first. */
 export const OPENING_VIEW: LibraryView = { sort: 'date', order: 'desc' };
 
-function libraryPages(client: RpcClient, handle: string, view: LibraryView) {
-  const input = { ...(handle ? { handle } : {}), sort: view.sort, order: view.order, limit: LIBRARY_PAGE };
-  return infiniteQueryOptions({
+function libraryPage(client: RpcClient, handle: string, view: LibraryView, page: number) {
+  const input = {
+    ...(handle ? { handle } : {}),
+    sort: view.sort,
+    order: view.order,
+    limit: LIBRARY_PAGE,
+    ...(page > 0 ? { offset: page * LIBRARY_PAGE } : {}),
+  };
+  return queryOptions({
     // Keyed under 'library.list' so a purchase that refreshes the library refreshes these pages too.
     queryKey: rpcQueryKey('library.list', input),
-    queryFn: ({ pageParam }): Promise<LibraryPage> =>
-      client.call('library.list', pageParam ? { ...input, cursor: pageParam } : input),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last: LibraryPage) => last.nextCursor,
+    queryFn: (): Promise<LibraryPage> => client.call('library.list', input),
   });
 }
 
-export function useLibraryPages(handle: string, view: LibraryView) {
+/** The first page, with the library's count and total spent (and how far indexing has got). */
+export function useLibraryHead(handle: string, view: LibraryView) {
   const { client } = useRpc();
-  return useInfiniteQuery({
-    ...libraryPages(client, handle, view),
-    refetchInterval: (query) => (query.state.data?.pages[0]?.indexing ? INDEXING_POLL_MS : false),
+  return useQuery({
+    ...libraryPage(client, handle, view, 0),
+    refetchInterval: (query) => (query.state.data?.indexing ? INDEXING_POLL_MS : false),
   });
+}
+
+/**
+ * The rows from `first` to `last` of the list whose first page is `head`, and the row at `also` (the current
+ * one, wherever it is scrolled): each page they touch is asked for on its own, so a jump to the end of 100k
+ * reports is one request, not 500 in a row.
+ */
+export function useLibraryRows(
+  handle: string,
+  view: LibraryView,
+  head: LibraryPage,
+  range: { first: number; last: number; also: number },
+): { rowAt(index: number): LibraryItem | undefined; fetching: boolean } {
+  const { client } = useRpc();
+  const pageOf = (index: number) => Math.floor(Math.min(index, head.total - 1) / LIBRARY_PAGE);
+  const pages: number[] = [];
+  for (let page = Math.max(1, pageOf(range.first)); page <= pageOf(range.last); page++) pages.push(page);
+  const alsoPage = pageOf(range.also);
+  if (alsoPage > 0 && !pages.includes(alsoPage)) pages.push(alsoPage);
+  const answers = useQueries({ queries: pages.map((page) => libraryPage(client, handle, view, page)) });
+  const loaded = new Map<number, LibraryItem[]>([[0, head.items]]);
+  answers.forEach((answer, i) => {
+    if (answer.data) loaded.set(pages[i]!, answer.data.items);
+  });
+  return {
+    rowAt: (index) => loaded.get(Math.floor(index / LIBRARY_PAGE))?.[index % LIBRARY_PAGE],
+    fetching: answers.some((answer) => answer.isFetching),
+  };
 }
 
 /**
@@ -60,7 +99,7 @@ export function useLibraryPages(handle: string, view: LibraryView) {
  * renders, instead of after.
  */
 export function prefetchLibrary(queryClient: QueryClient, client: RpcClient, handle = ''): void {
-  void queryClient.prefetchInfiniteQuery(libraryPages(client, handle, OPENING_VIEW));
+  void queryClient.prefetchQuery(libraryPage(client, handle, OPENING_VIEW, 0));
 }
 
 export function useSearchPages(text: string, handle: string) {

@@ -92,15 +92,21 @@ export interface SearchView {
 
 export const libraryMethods = {
   'library.list': method<LibraryPage>()({
-    input: z.object({
-      handle: handleInput.optional(),
-      sort: librarySortSchema.optional(),
-      /** Default: newest, most expensive, latest bought first; handles A to Z. */
-      order: z.enum(['asc', 'desc']).optional(),
-      /** Without a limit, the whole library in one answer (the CLI's `library`). */
-      limit: z.number().int().min(1).max(1000).optional(),
-      cursor: z.string().max(1000).optional(),
-    }),
+    input: z
+      .object({
+        handle: handleInput.optional(),
+        sort: librarySortSchema.optional(),
+        /** Default: newest, most expensive, latest bought first; handles A to Z. */
+        order: z.enum(['asc', 'desc']).optional(),
+        /** Without a limit, the whole library in one answer (the CLI's `library`). */
+        limit: z.number().int().min(1).max(1000).optional(),
+        cursor: z.string().max(1000).optional(),
+        /** A page by its place in the order, for a view that jumps; not with a cursor. */
+        offset: z.number().int().min(0).max(100_000_000).optional(),
+      })
+      .refine((input) => input.cursor === undefined || input.offset === undefined, {
+        message: 'Ask for a page by its cursor or by its offset, not both.',
+      }),
     reads: ['library'],
     changes: [],
   }),
