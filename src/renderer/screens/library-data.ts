@@ -83,7 +83,11 @@ export function useLibraryRows(
   for (let page = Math.max(1, pageOf(range.first)); page <= pageOf(range.last); page++) pages.push(page);
   const alsoPage = pageOf(range.also);
   if (alsoPage > 0 && !pages.includes(alsoPage)) pages.push(alsoPage);
-  const answers = useQueries({ queries: pages.map((page) => libraryPage(client, handle, view, page)) });
+  // While indexing, reports join the order anywhere: the pages in view are asked for again with the first.
+  const refetchInterval = head.indexing ? INDEXING_POLL_MS : false;
+  const answers = useQueries({
+    queries: pages.map((page) => ({ ...libraryPage(client, handle, view, page), refetchInterval })),
+  });
   const loaded = new Map<number, LibraryItem[]>([[0, head.items]]);
   answers.forEach((answer, i) => {
     if (answer.data) loaded.set(pages[i]!, answer.data.items);
