@@ -20,6 +20,7 @@ import {
 } from '../../shared/rpc';
 import { useRpc } from '../rpc/context';
 import { rpcQueryKey } from '../rpc/query-key';
+import { pagesTouched, rowFromPages } from '../components/paged-rows';
 
 export const LIBRARY_PAGE = 200;
 export const SEARCH_PAGE = 25;
@@ -78,11 +79,13 @@ export function useLibraryRows(
   range: { first: number; last: number; also: number },
 ): { rowAt(index: number): LibraryItem | undefined; fetching: boolean } {
   const { client } = useRpc();
-  const pageOf = (index: number) => Math.floor(Math.min(index, head.total - 1) / LIBRARY_PAGE);
-  const pages: number[] = [];
-  for (let page = Math.max(1, pageOf(range.first)); page <= pageOf(range.last); page++) pages.push(page);
-  const alsoPage = pageOf(range.also);
-  if (alsoPage > 0 && !pages.includes(alsoPage)) pages.push(alsoPage);
+  const lastRow = head.total - 1;
+  const pages = pagesTouched(
+    LIBRARY_PAGE,
+    Math.min(range.first, lastRow),
+    Math.min(range.last, lastRow),
+    Math.min(range.also, lastRow),
+  );
   // While indexing, reports join the order anywhere: the pages in view are asked for again with the first.
   const refetchInterval = head.indexing ? INDEXING_POLL_MS : false;
   const answers = useQueries({
@@ -93,7 +96,7 @@ export function useLibraryRows(
     if (answer.data) loaded.set(pages[i]!, answer.data.items);
   });
   return {
-    rowAt: (index) => loaded.get(Math.floor(index / LIBRARY_PAGE))?.[index % LIBRARY_PAGE],
+    rowAt: rowFromPages(LIBRARY_PAGE, loaded),
     fetching: answers.some((answer) => answer.isFetching),
   };
 }

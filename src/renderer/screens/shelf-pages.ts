@@ -8,6 +8,7 @@ import type { ShelfSort } from '../../shared/shelf-filter';
 import type { ShelfEntry } from '../../shared/wire';
 import { useRpc } from '../rpc/context';
 import { rpcQueryKey } from '../rpc/query-key';
+import { pagesTouched, rowFromPages } from '../components/paged-rows';
 
 /** Rows per page: the first one fills any window, so the first paint waits for one small answer. */
 export const SHELF_PAGE = 100;
@@ -50,9 +51,7 @@ export function useShelfRows(
   range: { first: number; last: number },
 ): (index: number) => ShelfEntry | undefined {
   const { client } = useRpc();
-  const pages: number[] = [];
-  for (let page = Math.max(1, Math.floor(range.first / SHELF_PAGE)); page * SHELF_PAGE <= range.last; page++)
-    pages.push(page);
+  const pages = pagesTouched(SHELF_PAGE, range.first, range.last);
   const ready = summary !== undefined && head.data !== undefined && !head.isPlaceholderData;
   const answers = useQueries({
     queries: pages.map((page) => {
@@ -69,5 +68,5 @@ export function useShelfRows(
   answers.forEach((answer, i) => {
     if (ready && answer.data) loaded.set(pages[i]!, answer.data.entries);
   });
-  return (index) => loaded.get(Math.floor(index / SHELF_PAGE))?.[index % SHELF_PAGE];
+  return rowFromPages(SHELF_PAGE, loaded);
 }
