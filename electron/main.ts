@@ -101,6 +101,7 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
       demo: shellEnv.demo,
       // The demo unlocks its own wallet with a passphrase the person never typed (src/host/boot.ts).
       autoLockWallet: !shellEnv.demo,
+      followOtherWriters: true,
       walletConnectRelayUrl: shellEnv.walletConnectRelayUrl,
       ...(shellEnv.demoAsset ? { demoAsset: shellEnv.demoAsset } : {}),
       ...(shellEnv.demo && shellEnv.demoLibrarySecret

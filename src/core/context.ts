@@ -29,6 +29,9 @@ import { Purchaser, type PurchaseRequest } from './payments/purchaser';
 import { PurchaseSteps } from './payments/purchase-steps';
 import { Settlement } from './payments/settle';
 import { Spending } from './payments/spending';
+import { Reservations } from './ledger/reservations';
+import { KeptResender } from './payments/resend-kept';
+import { OtherWriters } from './db/other-writers';
 import { startPurchase } from './payments/purchase-start';
 import { PurchaseRestores } from './restore/restores';
 import { requote } from './quoting';
@@ -78,6 +81,11 @@ export interface DeskCoreOptions {
    * environment, where nobody could type the passphrase again.
    */
   autoLockWallet?: boolean;
+  /**
+   * Tell this desk's windows of commits by other processes on the same data folder (a CLI purchase, an MCP
+   * request): for the hosts of a window, not for a CLI run that answers and exits.
+   */
+  followOtherWriters?: boolean;
   /** How often the idle keystore is looked at (default 30 s); reading the wallet looks too. */
   autoLockCheckMs?: number;
   /** The WalletConnect relay, already validated (src/shared/walletconnect-relay.ts); default WalletConnect's. */
@@ -112,6 +120,8 @@ export class DeskContext {
   /** Sealed payments kept until validBefore for services that offer payment-identifier (decision 0024). */
   readonly keptPayments: KeptPayments;
   readonly spend: SpendLedger;
+  /** The reservation each payment takes before signing, shared by every process on the data folder. */
+  readonly reservations: Reservations;
   /** What counts against the caps, payments being signed included, and the facts the payment rules judge. */
   readonly spending: Spending;
   readonly budgets: HandleBudgets;
@@ -129,6 +139,8 @@ export class DeskContext {
   readonly wallet: DeskWallet;
   readonly quotes: QuoteBook;
   readonly purchaser: Purchaser;
+  /** Lost answers asked for again with the payment already sent (decision 0024). */
+  readonly keptResender: KeptResender;
   /** The ledger transitions from a signed payment to stored reports, for purchases, reconciliation and restore. */
   readonly settlement: Settlement;
   /** Restores of purchases from the service, some waiting for a wallet in the window to sign. */
@@ -143,6 +155,8 @@ export class DeskContext {
   /** The tokens services asked to be paid in, learned from their quotes (for balances). */
   readonly tokens = new KnownTokens();
   readonly events = new DeskEvents();
+  /** Commits by other processes on this desk.db, told to the windows (db/other-writers.ts). */
+  readonly otherWriters: OtherWriters;
   /**
    * The service named for this run (the CLI's --service or INTEL_DESK_SERVICE_URL, npm start's demo or
    * --service). It is never saved: a CLI run on the same data dir must not move the app's service, nor this
@@ -206,6 +220,8 @@ export class DeskContext {
         ? { idleMs: () => this.settings.get().autoLockMinutes * 60_000, now: this.now }
         : null,
     );
+    this.otherWriters = new OtherWriters(this.db, this.events);
+    if (options.followOtherWriters) this.otherWriters.start();
     if (options.autoLockWallet) {
       this.autoLockTimer = setInterval(() => this.wallet.lockIfIdle(), options.autoLockCheckMs ?? 30_000);
       this.autoLockTimer.unref();
@@ -233,8 +249,10 @@ export class DeskContext {
     const steps = new PurchaseSteps((purchaseId, step, quoteId) =>
       this.events.step(purchaseId, quoteId, step),
     );
+    this.reservations = new Reservations(this.db, this.now);
     this.settlement = new Settlement({
       db: this.db,
+      reservations: this.reservations,
       ledger: this.ledger,
       kept: this.keptPayments,
       snapshots: this.snapshots,
@@ -247,20 +265,21 @@ export class DeskContext {
       spend: this.spend,
       budgets: this.budgets,
       settings: this.settings,
+      reservations: this.reservations,
       now: this.now,
+    });
+    this.keptResender = new KeptResender({
+      kept: this.keptPayments,
+      clientFor: (serviceUrl) => this.connection.clientFor(serviceUrl),
+      settlement: this.settlement,
+      reservations: this.reservations,
     });
     this.purchaser = new Purchaser({
       db: this.db,
       ledger: this.ledger,
-      spend: this.spend,
-      budgets: this.budgets,
-      snapshots: this.snapshots,
-      settings: this.settings,
       wallet: this.wallet,
       quotes: this.quotes,
       client: () => this.client(),
-      clientFor: (serviceUrl) => this.connection.clientFor(serviceUrl),
-      kept: this.keptPayments,
       requote: (held) => requote(this, held),
       chain: (network) => this.chain(network),
       serviceFailedSince: (at) => this.connection.failedSince(at),
@@ -270,6 +289,8 @@ export class DeskContext {
       steps,
       settlement: this.settlement,
       spending: this.spending,
+      reservations: this.reservations,
+      ownedIds: (serviceUrl, handle) => this.snapshots.ownedIds(serviceUrl, handle),
     });
     this.restores = new PurchaseRestores({
       db: this.db,
@@ -370,6 +391,7 @@ export class DeskContext {
 
   close(): void {
     if (this.autoLockTimer) clearInterval(this.autoLockTimer);
+    this.otherWriters.stop();
     this.integrity.stop();
     for (const run of [...this.deferredWrites]) run();
     this.db.close();

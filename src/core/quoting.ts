@@ -34,6 +34,8 @@ interface Resolved {
   selection: Selection;
   /** The ids that selection must deliver. */
   expectedIds: string[];
+  /** Of those, the ones owned already, bought again by choice. */
+  ownedWhenQuoted: string[];
   /** Why that many, for a refusal when the challenge says otherwise. */
   countSource: string;
   ownedCount: number;
@@ -79,6 +81,7 @@ async function resolveSelection(
     return {
       selection,
       expectedIds: covered,
+      ownedWhenQuoted: ownedIds,
       countSource: countSource(covered.length),
       ...counts,
       includesOwned: ownedIds.length > 0,
@@ -95,6 +98,7 @@ async function resolveSelection(
   return {
     selection: { kind: 'ids', ids: missing },
     expectedIds: missing,
+    ownedWhenQuoted: [],
     countSource: `${missing.length} of your choice are missing`,
     ...counts,
     includesOwned: false,
@@ -170,6 +174,7 @@ async function priceResolved(ctx: QuotingDeps, handle: string, resolved: Resolve
     selection: resolved.selection,
     quote,
     expectedIds: resolved.expectedIds,
+    ownedWhenQuoted: resolved.ownedWhenQuoted,
     ...(secretReadOnly ? { secretReadOnly } : {}),
   });
 }
@@ -179,6 +184,7 @@ export async function requote(ctx: QuotingDeps, held: HeldQuote): Promise<HeldQu
   return priceResolved(ctx, held.handle, {
     selection: held.selection,
     expectedIds: held.expectedIds,
+    ownedWhenQuoted: held.ownedWhenQuoted,
     countSource: `the first quote was for ${held.expectedIds.length}`,
     ownedCount: 0,
     missingCount: held.expectedIds.length,

@@ -64,6 +64,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
   const core = await startCoreThread({
     core: {
       autoLockWallet: !options.core.demo,
+      followOtherWriters: true,
       ...options.core,
       walletConnectRelayUrl,
       ...(offsetMs ? { clockOffsetMs: offsetMs } : {}),

@@ -3,8 +3,8 @@
  * real only when signing yields: a hardware wallet or a slow keystore takes its time. Here the keystore's
  * signer waits on a gate the test opens, so a second purchase is judged while the first is being signed and
  * nothing of it is in desk.db yet. Without that count both would pay and the day would go over its cap.
- * The same holds for two external signatures that come back at once: the second is judged while the first is
- * checked on its way to the ledger.
+ * An external wallet's signature request counts from the moment it is made: its reservation is taken before
+ * the wallet is asked, so a second request is judged with it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
@@ -148,43 +148,48 @@ describe('the daily cap while a payment is being signed', () => {
     expect(BigInt(view.spentTodayUnits) <= BigInt(view.dailyCapUnits)).toBe(true);
   });
 
-  it('counts an external signature being checked before its ledger row, when two come back at once', async () => {
+  it('counts a signature request the wallet has not answered yet, and frees it when abandoned', async () => {
     const dir = tempDir('desk-cap-pending-external-');
     const external = await deskFor(stack, dir.dir, { now: sameDayClock() });
     try {
       const account = privateKeyToAccount(stack.buyerKeys[0]!);
       await external.handlers['wallet.useExternal']({ address: account.address });
       await external.handlers['settings.update']({ dailyCapUnits: '30000', perPurchaseCapUnits: '1000000' });
-      // Two windows, each alone under the cap: both signature requests go out.
-      const requests = [];
-      for (const handle of handles.slice(2, 4)) {
-        const quote = await external.handlers['quote.get']({ handle, selection: { kind: 'all' } });
-        const started = await external.handlers['purchase.start']({
-          quoteId: quote.quoteId,
-          confirmedAmount: quote.amount,
-        });
-        if (started.status !== 'needs_signature') throw new Error('expected a signature request');
-        requests.push(started.request);
-      }
-      const signatures = await Promise.all(requests.map((request) => signExternal(account, request)));
+      // Two windows, each alone under the cap. The first request reserves its money before the wallet is
+      // asked, so the second is judged with it and refused before its wallet is asked anything.
+      const quotes = [];
+      for (const handle of handles.slice(2, 4))
+        quotes.push(await external.handlers['quote.get']({ handle, selection: { kind: 'all' } }));
+      const first = await external.handlers['purchase.start']({
+        quoteId: quotes[0]!.quoteId,
+        confirmedAmount: quotes[0]!.amount,
+      });
+      if (first.status !== 'needs_signature') throw new Error('expected a signature request');
+      const second = await failure(
+        external.handlers['purchase.start']({
+          quoteId: quotes[1]!.quoteId,
+          confirmedAmount: quotes[1]!.amount,
+        }),
+      );
+      expect(second.code).toBe('over_daily_cap');
+      // The person gives up on the first in the wallet: its money no longer counts, and the second may go.
+      await external.handlers['purchase.abandonSignature']({ purchaseId: first.request.purchaseId });
+      const again = await external.handlers['quote.get']({ handle: handles[3]!, selection: { kind: 'all' } });
+      const started = await external.handlers['purchase.start']({
+        quoteId: again.quoteId,
+        confirmedAmount: again.amount,
+      });
+      if (started.status !== 'needs_signature') throw new Error('expected a signature request');
       const before = await balanceOf(stack, payer);
-      // Both come back at once: the second is judged while the first is being checked, before its row.
-      const outcomes = await Promise.allSettled(
-        requests.map((request, index) =>
-          external.handlers['purchase.submitSignature']({
-            purchaseId: request.purchaseId,
-            signature: signatures[index]!,
-          }),
-        ),
-      );
-      const codes = outcomes.map((outcome) =>
-        outcome.status === 'fulfilled' ? outcome.value.status : (outcome.reason as { code?: string }).code,
-      );
-      // One pays, whichever it is; the other is refused over the cap and sends nothing.
-      expect([...codes].sort()).toEqual(['completed', 'over_daily_cap']);
+      const outcome = await external.handlers['purchase.submitSignature']({
+        purchaseId: started.request.purchaseId,
+        signature: await signExternal(account, started.request),
+      });
+      expect(outcome.status).toBe('completed');
       expect(before - (await balanceOf(stack, payer))).toBe(20_000n);
-      const paid = requests[codes.indexOf('completed')]!.purchaseId;
-      expect(ledgerRows(dir.dir).map((row) => [row.id, row.state])).toEqual([[paid, 'completed']]);
+      expect(ledgerRows(dir.dir).map((row) => [row.id, row.state])).toEqual([
+        [started.request.purchaseId, 'completed'],
+      ]);
     } finally {
       await external.close();
       dir.remove();

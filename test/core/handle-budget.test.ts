@@ -143,7 +143,7 @@ describe('a handle budget', () => {
     expect(spend.byHandle.find((r) => r.handle === handle)?.budgetUnits).toBeNull();
   });
 
-  it('judges an external signature again when it comes back, with the other one paid meanwhile', async () => {
+  it('judges an external signature again when it comes back, with the budget lowered meanwhile', async () => {
     const other = tempDir('desk-handle-budget-external-');
     const external = await deskFor(stack, other.dir);
     try {
@@ -154,25 +154,26 @@ describe('a handle budget', () => {
         perPurchaseCapUnits: '100000000',
       });
       const handle = handles[1]!;
-      await external.handlers['budget.set']({ handle, monthlyUnits: '15000' });
+      await external.handlers['budget.set']({ handle, monthlyUnits: '25000' });
       const ids = (await external.handlers['menu.get']({ handle })).reports.map((r) => r.id).slice(4, 6);
-      // Each alone fits the budget, so both signature requests go out.
-      const requests: ExternalSignRequest[] = [];
-      for (const id of ids) {
+      const request = async (id: string): Promise<ExternalSignRequest> => {
         const quote = await external.handlers['quote.get']({ handle, selection: { kind: 'ids', ids: [id] } });
         const started = await external.handlers['purchase.start']({
           quoteId: quote.quoteId,
           confirmedAmount: quote.amount,
         });
         if (started.status !== 'needs_signature') throw new Error('expected a signature request');
-        requests.push(started.request);
-      }
-      const [first, second] = requests as [ExternalSignRequest, ExternalSignRequest];
+        return started.request;
+      };
+      const first = await request(ids[0]!);
       const paid = await external.handlers['purchase.submitSignature']({
         purchaseId: first.purchaseId,
         signature: await signExternal(account, first),
       });
       expect(paid.status).toBe('completed');
+      // The second fits when asked for; while the wallet waits, the budget is lowered below it.
+      const second = await request(ids[1]!);
+      await external.handlers['budget.set']({ handle, monthlyUnits: '15000' });
       const before = await balanceOf(stack, account.address);
       const refusal = await failure(
         external.handlers['purchase.submitSignature']({

@@ -204,32 +204,33 @@ describe('a signature request the window gave up on', () => {
 });
 
 describe('an external signature judged again when it comes back', () => {
-  it('is refused over the daily cap when another purchase was paid while it waited, and nothing moves', async () => {
+  it('is refused over the daily cap when the cap was lowered while it waited, and nothing moves', async () => {
     const dir = await dataDir();
     // One local day for the whole test: "spent today" is the day of the first purchase (clock.ts).
     const desk = await deskFor(stack, dir, { serviceUrl: proxy.url, now: sameDayClock() });
     cleanups.push(() => desk.close());
     const account = privateKeyToAccount(stack.buyerKeys[1]!);
     await desk.handlers['wallet.useExternal']({ address: account.address });
-    await desk.handlers['settings.update']({ dailyCapUnits: '15000' });
-    // Two reports asked for in two windows: each alone fits under the cap, so both signature requests go out.
-    const requests = [];
-    for (const id of [ids[4]!, ids[5]!]) {
+    await desk.handlers['settings.update']({ dailyCapUnits: '25000' });
+    const request = async (id: string): Promise<ExternalSignRequest> => {
       const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'ids', ids: [id] } });
       const started = await desk.handlers['purchase.start']({
         quoteId: quote.quoteId,
         confirmedAmount: quote.amount,
       });
       if (started.status !== 'needs_signature') throw new Error('expected a signature request');
-      requests.push(started.request);
-    }
-    const [first, second] = requests as [ExternalSignRequest, ExternalSignRequest];
+      return started.request;
+    };
+    const first = await request(ids[4]!);
     const start = await balanceOf(stack, account.address);
     const paid = await desk.handlers['purchase.submitSignature']({
       purchaseId: first.purchaseId,
       signature: await signExternal(account, first),
     });
     expect(paid.status).toBe('completed');
+    // The second fits when asked for; while the wallet waits, the daily cap is lowered below it.
+    const second = await request(ids[5]!);
+    await desk.handlers['settings.update']({ dailyCapUnits: '15000' });
     const before = { balance: await balanceOf(stack, account.address), payments: proxy.paymentsSeen.length };
     expect(before.balance).toBe(start - 10_000n);
 

@@ -327,4 +327,17 @@ export const MIGRATIONS: readonly string[] = [
   // 15: the handles a service's reports are of, from an index alone. Naming them after each shelf fetch read
   // every report row to find them (190 ms at 100k reports, at every start, with core busy meanwhile).
   `CREATE INDEX snapshots_by_service ON snapshots(service_url, handle);`,
+  // 16: one reservation per payment, taken in the write transaction that checked the guard and the caps,
+  // before anything is signed, whichever process signs (ledger/reservations.ts, decision 0042). In-memory
+  // sets guarded only their own process: two CLI runs on one folder both paid for the same reports.
+  `CREATE TABLE reservations (
+     purchase_id TEXT NOT NULL PRIMARY KEY,
+     service_url TEXT NOT NULL,
+     handle TEXT NOT NULL,
+     selection_json TEXT NOT NULL,
+     amount TEXT NOT NULL,
+     holder_json TEXT NOT NULL,
+     expires_at INTEGER NOT NULL,
+     created_at TEXT NOT NULL
+   );`,
 ];

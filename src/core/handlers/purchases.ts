@@ -20,9 +20,10 @@ export function reconcile(ctx: DeskContext): Promise<void> {
     ledger: ctx.ledger,
     kept: ctx.keptPayments,
     settlement: ctx.settlement,
-    resendKept: (row, silentServices) => ctx.purchaser.resendKept(row, silentServices),
+    resendKept: (row, silentServices) => ctx.keptResender.resend(row, silentServices),
     chain: (network) => ctx.chain(network),
     rpcUrlFor: (network) => ctx.rpcUrlFor(network),
+    atWork: (purchaseId) => ctx.reservations.atWork(purchaseId),
     now: ctx.now,
   });
 }

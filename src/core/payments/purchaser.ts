@@ -7,13 +7,8 @@ import type { Hex, PublicClient } from 'viem';
 import type { PaidWith, PurchaseOutcome } from '../../shared/rpc';
 import { DeskError, refused } from '../errors';
 import type { DeskDb } from '../db/open';
-import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
-import type { KeptPayments } from '../ledger/kept-payments';
-import type { SpendLedger } from '../ledger/spend';
-import type { HandleBudgets } from '../ledger/budgets';
-import type { SnapshotStore } from '../cache/snapshots';
-import type { PaidAnswer, ServiceClient } from '../client/service-client';
-import type { SettingsStore } from '../settings';
+import type { PurchaseLedger } from '../ledger/purchases';
+import type { ServiceClient } from '../client/service-client';
 import type { DeskWallet } from '../wallet/wallet';
 import {
   assertSignedBy,
@@ -31,10 +26,13 @@ import type { QuoteChangedDetails } from '../../shared/rpc-errors';
 import type { PurchaseSteps } from './purchase-steps';
 import type { Settlement } from './settle';
 import { requireRoomToStore } from '../disk-space';
-import { PaymentsInFlight, samePurchaseTarget, type GuardedSelection } from './selection-guard';
-
-/** How long a check waits for the answer to a kept payment sent again. */
-export const RESEND_DEADLINE_MS = 10_000;
+import {
+  assertNotOwnedSinceQuote,
+  assertSelectionFree,
+  samePurchaseTarget,
+  type GuardedSelection,
+} from './selection-guard';
+import type { Reservations } from '../ledger/reservations';
 
 export interface PurchaseRequest {
   quoteId: string;
@@ -48,17 +46,9 @@ export interface PurchaseRequest {
 export interface PurchaserDeps {
   db: DeskDb;
   ledger: PurchaseLedger;
-  spend: SpendLedger;
-  budgets: HandleBudgets;
-  snapshots: SnapshotStore;
-  settings: SettingsStore;
   wallet: DeskWallet;
   quotes: QuoteBook;
   client: () => ServiceClient;
-  /** A client for a purchase's own service, which may no longer be the one selected. */
-  clientFor: (serviceUrl: string) => ServiceClient;
-  /** Payments sent to services that offer payment-identifier, sealed until validBefore (decision 0024). */
-  kept: KeptPayments;
   /** Re-prices the held quote's selection from a fresh challenge (validated like the first one). */
   requote: (held: HeldQuote) => Promise<HeldQuote>;
   /** A read-only client for the network's chain, when an RPC URL is known (to confirm a refusal). */
@@ -77,8 +67,12 @@ export interface PurchaserDeps {
   steps: PurchaseSteps;
   /** The ledger transitions from a signed payment to stored reports (settle.ts). */
   settlement: Settlement;
-  /** The caps' count, which the purchaser tells of payments past the check until their ledger row exists. */
+  /** What counts against the caps, reserved payments of every process included. */
   spending: Spending;
+  /** The reservation each payment takes before it is signed, seen by every process on the data folder. */
+  reservations: Reservations;
+  /** The handle's reports the library holds from this service. */
+  ownedIds: (serviceUrl: string, handle: string) => Set<string>;
 }
 
 /** The quote a purchase pays: the held one while fresh, else a new one; `contacted` when the service answered. */
@@ -100,9 +94,6 @@ interface PendingExternal {
 export class Purchaser {
   private readonly pendingExternal = new Map<string, PendingExternal>();
   private readonly submitted = new Set<string>();
-  private readonly inFlight = new PaymentsInFlight();
-  /** Purchases whose kept payment is being sent again now, so two checks at once send it once. */
-  private readonly resending = new Set<string>();
   constructor(private readonly deps: PurchaserDeps) {}
 
   /** The quote to pay: the held one while fresh, else a new challenge that must say the same (rule 2). */
@@ -127,9 +118,64 @@ export class Purchaser {
     return { held: fresh, contacted: true };
   }
 
-  /** The caps, the handle's budget and the pinned payee (payments/policy.ts), as the quote showed them. */
-  private checkPolicy(held: HeldQuote, request: PurchaseRequest, serviceUrl: string): void {
-    this.deps.spending.enforce(held, request, serviceUrl);
+  /**
+   * The guard and the rules before anything is signed: no overlapping payment reserved or unresolved in any
+   * process, and the caps, the handle's budget and the pinned payee (policy.ts). `excluding`: purchases whose
+   * own reservations do not count (one judged again after it reserved, requests it replaces).
+   */
+  private check(
+    target: GuardedSelection,
+    held: HeldQuote,
+    request: PurchaseRequest,
+    excluding: readonly string[] = [],
+  ): void {
+    assertSelectionFree(this.deps, target, excluding);
+    assertNotOwnedSinceQuote(held, this.deps.ownedIds(target.serviceUrl, held.handle));
+    this.deps.spending.enforce(held, request, target.serviceUrl, excluding);
+  }
+
+  /**
+   * Takes the payment's reservation in one write transaction with the checks (BEGIN IMMEDIATE: no other
+   * process can reserve or commit between the check and the insert). Nothing is signed before it commits.
+   * `replacing`: this process's own unanswered signature requests for the same reports, dropped with it.
+   */
+  private reserve(
+    purchaseId: string,
+    target: GuardedSelection,
+    held: HeldQuote,
+    request: PurchaseRequest,
+    authorization: Authorization,
+    replacing: readonly string[] = [],
+  ): void {
+    const { db, reservations } = this.deps;
+    db.transaction(() => {
+      reservations.pruneLapsed();
+      for (const id of replacing) reservations.release(id);
+      this.check(target, held, request);
+      reservations.insert({
+        purchaseId,
+        serviceUrl: target.serviceUrl,
+        handle: held.handle,
+        selection: held.selection,
+        amount: held.quote.amount,
+        expiresAt: Number(authorization.validBefore) * 1000,
+      });
+    }).immediate();
+  }
+
+  /** An external signature came back: its reservation must still be this process's, and the rules still hold. */
+  private confirmReserved(purchaseId: string, pending: PendingExternal): void {
+    this.deps.db
+      .transaction(() => {
+        if (!this.deps.reservations.holds(purchaseId)) {
+          throw refused(
+            'reservation_lapsed',
+            'This payment waited too long for its signature and no longer holds its place; nothing was sent. Buy again.',
+          );
+        }
+        this.check(pending.target, pending.held, pending.consent, [purchaseId]);
+      })
+      .immediate();
   }
 
   /**
@@ -152,9 +198,11 @@ export class Purchaser {
       );
     }
     const target = { serviceUrl: client.baseUrl, handle: held.handle, selection: held.selection };
-    this.inFlight.assertNone(target, this.deps.ledger, this.deps.now());
-    this.checkPolicy(held, request, client.baseUrl);
+    // A refusal before any network contact; the reservation below asks again, in its transaction. A
+    // signature request nobody answered (the wallet was closed, the person said no) can never pay, as only
+    // this desk sends it: a new one for the same reports replaces it.
     const kind = this.deps.wallet.kind();
+    this.check(target, held, request, kind === 'external' ? this.pendingFor(target) : []);
     const payer = this.deps.wallet.address();
     if (kind === null || payer === null)
       throw new DeskError('no_wallet', 'Connect a wallet before buying.', 'wallet');
@@ -166,17 +214,12 @@ export class Purchaser {
     await this.deps.checkTokenDomain(held.quote);
     await requireRoomToStore(this.deps.db, held.quote.reportCount);
     const clock = await this.deps.clock(held.quote.network);
-    // Asked again after the last await: from here to the in-flight record nothing awaits, so of two
-    // concurrent starts for the same reports the second sees the first.
-    this.inFlight.assertNone(target, this.deps.ledger, this.deps.now());
-    // And the rules again, for the same reason: a concurrent purchase may have been committed meanwhile.
-    this.checkPolicy(held, request, held.serviceUrl);
     const authorization = newAuthorization(held.quote, payer, this.deps.now(), clock);
     const purchaseId = randomUUID();
     if (kind === 'external' || !account) {
-      // A signature request nobody answered (the wallet was closed, the person said no) can never pay, as
-      // only this desk sends it: a new one for the same reports replaces it.
-      this.dropPendingFor(target);
+      const replaced = this.pendingFor(target);
+      this.reserve(purchaseId, target, held, request, authorization, replaced);
+      for (const id of replaced) this.forgetPending(id);
       if (held.id !== request.quoteId) this.deps.quotes.claim(held.id);
       const quoteIds = [request.quoteId, held.id];
       this.pendingExternal.set(purchaseId, { held, authorization, quoteIds, target, consent: request });
@@ -184,30 +227,34 @@ export class Purchaser {
       keepQuote();
       return { status: 'needs_signature', request: externalRequest(purchaseId, held, authorization) };
     }
+    this.reserve(purchaseId, target, held, request, authorization);
     this.deps.quotes.spend(request.quoteId);
     this.deps.quotes.spend(held.id);
     keepQuote();
-    this.inFlight.add(purchaseId, target, Number.POSITIVE_INFINITY);
-    this.deps.spending.signing(purchaseId, held);
     try {
       steps.confirmed(purchaseId, request.quoteId);
       steps.emit(purchaseId, 'signing');
       const signature = await account.signTypedData(typedData(held.quote, authorization));
       return await this.send(purchaseId, held, authorization, signature);
     } finally {
-      this.deps.spending.done(purchaseId);
-      this.inFlight.remove(purchaseId);
+      this.deps.reservations.release(purchaseId);
       steps.forget(purchaseId);
     }
   }
 
-  private dropPendingFor(target: GuardedSelection): void {
-    for (const [id, pending] of this.pendingExternal)
-      if (samePurchaseTarget(pending.target, target)) this.forgetPending(id, pending);
+  /** This process's unanswered signature requests for (some of) the target's reports. */
+  private pendingFor(target: GuardedSelection): string[] {
+    return [...this.pendingExternal]
+      .filter(([, pending]) => samePurchaseTarget(pending.target, target))
+      .map(([id]) => id);
   }
 
-  private forgetPending(purchaseId: string, pending: PendingExternal): void {
+  /** Drops an unanswered signature request; its reservation is released by the caller or with it here. */
+  private forgetPending(purchaseId: string): void {
+    const pending = this.pendingExternal.get(purchaseId);
+    if (!pending) return;
     this.pendingExternal.delete(purchaseId);
+    this.deps.reservations.release(purchaseId);
     this.deps.steps.forget(purchaseId);
     for (const quoteId of pending.quoteIds) this.deps.quotes.release(quoteId);
   }
@@ -217,9 +264,8 @@ export class Purchaser {
    * waiting): it is forgotten, so a signature that comes later is refused and pays nothing.
    */
   abandonSignature(purchaseId: string): boolean {
-    const pending = this.pendingExternal.get(purchaseId);
-    if (!pending) return false;
-    this.forgetPending(purchaseId, pending);
+    if (!this.pendingExternal.has(purchaseId)) return false;
+    this.forgetPending(purchaseId);
     return true;
   }
 
@@ -237,7 +283,7 @@ export class Purchaser {
     // Taken before any await, so of two submissions at once only the first goes on.
     this.pendingExternal.delete(purchaseId);
     this.submitted.add(purchaseId);
-    const { held, authorization, quoteIds, target } = pending;
+    const { held, authorization, quoteIds } = pending;
     let paying = false;
     try {
       if (Number(authorization.validBefore) * 1000 < this.deps.now() + 10_000) {
@@ -247,19 +293,15 @@ export class Purchaser {
         );
       }
       await assertSignedBy(held.quote, authorization, signature, this.deps.chain(held.quote.network));
-      this.inFlight.assertNone(target, this.deps.ledger, this.deps.now());
       // The person may have taken minutes to sign: other purchases were paid meanwhile, or the day turned.
-      this.checkPolicy(held, pending.consent, held.serviceUrl);
+      this.confirmReserved(purchaseId, pending);
       for (const quoteId of quoteIds) this.deps.quotes.spend(quoteId);
-      this.inFlight.add(purchaseId, target, Number.POSITIVE_INFINITY);
-      this.deps.spending.signing(purchaseId, held);
       paying = true;
       return await this.send(purchaseId, held, authorization, signature);
     } finally {
       this.deps.steps.forget(purchaseId);
-      this.deps.spending.done(purchaseId);
-      if (paying) this.inFlight.remove(purchaseId);
-      else {
+      this.deps.reservations.release(purchaseId);
+      if (!paying) {
         // Nothing was sent: the quote may be used again, and this purchase is over.
         this.submitted.delete(purchaseId);
         for (const quoteId of quoteIds) this.deps.quotes.release(quoteId);
@@ -298,42 +340,6 @@ export class Purchaser {
       return settlement.sendFailed(purchaseId, error, held, authorization, chain);
     }
     return settlement.answered(purchaseId, answer, true);
-  }
-
-  /**
-   * After a lost answer: sends the purchase's kept payment, byte for byte the one already sent, once more to
-   * its service, which offered payment-identifier and so answers the same payment with the answer it kept.
-   * No new signature and no new authorization: the token settles one nonce at most once. Nothing is sent for a
-   * purchase with no kept payment (its service did not offer the extension), past validBefore, or still on
-   * its way in this desk, nor to a service in `silentServices` (those that did not answer earlier in the same
-   * check). True when an answer came back (stored, or held in doubt by the delivery check).
-   */
-  async resendKept(row: PurchaseRow, silentServices: Set<string> = new Set()): Promise<boolean> {
-    // Only a purchase already judged in doubt: one a crash left 'sent' is first asked about on chain.
-    if (row.state !== 'in_doubt' || silentServices.has(row.service_url)) return false;
-    if (this.inFlight.has(row.id) || this.resending.has(row.id)) return false;
-    const payment = this.deps.kept.open(row);
-    if (payment === null) return false;
-    this.resending.add(row.id);
-    try {
-      let answer: PaidAnswer;
-      // A bounded wait: the check runs at every start, and a service that holds the answer again must not
-      // hold the desk with it.
-      const deadline = AbortSignal.timeout(RESEND_DEADLINE_MS);
-      try {
-        answer = await this.deps.clientFor(row.service_url).pay(row.resource, payment, deadline);
-      } catch (error) {
-        // No answer, or a refusal: the chain and the expiry decide, as for any purchase in doubt. A service
-        // that did not answer at all is not asked again in this pass: each ask would wait out the deadline.
-        if (deadline.aborted || (error instanceof DeskError && error.kind === 'network'))
-          silentServices.add(row.service_url);
-        return false;
-      }
-      this.deps.settlement.answered(row.id, answer, false);
-      return true;
-    } finally {
-      this.resending.delete(row.id);
-    }
   }
 }
 

@@ -16,6 +16,8 @@ export interface HeldQuote {
    * answer is checked against them before anything is stored.
    */
   expectedIds: string[];
+  /** Of those, the ones owned already when quoted and bought again by choice; any other owned since is not. */
+  ownedWhenQuoted: string[];
   fetchedAt: number;
   /**
    * Priced for a read with the library secret on a network Intel Desk never pays on (a real service on the

@@ -21,11 +21,13 @@ export interface ReconcileDeps {
   kept: KeptPayments;
   settlement: Pick<Settlement, 'deliver'>;
   /**
-   * Sends an in-doubt purchase's kept payment once more for its lost answer (Purchaser.resendKept); true when
+   * Sends an in-doubt purchase's kept payment once more for its lost answer (KeptResender.resend); true when
    * an answer came back. Services in `silentServices` are not asked.
    */
   resendKept: (row: PurchaseRow, silentServices: Set<string>) => Promise<boolean>;
   chain: (network: string) => PublicClient | null;
+  /** True while a live process (this one included) is still paying this purchase: it is left to that one. */
+  atWork: (purchaseId: string) => boolean;
   /** The RPC URL behind chain(network), for telling the user what is waited for. */
   rpcUrlFor: (network: string) => string | null;
   now: () => number;
@@ -175,6 +177,7 @@ export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
   // A payment whose authorization closed can neither pay nor fetch anything: none is kept past validBefore.
   deps.kept.forgetExpired();
   for (const row of deps.ledger.unsettled()) {
+    if (deps.atWork(row.id)) continue;
     try {
       await reconcileOne(row, deps, unreachable, silentServices);
     } catch (error) {

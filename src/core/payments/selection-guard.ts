@@ -7,10 +7,12 @@
 import { formatUnitsUsd } from '../../shared/money';
 import { readableDate } from '../../shared/analytics-shape';
 import { z } from 'zod';
+import { handleKey } from '../../shared/handle-key';
 import { selectionSchema, type Selection } from '../../shared/rpc';
 import { refused, type DeskError } from '../errors';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
-import type { QuoteBook } from './quote-book';
+import type { HeldQuote, QuoteBook } from './quote-book';
+import type { Reservation, Reservations } from '../ledger/reservations';
 
 export interface GuardedSelection {
   serviceUrl: string;
@@ -46,15 +48,11 @@ export function selectionsOverlap(a: Selection, b: Selection): boolean {
   return true;
 }
 
-function sameHandle(a: string, b: string): boolean {
-  return a.replace(/^@/, '').toLowerCase() === b.replace(/^@/, '').toLowerCase();
-}
-
 /** True when the two purchases could pay for the same report twice. */
 export function samePurchaseTarget(a: GuardedSelection, b: GuardedSelection): boolean {
   return (
     a.serviceUrl === b.serviceUrl &&
-    sameHandle(a.handle, b.handle) &&
+    handleKey(a.handle) === handleKey(b.handle) &&
     selectionsOverlap(a.selection, b.selection)
   );
 }
@@ -62,7 +60,9 @@ export function samePurchaseTarget(a: GuardedSelection, b: GuardedSelection): bo
 /** A purchase sent for (some of) these reports whose outcome is not known yet: it may still settle. */
 export function unresolvedPurchase(ledger: PurchaseLedger, wanted: GuardedSelection): PurchaseRow | null {
   for (const row of ledger.unsettled()) {
-    if (row.state === 'signed') continue; // never sent: reconciliation fails it, nothing can settle
+    // Signed but not sent: while its holder lives, its reservation guards it (assertSelectionFree); once the
+    // holder is gone it can never be sent, and reconciliation fails it.
+    if (row.state === 'signed') continue;
     const selection = rowSelection(row);
     const target = {
       serviceUrl: row.service_url,
@@ -109,38 +109,57 @@ export function claimQuote(quotes: QuoteBook, quoteId: string): void {
   }
 }
 
+/** What the guard reads: the ledger, and the reservations every process on this data folder takes. */
+export interface GuardSources {
+  ledger: PurchaseLedger;
+  reservations: Reservations;
+}
+
+/** A payment for an overlapping selection being signed or sent now, by this process or another. */
+export function reservedPurchase(
+  reservations: Reservations,
+  wanted: GuardedSelection,
+  excluding: readonly string[] = [],
+): Reservation | null {
+  for (const reservation of reservations.standing()) {
+    if (!excluding.includes(reservation.purchaseId) && samePurchaseTarget(reservation, wanted))
+      return reservation;
+  }
+  return null;
+}
+
 /**
- * Payments this desk is signing or sending that are not in the ledger yet (or wait for an external
- * signature until their window closes), so two concurrent purchases of the same reports cannot both sign.
+ * Refuses while a payment for an overlapping selection is reserved (being signed or sent, in any process) or
+ * unresolved in the ledger. `excluding`: purchases whose own reservations do not count.
  */
-export class PaymentsInFlight {
-  private readonly entries = new Map<string, GuardedSelection & { until: number }>();
-
-  add(purchaseId: string, target: GuardedSelection, until: number): void {
-    this.entries.set(purchaseId, { ...target, until });
+export function assertSelectionFree(
+  sources: GuardSources,
+  wanted: GuardedSelection,
+  excluding: readonly string[] = [],
+): void {
+  const reserved = reservedPurchase(sources.reservations, wanted, excluding);
+  if (reserved) {
+    throw refused(
+      'purchase_in_progress',
+      `A payment for these reports (@${reserved.handle}, ${formatUnitsUsd(reserved.amount)}) is already under way in this window or another Intel Desk process; nothing was signed for this one. Look at Purchases once it is done.`,
+      { purchaseId: reserved.purchaseId },
+    );
   }
+  const blocking = blockingPurchase(sources.ledger, wanted);
+  if (blocking) throw blocking;
+}
 
-  remove(purchaseId: string): void {
-    this.entries.delete(purchaseId);
-  }
-
-  has(purchaseId: string): boolean {
-    return this.entries.has(purchaseId);
-  }
-
-  /** Refuses while a payment for an overlapping selection is in flight here or unresolved in the ledger. */
-  assertNone(wanted: GuardedSelection, ledger: PurchaseLedger, now: number): void {
-    for (const [id, other] of this.entries) {
-      if (other.until <= now) this.entries.delete(id);
-      else if (samePurchaseTarget(other, wanted)) {
-        throw refused(
-          'purchase_in_progress',
-          'A payment for these reports is already under way (another click or window); nothing was signed for this one.',
-          { purchaseId: id },
-        );
-      }
-    }
-    const blocking = blockingPurchase(ledger, wanted);
-    if (blocking) throw blocking;
-  }
+/**
+ * Refuses a quote some of whose reports were bought since it was taken (rule 6), here or by another process on
+ * the data folder: the guard above sees only payments still under way, not finished ones.
+ */
+export function assertNotOwnedSinceQuote(held: HeldQuote, ownedNow: Set<string>): void {
+  const chosen = new Set(held.ownedWhenQuoted);
+  const since = held.expectedIds.filter((id) => ownedNow.has(id) && !chosen.has(id));
+  if (since.length === 0) return;
+  throw refused(
+    'owned_since_quote',
+    `${since.length === 1 ? 'One of these reports was' : `${since.length} of these reports were`} bought since this price was given (in this window or another Intel Desk process); nothing was signed. Ask for a new price: it leaves out what you own.`,
+    { ownedSince: since.length },
+  );
 }

@@ -7,7 +7,8 @@ import type { PublicClient } from 'viem';
 import type { PaymentPayload } from '@x402/core/types';
 import type { PurchaseOutcome, PurchaseView } from '../../shared/rpc';
 import type { PaidSuccess } from '../../shared/wire';
-import { DeskError } from '../errors';
+import { DeskError, refused } from '../errors';
+import type { Reservations } from '../ledger/reservations';
 import type { DeskDb } from '../db/open';
 import { purchaseView, type PurchaseLedger } from '../ledger/purchases';
 import type { KeptPayments } from '../ledger/kept-payments';
@@ -28,6 +29,8 @@ export interface SettlementDeps {
   snapshots: SnapshotStore;
   settings: SettingsStore;
   steps: PurchaseSteps;
+  /** The fence before a payment leaves: its reservation must still be this process's. */
+  reservations: Pick<Reservations, 'holds'>;
   now: () => number;
 }
 
@@ -44,31 +47,39 @@ export class Settlement {
   ): void {
     const { serviceUrl, createdAt, held, authorization } = signed;
     const { ledger } = this.deps;
-    this.deps.db.transaction(() => {
-      ledger.insertSigned({
-        id: purchaseId,
-        serviceUrl,
-        handle: held.handle,
-        resource: held.quote.resource,
-        reportCount: held.quote.reportCount,
-        amount: held.quote.amount,
-        network: held.quote.network,
-        asset: held.quote.asset,
-        payer: authorization.from,
-        payTo: held.quote.payTo,
-        nonce: authorization.nonce,
-        validBefore: authorization.validBefore,
-        quoteJson: JSON.stringify({
-          requirement: held.quote.requirement,
-          selection: held.selection,
-          expectedIds: held.expectedIds,
-          challenge: held.quote.challenge,
-          validAfter: authorization.validAfter.toString(),
-        }),
-        createdAt,
-      });
-      this.deps.kept.keep(purchaseId, payment, authorization.validBefore);
-    })();
+    this.deps.db
+      .transaction(() => {
+        if (!this.deps.reservations.holds(purchaseId)) {
+          throw refused(
+            'reservation_lapsed',
+            'This payment took too long to sign and no longer holds its place; nothing was sent. Buy again.',
+          );
+        }
+        ledger.insertSigned({
+          id: purchaseId,
+          serviceUrl,
+          handle: held.handle,
+          resource: held.quote.resource,
+          reportCount: held.quote.reportCount,
+          amount: held.quote.amount,
+          network: held.quote.network,
+          asset: held.quote.asset,
+          payer: authorization.from,
+          payTo: held.quote.payTo,
+          nonce: authorization.nonce,
+          validBefore: authorization.validBefore,
+          quoteJson: JSON.stringify({
+            requirement: held.quote.requirement,
+            selection: held.selection,
+            expectedIds: held.expectedIds,
+            challenge: held.quote.challenge,
+            validAfter: authorization.validAfter.toString(),
+          }),
+          createdAt,
+        });
+        this.deps.kept.keep(purchaseId, payment, authorization.validBefore);
+      })
+      .immediate();
     this.deps.steps.emit(purchaseId, 'ledger_written');
     ledger.setState(purchaseId, 'sent');
     this.deps.steps.emit(purchaseId, 'sent');

@@ -1,15 +1,18 @@
 /**
  * Spending and payment facts in one place. What counts against the caps is one SQL rule (ledger/spend.ts):
- * every purchase not known to have failed, one in doubt in full. To it this adds the payments past the check
- * that have no ledger row yet (being signed and sent), so a quote, the purchase's own check, the Purchases
- * screen and the spend summary all count the same money, and two purchases started at once cannot go over
- * the daily cap or a handle's budget together. Amounts are token base units (bigint) throughout.
+ * every purchase not known to have failed, one in doubt in full. To it this adds the payments reserved and not
+ * in the ledger yet (being signed, in this process or another: ledger/reservations.ts), so a quote, the
+ * purchase's own check, the Purchases screen and the spend summary all count the same money, and purchases
+ * started at once in any number of processes cannot go over the daily cap or a handle's budget together.
+ * Amounts are token base units (bigint) throughout.
  */
 import { startOfLocalDay, startOfLocalMonth } from '../../shared/money';
 import type { SettingsStore } from '../settings';
 import type { PurchaseLedger } from '../ledger/purchases';
 import type { SpendLedger } from '../ledger/spend';
 import type { HandleBudgets } from '../ledger/budgets';
+import type { Reservations } from '../ledger/reservations';
+import { handleKey } from '../../shared/handle-key';
 import type { HeldQuote } from './quote-book';
 import { enforcePayment, type Consent, type PaymentFacts } from './policy';
 
@@ -18,64 +21,59 @@ export interface SpendingDeps {
   spend: SpendLedger;
   budgets: HandleBudgets;
   settings: SettingsStore;
+  reservations: Reservations;
   now: () => number;
 }
 
 export class Spending {
-  /** Payments past the check, by purchase id, until their purchase ends. */
-  private readonly pending = new Map<string, { amount: bigint; handle: string }>();
-
   constructor(private readonly deps: SpendingDeps) {}
 
-  /** What counts against today's cap: since local midnight, in the ledger or being paid now. */
-  spentToday(): bigint {
-    return this.deps.spend.countedSince(startOfLocalDay(this.deps.now())) + this.uncommitted(null);
+  /**
+   * What counts against today's cap: since local midnight, in the ledger or reserved. `excluding`: purchases
+   * judged again after they reserved (an external signature coming back), whose own money is the amount.
+   */
+  spentToday(excluding: readonly string[] = []): bigint {
+    const since = startOfLocalDay(this.deps.now());
+    return this.deps.spend.countedSince(since) + this.reserved(null, since, excluding);
   }
 
-  /** What counts against the handle's monthly budget (matched without case), as spentToday counts. */
-  handleThisMonth(handle: string): bigint {
+  /** What counts against the handle's monthly budget (matched as handleKey does), as spentToday counts. */
+  handleThisMonth(handle: string, excluding: readonly string[] = []): bigint {
     const monthStart = startOfLocalMonth(this.deps.now());
-    return this.deps.spend.handleSince(handle, monthStart) + this.uncommitted(handle);
+    return this.deps.spend.handleSince(handle, monthStart) + this.reserved(handle, monthStart, excluding);
   }
 
   /** Everything the payment rules (policy.ts) look at for paying this quote to this service. */
-  paymentFacts(held: HeldQuote, serviceUrl: string): PaymentFacts {
+  paymentFacts(held: HeldQuote, serviceUrl: string, excluding: readonly string[] = []): PaymentFacts {
     const { quote, handle } = held;
     return {
       amount: quote.amount,
       payTo: quote.payTo,
       pinnedPayTo: this.deps.settings.pinnedPayTo(serviceUrl),
       caps: this.deps.settings.get(),
-      spent: this.spentToday(),
+      spent: this.spentToday(excluding),
       handle: {
         name: handle,
         budget: this.deps.budgets.get(handle),
-        spentThisMonth: this.handleThisMonth(handle),
+        spentThisMonth: this.handleThisMonth(handle, excluding),
       },
     };
   }
 
   /** Refuses the payment unless the rules allow it or the person accepted going over (policy.ts). */
-  enforce(held: HeldQuote, consent: Consent, serviceUrl: string): void {
-    enforcePayment(this.paymentFacts(held, serviceUrl), consent);
+  enforce(held: HeldQuote, consent: Consent, serviceUrl: string, excluding: readonly string[] = []): void {
+    enforcePayment(this.paymentFacts(held, serviceUrl, excluding), consent);
   }
 
-  /** The payment passed the check and is being signed and sent: every count includes it from now on. */
-  signing(purchaseId: string, held: HeldQuote): void {
-    this.pending.set(purchaseId, { amount: held.quote.amount, handle: held.handle });
-  }
-
-  /** Its purchase ended: its ledger row (if any) counts from now on. */
-  done(purchaseId: string): void {
-    this.pending.delete(purchaseId);
-  }
-
-  /** Pending payments with no ledger row yet, of one handle (matched without case) or of all. */
-  private uncommitted(handle: string | null): bigint {
+  /** Standing reservations with no ledger row yet, of one handle or of all, taken since `since`. */
+  private reserved(handle: string | null, since: Date, excluding: readonly string[]): bigint {
+    const key = handle === null ? null : handleKey(handle);
     let sum = 0n;
-    for (const [id, entry] of this.pending) {
-      if (handle !== null && entry.handle.toLowerCase() !== handle.toLowerCase()) continue;
-      if (!this.deps.ledger.get(id)) sum += entry.amount;
+    for (const reservation of this.deps.reservations.standing()) {
+      if (excluding.includes(reservation.purchaseId)) continue;
+      if (key !== null && handleKey(reservation.handle) !== key) continue;
+      if (Date.parse(reservation.createdAt) < since.getTime()) continue;
+      if (!this.deps.ledger.get(reservation.purchaseId)) sum += reservation.amount;
     }
     return sum;
   }
