@@ -58,11 +58,30 @@ export function listLibraryBackups(folder: string): LibraryBackup[] {
     .sort((a, b) => (a.takenAt < b.takenAt ? 1 : a.takenAt > b.takenAt ? -1 : 0));
 }
 
+/**
+ * Where a copy is written until whole: named by the process writing it, since several processes on one data
+ * folder (the window, CLI runs) may copy at the same moment, as they all do when they upgrade it.
+ */
+const partialFor = (target: string) => `${target}.${process.pid}.partial`;
+
+/** True for a .partial whose writer is gone: another live process may still be writing one. */
+function abandonedPartial(name: string): boolean {
+  const writer = /\.(\d+)\.partial$/.exec(name)?.[1];
+  if (writer === undefined) return name.endsWith('.partial');
+  if (Number(writer) === process.pid) return false;
+  try {
+    process.kill(Number(writer), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'EPERM';
+  }
+}
+
 /** Removes the oldest library copies beyond `keep`, and any .partial a stopped backup left. */
 export function rotateLibraryBackups(folder: string, keep: number, running: string | null = null): void {
   for (const old of listLibraryBackups(folder).slice(Math.max(keep, 1))) rmSync(old.file, { force: true });
   for (const name of readdirSync(folder))
-    if (name.endsWith('.partial') && path.join(folder, name) !== running)
+    if (abandonedPartial(name) && path.join(folder, name) !== running)
       rmSync(path.join(folder, name), { force: true });
 }
 
@@ -98,7 +117,7 @@ export async function backupLibrary(
   ensureBackupsFolder(folder);
   const at = options.now?.() ?? new Date();
   const target = targetFor(folder, options.reason, at);
-  const partial = `${target}.partial`;
+  const partial = partialFor(target);
   createPrivateFile(partial);
   try {
     const budget = options.stepBudgetMs ?? STEP_BUDGET_MS;
@@ -234,7 +253,7 @@ export function backupLibraryNow(
   ensureBackupsFolder(folder);
   const at = options.now?.() ?? new Date();
   const target = targetFor(folder, options.reason, at);
-  const partial = `${target}.partial`;
+  const partial = partialFor(target);
   createPrivateFile(partial);
   try {
     db.prepare('VACUUM INTO ?').run(partial);
