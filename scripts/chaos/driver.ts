@@ -2,6 +2,8 @@
  * A chaos run: the reference service (its own process), a local chain, and two desks sharing nothing, each in
  * a process behind its own fault-injecting proxies, buying from several buyers while faults are drawn from a
  * seeded source. It then reconciles until nothing is in doubt and checks the invariants against the chain.
+ * With `shared`, three desk processes share one data folder (the window, a CLI run and the MCP server of one
+ * person) and draw their purchases from a few handles, so they race for the same reports and the same caps.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +28,8 @@ export interface ChaosOptions {
   purchases: number;
   seed: number;
   minutes: number;
+  /** Three desk processes on one data folder instead of two desks with a folder each. */
+  shared?: boolean;
   log?: (line: string) => void;
 }
 
@@ -131,16 +135,29 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       return killing;
     };
 
-    const perDesk = Math.ceil(options.purchases / 2);
-    // Binds late in a run: the last purchases meet the daily cap, in-doubt ones counted.
-    const dailyCap = BigInt(Math.max(100_000, perDesk * 10_000));
+    const names = options.shared ? ['desk-a', 'desk-b', 'desk-c'] : ['desk-a', 'desk-b'];
+    const perDesk = Math.ceil(options.purchases / names.length);
+    // Binds late in a run: the last purchases meet the daily cap, in-doubt ones counted. Processes on one
+    // folder share one cap.
+    const perFolder = options.shared ? options.purchases : perDesk;
+    const dailyCap = BigInt(Math.max(100_000, perFolder * 10_000));
+    // Processes on one folder draw from a few handles, so that they race for the same reports.
+    const raced = options.shared ? new Map([...menus].slice(0, 20)) : menus;
     const lanes: Lane[] = [];
-    for (const [index, name] of ['desk-a', 'desk-b'].entries()) {
-      const proxy = new ServiceProxy(service.baseUrl, { delayMs: TIMEOUT_MS + 1_000, killService });
-      await proxy.start();
-      const chainProxy = new ChainProxy(chain.rpcUrl, CHAIN_TIMEOUT_MS + 1_500);
-      await chainProxy.start();
-      const dataDir = path.join(root, name);
+    for (const [index, name] of names.entries()) {
+      // Processes on one folder reach the service at one address, as the window and a CLI run of one person
+      // do: the library keys reports by service URL. Their faults then strike whichever request comes.
+      const sharesWith = options.shared ? lanes[0] : undefined;
+      const proxy =
+        sharesWith?.proxy ?? new ServiceProxy(service.baseUrl, { delayMs: TIMEOUT_MS + 1_000, killService });
+      const chainProxy = sharesWith?.chainProxy ?? new ChainProxy(chain.rpcUrl, CHAIN_TIMEOUT_MS + 1_500);
+      if (!sharesWith) {
+        await proxy.start();
+        await chainProxy.start();
+      }
+      const dataDir = path.join(root, options.shared ? 'shared' : name);
+      // The first process on a shared folder sets up its wallet and caps.
+      const setsUp = !options.shared || index === 0;
       const desk = new DeskProcess({
         workerFile: worker.file,
         dataDir,
@@ -153,7 +170,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       });
       await desk.start();
       log(`${name} up in ${Math.round((Date.now() - started) / 1000)} s`);
-      const buyerKeys = chain.buyerKeys.slice(index * BUYERS_PER_DESK, (index + 1) * BUYERS_PER_DESK);
+      const buyerSet = options.shared ? 0 : index;
+      const buyerKeys = chain.buyerKeys.slice(buyerSet * BUYERS_PER_DESK, (buyerSet + 1) * BUYERS_PER_DESK);
       lanes.push({
         name,
         dataDir,
@@ -167,9 +185,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       });
       cleanup.push(async () => {
         await desk.kill();
+        if (sharesWith) return;
         await proxy.close();
         await chainProxy.close();
       });
+      // Started after the first imported it, the others unlock the folder's wallet as they start.
+      if (!setsUp) continue;
       expectOk(await desk.send({ op: 'useBuyer', key: buyerKeys[0]! }), 'importing the buyer key');
       expectOk(
         await desk.send({
@@ -198,7 +219,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         }
         // A restarting service is waited for: purchases against a dead one would only test refusals.
         await killing;
-        const bought = await onePurchase(lane, demoChain, menus, faults, count);
+        const bought = await onePurchase(lane, demoChain, raced, faults, count, options.shared ?? false);
         const before = done;
         done += bought;
         if (Math.floor(done / 50) > Math.floor(before / 50))
@@ -216,7 +237,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     await killing;
     log(`purchases done in ${Math.round((Date.now() - started) / 1000)} s`);
 
-    for (const lane of lanes) await settleAll(lane, demoChain, log);
+    for (const lane of folders(lanes)) await settleAll(lane, demoChain, log);
     for (const lane of lanes) {
       await lane.desk.stop();
       await lane.proxy.quiet();
@@ -225,11 +246,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const after = await Promise.all(buyers.map((b) => balanceOf(demoChain, b.address)));
     await service.stop();
     const invariants = checkInvariants({
-      desks: lanes.map((lane) => ({
-        ...lane.evidence,
-        ...readDesk(lane.dataDir),
-        delivered: lane.proxy.delivered,
-      })),
+      // One desk per data folder: the processes sharing one are one desk to the person, with one ledger.
+      desks: folders(lanes).map((first) => {
+        const sharing = lanes.filter((lane) => lane.dataDir === first.dataDir);
+        return {
+          ...first.evidence,
+          name: sharing.map((lane) => lane.name).join('+'),
+          kills: sharing.reduce((n, lane) => n + lane.evidence.kills, 0),
+          damaged: sharing.flatMap((lane) => lane.evidence.damaged),
+          capBreaches: sharing.flatMap((lane) => lane.evidence.capBreaches),
+          capChecks: sharing.reduce((n, lane) => n + lane.evidence.capChecks, 0),
+          ...readDesk(first.dataDir),
+          delivered: first.proxy.delivered,
+        };
+      }),
       buyers: buyers.map((b, i) => ({ ...b, after: after[i]! })),
       settlements,
       caps: {
@@ -265,6 +295,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   }
 }
 
+/** The first lane of each data folder. */
+function folders(lanes: Lane[]): Lane[] {
+  return lanes.filter((lane, index) => lanes.findIndex((other) => other.dataDir === lane.dataDir) === index);
+}
+
 function expectOk(result: CommandResult, what: string): void {
   if (result.kind !== 'ok') throw new Error(`${what} failed: ${JSON.stringify(result)}`);
 }
@@ -275,10 +310,12 @@ async function onePurchase(
   menus: Map<string, string[]>,
   faults: FaultTally,
   count: (label: string) => void,
+  shared: boolean,
 ): Promise<number> {
   const fault: Fault = drawFault(lane.prng);
   faults.add(fault.kind);
-  if (lane.prng.next() < 0.05) {
+  // Processes on one folder share its wallet: only a desk of its own switches buyers.
+  if (!shared && lane.prng.next() < 0.05) {
     lane.buyer = (lane.buyer + 1) % lane.buyerKeys.length;
     expectOk(await lane.desk.send({ op: 'useBuyer', key: lane.buyerKeys[lane.buyer]! }), 'switching buyer');
   }

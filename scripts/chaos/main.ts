@@ -8,10 +8,11 @@ import { runChaos } from './driver';
 import { randomSeed } from './prng';
 import { reportLines } from './report';
 
-const USAGE = `usage: npm run chaos -- [--purchases N] [--seed S] [--minutes M]
-  --purchases  purchases over both desks (default 200, at most 5000)
+const USAGE = `usage: npm run chaos -- [--purchases N] [--seed S] [--minutes M] [--shared]
+  --purchases  purchases over all desks (default 200, at most 5000)
   --seed       the fault source's seed, 0 to 4294967295 (default: random, printed)
-  --minutes    stop starting purchases after this long (default 30, at most 120)`;
+  --minutes    stop starting purchases after this long (default 30, at most 120)
+  --shared     three desk processes on one data folder, racing for the same reports and caps`;
 
 const argsSchema = z.object({
   purchases: z.coerce.number().int().min(2).max(5000).default(200),
@@ -25,6 +26,7 @@ async function main(): Promise<number> {
       purchases: { type: 'string' },
       seed: { type: 'string' },
       minutes: { type: 'string' },
+      shared: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -41,12 +43,13 @@ async function main(): Promise<number> {
   }
   const seed = parsed.data.seed ?? randomSeed();
   process.stderr.write(
-    `chaos: seed ${seed}, ${parsed.data.purchases} purchases, at most ${parsed.data.minutes} min\n`,
+    `chaos: seed ${seed}, ${parsed.data.purchases} purchases, at most ${parsed.data.minutes} min${values.shared ? ', three processes on one folder' : ''}\n`,
   );
   const result = await runChaos({
     purchases: parsed.data.purchases,
     seed,
     minutes: parsed.data.minutes,
+    shared: values.shared ?? false,
     log: (line) => process.stderr.write(`chaos: ${line}\n`),
   });
   process.stdout.write(`${reportLines(result).join('\n')}\n`);

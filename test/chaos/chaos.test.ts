@@ -9,6 +9,7 @@ import { runChaos } from '../../scripts/chaos/driver';
 import { reportLines } from '../../scripts/chaos/report';
 
 const SEED = 17;
+const SHARED_SEED = 40;
 
 describe('chaos run', () => {
   it(`keeps every invariant over 60 purchases under random faults (seed ${SEED})`, async () => {
@@ -21,5 +22,19 @@ describe('chaos run', () => {
     expect(moved?.counts, report).not.toMatch(/on_chain=0 /);
     const drawn = [...result.faults.drawn].filter(([kind, n]) => kind !== 'none' && n > 0);
     expect(drawn.length, report).toBeGreaterThanOrEqual(6);
+  }, 300_000);
+
+  it(`keeps every invariant with three processes on one data folder (seed ${SHARED_SEED})`, async () => {
+    const result = await runChaos({ purchases: 45, seed: SHARED_SEED, minutes: 2, shared: true });
+    const report = reportLines(result).join('\n');
+    expect(result.violations, report).toBe(0);
+    expect(result.purchases, report).toBeGreaterThanOrEqual(30);
+    const moved = result.invariants.find((i) => i.name.startsWith('AuthorizationUsed'));
+    expect(moved?.counts, report).not.toMatch(/on_chain=0 /);
+    // The processes raced: some were refused for a payment another process had under way or had made.
+    const raced = [...result.outcomes].filter(([label]) =>
+      /purchase_in_progress|purchase_in_doubt|owned_since_quote|all_owned/.test(label),
+    );
+    expect(raced.length, report).toBeGreaterThan(0);
   }, 300_000);
 });
