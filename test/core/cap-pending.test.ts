@@ -195,4 +195,35 @@ describe('the daily cap while a payment is being signed', () => {
       dir.remove();
     }
   });
+
+  it("counts a payment being signed against a handle's budget, whatever case the handle is typed in", async () => {
+    const handle = handles[2]!;
+    await desk.handlers['settings.update']({ dailyCapUnits: '1000000' });
+    await desk.handlers['budget.set']({ handle, monthlyUnits: '15000' });
+    const ids = (await desk.handlers['menu.get']({ handle })).reports.map((report) => report.id);
+    const signatures = gate();
+    holdSignatures(signatures.opened);
+    const first = await desk.handlers['quote.get']({
+      handle: handle.toUpperCase(),
+      selection: { kind: 'ids', ids: [ids[0]!] },
+    });
+    const signing = log.reached('signing');
+    const firstOutcome = desk.handlers['purchase.start']({
+      quoteId: first.quoteId,
+      confirmedAmount: first.amount,
+    });
+    await signing;
+    // The same handle in another case: the payment being signed for it counts against its budget.
+    const second = await desk.handlers['quote.get']({
+      handle: handle.toLowerCase(),
+      selection: { kind: 'ids', ids: [ids[1]!] },
+    });
+    expect(second.overHandleBudget).toBe(true);
+    const refusal = await failure(
+      desk.handlers['purchase.start']({ quoteId: second.quoteId, confirmedAmount: second.amount }),
+    );
+    expect(refusal.code).toBe('over_handle_budget');
+    signatures.open();
+    expect((await firstOutcome).status).toBe('completed');
+  });
 });
