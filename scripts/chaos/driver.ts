@@ -141,8 +141,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     // folder share one cap.
     const perFolder = options.shared ? options.purchases : perDesk;
     const dailyCap = BigInt(Math.max(100_000, perFolder * 10_000));
-    // Processes on one folder draw from a few handles, so that they race for the same reports.
-    const raced = options.shared ? new Map([...menus].slice(0, 20)) : menus;
+    // Processes on one folder draw from a few handles, so that they race for the same reports; the pool
+    // grows with the run, so a long one does not end with every report owned.
+    const pool = Math.max(20, Math.ceil(options.purchases / 4));
+    const raced = options.shared ? new Map([...menus].slice(0, pool)) : menus;
     const lanes: Lane[] = [];
     for (const [index, name] of names.entries()) {
       // Processes on one folder reach the service at one address, as the window and a CLI run of one person

@@ -141,7 +141,7 @@ export function assertSelectionFree(
   if (reserved) {
     throw refused(
       'purchase_in_progress',
-      `A payment for these reports (@${reserved.handle}, ${formatUnitsUsd(reserved.amount)}) is already under way in this window or another Intel Desk process; nothing was signed for this one. Look at Purchases once it is done.`,
+      `A payment for these reports (@${reserved.handle}, ${formatUnitsUsd(reserved.amount)}) is already being paid by another window or Intel Desk process; nothing was signed for this one. Purchases shows it once it is done.`,
       { purchaseId: reserved.purchaseId },
     );
   }
@@ -159,7 +159,7 @@ export function assertNotOwnedSinceQuote(held: HeldQuote, ownedNow: Set<string>)
   if (since.length === 0) return;
   throw refused(
     'owned_since_quote',
-    `${since.length === 1 ? 'One of these reports was' : `${since.length} of these reports were`} bought since this price was given (in this window or another Intel Desk process); nothing was signed. Ask for a new price: it leaves out what you own.`,
+    `${since.length === 1 ? 'One of these reports was' : `${since.length} of these reports were`} bought since this price was given (by another window or Intel Desk process); nothing was signed. Ask for a new price: it leaves out what you own.`,
     { ownedSince: since.length },
   );
 }
