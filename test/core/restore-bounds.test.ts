@@ -1,10 +1,11 @@
 /**
  * Restore records what the chain confirms, not what the service says (issue 41, finding 4), on the reference
  * service and chain behind `front`, its public URL, which rewrites the list of purchases as a hostile service
- * would. An amount over the largest cap or a date after now is refused; a purchase the chain does not confirm is
- * kept as restored, outside the caps and the spend totals, so it cannot fill today's cap; one the chain
- * confirms (at once, or on a later restore once the desk has a chain RPC) counts as any purchase. Sums of
- * amounts no longer overflow SQLite's integers.
+ * would. An amount over the largest cap, a date after now, or a purchase the chain contradicts (another wallet's,
+ * an authorization never used, another amount) is refused; one the chain cannot be asked about is kept as
+ * restored, outside the caps and the spend totals, so it cannot fill today's cap; one the chain confirms (at
+ * once, or on a later restore once the desk has a chain RPC) counts as any purchase. Sums of amounts no longer
+ * overflow SQLite's integers.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -49,9 +50,12 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function desk(options: Partial<DeskCoreOptions> = {}): Promise<{ desk: DeskCore; dir: string }> {
+async function desk(
+  options: Partial<DeskCoreOptions> = {},
+  buyer = 0,
+): Promise<{ desk: DeskCore; dir: string }> {
   const made = tempDir('desk-restore-bounds-');
-  const { desk } = await deskWithWallet({ ...stack, baseUrl: front.url }, made.dir, 0, options);
+  const { desk } = await deskWithWallet({ ...stack, baseUrl: front.url }, made.dir, buyer, options);
   cleanups.push(() => made.remove());
   cleanups.push(() => desk.close());
   return { desk, dir: made.dir };
@@ -98,11 +102,45 @@ describe('restore records what the chain confirms', () => {
     expect(storedSnapshots(dir)).toEqual([]);
   });
 
-  it('keeps purchases the chain does not confirm outside the caps and totals', async () => {
-    // Two purchases this wallet never paid, at the largest cap each, dated now.
-    listInstead({ amount: LARGEST_CAP, nonce: otherNonce() }, { amount: LARGEST_CAP, nonce: otherNonce() });
+  it('refuses what the chain contradicts: a purchase of another wallet, an unused authorization, another amount', async () => {
+    // The purchase another wallet made here, as the service lists it to that wallet.
+    const { desk: other } = await desk({}, 1);
+    expect((await buyAll(other, handles[1]!)).outcome.status).toBe('completed');
+    let theirs: Listed[] = [];
+    front.rewriteFree = (body) => {
+      if (Array.isArray(body['purchases'])) theirs = body['purchases'] as Listed[];
+      return body;
+    };
+    expect(await restore((await desk({}, 1)).desk)).toMatchObject({ restoredPurchases: 1 });
+    expect(theirs).toHaveLength(1);
+
+    front.rewriteFree = (body) => {
+      const purchases = body['purchases'];
+      if (!Array.isArray(purchases) || purchases.length === 0) return body;
+      const real = purchases[0] as Listed;
+      const amount = (BigInt(real['amount'] as string) + 1n).toString();
+      return {
+        ...body,
+        purchases: [theirs[0], { ...real, nonce: otherNonce() }, { ...real, amount }],
+      };
+    };
     const { desk: restoring, dir } = await desk();
+    const summary = await restore(restoring);
+    expect(summary).toMatchObject({ purchases: 3, refused: 3, restoredPurchases: 0, reports: 0 });
+    const [another, unused, more] = summary.problems.map((p) => p.reason);
+    expect(another).toMatch(/^the chain shows no payment by this wallet with its authorization/);
+    expect(unused).toBe(another);
+    expect(more).toMatch(/^the chain's record of its payment differs \(amount: listed \d+, on chain \d+\)$/);
+    expect(ledgerRows(dir)).toEqual([]);
+    expect(storedSnapshots(dir)).toEqual([]);
+  });
+
+  it('keeps purchases the chain cannot be asked about outside the caps and totals', async () => {
+    // Two purchases at the largest cap each, dated now, and no chain RPC for the demo network to ask.
+    listInstead({ amount: LARGEST_CAP, nonce: otherNonce() }, { amount: LARGEST_CAP, nonce: otherNonce() });
+    const { desk: restoring, dir } = await desk({ rpcUrl: undefined });
     expect(await restore(restoring)).toMatchObject({ restoredPurchases: 2, notOnChain: 2 });
+    await restoring.handlers['settings.update']({ chainRpcUrl: stack.rpcUrl });
     expect(ledgerRows(dir)).toHaveLength(2);
     const view = await restoring.handlers['purchases.list']({});
     expect(view.spentTodayUnits).toBe('0');

@@ -2,8 +2,9 @@
  * What the desk checks of a purchase the service says this wallet settled before it records it: an amount no
  * cap could have allowed, a date still to come, or a validity window past any time is refused; and the chain,
  * when the desk can ask it, says whether the wallet's authorization really paid that amount to that payee. Only
- * then does the purchase count as an ordinary one, dated by its block; otherwise it is kept as restored, outside
- * the caps and the spend totals (ledger/restored.ts).
+ * then does the purchase count as an ordinary one, dated by its block; a chain that contradicts the service
+ * refuses it; a chain the desk cannot ask leaves it restored, outside the caps and the spend totals
+ * (ledger/restored.ts).
  */
 import type { PublicClient } from 'viem';
 import { MAX_LIMIT_UNITS, TOKEN_DECIMALS } from '../../shared/money';
@@ -29,11 +30,20 @@ export function restoredPurchaseRefusal(purchase: RestoredPurchase, nowMs: numbe
   return null;
 }
 
+/** What the chain says of a listed purchase the desk cannot take: it contradicts the service. */
+export interface ChainContradiction {
+  contradicted: string;
+}
+
+/**
+ * The chain's word on a listed purchase: confirmed (with its block's time), contradicted (this wallet never
+ * used that authorization, or the payment differs), or silent (no RPC for its network, or it did not answer).
+ */
 export async function confirmOnChain(
   chain: (network: string) => PublicClient | null,
   payer: string,
   purchase: RestoredPurchase,
-): Promise<ChainConfirmation> {
+): Promise<ChainConfirmation | ChainContradiction> {
   const verification = await verifyOnChain(
     {
       network: purchase.network,
@@ -46,7 +56,19 @@ export async function confirmOnChain(
     },
     chain(purchase.network),
   );
-  return verification.status === 'verified' && verification.blockTime !== null
-    ? { onChain: true, settledAt: verification.blockTime }
-    : { onChain: false };
+  if (verification.status === 'verified' && verification.blockTime !== null)
+    return { onChain: true, settledAt: verification.blockTime };
+  if (verification.status === 'not_settled')
+    return {
+      contradicted:
+        "the chain shows no payment by this wallet with its authorization: it is another wallet's purchase, or not settled yet (if it settled moments ago, restore again later)",
+    };
+  if (verification.status === 'mismatch') {
+    const failed = verification.checks.filter((check) => !check.ok);
+    const detail = failed.map((c) => `${c.name}: listed ${c.expected}, on chain ${c.found ?? 'none'}`);
+    return {
+      contradicted: `the chain's record of its payment differs (${detail.join('; ') || 'the transaction failed'})`,
+    };
+  }
+  return { onChain: false };
 }

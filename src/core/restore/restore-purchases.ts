@@ -152,11 +152,15 @@ export class PurchaseRestore {
     }
     // Asked only when it decides something: a purchase the library lacks, or one restored unconfirmed before.
     const held = this.deps.ledger.byAuthorization(this.address, parsed.data.nonce);
-    const confirmation =
-      held && !restoredUnconfirmed(held)
-        ? ({ onChain: false } as const)
-        : await confirmOnChain(this.deps.chain, this.address, parsed.data);
-    return { data: parsed.data, confirmation };
+    if (held && !restoredUnconfirmed(held)) return { data: parsed.data, confirmation: { onChain: false } };
+    const chain = await confirmOnChain(this.deps.chain, this.address, parsed.data);
+    if ('contradicted' in chain) {
+      // One restored before on the service's word stays as it is; a new one is not stored.
+      if (held) return { data: parsed.data, confirmation: { onChain: false } };
+      this.refuse(parsed.data.transaction, chain.contradicted);
+      return null;
+    }
+    return { data: parsed.data, confirmation: chain };
   }
 
   private apply(purchase: RestoredPurchase, confirmation: ChainConfirmation): void {
