@@ -103,7 +103,11 @@ export class PurchaseRestore {
       for (let i = 0; i < page.purchases.length; i += CHAIN_CHECKS_AT_ONCE) {
         const batch = page.purchases.slice(i, i + CHAIN_CHECKS_AT_ONCE);
         const checked = await Promise.all(batch.map((raw) => this.check(raw)));
-        for (const purchase of checked) if (purchase) this.apply(purchase.data, purchase.confirmation);
+        for (const purchase of checked) {
+          this.summary.purchases++;
+          if ('refusal' in purchase) this.refuse(purchase.transaction, purchase.refusal);
+          else this.apply(purchase.data, purchase.confirmation);
+        }
       }
       this.onProgress(this.result());
       if (page.next === null) return null;
@@ -135,32 +139,29 @@ export class PurchaseRestore {
     return request;
   }
 
-  /** A listed purchase read and bounded, and what the chain says of it; null when refused (counted here). */
+  /**
+   * A listed purchase read and bounded, and what the chain says of it; or why it is refused. Counts nothing:
+   * the checks of a batch run at once, and their outcomes are counted in the order the service listed them.
+   */
   private async check(
     raw: unknown,
-  ): Promise<{ data: RestoredPurchase; confirmation: ChainConfirmation } | null> {
-    this.summary.purchases++;
+  ): Promise<
+    { data: RestoredPurchase; confirmation: ChainConfirmation } | { transaction: string; refusal: string }
+  > {
     const parsed = restoredPurchaseSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.refuse('unknown', 'the service described it in a shape the desk cannot read');
-      return null;
-    }
-    const refusal = restoredPurchaseRefusal(parsed.data, this.deps.now());
-    if (refusal !== null) {
-      this.refuse(parsed.data.transaction, refusal);
-      return null;
-    }
+    if (!parsed.success)
+      return { transaction: 'unknown', refusal: 'the service described it in a shape the desk cannot read' };
+    const { data } = parsed;
+    const refusal = restoredPurchaseRefusal(data, this.deps.now());
+    if (refusal !== null) return { transaction: data.transaction, refusal };
     // Asked only when it decides something: a purchase the library lacks, or one restored unconfirmed before.
-    const held = this.deps.ledger.byAuthorization(this.address, parsed.data.nonce);
-    if (held && !restoredUnconfirmed(held)) return { data: parsed.data, confirmation: { onChain: false } };
-    const chain = await confirmOnChain(this.deps.chain, this.address, parsed.data);
-    if ('contradicted' in chain) {
-      // One restored before on the service's word stays as it is; a new one is not stored.
-      if (held) return { data: parsed.data, confirmation: { onChain: false } };
-      this.refuse(parsed.data.transaction, chain.contradicted);
-      return null;
-    }
-    return { data: parsed.data, confirmation: chain };
+    const held = this.deps.ledger.byAuthorization(this.address, data.nonce);
+    if (held && !restoredUnconfirmed(held)) return { data, confirmation: { onChain: false } };
+    const chain = await confirmOnChain(this.deps.chain, this.address, data);
+    if (!('contradicted' in chain)) return { data, confirmation: chain };
+    // One restored before on the service's word stays as it is; a new one is not stored.
+    if (held) return { data, confirmation: { onChain: false } };
+    return { transaction: data.transaction, refusal: chain.contradicted };
   }
 
   private apply(purchase: RestoredPurchase, confirmation: ChainConfirmation): void {
