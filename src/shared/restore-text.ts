@@ -11,7 +11,7 @@ export function restoredSentences(summary: RestoreSummary): string[] {
   ];
   if (summary.notOnChain > 0)
     lines.push(
-      `${purchases(summary.notOnChain)} not confirmed on chain (no chain RPC for their network, or the chain does not show this wallet paying them): kept as the service describes them, outside the spending caps and totals. Restore again with a chain RPC set to confirm them.`,
+      `${purchases(summary.notOnChain)} not confirmed on chain (no chain RPC is set for their network, or it did not answer): kept as the service describes them, outside the spending caps and totals. Restore again with a chain RPC set to confirm them.`,
     );
   if (summary.differsFromReceipt > 0)
     lines.push(

@@ -106,6 +106,25 @@ describe('the reference service behind a gateway', () => {
     expect(await balanceOf(stack, stack.payTo)).toBe(payeeBefore);
   });
 
+  it('says which restored purchases the chain could not confirm, and shows them so', async () => {
+    const dir = folder();
+    // No chain RPC for the demo network: nothing to confirm the purchase with.
+    const env = {
+      ...stackEnv(stack, dir),
+      INTEL_DESK_SERVICE_URL: gateway.url,
+      INTEL_DESK_RPC_URL: undefined,
+    };
+    const run = await runCli(['restore', '--key-file', keyFile], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain(
+      '1 purchase not confirmed on chain (no chain RPC is set for their network, or it did not answer): kept as the service describes them, outside the spending caps and totals.',
+    );
+    const listed = await runCli(['purchases'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/spent today: \$0\.00 of/);
+    expect(listed.stdout).toMatch(/up to \$0\.04 .*restored; not confirmed on chain, outside the caps/);
+  });
+
   it('without its public URL, the desk signs nothing and names the cause and the remedy', async () => {
     const dataDir = folder();
     const behind: ServiceOnChain = await startService(stack.chain, {

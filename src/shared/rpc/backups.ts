@@ -37,8 +37,8 @@ export interface RestoreSummary {
   /** Already whole in the library. */
   alreadyHeld: number;
   /**
-   * Of the restored purchases, those the chain did not confirm (no RPC for their network, or it does not show
-   * this wallet's payment): kept on the service's word, outside the caps and spend totals.
+   * Of the restored purchases, those the chain could not be asked about (no RPC for their network, or it did not
+   * answer): kept on the service's word, outside the caps and spend totals.
    */
   notOnChain: number;
   /** Refused because a report's bytes differ from the receipt the library holds. */
