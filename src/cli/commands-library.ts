@@ -111,7 +111,13 @@ export async function purchases(desk: DeskCore, out: Output): Promise<void> {
           charged: p.movedUnits === null ? `up to ${formatUnitsUsd(p.amount)}` : formatUnitsUsd(p.movedUnits),
           state: p.state,
           receipt: p.txHash ?? '',
-          note: p.waitingFor?.summary ?? (p.state === 'completed' ? '' : (p.error ?? '')),
+          note:
+            p.waitingFor?.summary ??
+            (p.restored === 'unconfirmed'
+              ? 'restored; not confirmed on chain, outside the caps'
+              : p.state === 'completed'
+                ? ''
+                : (p.error ?? '')),
         })),
         ['when', 'handle', 'reports', 'charged', 'state', 'receipt', 'note'],
       ),

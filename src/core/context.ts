@@ -298,6 +298,7 @@ export class DeskContext {
       snapshots: this.snapshots,
       deliver: (purchaseId, body, text) => this.settlement.deliver(purchaseId, body, text),
       now: this.now,
+      chain: (network) => this.chain(network),
       wallet: this.wallet,
       client: () => this.connection.clientFor(this.serviceUrl()),
     });

@@ -7,9 +7,13 @@ import { startStack } from './stack';
 import { seedSizeOptions } from './store/seed';
 import { BASE_BLOCK_TIME_SECONDS } from './chain/demo-chain';
 import { usdNumberToUnits } from '../shared/money';
+import { parsePublicUrl, PUBLIC_URL_ENV } from './public-url';
 
 const USAGE = `usage: npm run service -- [--data-dir DIR] [--seed-size HANDLES[:REPORTS]] [--unit-price USD]
+                         [--public-url URL]
   PORT (env) picks the HTTP port; default 0 = any free port.
+  --public-url (or INTEL_DESK_SERVICE_PUBLIC_URL) is the origin desks reach the service at behind a gateway,
+  such as https://intel.example.com: every challenge names it (sign-in needs it). Default: the listen address.
   --seed-size 100000:1000000 seeds 100k handles with about 1M small reports (for benchmarks).`;
 
 async function main(): Promise<void> {
@@ -18,6 +22,7 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       'seed-size': { type: 'string' },
       'unit-price': { type: 'string' },
+      'public-url': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -32,12 +37,19 @@ async function main(): Promise<void> {
   if (unitPriceUsd !== undefined && !(unitPriceUsd > 0 && usdNumberToUnits(unitPriceUsd) !== null))
     throw new Error('--unit-price must be a positive number of USD with at most 6 decimals');
   const seed = values['seed-size'] ? seedSizeOptions(values['seed-size']) : undefined;
+  // An empty variable is an unset one, as `export INTEL_DESK_SERVICE_PUBLIC_URL=` means.
+  const publicText = values['public-url'] ?? (process.env[PUBLIC_URL_ENV] || undefined);
+  const publicUrl =
+    publicText === undefined
+      ? undefined
+      : parsePublicUrl(publicText, values['public-url'] === undefined ? PUBLIC_URL_ENV : '--public-url');
   const started = Date.now();
   const starting = startStack({
     port,
     ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
     ...(seed ? { seed } : {}),
     ...(unitPriceUsd !== undefined ? { unitPriceUsd } : {}),
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
   });
 
@@ -70,6 +82,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${JSON.stringify({
       baseUrl: stack.baseUrl,
+      publicUrl: stack.publicUrl,
       rpcUrl: stack.rpcUrl,
       chainId: stack.chainId,
       asset: stack.asset,
@@ -80,7 +93,7 @@ async function main(): Promise<void> {
     })}\n`,
   );
   process.stderr.write(
-    `service ready at ${stack.baseUrl} (chain ${stack.rpcUrl}, a block every ${BASE_BLOCK_TIME_SECONDS} s) in ${Date.now() - started} ms\n`,
+    `service ready at ${stack.baseUrl}${stack.publicUrl === stack.baseUrl ? '' : `, reached at ${stack.publicUrl}`} (chain ${stack.rpcUrl}, a block every ${BASE_BLOCK_TIME_SECONDS} s) in ${Date.now() - started} ms\n`,
   );
 }
 

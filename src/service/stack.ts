@@ -15,6 +15,7 @@ import { SignIn } from './payment/sign-in';
 import { PaymentVerifier } from './payment/verify';
 import { unitPriceBaseUnits } from './payment/challenge';
 import { listenService } from './http/server';
+import { parsePublicUrl } from './public-url';
 import { errorMessage, Teardown } from './teardown';
 
 export interface StackOptions {
@@ -30,13 +31,21 @@ export interface StackOptions {
   buyerCount?: number;
   /** 'interval' (default): a block every 2 s like Base; 'auto': a block per transaction, idle in between. */
   mining?: Mining;
+  /**
+   * The origin the desk reaches the service at behind a gateway (public-url.ts): every challenge names it.
+   * Absent, the address it listens on.
+   */
+  publicUrl?: string;
   /** Purchases per page of the restore route (default 500): small in tests that page. */
   restorePageLimit?: number;
   log?: (line: string) => void;
 }
 
 export interface Stack {
+  /** Where the service listens. */
   baseUrl: string;
+  /** The origin its challenges name: the configured public URL, else baseUrl. */
+  publicUrl: string;
   rpcUrl: string;
   anvilPid: number;
   chainId: number;
@@ -57,6 +66,7 @@ export interface Stack {
 
 export interface ServiceOnChain {
   baseUrl: string;
+  publicUrl: string;
   db: ServiceDb;
   close(): Promise<void>;
 }
@@ -98,12 +108,15 @@ export async function startService(
           pageLimit: options.restorePageLimit,
         },
         librarySecret: options.librarySecret,
+        publicUrl:
+          options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl, 'publicUrl'),
         ...(options.log ? { log: options.log } : {}),
       },
       options.port ?? 0,
     );
     return {
       baseUrl: listening.baseUrl,
+      publicUrl: listening.publicUrl,
       db,
       close: async () => {
         await listening.close();
@@ -123,14 +136,17 @@ export async function startService(
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const teardown = new Teardown();
-  let step = 'creating the data dir';
+  let step = 'checking the options';
   try {
-    const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'intel-desk-service-'));
-    if (options.dataDir === undefined)
-      teardown.add(`removing ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
     const unitPriceUsd = options.unitPriceUsd ?? 0.01;
     // Refused here rather than at the first challenge: every price is a whole number of base units.
     unitPriceBaseUnits(unitPriceUsd);
+    if (options.publicUrl !== undefined) parsePublicUrl(options.publicUrl, 'publicUrl');
+
+    step = 'creating the data dir';
+    const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'intel-desk-service-'));
+    if (options.dataDir === undefined)
+      teardown.add(`removing ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
     const librarySecret = options.librarySecret ?? randomBytes(24).toString('base64url');
 
     step = 'starting the local chain';
@@ -151,6 +167,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     return {
       baseUrl: service.baseUrl,
+      publicUrl: service.publicUrl,
       stopService: async () => {
         await service?.close();
         service = null;

@@ -9,6 +9,10 @@ export function restoredSentences(summary: RestoreSummary): string[] {
     `Signed in to ${summary.serviceUrl} as ${summary.address}: the service lists ${purchases(summary.purchases)} by this wallet.`,
     `Brought back ${plural(summary.reports, 'report')} from ${purchases(summary.restoredPurchases)}; ${purchases(summary.alreadyHeld)} already in the library.`,
   ];
+  if (summary.notOnChain > 0)
+    lines.push(
+      `${purchases(summary.notOnChain)} not confirmed on chain (no chain RPC is set for their network, or it did not answer): kept as the service describes them, outside the spending caps and totals. Restore again with a chain RPC set to confirm them.`,
+    );
   if (summary.differsFromReceipt > 0)
     lines.push(
       `${purchases(summary.differsFromReceipt)} not stored: their reports differ from the receipts this library holds.`,

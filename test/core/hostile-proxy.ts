@@ -26,6 +26,10 @@ export interface HostileProxy {
   paidRequests: Record<string, string>[];
   /** Every Authorization header (the library secret travels as a bearer token) that reached the proxy. */
   authorizationsSeen: string[];
+  /** Every SIGN-IN-WITH-X header (a signed sign-in challenge) that reached the proxy. */
+  signInsSeen: string[];
+  /** Rewrites the body of a 200 answer to a request without payment (the list of purchases, a menu). */
+  rewriteFree: ((body: Record<string, unknown>) => unknown) | null;
   /** Awaited when a payment reached the proxy, before it is passed on to the service. */
   beforePaidForward: (() => Promise<void>) | null;
   /** Awaited after the service settled and answered a payment, before that answer is passed on. */
@@ -70,6 +74,8 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     paymentsSeen: [],
     paidRequests: [],
     authorizationsSeen: [],
+    signInsSeen: [],
+    rewriteFree: null,
     beforePaidForward: null,
     beforePaidAnswer: null,
     paidAnswer: null,
@@ -96,6 +102,8 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     }
     if (typeof req.headers.authorization === 'string')
       proxy.authorizationsSeen.push(req.headers.authorization);
+    const signIn = req.headers['sign-in-with-x'];
+    if (typeof signIn === 'string') proxy.signInsSeen.push(signIn);
     const headers: Record<string, string> = {};
     const forwarded = [
       ...PAYMENT_HEADERS.filter(
@@ -103,15 +111,14 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
       ),
       'authorization',
       'accept',
+      'sign-in-with-x',
     ];
     const original = offered.get(req.url ?? '/');
     for (const name of forwarded) {
       const value = req.headers[name];
       if (typeof value !== 'string') continue;
       headers[name] =
-        original !== undefined && name !== 'authorization' && name !== 'accept'
-          ? withOfferedTerms(value, original)
-          : value;
+        original !== undefined && PAYMENT_HEADERS.includes(name) ? withOfferedTerms(value, original) : value;
     }
     const forward = () => fetch(`${proxy.target}${req.url ?? '/'}`, { headers });
     const paid = typeof payment === 'string';
@@ -133,6 +140,8 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
         const out: Record<string, string> = { 'Content-Type': 'application/json' };
         const receipt = upstream.headers.get('x-payment-response');
         if (receipt) out['X-Payment-Response'] = receipt;
+        if (!paid && upstream.status === 200 && proxy.rewriteFree)
+          body = JSON.stringify(proxy.rewriteFree(JSON.parse(body) as Record<string, unknown>));
         if (paid && upstream.status === 200) {
           await proxy.beforePaidAnswer?.();
           if (proxy.rewritePaid) body = JSON.stringify(await proxy.rewritePaid(JSON.parse(body) as PaidBody));

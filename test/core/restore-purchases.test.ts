@@ -149,6 +149,7 @@ describe('restore purchases', () => {
         snapshots: context.snapshots,
         deliver: (id, body, text) => context.settlement.deliver(id, body, text),
         now: () => Date.now(),
+        chain: (network) => context.chain(network),
       },
       address,
       (summary) => {

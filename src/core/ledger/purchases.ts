@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { PaidWith, PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../events';
+import { RESTORED_ID_PREFIX, restoredUnconfirmed } from './restored';
 
 const purchaseWaitSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -102,6 +103,8 @@ export interface PurchaseRow {
 /** What actually moved for a purchase (see PurchaseView.movedUnits). */
 function movedUnits(row: PurchaseRow, waitingFor: PurchaseWait | null): string | null {
   if (row.paid_with === 'library_secret' || row.state === 'failed') return '0';
+  // Only the service's word: unknown until the chain confirms it.
+  if (restoredUnconfirmed(row)) return null;
   if (row.state === 'completed' || waitingFor?.kind === 'redelivery' || waitingFor?.kind === 'storage')
     return row.amount;
   return null;
@@ -109,9 +112,15 @@ function movedUnits(row: PurchaseRow, waitingFor: PurchaseWait | null): string |
 
 export function purchaseView(row: PurchaseRow): PurchaseView {
   const waitingFor = row.state === 'in_doubt' ? parseWait(row.waiting_json) : null;
+  const restored = row.id.startsWith(RESTORED_ID_PREFIX)
+    ? restoredUnconfirmed(row)
+      ? 'unconfirmed'
+      : 'on_chain'
+    : null;
   return {
     id: row.id,
     paidWith: row.paid_with,
+    restored,
     handle: row.handle,
     resource: row.resource,
     reportCount: row.report_count,
@@ -195,6 +204,17 @@ export class PurchaseLedger {
            @nonce, @validBefore, @quoteJson, 'completed', @txHash, @responseJson, @reportIds, @createdAt, @now)`,
       )
       .run({ ...p, reportIds: JSON.stringify(p.reportIds), now: this.stamp() });
+    this.changed();
+  }
+
+  /** A restored purchase whose payment the chain has now confirmed: it counts as any other, dated by its block. */
+  confirmRestored(id: string, settledAt: string): void {
+    this.db
+      .prepare(
+        `UPDATE purchases SET quote_json = json_set(quote_json, '$.restored.onChain', json('true')),
+           created_at = ?, updated_at = ? WHERE id = ? AND id GLOB '${RESTORED_ID_PREFIX}*'`,
+      )
+      .run(settledAt, this.stamp(), id);
     this.changed();
   }
 

@@ -13,11 +13,17 @@ import {
   applyRestored,
   purchasesPageSchema,
   restoredPurchaseSchema,
+  type ChainConfirmation,
   type RestoreDeps,
+  type RestoredPurchase,
 } from './restored-purchase';
+import { confirmOnChain, restoredPurchaseRefusal } from './restore-checks';
+import { restoredUnconfirmed } from '../ledger/restored';
 import { signInHeader, signInRefusal, signInRequest, type SignInRequest } from './sign-in';
 
 const MAX_LISTED = 20;
+/** Purchases whose payments are looked up on chain at once. */
+const CHAIN_CHECKS_AT_ONCE = 8;
 
 export class PurchaseRestore {
   private after = 0;
@@ -40,6 +46,7 @@ export class PurchaseRestore {
       restoredPurchases: 0,
       reports: 0,
       alreadyHeld: 0,
+      notOnChain: 0,
       differsFromReceipt: 0,
       refused: 0,
       problems: [],
@@ -93,7 +100,15 @@ export class PurchaseRestore {
           'service',
         );
       }
-      for (const raw of page.purchases) this.apply(raw);
+      for (let i = 0; i < page.purchases.length; i += CHAIN_CHECKS_AT_ONCE) {
+        const batch = page.purchases.slice(i, i + CHAIN_CHECKS_AT_ONCE);
+        const checked = await Promise.all(batch.map((raw) => this.check(raw)));
+        for (const purchase of checked) {
+          this.summary.purchases++;
+          if ('refusal' in purchase) this.refuse(purchase.transaction, purchase.refusal);
+          else this.apply(purchase.data, purchase.confirmation);
+        }
+      }
       this.onProgress(this.result());
       if (page.next === null) return null;
       if (page.next <= this.after) {
@@ -124,25 +139,45 @@ export class PurchaseRestore {
     return request;
   }
 
-  private apply(raw: unknown): void {
-    this.summary.purchases++;
+  /**
+   * A listed purchase read and bounded, and what the chain says of it; or why it is refused. Counts nothing:
+   * the checks of a batch run at once, and their outcomes are counted in the order the service listed them.
+   */
+  private async check(
+    raw: unknown,
+  ): Promise<
+    { data: RestoredPurchase; confirmation: ChainConfirmation } | { transaction: string; refusal: string }
+  > {
     const parsed = restoredPurchaseSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.refuse('unknown', 'the service described it in a shape the desk cannot read');
-      return;
-    }
-    const outcome = applyRestored(this.deps, this.client.baseUrl, this.address, parsed.data);
+    if (!parsed.success)
+      return { transaction: 'unknown', refusal: 'the service described it in a shape the desk cannot read' };
+    const { data } = parsed;
+    const refusal = restoredPurchaseRefusal(data, this.deps.now());
+    if (refusal !== null) return { transaction: data.transaction, refusal };
+    // Asked only when it decides something: a purchase the library lacks, or one restored unconfirmed before.
+    const held = this.deps.ledger.byAuthorization(this.address, data.nonce);
+    if (held && !restoredUnconfirmed(held)) return { data, confirmation: { onChain: false } };
+    const chain = await confirmOnChain(this.deps.chain, this.address, data);
+    if (!('contradicted' in chain)) return { data, confirmation: chain };
+    // One restored before on the service's word stays as it is; a new one is not stored.
+    if (held) return { data, confirmation: { onChain: false } };
+    return { transaction: data.transaction, refusal: chain.contradicted };
+  }
+
+  private apply(purchase: RestoredPurchase, confirmation: ChainConfirmation): void {
+    const outcome = applyRestored(this.deps, this.client.baseUrl, this.address, purchase, confirmation);
     if (outcome.kind === 'restored') {
       this.summary.restoredPurchases++;
       this.summary.reports += outcome.reports;
+      if (!outcome.onChain) this.summary.notOnChain++;
     } else if (outcome.kind === 'already_held') this.summary.alreadyHeld++;
     else if (outcome.kind === 'differs_from_receipt') {
       this.summary.differsFromReceipt++;
       this.problem(
-        parsed.data.transaction,
+        purchase.transaction,
         `report(s) ${outcome.ids.slice(0, 5).join(', ')} differ from the receipt's SHA-256; not stored`,
       );
-    } else this.refuse(parsed.data.transaction, outcome.reason);
+    } else this.refuse(purchase.transaction, outcome.reason);
   }
 
   private refuse(transaction: string, reason: string): void {

@@ -2,16 +2,19 @@
  * One purchase the service says this wallet settled, with its answer as first sent, put back into the library.
  * It passes the delivery check any paid answer passes. A purchase the ledger still holds is matched by its
  * authorization (payer and nonce): its receipt's SHA-256 of each report must match the restored bytes, and
- * one left in doubt for want of its reports is completed. One the ledger lacks is recorded as completed, dated
- * when it settled, so spend, receipts and verification on chain cover it as any other.
+ * one left in doubt for want of its reports is completed. One the ledger lacks is recorded as completed: as an
+ * ordinary purchase dated by its block when the chain confirmed its payment, else as restored on the service's
+ * word, outside the caps and spend totals (ledger/restored.ts) until a later restore finds it on chain.
  */
 import { createHash } from 'node:crypto';
+import type { PublicClient } from 'viem';
 import { z } from 'zod';
 import { paidSuccessSchema, type PaidSuccess } from '../../shared/wire';
 import type { SnapshotStore } from '../cache/snapshots';
 import { normalizeHandle } from '../client/service-client';
 import type { DeskDb } from '../db/open';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
+import { RESTORED_ID_PREFIX, restoredUnconfirmed } from '../ledger/restored';
 import { deliveryMismatch, snapshotsFromAnswer } from '../payments/delivery';
 import { deliveredReports } from '../receipts/receipt';
 
@@ -41,9 +44,12 @@ export const purchasesPageSchema = z.looseObject({
   next: z.number().int().nonnegative().nullable(),
 });
 
+/** What the chain says of a restored purchase: confirmed, with its block's time, or not (or it could not tell). */
+export type ChainConfirmation = { onChain: true; settledAt: string } | { onChain: false };
+
 /** What became of one restored purchase. */
 export type RestoreOutcome =
-  | { kind: 'restored'; reports: number }
+  | { kind: 'restored'; reports: number; onChain: boolean }
   | { kind: 'already_held' }
   | { kind: 'differs_from_receipt'; ids: string[] }
   | { kind: 'refused'; reason: string };
@@ -66,16 +72,19 @@ export interface RestoreDeps {
   /** Completes a purchase held in doubt with the answer, through the purchase's own delivery check. */
   deliver: (purchaseId: string, body: PaidSuccess, text: string) => { ok: boolean };
   now: () => number;
+  /** A read-only client for the network, to confirm a restored payment; null when the desk has none. */
+  chain: (network: string) => PublicClient | null;
 }
 
 export const restoredPurchaseId = (serviceUrl: string, payer: string, nonce: string) =>
-  `restored_${sha256(`${serviceUrl}\n${payer.toLowerCase()}\n${nonce.toLowerCase()}`).slice(0, 32)}`;
+  `${RESTORED_ID_PREFIX}${sha256(`${serviceUrl}\n${payer.toLowerCase()}\n${nonce.toLowerCase()}`).slice(0, 32)}`;
 
 export function applyRestored(
   deps: RestoreDeps,
   serviceUrl: string,
   payer: `0x${string}`,
   purchase: RestoredPurchase,
+  confirmation: ChainConfirmation,
 ): RestoreOutcome {
   const body = parseAnswer(purchase.answer);
   if (!body) return { kind: 'refused', reason: 'its answer is not a list of reports' };
@@ -87,7 +96,12 @@ export function applyRestored(
   // not both find the purchase missing and record it twice.
   return deps.db
     .transaction((): RestoreOutcome => {
-      const held = deps.ledger.byAuthorization(payer, purchase.nonce);
+      let held = deps.ledger.byAuthorization(payer, purchase.nonce);
+      // Restored before on the service's word, and now found on chain: from here on an ordinary purchase.
+      if (held && confirmation.onChain && restoredUnconfirmed(held)) {
+        deps.ledger.confirmRestored(held.id, confirmation.settledAt);
+        held = deps.ledger.get(held.id);
+      }
       if (held) return restoreHeld(deps, held, body, purchase);
       const id = restoredPurchaseId(serviceUrl, payer, purchase.nonce);
       const entries = snapshotsFromAnswer(body, purchase.answer);
@@ -105,16 +119,16 @@ export function applyRestored(
         nonce: purchase.nonce,
         validBefore: Number(purchase.validBefore),
         quoteJson: JSON.stringify({
-          restored: { at: new Date(deps.now()).toISOString() },
+          restored: { at: new Date(deps.now()).toISOString(), onChain: confirmation.onChain },
           validAfter: purchase.validAfter,
         }),
         txHash: purchase.transaction,
         responseJson: purchase.answer,
         reportIds: entries.map((entry) => entry.snapshot.id),
-        createdAt: purchase.settledAt,
+        createdAt: confirmation.onChain ? confirmation.settledAt : purchase.settledAt,
       });
       deps.snapshots.put(serviceUrl, handle, entries, id, new Date(deps.now()).toISOString());
-      return { kind: 'restored', reports: entries.length };
+      return { kind: 'restored', reports: entries.length, onChain: confirmation.onChain };
     })
     .immediate();
 }
@@ -135,7 +149,7 @@ function restoreHeld(
     deps.ledger.saveResponse(row.id, purchase.answer, purchase.transaction);
     const delivered = deps.deliver(row.id, body, purchase.answer);
     return delivered.ok
-      ? { kind: 'restored', reports: body.reports.length }
+      ? { kind: 'restored', reports: body.reports.length, onChain: true }
       : { kind: 'refused', reason: 'its answer is not what the purchase bought' };
   }
   if (row.state !== 'completed') {
@@ -145,5 +159,5 @@ function restoreHeld(
   const missing = snapshotsFromAnswer(body, purchase.answer).filter((e) => !owned.has(e.snapshot.id));
   if (missing.length === 0) return { kind: 'already_held' };
   deps.snapshots.put(row.service_url, row.handle, missing, row.id, new Date(deps.now()).toISOString());
-  return { kind: 'restored', reports: missing.length };
+  return { kind: 'restored', reports: missing.length, onChain: !restoredUnconfirmed(row) };
 }

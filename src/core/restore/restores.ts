@@ -52,8 +52,12 @@ export class PurchaseRestores {
       if (next === null) return { status: 'done', summary: restore.result() };
       return this.awaitSignature(restore, next.message, address);
     }
-    const { db, ledger, snapshots, deliver, now } = this.deps;
-    const restore = new PurchaseRestore(this.deps.client(), { db, ledger, snapshots, deliver, now }, address);
+    const { db, ledger, snapshots, deliver, now, chain } = this.deps;
+    const restore = new PurchaseRestore(
+      this.deps.client(),
+      { db, ledger, snapshots, deliver, now, chain },
+      address,
+    );
     const account = kind === 'keystore' ? wallet.signingAccount() : null;
     if (kind === 'keystore' && !account)
       throw new DeskError('wallet_locked', 'Unlock the wallet with its passphrase first.', 'wallet');

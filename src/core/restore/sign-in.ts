@@ -89,14 +89,30 @@ export function signInRequest(
   const info: CompleteSIWxInfo = { ...offer.info, chainId: chain.chainId, type: 'eip191' };
   try {
     assertSIWxChallengeBoundToOrigin(info, requestUrl);
-  } catch (error) {
+  } catch {
+    // Most often an honest service behind a gateway, naming the address it listens on; it may also be a site
+    // relaying another's sign-in, which is why nothing is signed either way.
+    const asked = new URL(requestUrl).origin;
+    const named = announced(info, asked);
     throw new DeskError(
       'sign_in_other_origin',
-      `The service's sign-in challenge names another site than ${new URL(requestUrl).origin} (${error instanceof Error ? error.message : String(error)}). Nothing was signed.`,
+      `The service announces another address (${named}) than the one the desk asked (${asked}), so nothing was signed. A service behind a gateway or proxy must be given its public URL (the reference service: INTEL_DESK_SERVICE_PUBLIC_URL=${asked} or --public-url ${asked}). Otherwise the address may be another site's: sign in only at the service's own address.`,
       'service',
+      { asked, announced: named },
     );
   }
   return { info, address, message: createSIWxMessage(info, address) };
+}
+
+/** The address a challenge names that is not the one asked, for a person to read: its URI's origin or its domain. */
+function announced(info: CompleteSIWxInfo, asked: string): string {
+  try {
+    const origin = new URL(info.uri).origin;
+    if (origin !== asked) return origin;
+  } catch {
+    return JSON.stringify(info.uri.slice(0, 200));
+  }
+  return JSON.stringify(info.domain.slice(0, 300));
 }
 
 /** The SIGN-IN-WITH-X header value: the challenge's fields, the wallet's address and its signature. */

@@ -26,6 +26,16 @@ const STATE_TEXT: Record<string, string> = {
 /** What moved, not what was quoted: a failed purchase charged nothing; one in doubt, up to its price. */
 function charged(p: PurchaseView): ReactNode {
   if (p.paidWith === 'library_secret') return 'library secret';
+  if (p.restored === 'unconfirmed') {
+    return (
+      <span
+        className="warn-text"
+        title={`Restored from the service, which says it charged ${usd(p.amount)}; the chain has not confirmed it, so it counts against no cap or total.`}
+      >
+        not confirmed · {usd(p.amount)}
+      </span>
+    );
+  }
   if (p.movedUnits === null) {
     return (
       <span className="warn-text" title={`Quoted ${usd(p.amount)}; not yet known whether it was charged.`}>

@@ -10,7 +10,8 @@ import { HttpError, sendJson, sendRawJson } from './respond';
 export interface PurchasesRouteDeps {
   settled: SettledPurchases;
   signIn: SignIn;
-  baseUrl: () => string;
+  /** The origin every URL in a challenge names (public-url.ts). */
+  publicUrl: () => string;
   /** Purchases per page at most (and never more than PAGE_BYTES of answers). */
   pageLimit?: number | undefined;
 }
@@ -75,8 +76,8 @@ export async function handlePurchases(
   deps: PurchasesRouteDeps,
 ): Promise<void> {
   const from = after(url);
-  const resourceUrl = `${deps.baseUrl()}${url.pathname}`;
-  const signedIn = await deps.signIn.check(req.headers, deps.baseUrl(), url.pathname);
+  const resourceUrl = `${deps.publicUrl()}${url.pathname}`;
+  const signedIn = await deps.signIn.check(req.headers, deps.publicUrl(), url.pathname);
   if (signedIn.kind !== 'signed_in') {
     sendSignInRequired(
       res,

@@ -25,7 +25,8 @@ export interface ReportsRouteDeps {
   /** Settled purchases kept for good: a wallet that signs in (SIWx) reads what it bought here again, free. */
   restore?: { settled: SettledPurchases; signIn: SignIn } | undefined;
   librarySecret: string;
-  baseUrl: () => string;
+  /** The origin every URL in a challenge names (public-url.ts). */
+  publicUrl: () => string;
 }
 
 const READ_AGAIN_STATEMENT = 'Sign in to read again, free, what this wallet bought here.';
@@ -114,11 +115,11 @@ export async function handleReports(
   }
 
   const resourcePath = `${url.pathname}${url.search}`;
-  const resourceUrl = `${deps.baseUrl()}${resourcePath}`;
+  const resourceUrl = `${deps.publicUrl()}${resourcePath}`;
   const found = findPaymentHeader(req.headers);
   if (!found) {
     const signedIn = deps.restore
-      ? await deps.restore.signIn.check(req.headers, deps.baseUrl(), url.pathname)
+      ? await deps.restore.signIn.check(req.headers, deps.publicUrl(), url.pathname)
       : ({ kind: 'none' } as const);
     if (signedIn.kind === 'signed_in') {
       const bought = deps.restore?.settled.latestFor(signedIn.address, resourcePath);

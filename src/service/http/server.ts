@@ -21,12 +21,19 @@ export interface ServiceServerDeps {
   /** Settled purchases a wallet downloads again after signing in (SIWx); absent, the service offers neither. */
   restore?: { settled: SettledPurchases; signIn: SignIn; pageLimit?: number | undefined };
   librarySecret: string;
+  /**
+   * The origin the desk reaches the service at (public-url.ts), written into every challenge; absent, the
+   * address it listens on. Never taken from a request's Host or X-Forwarded-Host.
+   */
+  publicUrl?: string | undefined;
   log?: (line: string) => void;
 }
 
 export interface ListeningService {
   server: Server;
   baseUrl: string;
+  /** The origin its challenges name: publicUrl when configured, else baseUrl. */
+  publicUrl: string;
   close(): Promise<void>;
 }
 
@@ -36,7 +43,7 @@ export async function listenService(
   host = '127.0.0.1',
 ): Promise<ListeningService> {
   let baseUrl = '';
-  const routeDeps = { ...deps, baseUrl: () => baseUrl };
+  const routeDeps = { ...deps, publicUrl: () => deps.publicUrl ?? baseUrl };
   const server = createServer((req, res) => {
     // The shelf is the busiest route and needs nothing from the URL: answered before any parsing.
     if (req.method === 'GET' && (req.url === '/api/intel/list' || req.url?.startsWith('/api/intel/list?'))) {
@@ -52,7 +59,7 @@ export async function listenService(
         await handleReports(req, res, url, routeDeps);
       } else if (url.pathname === '/api/intel/purchases' && deps.restore) {
         if (req.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'use GET');
-        await handlePurchases(req, res, url, { ...deps.restore, baseUrl: routeDeps.baseUrl });
+        await handlePurchases(req, res, url, { ...deps.restore, publicUrl: routeDeps.publicUrl });
       } else if (url.pathname === '/api/intel/bundle') {
         if (req.method !== 'GET' && req.method !== 'PUT')
           throw new HttpError(405, 'method_not_allowed', 'use GET or PUT');
@@ -86,6 +93,7 @@ export async function listenService(
   return {
     server,
     baseUrl,
+    publicUrl: deps.publicUrl ?? baseUrl,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

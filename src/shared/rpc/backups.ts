@@ -36,6 +36,11 @@ export interface RestoreSummary {
   reports: number;
   /** Already whole in the library. */
   alreadyHeld: number;
+  /**
+   * Of the restored purchases, those the chain could not be asked about (no RPC for their network, or it did not
+   * answer): kept on the service's word, outside the caps and spend totals.
+   */
+  notOnChain: number;
   /** Refused because a report's bytes differ from the receipt the library holds. */
   differsFromReceipt: number;
   /** Refused for another reason (an answer that is not what was bought, a shape the desk cannot read). */

@@ -107,6 +107,12 @@ export interface PurchaseView {
    * to `amount`).
    */
   movedUnits: string | null;
+  /**
+   * Brought back from its service by signing in (intel-desk restore): 'on_chain' once the chain confirmed its
+   * payment (then it counts as any purchase), 'unconfirmed' on the service's word alone (outside the caps and
+   * spend totals, movedUnits null). Absent or null for a purchase made here.
+   */
+  restored?: 'on_chain' | 'unconfirmed' | null;
   payer: string;
   payTo: string;
   network: string;
