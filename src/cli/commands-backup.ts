@@ -2,7 +2,9 @@
  * `intel-desk backup` and `intel-desk restore --from FILE`: copies of the library in backups/. `intel-desk
  * restore` alone brings back from the service what the wallet bought there, after signing in with it.
  */
+import { createInterface } from 'node:readline/promises';
 import type { DeskCore } from '../core';
+import type { RestoreView } from '../shared/rpc';
 import { restoredSentences } from '../shared/restore-text';
 import { requireNamedFile } from './files';
 import { count, UsageError, type Output } from './output';
@@ -19,15 +21,59 @@ export async function backup(desk: DeskCore, out: Output): Promise<void> {
   );
 }
 
-export async function restore(desk: DeskCore, out: Output, from: string | undefined): Promise<void> {
+/**
+ * A file from elsewhere than backups/ may come from anyone: restored only with --yes, or after a yes at the
+ * terminal. A script without --yes is refused rather than left waiting.
+ */
+async function confirmOutside(file: string, folder: string, yes: boolean): Promise<void> {
+  if (yes) return;
+  const question = `${file} is not in the backups folder (${folder}). Restore the library from it? Only do so if you know where it came from. [y/N] `;
+  if (!process.stdin.isTTY)
+    throw new UsageError(
+      `${file} is outside the backups folder (${folder}); add --yes to restore from it. Nothing was changed.`,
+    );
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question(question);
+    if (!/^\s*y(es)?\s*$/i.test(answer)) throw new UsageError('Not restored; nothing was changed.');
+  } finally {
+    prompt.close();
+  }
+}
+
+/** What a restore kept and what it took, in sentences: the file brings reports, never the desk's own settings. */
+export function restoredText(restored: RestoreView): string {
+  const added =
+    restored.purchasesAdded > 0
+      ? `; ${count(restored.purchasesAdded, 'purchase')} only the backup knew ${restored.purchasesAdded === 1 ? 'was' : 'were'} added to them`
+      : '';
+  const dropped =
+    restored.requestsDropped > 0
+      ? ` ${count(restored.requestsDropped, 'purchase request')} from an assistant waiting in the backup ${restored.requestsDropped === 1 ? 'was' : 'were'} not carried over.`
+      : '';
+  return [
+    `Restored the library from ${restored.file}: ${count(restored.reports, 'report')}.`,
+    `This desk's settings, spending caps, payee pins and chain RPC were kept, not taken from the backup; its purchase records were kept as they are${added}.${dropped}`,
+    `The library as it was is kept in ${restored.safetyCopy.file}.`,
+  ].join('\n');
+}
+
+export async function restore(
+  desk: DeskCore,
+  out: Output,
+  from: string | undefined,
+  yes: boolean,
+): Promise<void> {
   if (!from) return restorePurchases(desk, out);
   requireNamedFile(from, 'backup file');
-  const restored = await desk.handlers['library.restore']({ from });
-  out.result(
-    restored,
-    () =>
-      `Restored the library from ${from}: ${count(restored.reports, 'report')}. The library as it was is kept in ${restored.safetyCopy.file}.`,
-  );
+  const pick = await desk.handlers['library.pickRestoreFile']({ file: from });
+  if (pick.outsideBackups)
+    await confirmOutside(pick.file, (await desk.handlers['library.backups']({})).folder, yes);
+  const restored = await desk.handlers['library.restore']({
+    picked: pick.picked,
+    ...(pick.outsideBackups ? { confirmedOutside: true } : {}),
+  });
+  out.result(restored, () => restoredText(restored));
 }
 
 async function restorePurchases(desk: DeskCore, out: Output): Promise<void> {

@@ -115,7 +115,9 @@ export class SearchVocabulary {
   /** Adds the words of reports indexed since the list last looked; false when it must be read again. */
   private catchUp(): boolean {
     const upTo = this.indexedUpTo();
-    if (upTo <= this.knownUpTo) return true;
+    // The index started over (a backup restored, here or by another process): the list is read again.
+    if (upTo < this.knownUpTo) return false;
+    if (upTo === this.knownUpTo) return true;
     if (upTo - this.knownUpTo > MAX_CATCH_UP) return false;
     const raws = this.db
       .prepare<[number, number], { raw: string }>(

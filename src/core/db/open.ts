@@ -101,16 +101,17 @@ const backupsOf = (file: string) => path.join(path.dirname(file), BACKUPS_FOLDER
 
 /**
  * Brings the schema up to date. A library that already holds a schema is copied into backups/ first: a
- * migration that fails midway, or a new version that must be left, never costs the library.
+ * migration that fails midway, or a new version that must be left, never costs the library. A backup being
+ * restored is migrated in a working copy of its own (`backupFirst: false`): the backup itself is the copy.
  */
-export function migrate(db: DeskDb): void {
+export function migrate(db: DeskDb, options: { backupFirst?: boolean } = {}): void {
   // First: a second process switching a new file to WAL while the first migrates it waits instead of failing.
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > 0 && current < MIGRATIONS.length && db.name !== ':memory:')
+  if (options.backupFirst !== false && current > 0 && current < MIGRATIONS.length && db.name !== ':memory:')
     backupLibraryNow(db, backupsOf(db.name), { reason: 'migration' });
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
