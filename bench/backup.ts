@@ -77,7 +77,9 @@ export const backupSection: Section = {
       const folder = path.join(dir, 'backups');
 
       const idle = await idleStall(1500);
-      const inWorker = await longestStall(() => backupLibrary(db, folder, { reason: 'manual', keep: { manual: 100 } }));
+      const inWorker = await longestStall(() =>
+        backupLibrary(db, folder, { reason: 'manual', keep: { manual: 100 } }),
+      );
       const stepped = await longestStall(() =>
         backupLibrary(db, folder, { reason: 'manual', keep: { manual: 100 }, thread: 'same' }),
       );
@@ -86,7 +88,9 @@ export const backupSection: Section = {
       const oneStep = await longestStall(() =>
         db.backup(path.join(dir, 'one-step.db'), { progress: () => 0x7fffffff }),
       );
-      const vacuumMs = timeMs(() => backupLibraryNow(db, folder, { reason: 'migration', keep: { migration: 100 } }));
+      const vacuumMs = timeMs(() =>
+        backupLibraryNow(db, folder, { reason: 'migration', keep: { migration: 100 } }),
+      );
       db.close();
       // Opening the same library as each start does, and the whole-file check it no longer waits for.
       let reopened: ReturnType<typeof openDeskDb> | null = null;
@@ -109,7 +113,10 @@ export const backupSection: Section = {
         'backup, one step: time (ms)': round(oneStep.ms, 0),
         'stall ratio (one step / in a worker)': round(oneStep.stallMs / Math.max(inWorker.stallMs, 0.1), 0),
         'one copy on disk (MB)': round(copyBytes / MB, 1),
-        [`${DEFAULT_KEEP_TOTAL} copies kept on disk at most (MB)`]: round((DEFAULT_KEEP_TOTAL * copyBytes) / MB, 0),
+        [`${DEFAULT_KEEP_TOTAL} copies kept on disk at most (MB)`]: round(
+          (DEFAULT_KEEP_TOTAL * copyBytes) / MB,
+          0,
+        ),
         'before a migration, VACUUM INTO (ms, blocking, at start)': round(vacuumMs, 0),
         'open at start, header/schema/ledger check (ms)': round(openMs, 1),
         'quick_check of the whole file, now in a background worker (ms)': round(wholeCheckMs, 0),
