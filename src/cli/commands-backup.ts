@@ -4,8 +4,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import type { DeskCore } from '../core';
-import type { RestoreView } from '../shared/rpc';
-import { restoredSentences } from '../shared/restore-text';
+import { restoredBackupSentences, restoredSentences } from '../shared/restore-text';
 import { requireNamedFile } from './files';
 import { count, UsageError, type Output } from './output';
 
@@ -41,23 +40,6 @@ async function confirmOutside(file: string, folder: string, yes: boolean): Promi
   }
 }
 
-/** What a restore kept and what it took, in sentences: the file brings reports, never the desk's own settings. */
-export function restoredText(restored: RestoreView): string {
-  const added =
-    restored.purchasesAdded > 0
-      ? `; ${count(restored.purchasesAdded, 'purchase')} only the backup knew ${restored.purchasesAdded === 1 ? 'was' : 'were'} added to them`
-      : '';
-  const dropped =
-    restored.requestsDropped > 0
-      ? ` ${count(restored.requestsDropped, 'purchase request')} from an assistant waiting in the backup ${restored.requestsDropped === 1 ? 'was' : 'were'} not carried over.`
-      : '';
-  return [
-    `Restored the library from ${restored.file}: ${count(restored.reports, 'report')}.`,
-    `This desk's settings, spending caps, payee pins and chain RPC were kept, not taken from the backup; its purchase records were kept as they are${added}.${dropped}`,
-    `The library as it was is kept in ${restored.safetyCopy.file}.`,
-  ].join('\n');
-}
-
 export async function restore(
   desk: DeskCore,
   out: Output,
@@ -73,7 +55,7 @@ export async function restore(
     picked: pick.picked,
     ...(pick.outsideBackups ? { confirmedOutside: true } : {}),
   });
-  out.result(restored, () => restoredText(restored));
+  out.result(restored, () => restoredBackupSentences(restored).join('\n'));
 }
 
 async function restorePurchases(desk: DeskCore, out: Output): Promise<void> {
