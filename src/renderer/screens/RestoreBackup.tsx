@@ -35,7 +35,6 @@ export function RestoreBackup() {
   const [error, setError] = useState<string | null>(null);
   const [restored, setRestored] = useState<RestoreView | null>(null);
   const messageId = useId();
-  const listId = useId();
   const pickFile = backupFilePicker();
   const copies = backups.data?.copies ?? [];
   const chosenCopy = copies.find((backup) => backup.file === selected) ?? copies[0] ?? null;
@@ -85,19 +84,17 @@ export function RestoreBackup() {
         are kept; the library as it is now is copied into the backups folder first.
       </p>
       {copies.length > 0 ? (
-        <div className="inline-form">
-          <label htmlFor={listId}>Backup</label>
-          <select
-            id={listId}
-            value={chosenCopy?.file ?? ''}
-            onChange={(event) => setSelected(event.target.value)}
-          >
-            {copies.map((backup) => (
-              <option key={backup.file} value={backup.file}>
-                {label(backup)}
-              </option>
-            ))}
-          </select>
+        <>
+          <label>
+            Backup
+            <select value={chosenCopy?.file ?? ''} onChange={(event) => setSelected(event.target.value)}>
+              {copies.map((backup) => (
+                <option key={backup.file} value={backup.file}>
+                  {label(backup)}
+                </option>
+              ))}
+            </select>
+          </label>
           <button
             type="button"
             disabled={busy || !chosenCopy}
@@ -106,7 +103,7 @@ export function RestoreBackup() {
           >
             Restore…
           </button>
-        </div>
+        </>
       ) : (
         <p className="muted small">No backup to restore yet.</p>
       )}
