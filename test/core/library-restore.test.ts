@@ -198,6 +198,34 @@ describe('restoring a backup file', () => {
       expect(readdirSync(folder).filter((name) => name.endsWith('-restore.db'))).toEqual([]);
     });
 
+  it('refuses rows this library would not take (a state the ledger does not know, a report of no purchase)', async () => {
+    for (const [name, craft] of [
+      [
+        'badstate',
+        (other: DeskDb) => {
+          other.pragma('ignore_check_constraints = ON');
+          addPurchase(other, 'p_odd', 'settled-by-trigger');
+        },
+      ],
+      [
+        'orphan',
+        (other: DeskDb) => {
+          other.pragma('foreign_keys = OFF');
+          other.prepare(`UPDATE snapshots SET purchase_id = 'p_nowhere' WHERE id = 'rpt_old_1'`).run();
+        },
+      ],
+    ] as const) {
+      const file = craftedBackup(name, craft);
+      const refusal = await backups.restoreFrom(file).then(
+        () => null,
+        (error: unknown) => error as DeskError,
+      );
+      expect(refusal?.code).toBe('backup_unusable');
+      expect(refusal?.message).toMatch(/its rows do not fit this library .*Nothing was changed/);
+      expectDeskUnchanged();
+    }
+  });
+
   for (const version of [1, 4, 9, 14])
     it(`restores a backup of version ${version}, migrated apart from the library`, async () => {
       mkdirSync(folder, { recursive: true });

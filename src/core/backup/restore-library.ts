@@ -46,6 +46,8 @@ export const RESTORE_TABLES = {
 } as const satisfies Record<string, 'file' | 'ledger' | 'desk' | 'rebuilt'>;
 
 type Table = keyof typeof RESTORE_TABLES;
+/** What names a row of the ledger: a purchase the desk holds under it is never replaced. */
+const LEDGER_KEYS = { purchases: 'id', kept_payments: 'purchase_id' } as const;
 const tablesOf = (kind: 'file' | 'ledger') =>
   (Object.keys(RESTORE_TABLES) as Table[]).filter((table) => RESTORE_TABLES[table] === kind);
 
@@ -192,8 +194,12 @@ export function restoreRows(db: DeskDb, staged: string): RestoreOutcome {
         // changed by a file, in whatever state the file has it (an in-doubt one stays in doubt).
         for (const table of [...tablesOf('ledger'), ...tablesOf('file')]) {
           const columns = columnsOf(db, table);
-          const verb = RESTORE_TABLES[table] === 'ledger' ? 'INSERT OR IGNORE' : 'INSERT';
-          db.exec(`${verb} INTO main.${table} (${columns}) SELECT ${columns} FROM restore_source.${table}`);
+          // Not INSERT OR IGNORE: that would also skip a row that breaks a CHECK; here such a row refuses.
+          const key = LEDGER_KEYS[table as keyof typeof LEDGER_KEYS];
+          const unknown = key ? ` WHERE ${key} NOT IN (SELECT ${key} FROM main.${table})` : '';
+          db.exec(
+            `INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM restore_source.${table}${unknown}`,
+          );
         }
         return {
           reports: count('SELECT COUNT(*) AS n FROM main.snapshots'),
