@@ -24,16 +24,25 @@ export async function backup(desk: DeskCore, out: Output): Promise<void> {
  * A file from elsewhere than backups/ may come from anyone: restored only with --yes, or after a yes at the
  * terminal. A script without --yes is refused rather than left waiting.
  */
-async function confirmOutside(file: string, folder: string, yes: boolean): Promise<void> {
+export async function confirmOutside(
+  file: string,
+  folder: string,
+  yes: boolean,
+  streams: { input: NodeJS.ReadableStream & { isTTY?: boolean }; output: NodeJS.WritableStream } = {
+    input: process.stdin,
+    output: process.stderr,
+  },
+): Promise<void> {
   if (yes) return;
-  const question = `${file} is not in the backups folder (${folder}). Restore the library from it? Only do so if you know where it came from. [y/N] `;
-  if (!process.stdin.isTTY)
+  if (streams.input.isTTY !== true)
     throw new UsageError(
       `${file} is outside the backups folder (${folder}); add --yes to restore from it. Nothing was changed.`,
     );
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  const prompt = createInterface({ input: streams.input, output: streams.output });
   try {
-    const answer = await prompt.question(question);
+    const answer = await prompt.question(
+      `${file} is not in the backups folder (${folder}). Restore the library from it? Only do so if you know where it came from. [y/N] `,
+    );
     if (!/^\s*y(es)?\s*$/i.test(answer)) throw new UsageError('Not restored; nothing was changed.');
   } finally {
     prompt.close();

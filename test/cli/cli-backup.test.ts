@@ -16,6 +16,8 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { confirmOutside } from '../../src/cli/commands-backup';
 import { startStack, type Stack } from '../../src/service/stack';
 import { tempDir } from '../core/helpers';
 import { damageReportsPage } from '../damage-library';
@@ -152,5 +154,27 @@ describe('intel-desk backup and restore', () => {
     expect(damaged.stderr).toMatch(/cannot be restored: integrity check failed.*Nothing was changed/);
     expect(damaged.stderr).not.toMatch(/\n\s+at /);
     expect((JSON.parse((await cli(['library', '--json'])).stdout) as unknown[]).length).toBe(before);
+  });
+});
+
+describe('restoring a file from outside backups/ at a terminal', () => {
+  const terminal = (typed: string) => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    input.end(typed);
+    return { input, output: new PassThrough() };
+  };
+
+  it('goes ahead on a yes, and changes nothing on anything else or without a terminal', async () => {
+    await expect(confirmOutside('/x/a.db', '/d/backups', false, terminal('y\n'))).resolves.toBeUndefined();
+    await expect(confirmOutside('/x/a.db', '/d/backups', false, terminal('yes\n'))).resolves.toBeUndefined();
+    await expect(confirmOutside('/x/a.db', '/d/backups', false, terminal('\n'))).rejects.toThrow(
+      'Not restored; nothing was changed.',
+    );
+    await expect(
+      confirmOutside('/x/a.db', '/d/backups', false, { input: new PassThrough(), output: new PassThrough() }),
+    ).rejects.toThrow(/add --yes to restore from it\. Nothing was changed/);
+    await expect(
+      confirmOutside('/x/a.db', '/d/backups', true, { input: new PassThrough(), output: new PassThrough() }),
+    ).resolves.toBeUndefined();
   });
 });

@@ -124,7 +124,7 @@ export async function stageBackup(
   source: string,
   libraryFile: string,
   nativeBinding?: string,
-): Promise<{ file: string; version: number; remove(): void }> {
+): Promise<{ file: string; remove(): void }> {
   const problem = libraryFileProblem(source, { nativeBinding });
   if (problem) throw refusedFile(source, 'backup_unusable', problem);
   const folder = mkdtempSync(path.join(path.dirname(libraryFile), '.restoring-'));
@@ -152,7 +152,7 @@ export async function stageBackup(
         );
       // A backup of an older version is brought up to this one here, never in desk.db.
       migrate(staged, { backupFirst: false });
-      return { file, version, remove };
+      return { file, remove };
     } finally {
       staged.close();
     }
