@@ -163,6 +163,22 @@ describe('restoring a backup file', () => {
     ).toHaveLength(1);
   });
 
+  it("has search's word list follow the restored reports, not the ones they replaced", async () => {
+    const store = new SnapshotStore(db);
+    await store.vocabulary.ready();
+    expect(store.vocabulary.expand('zeb')).toEqual([]);
+    const file = craftedBackup('words', (other) => {
+      other.exec('DELETE FROM snapshots');
+      storeReports(other, 'acme', ['zebra_first', 'rpt_old_2'], 'p_old');
+    });
+    await backups.restoreFrom(file);
+    // What the restore handler tells the library in this process.
+    store.reportsReplaced();
+    store.indexPending();
+    await store.vocabulary.ready();
+    expect(store.vocabulary.expand('zeb')).toEqual(['zebra']);
+  });
+
   it('keeps a purchase the backup never knew (an older backup cannot lose it)', async () => {
     const file = craftedBackup('older');
     await backups.restoreFrom(file);

@@ -47,7 +47,7 @@ export const backupHandlers = (
     }
     const restored = await ctx.backups.restoreFrom(file);
     // The restored reports are indexed for search again, in the background.
-    ctx.snapshots.indexing();
+    ctx.snapshots.reportsReplaced();
     return { ...restored, safetyCopy: view(restored.safetyCopy) };
   },
   'library.restorePurchases': ({ signed }) =>
