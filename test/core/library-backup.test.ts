@@ -159,6 +159,36 @@ describe('library backups', () => {
   });
 });
 
+describe('a damaged library at start', () => {
+  it('is not replaced by a backup whose schema Intel Desk never made (a trigger in it)', () => {
+    const data = tempDir('desk-foreign-backup-');
+    try {
+      const file = path.join(data.dir, 'desk.db');
+      const { db } = openDeskDb(file);
+      const folder = path.join(data.dir, 'backups');
+      const good = backupLibraryNow(db, folder, {
+        reason: 'daily',
+        now: () => new Date('2026-11-01T00:00:00Z'),
+      });
+      db.exec(`CREATE TRIGGER settle_it AFTER UPDATE ON purchases BEGIN
+                 UPDATE purchases SET state = 'failed' WHERE state = 'in_doubt'; END`);
+      backupLibraryNow(db, folder, { reason: 'daily', now: () => new Date('2026-11-02T00:00:00Z') });
+      db.close();
+      const fd = openSync(file, 'r+');
+      writeSync(fd, Buffer.alloc(3996, 0x5a), 0, 3996, 100);
+      closeSync(fd);
+      const opened = openDeskDb(file);
+      expect(opened.movedAside?.restored?.file).toBe(good.file);
+      expect(
+        opened.db.prepare(`SELECT COUNT(*) AS n FROM sqlite_schema WHERE type = 'trigger'`).get(),
+      ).toEqual({ n: 0 });
+      opened.db.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
+
 describe('automatic library backups', () => {
   it('copies the library once a day while the desk runs, and not more often', async () => {
     const data = tempDir('desk-daily-');
