@@ -13,7 +13,7 @@ import { SnapshotStore } from '../src/core/cache/snapshots';
 import {
   backupLibrary,
   backupLibraryNow,
-  DEFAULT_KEEP,
+  DEFAULT_KEEP_TOTAL,
   listLibraryBackups,
 } from '../src/core/backup/library-backup';
 import { reportCorpus } from './corpus';
@@ -77,16 +77,20 @@ export const backupSection: Section = {
       const folder = path.join(dir, 'backups');
 
       const idle = await idleStall(1500);
-      const inWorker = await longestStall(() => backupLibrary(db, folder, { reason: 'manual', keep: 100 }));
+      const inWorker = await longestStall(() =>
+        backupLibrary(db, folder, { reason: 'manual', keep: { manual: 100 } }),
+      );
       const stepped = await longestStall(() =>
-        backupLibrary(db, folder, { reason: 'manual', keep: 100, thread: 'same' }),
+        backupLibrary(db, folder, { reason: 'manual', keep: { manual: 100 }, thread: 'same' }),
       );
       const copyBytes = listLibraryBackups(folder)[0]?.bytes ?? 0;
       // The same copy in one step (better-sqlite3's progress asking for every page at once).
       const oneStep = await longestStall(() =>
         db.backup(path.join(dir, 'one-step.db'), { progress: () => 0x7fffffff }),
       );
-      const vacuumMs = timeMs(() => backupLibraryNow(db, folder, { reason: 'migration', keep: 100 }));
+      const vacuumMs = timeMs(() =>
+        backupLibraryNow(db, folder, { reason: 'migration', keep: { migration: 100 } }),
+      );
       db.close();
       // Opening the same library as each start does, and the whole-file check it no longer waits for.
       let reopened: ReturnType<typeof openDeskDb> | null = null;
@@ -109,7 +113,10 @@ export const backupSection: Section = {
         'backup, one step: time (ms)': round(oneStep.ms, 0),
         'stall ratio (one step / in a worker)': round(oneStep.stallMs / Math.max(inWorker.stallMs, 0.1), 0),
         'one copy on disk (MB)': round(copyBytes / MB, 1),
-        [`${DEFAULT_KEEP} copies kept on disk (MB)`]: round((DEFAULT_KEEP * copyBytes) / MB, 0),
+        [`${DEFAULT_KEEP_TOTAL} copies kept on disk at most (MB)`]: round(
+          (DEFAULT_KEEP_TOTAL * copyBytes) / MB,
+          0,
+        ),
         'before a migration, VACUUM INTO (ms, blocking, at start)': round(vacuumMs, 0),
         'open at start, header/schema/ledger check (ms)': round(openMs, 1),
         'quick_check of the whole file, now in a background worker (ms)': round(wholeCheckMs, 0),

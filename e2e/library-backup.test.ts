@@ -27,4 +27,19 @@ describe('Settings → Library', () => {
     const copies = readdirSync(path.join(fx.dataDir, 'backups')).filter((f) => f.endsWith('-manual.db'));
     expect(copies).toHaveLength(1);
   });
+
+  it('restores a copy from backups/ after a confirm step, and says what it kept (browser mode: no file dialog)', async () => {
+    const { page } = fx;
+    await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
+    await expect.poll(() => page.getByRole('button', { name: 'Restore from a file…' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Restore…' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Restore the library?' });
+    await confirm.getByText(/This desk's settings, spending caps, payee pins, chain RPC/).waitFor();
+    await confirm.getByRole('button', { name: 'Restore', exact: true }).click();
+    const summary = page.getByTestId('restore-backup-summary');
+    await summary.getByText(/^Restored the library from .*-manual\.db: /).waitFor();
+    await summary.getByText(/settings, spending caps, payee pins and chain RPC were kept/).waitFor();
+    const safety = readdirSync(path.join(fx.dataDir, 'backups')).filter((f) => f.endsWith('-restore.db'));
+    expect(safety).toHaveLength(1);
+  });
 });

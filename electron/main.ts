@@ -21,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor';
 import { version } from '../package.json';
-import type { DispatchResult } from '../src/host/dispatch';
+import { toRpcError, type DispatchResult } from '../src/host/dispatch';
 import type { DeskEventSource } from '../src/shared/events';
 import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../src/shared/walletconnect-relay';
 import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
@@ -37,6 +37,7 @@ import { offerSpellingSuggestions } from './spellcheck';
 import { startAutoUpdates } from './updater';
 import { lockWalletWithTheScreen } from './power';
 import { installMenu } from './app-menu';
+import { answerBackupPicks } from './restore-dialog';
 import { safeStorageVault } from './vault';
 import { MIN_SIZE, placeWindow, readWindowState, writeWindowState } from './window-state';
 
@@ -47,6 +48,8 @@ protocol.registerSchemesAsPrivileged([
 /** What the shell needs of core: one call in, one close on quit. */
 interface ShellCore {
   call(method: string, input: unknown): Promise<DispatchResult>;
+  /** A file the person chose in main's dialog, handed to core (a host-only method the page cannot call). */
+  pickRestoreFile(file: string): Promise<DispatchResult>;
   events: DeskEventSource;
   close(): Promise<void>;
 }
@@ -131,6 +134,16 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
     // Parsed here because IPC clones objects; validation, the call and error mapping ran in core's worker.
     call: async (method, input) =>
       JSON.parse(new TextDecoder().decode(await desk.dispatchJson(method, input))) as DispatchResult,
+    pickRestoreFile: async (file) => {
+      try {
+        return { ok: true, value: await desk.handlers['library.pickRestoreFile']({ file }) };
+      } catch (error) {
+        return {
+          ok: false,
+          error: toRpcError(error, (cause) => log.error('Picking a backup failed', cause)),
+        };
+      }
+    },
     events: desk.events,
     close: () => desk.close(),
   };
@@ -301,6 +314,16 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
       return { ok: false, error: { code: 'invalid_input', message: 'That request was not valid.' } };
     }
     return running.call(method, input);
+  });
+  answerBackupPicks({
+    fromDeskWindow,
+    window: () => mainWindow,
+    folder: async () => {
+      const answer = await running.call('library.backups', {});
+      return answer.ok ? (answer.value as { folder: string }).folder : null;
+    },
+    pick: running.pickRestoreFile,
+    log: (message) => log.error(message),
   });
   if (!shellEnv.demo) lockWalletWithTheScreen(running.call, log);
   notifyPurchases({

@@ -1,11 +1,11 @@
 /**
  * Exposes exactly the bridge of src/shared/bridge.ts to the page: call(method, input) over one IPC channel,
- * and onEvent(listener) for core's events on another. No ipcRenderer, no Node, no event emitter crosses the
+ * onEvent(listener) for core's events on another, and pickBackupFile() for a restore's file dialog on a third. No ipcRenderer, no Node, no event emitter crosses the
  * bridge (the page's listener gets the event alone, never the IPC event); main validates every call again.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { BRIDGE_KEY, type IntelDeskBridge } from '../src/shared/bridge';
-import { EVENT_CHANNEL, RPC_CHANNEL } from './channel';
+import { EVENT_CHANNEL, PICK_BACKUP_CHANNEL, RPC_CHANNEL } from './channel';
 
 const bridge: IntelDeskBridge = {
   call: (method: unknown, input: unknown): Promise<unknown> => {
@@ -20,6 +20,8 @@ const bridge: IntelDeskBridge = {
       ipcRenderer.removeListener(EVENT_CHANNEL, forward);
     };
   },
+  // No argument crosses: main shows the dialog, and the page only ever gets a token for the chosen file.
+  pickBackupFile: (): Promise<unknown> => ipcRenderer.invoke(PICK_BACKUP_CHANNEL),
 };
 
 contextBridge.exposeInMainWorld(BRIDGE_KEY, bridge);

@@ -2,8 +2,9 @@
  * `intel-desk backup` and `intel-desk restore --from FILE`: copies of the library in backups/. `intel-desk
  * restore` alone brings back from the service what the wallet bought there, after signing in with it.
  */
+import { createInterface } from 'node:readline/promises';
 import type { DeskCore } from '../core';
-import { restoredSentences } from '../shared/restore-text';
+import { restoredBackupSentences, restoredSentences } from '../shared/restore-text';
 import { requireNamedFile } from './files';
 import { count, UsageError, type Output } from './output';
 
@@ -19,15 +20,51 @@ export async function backup(desk: DeskCore, out: Output): Promise<void> {
   );
 }
 
-export async function restore(desk: DeskCore, out: Output, from: string | undefined): Promise<void> {
+/**
+ * A file from elsewhere than backups/ may come from anyone: restored only with --yes, or after a yes at the
+ * terminal. A script without --yes is refused rather than left waiting.
+ */
+export async function confirmOutside(
+  file: string,
+  folder: string,
+  yes: boolean,
+  streams: { input: NodeJS.ReadableStream & { isTTY?: boolean }; output: NodeJS.WritableStream } = {
+    input: process.stdin,
+    output: process.stderr,
+  },
+): Promise<void> {
+  if (yes) return;
+  if (streams.input.isTTY !== true)
+    throw new UsageError(
+      `${file} is outside the backups folder (${folder}); add --yes to restore from it. Nothing was changed.`,
+    );
+  const prompt = createInterface({ input: streams.input, output: streams.output });
+  try {
+    const answer = await prompt.question(
+      `${file} is not in the backups folder (${folder}). Restore the library from it? Only do so if you know where it came from. [y/N] `,
+    );
+    if (!/^\s*y(es)?\s*$/i.test(answer)) throw new UsageError('Not restored; nothing was changed.');
+  } finally {
+    prompt.close();
+  }
+}
+
+export async function restore(
+  desk: DeskCore,
+  out: Output,
+  from: string | undefined,
+  yes: boolean,
+): Promise<void> {
   if (!from) return restorePurchases(desk, out);
   requireNamedFile(from, 'backup file');
-  const restored = await desk.handlers['library.restore']({ from });
-  out.result(
-    restored,
-    () =>
-      `Restored the library from ${from}: ${count(restored.reports, 'report')}. The library as it was is kept in ${restored.safetyCopy.file}.`,
-  );
+  const pick = await desk.handlers['library.pickRestoreFile']({ file: from });
+  if (pick.outsideBackups)
+    await confirmOutside(pick.file, (await desk.handlers['library.backups']({})).folder, yes);
+  const restored = await desk.handlers['library.restore']({
+    picked: pick.picked,
+    ...(pick.outsideBackups ? { confirmedOutside: true } : {}),
+  });
+  out.result(restored, () => restoredBackupSentences(restored).join('\n'));
 }
 
 async function restorePurchases(desk: DeskCore, out: Output): Promise<void> {

@@ -41,9 +41,11 @@ export const ACCOUNT_COMMANDS: readonly CliCommand[] = [
       'restore',
       [
         form(
-          'restore --from FILE',
-          "replace the library with a backup's (checked first); the library",
-          'as it was is kept in backups/',
+          'restore --from FILE [--yes]',
+          "replace the library's reports with a backup's (checked first);",
+          "this desk's settings, caps, payee pins and purchase records stay,",
+          'and the library as it was is kept in backups/ (a file from',
+          'elsewhere than backups/ asks first, or takes --yes)',
         ),
         form(
           'restore',
@@ -51,7 +53,7 @@ export const ACCOUNT_COMMANDS: readonly CliCommand[] = [
           'every report it bought there (checked against receipts held)',
         ),
       ],
-      ['from', ...SIGNER],
+      ['from', 'yes', ...SIGNER],
       async (desk, { out, values }) => {
         if (values.from === undefined) {
           const cannotSign = await (
@@ -59,7 +61,7 @@ export const ACCOUNT_COMMANDS: readonly CliCommand[] = [
           ).prepareSigner(desk, values, { to: 'sign in', command: 'restore' });
           if (cannotSign) throw cannotSign;
         }
-        return (await import('./commands-backup')).restore(desk, out, values.from);
+        return (await import('./commands-backup')).restore(desk, out, values.from, values.yes === true);
       },
     ),
     {
@@ -67,6 +69,7 @@ export const ACCOUNT_COMMANDS: readonly CliCommand[] = [
         value: 'FILE',
         text: 'the backup to put back (without it: restore purchases from the service)',
       },
+      yes: { text: 'restore a file from outside backups/ without asking' },
     },
   ),
   library(

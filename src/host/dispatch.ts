@@ -1,12 +1,12 @@
 /**
  * The one place both hosts (Electron IPC, HTTP) turn an untrusted method name and input into a core call:
- * the method must be in the contract, the input must pass its zod schema (core's door, src/core/door.ts,
+ * the method must be in the contract and open to a page (not hostOnly), the input must pass its zod schema (core's door, src/core/door.ts,
  * checks it the same way for any handlers given), and whatever the handler throws leaves as a code and a
  * message fit to show a person (with the typed details of src/shared/rpc-errors.ts), never as a stack trace.
  */
 import { DeskError } from '../core/errors';
 import { checkedInput, isRpcMethod } from '../core/door';
-import type { RpcError, RpcHandlers } from '../shared/rpc';
+import { rpcHostOnly, type RpcError, type RpcHandlers } from '../shared/rpc';
 import { crossingDetails } from '../shared/rpc-errors';
 
 export type DispatchResult = { ok: true; value: unknown } | { ok: false; error: RpcError };
@@ -31,6 +31,15 @@ export async function dispatch(
 ): Promise<DispatchResult> {
   if (!isRpcMethod(method)) {
     return { ok: false, error: { code: 'unknown_method', message: `Intel Desk has no action "${method}".` } };
+  }
+  if (rpcHostOnly.has(method)) {
+    return {
+      ok: false,
+      error: {
+        code: 'forbidden',
+        message: `"${method}" is not open to the window: Intel Desk itself asks it.`,
+      },
+    };
   }
   try {
     // The union of handler signatures collapses to an intersection; checkedInput fixed the input's type.

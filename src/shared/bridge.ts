@@ -12,6 +12,12 @@ export interface IntelDeskBridge {
   call(method: string, input: unknown): Promise<unknown>;
   /** Core's events (src/shared/events.ts), unchecked here; returns the function that stops listening. */
   onEvent(listener: (event: unknown) => void): () => void;
+  /**
+   * Electron only: main shows a file dialog for a backup to restore and answers a DispatchResult whose value
+   * is a RestorePickView (a one-time token, the file, whether it is outside backups/) or null when cancelled.
+   * Browser mode has no native dialog: the window restores copies in backups/ by name (decision 0038).
+   */
+  pickBackupFile?(): Promise<unknown>;
 }
 
 /** The web host's per-run token header (Node reads header names in lower case). */

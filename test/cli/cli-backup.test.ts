@@ -5,10 +5,22 @@
  * older copy back while keeping the library as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSync, readdirSync, statSync, writeFileSync, writeSync, closeSync, existsSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { confirmOutside } from '../../src/cli/commands-backup';
 import { startStack, type Stack } from '../../src/service/stack';
 import { tempDir } from '../core/helpers';
+import { damageReportsPage } from '../damage-library';
 import { runCli, stackEnv, type Run } from './run-cli';
 
 let stack: Stack;
@@ -89,7 +101,7 @@ describe('intel-desk backup and restore', () => {
     expect(bought.code, bought.stderr).toBe(0);
     expect((JSON.parse((await cli(['library', '--json'])).stdout) as unknown[]).length).toBe(8);
 
-    const bad = await cli(['restore', '--from', keyFile]);
+    const bad = await cli(['restore', '--from', keyFile, '--yes']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/cannot be restored: .*Nothing was changed/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
@@ -103,5 +115,66 @@ describe('intel-desk backup and restore', () => {
     // The library as it was before the restore comes back the same way.
     const undo = await cli(['restore', '--from', answer.safetyCopy.file, '--json']);
     expect(JSON.parse(undo.stdout)).toMatchObject({ reports: 8 });
+  });
+
+  it('restores the oldest backup as the README shows, never rotating it away (issue 44)', async () => {
+    // The safety copies are of the kind `restore`: restoring the oldest of them again and again makes each
+    // new one push past the count kept, which once removed the very file being restored.
+    for (let round = 0; round < 3; round++) {
+      const oldest = path.join(
+        backupsDir(),
+        libraryCopies().find((name) => name.endsWith('-restore.db'))!,
+      );
+      const restored = await cli(['restore', '--from', oldest]);
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(restored.stdout).toMatch(/^Restored the library from .*: \d+ reports\./);
+      expect(restored.stdout).toContain(
+        "This desk's settings, spending caps, payee pins and chain RPC were kept, not taken from the backup",
+      );
+      expect(existsSync(oldest)).toBe(true);
+    }
+  });
+
+  it('asks before restoring a file from outside backups/, and refuses a damaged one (issue 41)', async () => {
+    const elsewhere = path.join(data.dir, 'from-elsewhere.db');
+    copyFileSync(path.join(backupsDir(), libraryCopies().at(-1)!), elsewhere);
+    const unasked = await cli(['restore', '--from', elsewhere]);
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toMatch(
+      /outside the backups folder .*add --yes to restore from it\. Nothing was changed/,
+    );
+    const asked = await cli(['restore', '--from', elsewhere, '--yes']);
+    expect(asked.code, asked.stderr).toBe(0);
+
+    // A real SQLite library with one page of its reports overwritten, as a failing disk leaves it.
+    damageReportsPage(elsewhere, 'middle');
+    const before = (JSON.parse((await cli(['library', '--json'])).stdout) as unknown[]).length;
+    const damaged = await cli(['restore', '--from', elsewhere, '--yes']);
+    expect(damaged.code).toBe(2);
+    expect(damaged.stderr).toMatch(/cannot be restored: integrity check failed.*Nothing was changed/);
+    expect(damaged.stderr).not.toMatch(/\n\s+at /);
+    expect((JSON.parse((await cli(['library', '--json'])).stdout) as unknown[]).length).toBe(before);
+  });
+});
+
+describe('restoring a file from outside backups/ at a terminal', () => {
+  const terminal = (typed: string) => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    input.end(typed);
+    return { input, output: new PassThrough() };
+  };
+
+  it('goes ahead on a yes, and changes nothing on anything else or without a terminal', async () => {
+    await expect(confirmOutside('/x/a.db', '/d/backups', false, terminal('y\n'))).resolves.toBeUndefined();
+    await expect(confirmOutside('/x/a.db', '/d/backups', false, terminal('yes\n'))).resolves.toBeUndefined();
+    await expect(confirmOutside('/x/a.db', '/d/backups', false, terminal('\n'))).rejects.toThrow(
+      'Not restored; nothing was changed.',
+    );
+    await expect(
+      confirmOutside('/x/a.db', '/d/backups', false, { input: new PassThrough(), output: new PassThrough() }),
+    ).rejects.toThrow(/add --yes to restore from it\. Nothing was changed/);
+    await expect(
+      confirmOutside('/x/a.db', '/d/backups', true, { input: new PassThrough(), output: new PassThrough() }),
+    ).resolves.toBeUndefined();
   });
 });

@@ -5,7 +5,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openDeskDb } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';
-import { backupLibrary, listLibraryBackups } from '../../src/core/backup/library-backup';
+import {
+  backupLibrary,
+  backupLibraryNow,
+  DEFAULT_KEEP,
+  listLibraryBackups,
+} from '../../src/core/backup/library-backup';
+import { DAY_MS, LibraryBackups } from '../../src/core/backup/scheduler';
+import { DeskEvents } from '../../src/core/events';
 import { buyAll, deskDbAtVersion, deskWithWallet, firstHandle, tempDir } from './helpers';
 import { startStack } from '../../src/service/stack';
 import { SnapshotStore } from '../../src/core/cache/snapshots';
@@ -43,24 +50,86 @@ describe('library backups', () => {
     }
   });
 
-  it('keeps a bounded number of copies and never a replaced keystore', async () => {
+  it('keeps a bounded number of copies of each kind, and never a replaced keystore', async () => {
     const data = tempDir('desk-rotate-');
     try {
       const folder = path.join(data.dir, 'backups');
       const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
       let at = Date.parse('2026-11-01T00:00:00Z');
-      const first = await backupLibrary(db, folder, { reason: 'manual', now: () => new Date(at), keep: 3 });
+      const first = await backupLibrary(db, folder, {
+        reason: 'manual',
+        now: () => new Date(at),
+        keep: { manual: 3 },
+      });
       writeFileSync(path.join(folder, 'wallet-0x0000000000000000000000000000000000000001-x.json'), '{}');
       for (let i = 0; i < 6; i++) {
         at += 3_600_000;
-        await backupLibrary(db, folder, { reason: 'daily', now: () => new Date(at), keep: 3 });
+        await backupLibrary(db, folder, { reason: 'daily', now: () => new Date(at), keep: { daily: 3 } });
       }
       db.close();
       const left = listLibraryBackups(folder);
-      expect(left).toHaveLength(3);
+      expect(left.filter((b) => b.reason === 'daily')).toHaveLength(3);
       expect(left[0]!.takenAt).toBe(new Date(at).toISOString());
-      expect(left.map((b) => b.file)).not.toContain(first.file);
+      // Another kind's copies never push out the one manual copy.
+      expect(left.map((b) => b.file)).toContain(first.file);
       expect(readdirSync(folder).filter((name) => name.startsWith('wallet-'))).toHaveLength(1);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('keeps the daily and pre-upgrade copies through a burst of purchases (issue 44)', async () => {
+    const data = tempDir('desk-rotate-kinds-');
+    try {
+      const folder = path.join(data.dir, 'backups');
+      const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+      let at = Date.parse('2026-11-01T00:00:00Z');
+      const now = () => new Date(at);
+      const upgrade = backupLibraryNow(db, folder, { reason: 'migration', now });
+      const days: string[] = [];
+      for (let day = 0; day < 3; day++) {
+        at += DAY_MS;
+        days.push((await backupLibrary(db, folder, { reason: 'daily', now })).file);
+      }
+      // Eleven purchases in two minutes: each leaves a copy.
+      for (let i = 0; i < 11; i++) {
+        at += 11_000;
+        await backupLibrary(db, folder, { reason: 'purchase', now });
+      }
+      db.close();
+      const left = listLibraryBackups(folder);
+      expect(left.filter((b) => b.reason === 'daily').map((b) => b.file)).toEqual(days.reverse());
+      expect(left.filter((b) => b.reason === 'migration').map((b) => b.file)).toEqual([upgrade.file]);
+      const purchases = left.filter((b) => b.reason === 'purchase');
+      expect(purchases).toHaveLength(DEFAULT_KEEP.purchase);
+      expect(purchases[0]!.takenAt).toBe(new Date(at).toISOString());
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('takes the daily copy when the last daily one is a day old, however recent the purchase copies', async () => {
+    const data = tempDir('desk-daily-kinds-');
+    try {
+      const folder = path.join(data.dir, 'backups');
+      const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+      let at = Date.parse('2026-11-01T00:00:00Z');
+      const scheduled = new LibraryBackups(db, folder, new DeskEvents(), () => at);
+      try {
+        await backupLibrary(db, folder, { reason: 'daily', now: () => new Date(at) });
+        at += DAY_MS + 1;
+        await backupLibrary(db, folder, { reason: 'purchase', now: () => new Date(at - 60_000) });
+        await scheduled.dailyIfDue();
+        const daily = listLibraryBackups(folder).filter((b) => b.reason === 'daily');
+        expect(daily.map((b) => b.takenAt)).toEqual([new Date(at).toISOString(), '2026-11-01T00:00:00.000Z']);
+        // Not again the same day.
+        at += 60_000;
+        await scheduled.dailyIfDue();
+        expect(listLibraryBackups(folder).filter((b) => b.reason === 'daily')).toHaveLength(2);
+      } finally {
+        await scheduled.close();
+        db.close();
+      }
     } finally {
       data.remove();
     }
@@ -83,6 +152,36 @@ describe('library backups', () => {
       expect(opened.movedAside?.restored).toBeUndefined();
       expect(statSync(opened.movedAside!.path).size).toBeGreaterThan(0);
       expect(opened.db.prepare('SELECT COUNT(*) AS n FROM snapshots').get()).toEqual({ n: 0 });
+      opened.db.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('a damaged library at start', () => {
+  it('is not replaced by a backup whose schema Intel Desk never made (a trigger in it)', () => {
+    const data = tempDir('desk-foreign-backup-');
+    try {
+      const file = path.join(data.dir, 'desk.db');
+      const { db } = openDeskDb(file);
+      const folder = path.join(data.dir, 'backups');
+      const good = backupLibraryNow(db, folder, {
+        reason: 'daily',
+        now: () => new Date('2026-11-01T00:00:00Z'),
+      });
+      db.exec(`CREATE TRIGGER settle_it AFTER UPDATE ON purchases BEGIN
+                 UPDATE purchases SET state = 'failed' WHERE state = 'in_doubt'; END`);
+      backupLibraryNow(db, folder, { reason: 'daily', now: () => new Date('2026-11-02T00:00:00Z') });
+      db.close();
+      const fd = openSync(file, 'r+');
+      writeSync(fd, Buffer.alloc(3996, 0x5a), 0, 3996, 100);
+      closeSync(fd);
+      const opened = openDeskDb(file);
+      expect(opened.movedAside?.restored?.file).toBe(good.file);
+      expect(
+        opened.db.prepare(`SELECT COUNT(*) AS n FROM sqlite_schema WHERE type = 'trigger'`).get(),
+      ).toEqual({ n: 0 });
       opened.db.close();
     } finally {
       data.remove();

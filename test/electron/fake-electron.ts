@@ -348,6 +348,15 @@ function createElectron() {
       messageBoxShown.resolve(options);
       return Promise.resolve({ response: fake.messageBoxResponse });
     },
+    /** Every open dialog shown, in order; each answers with fake.openDialogFile (null: cancelled). */
+    openDialogs: [] as Record<string, unknown>[],
+    showOpenDialog(...args: unknown[]): Promise<{ canceled: boolean; filePaths: string[] }> {
+      this.openDialogs.push(args[args.length - 1] as Record<string, unknown>);
+      const file = fake.openDialogFile;
+      return Promise.resolve(
+        file === null ? { canceled: true, filePaths: [] } : { canceled: false, filePaths: [file] },
+      );
+    },
   };
 
   const pathOpened = deferred<string>();
@@ -438,6 +447,8 @@ function createElectron() {
     notifications,
     /** The button every message box answers with. */
     messageBoxResponse: 0,
+    /** The file every open dialog answers with; null answers as cancelled. */
+    openDialogFile: null as string | null,
     /** When set, loadURL rejects with it, as Electron does when a load fails. */
     failLoad: null as Error | null,
     /** Runs a listener main registered on app, as Electron would for that event. */

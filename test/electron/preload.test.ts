@@ -1,6 +1,6 @@
 /** The real electron/preload.ts against the recording stand-in: call and onEvent cross the bridge, no more. */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { EVENT_CHANNEL, RPC_CHANNEL } from '../../electron/channel';
+import { EVENT_CHANNEL, PICK_BACKUP_CHANNEL, RPC_CHANNEL } from '../../electron/channel';
 import type { FakeElectron } from './launch';
 
 vi.mock('electron', () => import('./fake-electron'));
@@ -20,10 +20,10 @@ function exposedCall() {
 }
 
 describe('preload', () => {
-  it('exposes exactly intelDesk.call and intelDesk.onEvent, and nothing of ipcRenderer', () => {
+  it('exposes exactly intelDesk.call, onEvent and pickBackupFile, and nothing of ipcRenderer', () => {
     expect(electron.contextBridge.exposed.map((e) => e.key)).toEqual(['intelDesk']);
     const api = electron.contextBridge.exposed[0]?.api as Record<string, unknown>;
-    expect(Object.keys(api)).toEqual(['call', 'onEvent']);
+    expect(Object.keys(api)).toEqual(['call', 'onEvent', 'pickBackupFile']);
     expect(typeof api['call']).toBe('function');
     expect(typeof api['onEvent']).toBe('function');
     expect(Object.getPrototypeOf(api)).toBe(Object.prototype);
@@ -48,6 +48,14 @@ describe('preload', () => {
     const call = exposedCall();
     await expect(call('app.info', { a: 1 })).resolves.toEqual({ ok: true, value: 'answered' });
     expect(electron.ipcRenderer.invocations).toEqual([[RPC_CHANNEL, 'app.info', { a: 1 }]]);
+  });
+
+  it('asks main for the backup file dialog without passing anything the page chose', async () => {
+    const api = electron.contextBridge.exposed[0]?.api as {
+      pickBackupFile: (...args: unknown[]) => Promise<unknown>;
+    };
+    await api.pickBackupFile('/etc/passwd');
+    expect(electron.ipcRenderer.invocations).toEqual([[PICK_BACKUP_CHANNEL]]);
   });
 
   it('refuses a method that is not a string without reaching main', async () => {

@@ -17,8 +17,21 @@ import { createPrivateFile, ensureBackupsFolder, fileStamp } from './backups-fol
 export const backupReasonSchema = z.enum(['purchase', 'daily', 'manual', 'migration', 'restore']);
 export type BackupReason = z.infer<typeof backupReasonSchema>;
 
-/** How many library copies are kept; the oldest go first. Replaced keystores are never rotated away. */
-export const DEFAULT_KEEP = 8;
+/**
+ * How many library copies of each kind are kept; the oldest of a kind go first, and a kind never pushes out
+ * another (decision 0038): a burst of purchases leaves the daily copies alone. Replaced keystores are never
+ * rotated away.
+ */
+export const DEFAULT_KEEP: Readonly<Record<BackupReason, number>> = {
+  purchase: 4,
+  daily: 7,
+  manual: 4,
+  migration: 3,
+  restore: 3,
+};
+export type KeepCounts = Partial<Record<BackupReason, number>>;
+/** Copies all kinds together keep at most, by default. */
+export const DEFAULT_KEEP_TOTAL = Object.values(DEFAULT_KEEP).reduce((sum, n) => sum + n, 0);
 /** The time one backup step may hold the thread; the step size adapts to stay near it. */
 export const STEP_BUDGET_MS = 8;
 /** Pages copied between two syncs of the copy under way (64 MB at SQLite's default 4 KB pages). */
@@ -77,12 +90,43 @@ function abandonedPartial(name: string): boolean {
   }
 }
 
-/** Removes the oldest library copies beyond `keep`, and any .partial a stopped backup left. */
-export function rotateLibraryBackups(folder: string, keep: number, running: string | null = null): void {
-  for (const old of listLibraryBackups(folder).slice(Math.max(keep, 1))) rmSync(old.file, { force: true });
+/**
+ * The copies rotation removes: of each kind, the oldest past its count (at least one of each is kept). A file
+ * in `spare` (the copy being restored from) stays whatever its age and takes one of its kind's places, so a
+ * later rotation that no longer spares it finds nothing to remove either.
+ */
+export function copiesToRotate(
+  folder: string,
+  keep: KeepCounts = {},
+  spare: readonly string[] = [],
+): LibraryBackup[] {
+  const spared = new Set(spare.map((file) => path.resolve(file)));
+  const all = listLibraryBackups(folder);
+  const places = new Map<BackupReason, number>();
+  for (const reason of backupReasonSchema.options)
+    places.set(reason, Math.max(keep[reason] ?? DEFAULT_KEEP[reason], 1));
+  for (const backup of all)
+    if (spared.has(path.resolve(backup.file)))
+      places.set(backup.reason, (places.get(backup.reason) ?? 0) - 1);
+  const old: LibraryBackup[] = [];
+  for (const backup of all) {
+    if (spared.has(path.resolve(backup.file))) continue;
+    const left = places.get(backup.reason) ?? 0;
+    if (left > 0) places.set(backup.reason, left - 1);
+    else old.push(backup);
+  }
+  return old;
+}
+
+/** Removes the oldest library copies of each kind beyond its count, and any .partial a stopped backup left. */
+export function rotateLibraryBackups(
+  folder: string,
+  keep: KeepCounts = {},
+  spare: readonly string[] = [],
+): void {
+  for (const old of copiesToRotate(folder, keep, spare)) rmSync(old.file, { force: true });
   for (const name of readdirSync(folder))
-    if (abandonedPartial(name) && path.join(folder, name) !== running)
-      rmSync(path.join(folder, name), { force: true });
+    if (abandonedPartial(name)) rmSync(path.join(folder, name), { force: true });
 }
 
 function targetFor(folder: string, reason: BackupReason, at: Date): string {
@@ -96,7 +140,10 @@ function targetFor(folder: string, reason: BackupReason, at: Date): string {
 export interface BackupOptions {
   reason: BackupReason;
   now?: () => Date;
-  keep?: number;
+  /** Copies kept of each kind (default DEFAULT_KEEP). */
+  keep?: KeepCounts;
+  /** Files rotation must leave, whatever their age (the backup a restore is reading). */
+  spare?: readonly string[];
   /** The longest a step may hold the thread, in ms (default STEP_BUDGET_MS), when copying on it. */
   stepBudgetMs?: number;
   /** 'worker' (default): the copy runs in a worker thread; 'same': in steps on this thread. */
@@ -138,7 +185,7 @@ export async function backupLibrary(
     rmSync(partial, { force: true });
     throw error;
   }
-  await rotateLater(folder, options.keep ?? DEFAULT_KEEP);
+  await rotateLater(folder, options.keep, options.spare);
   return { file: target, takenAt: at.toISOString(), reason: options.reason, bytes: statSync(target).size };
 }
 
@@ -236,9 +283,9 @@ async function copyInSteps(db: Database.Database, partial: string, budget: numbe
 }
 
 /** Rotation off the thread: unlinking a 500 MB copy can take a file system tens of milliseconds. */
-async function rotateLater(folder: string, keep: number): Promise<void> {
-  for (const old of listLibraryBackups(folder).slice(Math.max(keep, 1))) await rm(old.file, { force: true });
-  rotateLibraryBackups(folder, keep);
+async function rotateLater(folder: string, keep?: KeepCounts, spare?: readonly string[]): Promise<void> {
+  for (const old of copiesToRotate(folder, keep, spare)) await rm(old.file, { force: true });
+  rotateLibraryBackups(folder, keep, spare);
 }
 
 /**
@@ -263,7 +310,7 @@ export function backupLibraryNow(
     rmSync(partial, { force: true });
     throw error;
   }
-  rotateLibraryBackups(folder, options.keep ?? DEFAULT_KEEP);
+  rotateLibraryBackups(folder, options.keep, options.spare);
   return { file: target, takenAt: at.toISOString(), reason: options.reason, bytes: statSync(target).size };
 }
 

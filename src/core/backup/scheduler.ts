@@ -4,19 +4,19 @@
  * takes one a purchase is still waiting for, so a CLI `buy` that exits at once still leaves its backup.
  */
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { DeskDb } from '../db/open';
-import { libraryFileProblem, migrate } from '../db/open';
 import { DeskError } from '../errors';
 import type { DeskEvents } from '../events';
 import {
   backupLibrary,
   backupLibraryNow,
-  DEFAULT_KEEP,
   listLibraryBackups,
   type BackupReason,
+  type KeepCounts,
   type LibraryBackup,
 } from './library-backup';
+import { restoreRows, stageBackup, type RestoreOutcome } from './restore-library';
+import { RestorePicks } from './restore-picks';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -25,7 +25,8 @@ export interface BackupScheduleOptions {
   afterPurchaseMs?: number;
   /** How often the desk looks whether a day has passed since the last copy (default hourly). */
   dailyCheckMs?: number;
-  keep?: number;
+  /** Copies kept of each kind (default DEFAULT_KEEP). */
+  keep?: KeepCounts;
   /** The better-sqlite3 addon for this runtime (Electron's), for the backup worker's connection. */
   nativeBinding?: string | undefined;
 }
@@ -39,6 +40,8 @@ export class LibraryBackups {
   private dailyRunning = false;
   /** What went wrong with the last automatic copy, for the status; an automatic copy never throws. */
   private lastError: string | null = null;
+  /** Files a host picked to restore from (restore-picks.ts). */
+  readonly picks: RestorePicks;
 
   constructor(
     private readonly db: DeskDb,
@@ -46,7 +49,9 @@ export class LibraryBackups {
     private readonly events: DeskEvents,
     private readonly now: () => number,
     private readonly options: BackupScheduleOptions = {},
-  ) {}
+  ) {
+    this.picks = new RestorePicks(folder, now);
+  }
 
   /** Starts the automatic copies: after stored reports, and daily. */
   start(): void {
@@ -70,11 +75,14 @@ export class LibraryBackups {
     }, this.options.afterPurchaseMs ?? 5_000);
   }
 
-  /** Takes the daily copy when the newest is a day old or more (or there is none and the library is not empty). */
+  /**
+   * Takes the daily copy when the newest daily one is a day old or more (or there is none and the library is
+   * not empty). Copies of other kinds do not count: they are rotated apart and cannot stand for a day.
+   */
   async dailyIfDue(): Promise<void> {
     // A check while the day's copy is still being written would see no copy yet and take a second one.
     if (this.closed || this.dailyRunning) return;
-    const newest = this.last();
+    const newest = listLibraryBackups(this.folder).find((backup) => backup.reason === 'daily');
     if (newest && this.now() - Date.parse(newest.takenAt) < DAY_MS) return;
     const reports = (this.db.prepare('SELECT COUNT(*) AS n FROM snapshots').get() as { n: number }).n;
     if (!newest && reports === 0) return;
@@ -111,7 +119,7 @@ export class LibraryBackups {
       return await backupLibrary(this.db, this.folder, {
         reason,
         now: () => new Date(this.now()),
-        keep: this.options.keep ?? DEFAULT_KEEP,
+        ...(this.options.keep ? { keep: this.options.keep } : {}),
         nativeBinding: this.options.nativeBinding,
       });
     } catch (error) {
@@ -129,49 +137,64 @@ export class LibraryBackups {
     return listLibraryBackups(this.folder)[0] ?? null;
   }
 
-  status(): { last: LibraryBackup | null; count: number; folder: string; lastError: string | null } {
+  status(): {
+    last: LibraryBackup | null;
+    copies: LibraryBackup[];
+    count: number;
+    folder: string;
+    lastError: string | null;
+  } {
     const all = listLibraryBackups(this.folder);
-    return { last: all[0] ?? null, count: all.length, folder: this.folder, lastError: this.lastError };
+    return {
+      last: all[0] ?? null,
+      copies: all,
+      count: all.length,
+      folder: this.folder,
+      lastError: this.lastError,
+    };
   }
 
   /**
-   * Replaces the library's content with a backup's, in place (SQLite's backup API into desk.db, so every
-   * connection to it, another process's too, sees the restored library). The library as it was is first
-   * copied into backups/, and the file must pass the same health check as desk.db at start.
+   * Puts a backup's library back (restore-library.ts): the file is checked whole and against the schema its
+   * version had, staged and brought up to this version apart from desk.db, the library as it is copied into
+   * backups/ (never rotating away the file being restored), and then only its rows move into desk.db.
    */
-  async restoreFrom(from: string): Promise<{ reports: number; safetyCopy: LibraryBackup }> {
+  async restoreFrom(from: string): Promise<RestoreOutcome & { file: string; safetyCopy: LibraryBackup }> {
     const source = path.resolve(from);
     if (source === path.resolve(this.db.name))
       throw new DeskError('backup_unusable', 'That is the library itself, not a backup of it.', 'usage');
-    const problem = libraryFileProblem(source, { nativeBinding: this.options.nativeBinding });
-    if (problem)
-      throw new DeskError(
-        'backup_unusable',
-        `${source} cannot be restored: ${problem}. Nothing was changed.`,
-        'usage',
-      );
-    await this.chain;
-    const safetyCopy = backupLibraryNow(this.db, this.folder, {
-      reason: 'restore',
-      now: () => new Date(this.now()),
-      keep: Math.max(this.options.keep ?? DEFAULT_KEEP, 2),
-    });
-    const backup = new Database(source, {
-      readonly: true,
-      fileMustExist: true,
-      ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
-    });
+    await this.chain.catch(() => undefined);
+    // Staged before anything else: whatever happens in backups/ next, the copy being restored is at hand.
+    const staged = await stageBackup(source, this.db.name, this.options.nativeBinding);
     try {
-      await backup.backup(this.db.name, { progress: () => 1 << 14 });
+      const safetyCopy = backupLibraryNow(this.db, this.folder, {
+        reason: 'restore',
+        now: () => new Date(this.now()),
+        ...(this.options.keep ? { keep: this.options.keep } : {}),
+        spare: [source],
+      });
+      let outcome: RestoreOutcome;
+      try {
+        outcome = restoreRows(this.db, staged.file);
+      } catch (error) {
+        throw new DeskError(
+          'backup_unusable',
+          `${source} cannot be restored: its rows do not fit this library (${(error as Error).message}). Nothing was changed; the library is as it was.`,
+          'usage',
+          { file: source },
+          { cause: error },
+        );
+      }
+      this.events.changed('library.changed');
+      if (outcome.purchasesAdded > 0) this.events.changed('purchases.changed');
+      // The library now is the backup's: no copy of it is owed (one a purchase before was owed is the
+      // safety copy just taken).
+      if (this.afterPurchase) clearTimeout(this.afterPurchase);
+      this.afterPurchase = null;
+      return { ...outcome, file: source, safetyCopy };
     } finally {
-      backup.close();
+      staged.remove();
     }
-    // A backup of an older version is brought up to this one.
-    migrate(this.db);
-    for (const type of ['library.changed', 'purchases.changed', 'settings.changed'] as const)
-      this.events.changed(type);
-    const reports = (this.db.prepare('SELECT COUNT(*) AS n FROM snapshots').get() as { n: number }).n;
-    return { reports, safetyCopy };
   }
 
   /** Stops the timers; a copy a purchase is waiting for is taken now, and one under way is waited for. */

@@ -165,6 +165,12 @@ export class SearchIndex {
     this.heldChars -= held.chars;
   }
 
+  /** Drops everything held: the reports were replaced, and the pass reads each stored one. */
+  forgetHeld(): void {
+    this.held.clear();
+    this.heldChars = 0;
+  }
+
   /** What was kept from the put of this very report, if anything. */
   private take(row: { key: number; id: string; serviceUrl: string }): Held | undefined {
     const held = this.held.get(row.key);

@@ -58,6 +58,8 @@ export class SearchVocabulary {
   private readFrom: string | null = null;
   private done = false;
   private loading = false;
+  /** Bumped by forget(): a read under way for the list as it was stops. */
+  private generation = 0;
   /** Every report with a key up to this one has its words in the list. */
   private knownUpTo = 0;
 
@@ -87,8 +89,9 @@ export class SearchVocabulary {
     const step = this.db.prepare<[string, number], { term: string }>(
       'SELECT term FROM temp.snapshot_search_words WHERE term > ? ORDER BY term LIMIT ?',
     );
+    const generation = this.generation;
     const next = () => {
-      if (!this.db.open) return;
+      if (!this.db.open || generation !== this.generation) return;
       const words = step.all(this.readFrom ?? '', LOAD_STEP).map((row) => row.term);
       for (const word of words) this.insert(word);
       this.readFrom = words.at(-1) ?? this.readFrom;
@@ -98,6 +101,16 @@ export class SearchVocabulary {
       } else setImmediate(next);
     };
     setImmediate(next);
+  }
+
+  /** The index was rebuilt from other reports (a backup restored): the list is read again when next used. */
+  forget(): void {
+    this.generation++;
+    this.sorted = [];
+    this.readFrom = null;
+    this.done = false;
+    this.loading = false;
+    this.knownUpTo = 0;
   }
 
   /** Resolves once every word of the index is known (for benchmarks and tests that need the fast path). */
@@ -115,7 +128,9 @@ export class SearchVocabulary {
   /** Adds the words of reports indexed since the list last looked; false when it must be read again. */
   private catchUp(): boolean {
     const upTo = this.indexedUpTo();
-    if (upTo <= this.knownUpTo) return true;
+    // The index started over (a backup restored, here or by another process): the list is read again.
+    if (upTo < this.knownUpTo) return false;
+    if (upTo === this.knownUpTo) return true;
     if (upTo - this.knownUpTo > MAX_CATCH_UP) return false;
     const raws = this.db
       .prepare<[number, number], { raw: string }>(

@@ -174,6 +174,16 @@ export class SnapshotStore {
     return { ...page, indexing };
   }
 
+  /**
+   * The library's reports were replaced (a backup restored, which left the index to be rebuilt): what this
+   * process kept of the old ones goes, and the pass starts over in the background.
+   */
+  reportsReplaced(): void {
+    this.searchIndex.forgetHeld();
+    this.searchIndex.vocabulary.forget();
+    this.searchIndex.schedule();
+  }
+
   /** How far the indexing pass has got, or null when it is done; starts it in the background if it is behind. */
   indexing(): LibraryIndexing | null {
     const progress = this.searchIndex.progress();

@@ -13,6 +13,7 @@ import { migrationToRun } from './deferred-fills';
 import { BACKUPS_FOLDER } from '../backup/backups-folder';
 import { backupLibraryNow, copyBackupTo, listLibraryBackups } from '../backup/library-backup';
 import { clearDamageMark, damageMarked } from './integrity';
+import { foreignSchema } from './schema-check';
 import type { DeskDb } from './desk-db';
 
 export type { DeskDb } from './desk-db';
@@ -101,16 +102,17 @@ const backupsOf = (file: string) => path.join(path.dirname(file), BACKUPS_FOLDER
 
 /**
  * Brings the schema up to date. A library that already holds a schema is copied into backups/ first: a
- * migration that fails midway, or a new version that must be left, never costs the library.
+ * migration that fails midway, or a new version that must be left, never costs the library. A backup being
+ * restored is migrated in a working copy of its own (`backupFirst: false`): the backup itself is the copy.
  */
-export function migrate(db: DeskDb): void {
+export function migrate(db: DeskDb, options: { backupFirst?: boolean } = {}): void {
   // First: a second process switching a new file to WAL while the first migrates it waits instead of failing.
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > 0 && current < MIGRATIONS.length && db.name !== ':memory:')
+  if (options.backupFirst !== false && current > 0 && current < MIGRATIONS.length && db.name !== ':memory:')
     backupLibraryNow(db, backupsOf(db.name), { reason: 'migration' });
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
@@ -174,6 +176,17 @@ export function openDeskDb(
   return { db, movedAside };
 }
 
+/** Whether the file's schema is not what the migrations made at its version (schema-check.ts). */
+function schemaIsForeign(file: string, options: OpenDbOptions): boolean {
+  const db = new Database(file, { ...databaseOptions(options), readonly: true, fileMustExist: true });
+  try {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    return foreignSchema(db, version, options.nativeBinding).length > 0;
+  } finally {
+    db.close();
+  }
+}
+
 /** Whether a library file would open as desk.db: null when it would, else why not. */
 export function libraryFileProblem(file: string, options: OpenDbOptions = {}): string | null {
   let db: DeskDb | null = null;
@@ -193,12 +206,12 @@ export function libraryFileProblem(file: string, options: OpenDbOptions = {}): s
 }
 
 /**
- * Puts the newest backup that passes the health check in place of a damaged desk.db (already moved aside)
- * and opens it; null when there is none, and the library then starts empty as before.
+ * Puts the newest backup that passes the health check, with the schema the migrations made, in place of a
+ * damaged desk.db (already moved aside) and opens it; null when there is none, and the library then starts empty as before.
  */
 function restoreNewestGood(file: string, options: OpenDbOptions): { db: DeskDb; from: RestoredFrom } | null {
   for (const backup of listLibraryBackups(backupsOf(file))) {
-    if (libraryFileProblem(backup.file, options) !== null) continue;
+    if (libraryFileProblem(backup.file, options) !== null || schemaIsForeign(backup.file, options)) continue;
     try {
       copyBackupTo(backup.file, file);
       const opened = openChecked(file, options, false);

@@ -1,10 +1,12 @@
 /**
- * Copies of the library: take one now, see the last, restore one (src/core/backup/); and restore purchases from
+ * Copies of the library: take one now, see them, restore one (src/core/backup/); and restore purchases from
  * the service by signing in with the wallet (src/core/restore/).
  */
+import path from 'node:path';
 import type { BackupView, RpcHandlers } from '../../shared/rpc';
 import type { LibraryBackup } from '../backup/library-backup';
 import type { DeskContext } from '../context';
+import { DeskError } from '../errors';
 
 const view = (backup: LibraryBackup): BackupView => ({
   file: backup.file,
@@ -17,16 +19,36 @@ export const backupHandlers = (
   ctx: DeskContext,
 ): Pick<
   RpcHandlers,
-  'library.backup' | 'library.backups' | 'library.restore' | 'library.restorePurchases'
+  | 'library.backup'
+  | 'library.backups'
+  | 'library.pickRestoreFile'
+  | 'library.restore'
+  | 'library.restorePurchases'
 > => ({
   'library.backup': async () => view(await ctx.backups.backupNow('manual')),
   'library.backups': async () => {
     const status = ctx.backups.status();
-    return { ...status, last: status.last ? view(status.last) : null };
+    return { ...status, last: status.last ? view(status.last) : null, copies: status.copies.map(view) };
   },
-  'library.restore': async ({ from }) => {
-    const restored = await ctx.backups.restoreFrom(from);
-    return { reports: restored.reports, safetyCopy: view(restored.safetyCopy) };
+  'library.pickRestoreFile': async ({ file }) => ctx.backups.picks.pick(file),
+  'library.restore': async (input) => {
+    let file: string;
+    if ('backup' in input) file = path.join(ctx.backups.folder, input.backup);
+    else {
+      const pick = ctx.backups.picks.peek(input.picked);
+      if (pick.outsideBackups && input.confirmedOutside !== true)
+        throw new DeskError(
+          'backup_outside_unconfirmed',
+          `${pick.file} is outside the backups folder (${ctx.backups.folder}): restore it only if you know where it came from, and confirm that you do. Nothing was changed.`,
+          'usage',
+          { file: pick.file },
+        );
+      file = ctx.backups.picks.take(input.picked).file;
+    }
+    const restored = await ctx.backups.restoreFrom(file);
+    // The restored reports are indexed for search again, in the background.
+    ctx.snapshots.reportsReplaced();
+    return { ...restored, safetyCopy: view(restored.safetyCopy) };
   },
   'library.restorePurchases': ({ signed }) =>
     ctx.restores.step(

@@ -5,7 +5,7 @@
  * events come over the bridge's onEvent, or the web host's event stream (event-stream.ts).
  */
 import { z } from 'zod';
-import type { RpcClient, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
+import type { RestorePickView, RpcClient, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
 import { BRIDGE_KEY, TOKEN_HEADER, type IntelDeskBridge } from '../../shared/bridge';
 import { deskEventSchema, type DeskEvent } from '../../shared/events';
 import { rpcErrorDetails, type DetailedErrorCode, type RpcErrorDetails } from '../../shared/rpc-errors';
@@ -142,6 +142,23 @@ export function createRpcClient(): DeskConnection {
     },
     mode: 'browser',
     hasToken: token !== null,
+  };
+}
+
+const pickSchema = z.object({ picked: z.string(), file: z.string(), outsideBackups: z.boolean() }).nullable();
+
+/**
+ * Electron's file dialog for a restore: main shows it and answers a one-time token for the chosen file (null
+ * when cancelled), so this page never names a path. Null in the browser, which has no native dialog.
+ */
+export function backupFilePicker(): (() => Promise<RestorePickView | null>) | null {
+  const bridge = window[BRIDGE_KEY];
+  if (!bridge?.pickBackupFile) return null;
+  return async () => {
+    const value = pickSchema.safeParse(unwrap(await bridge.pickBackupFile?.()));
+    if (!value.success)
+      throw new RpcCallError('bad_response', 'Intel Desk sent an answer this page cannot read.');
+    return value.data;
   };
 }
 

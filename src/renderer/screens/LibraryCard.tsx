@@ -1,6 +1,6 @@
 /**
- * Settings → Library: copies of the library in backups/ (when the last was taken, one now), and restoring
- * purchases from the service by signing in with the wallet that bought them (sign-in-with-x).
+ * Settings → Library: copies of the library in backups/ (when the last was taken, one now, restoring one:
+ * RestoreBackup.tsx), and restoring purchases from the service by signing in with the wallet that bought them (sign-in-with-x).
  */
 import { useId, useState } from 'react';
 import { useSignMessage } from 'wagmi';
@@ -10,6 +10,7 @@ import { FormMessage } from '../components/FormMessage';
 import { dateTime } from '../format';
 import { errorMessage } from '../rpc/client';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
+import { RestoreBackup } from './RestoreBackup';
 
 function Backups() {
   const backups = useRpcQuery('library.backups', {});
@@ -116,6 +117,7 @@ export function LibraryCard() {
     <div className="settings-block">
       <h2>Library</h2>
       <Backups />
+      <RestoreBackup />
       <RestorePurchases />
     </div>
   );

@@ -12,17 +12,38 @@ export interface BackupView {
 
 export interface BackupsView {
   last: BackupView | null;
+  /** Every copy in backups/, newest first. */
+  copies: BackupView[];
   count: number;
   folder: string;
   /** Why the last automatic copy failed, when it did. */
   lastError: string | null;
 }
 
+/** The name of a library copy in backups/ (desk-<UTC time>-<reason>.db), never a path. */
+export const backupNameSchema = z
+  .string()
+  .regex(/^desk-\d{8}T\d{9}Z-(purchase|daily|manual|migration|restore)\.db$/, 'not the name of a backup');
+
 export interface RestoreView {
+  /** The file restored from. */
+  file: string;
   /** Reports in the library once restored. */
   reports: number;
+  /** Purchases the backup held that this desk's ledger did not (added; none this desk holds is changed). */
+  purchasesAdded: number;
+  /** Purchase requests from an assistant the backup held waiting, which are not carried over. */
+  requestsDropped: number;
   /** The library as it was before, kept in backups/. */
   safetyCopy: BackupView;
+}
+
+/** A file a person picked to restore from (a file dialog, the CLI's --from), named by a one-time token. */
+export interface RestorePickView {
+  picked: string;
+  file: string;
+  /** Outside the data folder's backups/: restoring it needs `confirmedOutside`. */
+  outsideBackups: boolean;
 }
 
 /** What a restore of purchases from the service (sign-in-with-x) brought back. */
@@ -65,12 +86,35 @@ export const backupsMethods = {
     reads: ['backups', 'library'],
     changes: [],
   }),
-  /** Replaces the library with a backup file's (checked first); the library as it was is kept in backups/. */
-  // A restored library is another library: what it owns, its purchases, its settings.
-  'library.restore': method<RestoreView>()({
-    input: z.object({ from: z.string().trim().min(1).max(4096) }),
+  /**
+   * A file the person picked (Electron's file dialog, the CLI's --from), held by core under a one-time token
+   * for `library.restore`. Host only: a page can never name a path (decision 0038).
+   */
+  'library.pickRestoreFile': method<RestorePickView>()({
+    input: z.object({ file: z.string().trim().min(1).max(4096) }),
     reads: [],
-    changes: ['backups', 'library', 'purchases', 'settings', 'menu', 'quote', 'searches', 'app'],
+    changes: [],
+    hostOnly: true,
+  }),
+  /**
+   * Puts a backup's library back: a copy in backups/ by name, or a picked file by its token (one outside
+   * backups/ only with `confirmedOutside`). The reports come from the file; this desk's settings, caps, payee
+   * pins and chain RPC stay; its ledger keeps every purchase it holds; the file's purchase requests are
+   * dropped. The library as it was is kept in backups/ first.
+   */
+  // The restored reports change what is owned, the ledger may gain purchases, search starts again.
+  'library.restore': method<RestoreView>()({
+    input: z.union([
+      z.object({ backup: backupNameSchema }).strict(),
+      z
+        .object({
+          picked: z.string().regex(/^[0-9a-f]{32}$/, 'not a picked file'),
+          confirmedOutside: z.boolean().optional(),
+        })
+        .strict(),
+    ]),
+    reads: [],
+    changes: ['backups', 'library', 'purchases', 'menu', 'quote', 'searches', 'app'],
   }),
   /**
    * Brings back every purchase the wallet settled at the service (sign-in-with-x). A key in core signs by

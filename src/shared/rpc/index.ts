@@ -62,6 +62,13 @@ export const rpcEffects = Object.fromEntries(
   Object.entries(rpcMethods).map(([name, spec]) => [name, { reads: spec.reads, changes: spec.changes }]),
 ) as { [M in RpcMethod]: { reads: readonly RpcTopic[]; changes: readonly RpcTopic[] } };
 
+/** Methods a page may not call (MethodSpec.hostOnly): the hosts' dispatch refuses them. */
+export const rpcHostOnly: ReadonlySet<string> = new Set(
+  Object.entries(rpcMethods)
+    .filter(([, spec]) => 'hostOnly' in spec && spec.hostOnly === true)
+    .map(([name]) => name),
+);
+
 export type RpcInput<M extends RpcMethod> = z.input<RpcInputSchemas[M]>;
 
 export type RpcOutputs = { [M in RpcMethod]: OutputOf<(typeof rpcMethods)[M]> };

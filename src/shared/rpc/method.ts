@@ -27,6 +27,11 @@ export interface MethodSpec<Input extends z.ZodType, Output> {
   input: Input;
   reads: readonly RpcTopic[];
   changes: readonly RpcTopic[];
+  /**
+   * Only for callers inside the desk's own processes (the CLI, Electron's main process): a page's call, which
+   * reaches core through a host's dispatch, is refused. For input a page must not choose, such as a path.
+   */
+  hostOnly?: true;
   /** Never set: it only carries the output type to the contract's index. */
   output?: () => Output;
 }

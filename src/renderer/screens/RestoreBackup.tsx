@@ -1,0 +1,162 @@
+/**
+ * Settings → Library → Restore from a backup (decision 0038): a copy in backups/ chosen from the list, or, in
+ * the desktop app, a file chosen in the system's file dialog (main hands core the file; this page holds only
+ * a token, never a path it could choose). A confirm step says what a restore takes and what it keeps, and
+ * names a file from outside backups/ as such. Browser mode has no native dialog: copies in backups/ only.
+ */
+import { useId, useState } from 'react';
+import type { BackupView, RestorePickView, RestoreView } from '../../shared/rpc';
+import { restoredBackupSentences } from '../../shared/restore-text';
+import { Dialog } from '../components/Dialog';
+import { dateTime } from '../format';
+import { backupFilePicker, errorMessage } from '../rpc/client';
+import { useRpc, useRpcQuery } from '../rpc/context';
+
+type Choice = { kind: 'copy'; backup: BackupView } | { kind: 'file'; pick: RestorePickView };
+
+const KINDS: Record<BackupView['reason'], string> = {
+  purchase: 'after a purchase',
+  daily: 'daily',
+  manual: 'on request',
+  migration: 'before an upgrade',
+  restore: 'before a restore',
+};
+
+const nameOf = (file: string) => file.split(/[\\/]/).pop() ?? file;
+const label = (backup: BackupView) =>
+  `${dateTime(backup.takenAt)}, ${KINDS[backup.reason]} (${(backup.bytes / (1024 * 1024)).toFixed(1)} MB)`;
+
+export function RestoreBackup() {
+  const { client } = useRpc();
+  const backups = useRpcQuery('library.backups', {});
+  const [selected, setSelected] = useState('');
+  const [choice, setChoice] = useState<Choice | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [restored, setRestored] = useState<RestoreView | null>(null);
+  const messageId = useId();
+  const pickFile = backupFilePicker();
+  const copies = backups.data?.copies ?? [];
+  const chosenCopy = copies.find((backup) => backup.file === selected) ?? copies[0] ?? null;
+
+  async function chooseFile() {
+    if (!pickFile) return;
+    setError(null);
+    try {
+      const pick = await pickFile();
+      if (pick) setChoice({ kind: 'file', pick });
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }
+
+  async function restore(confirmed: Choice) {
+    setBusy(true);
+    setError(null);
+    setRestored(null);
+    try {
+      setRestored(
+        await client.call(
+          'library.restore',
+          confirmed.kind === 'copy'
+            ? { backup: nameOf(confirmed.backup.file) }
+            : {
+                picked: confirmed.pick.picked,
+                ...(confirmed.pick.outsideBackups ? { confirmedOutside: true } : {}),
+              },
+        ),
+      );
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+      setChoice(null);
+    }
+  }
+
+  const outside = choice?.kind === 'file' && choice.pick.outsideBackups;
+  return (
+    <>
+      <h3>Restore from a backup</h3>
+      <p className="muted small">
+        Puts a backup&apos;s reports, tags, notes, saved searches and drafts back in place of the
+        library&apos;s. This desk&apos;s settings, spending caps, payee pins, chain RPC and purchase records
+        are kept; the library as it is now is copied into the backups folder first.
+      </p>
+      {copies.length > 0 ? (
+        <>
+          <label>
+            Backup
+            <select value={chosenCopy?.file ?? ''} onChange={(event) => setSelected(event.target.value)}>
+              {copies.map((backup) => (
+                <option key={backup.file} value={backup.file}>
+                  {label(backup)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            disabled={busy || !chosenCopy}
+            aria-describedby={messageId}
+            onClick={() => chosenCopy && setChoice({ kind: 'copy', backup: chosenCopy })}
+          >
+            Restore…
+          </button>
+        </>
+      ) : (
+        <p className="muted small">No backup to restore yet.</p>
+      )}
+      {pickFile ? (
+        <button type="button" disabled={busy} onClick={() => void chooseFile()}>
+          Restore from a file…
+        </button>
+      ) : (
+        <p className="muted small">
+          A file from elsewhere is restored from the desktop app or with{' '}
+          <code>intel-desk restore --from FILE</code>.
+        </p>
+      )}
+      <div id={messageId} role="status" aria-live="polite">
+        {busy ? <p className="muted small">Restoring…</p> : null}
+        {error ? <p className="form-message error-text">{error}</p> : null}
+        {restored ? (
+          <ul className="restore-summary" data-testid="restore-backup-summary">
+            {restoredBackupSentences(restored).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <Dialog title="Restore the library?" open={choice !== null} onClose={() => setChoice(null)}>
+        {choice ? (
+          <>
+            <p>
+              {choice.kind === 'copy'
+                ? `The library's reports are replaced by those of the backup taken ${label(choice.backup)}.`
+                : `The library's reports are replaced by those of ${choice.pick.file}.`}
+            </p>
+            {outside ? (
+              <p className="error-text" data-testid="restore-outside-warning">
+                This file is not in the backups folder. Restore it only if you know where it came from.
+              </p>
+            ) : null}
+            <p className="muted small">
+              This desk&apos;s settings, spending caps, payee pins, chain RPC and purchase records stay as
+              they are; purchase requests in the backup are not carried over. The library as it is now is kept
+              in the backups folder.
+            </p>
+            <div className="dialog-actions">
+              <button type="button" data-autofocus onClick={() => setChoice(null)}>
+                Cancel
+              </button>
+              <button type="button" className="primary" onClick={() => void restore(choice)}>
+                {outside ? 'Restore from this file' : 'Restore'}
+              </button>
+            </div>
+          </>
+        ) : null}
+      </Dialog>
+    </>
+  );
+}
