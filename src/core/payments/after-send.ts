@@ -13,6 +13,7 @@ import type { PurchaseWait } from '../../shared/rpc';
 import { DeskError } from '../errors';
 import { authorizationUsed, refusalBelievableAt } from './chain-state';
 import type { DeskErrorCode } from '../../shared/error-codes';
+import { transactionHash } from '../../shared/wire';
 
 export interface Verdict {
   state: 'failed' | 'in_doubt';
@@ -32,8 +33,7 @@ export interface SentPayment {
 }
 
 function transactionOf(error: DeskError | null): string | null {
-  const tx = error?.details['transaction'];
-  return typeof tx === 'string' && /^0x[0-9a-fA-F]{64}$/.test(tx) ? tx : null;
+  return transactionHash(error?.details['transaction']);
 }
 
 /**
