@@ -4,10 +4,13 @@
  * `http://0.0.0.0:port` names another host yet reaches the test's listener, so a missing refusal shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
 import { tempDir } from '../core/helpers';
 import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
 import { runCli, stackEnv } from './run-cli';
+import { openDeskDb } from '../../src/core/db/open';
+import { SettingsStore } from '../../src/core/settings';
 
 let stack: Stack;
 let service: FlakyProxy;
@@ -68,5 +71,17 @@ describe('intel-desk given a plain-http address off this computer', () => {
     );
     expect(local.code, local.stderr).toBe(0);
     expect(service.requests).toBeGreaterThan(0);
+  });
+
+  it('says a chain RPC saved in plain http by an earlier version is not used', async () => {
+    const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+    new SettingsStore(db).update({ chainRpcUrl: elsewhere(chain.url) });
+    db.close();
+    const env = { ...stackEnv(stack, data.dir), INTEL_DESK_RPC_URL: undefined };
+    const run = await runCli(['wallet', 'status'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      `chain RPC ${elsewhere(chain.url)} (chosen in Settings): not used, as it is plain http to another host`,
+    );
   });
 });
