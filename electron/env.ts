@@ -16,7 +16,11 @@ const hexKey = z
 const encryptedOrLocalUrl = (what: string) =>
   z
     .url({ protocol: /^https?$/ })
-    .refine(encryptedOrLocal, `${what} must be https (http only on this computer)`);
+    // Said once: a string that is not a URL at all is already refused as one.
+    .refine(
+      (url) => !URL.canParse(url) || encryptedOrLocal(url),
+      `${what} must be https (http only on this computer)`,
+    );
 
 const envSchema = z.object({
   INTEL_DESK_SERVICE_URL: encryptedOrLocalUrl('the service').optional(),
