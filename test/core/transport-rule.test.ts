@@ -11,8 +11,19 @@ import { startStack, type Stack } from '../../src/service/stack';
 import { createDeskCore } from '../../src/core';
 import { openDeskDb } from '../../src/core/db/open';
 import { SettingsStore } from '../../src/core/settings';
-import { balanceOf, deskFor, deskOptions, failure, ledgerRows, PASSPHRASE, tempDir } from './helpers';
+import {
+  balanceOf,
+  deskFor,
+  deskOptions,
+  deskWithWallet,
+  failure,
+  ledgerRows,
+  PASSPHRASE,
+  tempDir,
+} from './helpers';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy';
+import { startHostileProxy, withoutPaymentIdentifier } from './hostile-proxy';
+import { DESK_CLOCK_EXPIRY_MARGIN_MS } from '../../src/core/payments/chain-state';
 
 let stack: Stack;
 let proxy: FlakyProxy;
@@ -121,5 +132,44 @@ describe('plain http off this computer', () => {
     await desk.close();
     expect(ledgerRows(dir)).toEqual([]);
     expect(await balanceOf(stack, payer)).toBe(before);
+  });
+
+  it('saved as the chain RPC by an older version, is never asked about a purchase in doubt', async () => {
+    const dir = dataDir();
+    const gateway = await startHostileProxy(stack.baseUrl);
+    const chain = await startFlakyProxy(stack.rpcUrl);
+    try {
+      // The service settles and a gateway answers 502: in doubt, with no chain known yet.
+      gateway.mutate = withoutPaymentIdentifier;
+      gateway.paidAnswer = { status: 502, body: '<h1>502</h1>' };
+      const viaGateway = { ...stack, baseUrl: gateway.url };
+      let ahead = 0;
+      const clock = { rpcUrl: undefined, now: () => Date.now() + ahead };
+      const { desk } = await deskWithWallet(viaGateway, dir, 0, clock);
+      const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'all' } });
+      const outcome = await desk.handlers['purchase.start']({
+        quoteId: quote.quoteId,
+        confirmedAmount: quote.amount,
+      });
+      await desk.close();
+      expect(outcome.status).toBe('in_doubt');
+      if (outcome.status !== 'in_doubt') return;
+
+      savedBefore(dir, { chainRpcUrl: elsewhere(chain.url) });
+      ahead = DESK_CLOCK_EXPIRY_MARGIN_MS + 10 * 60_000;
+      const again = await deskFor(viaGateway, dir, clock);
+      const row = (await again.handlers['purchases.reconcile']({})).purchases.find(
+        (p) => p.id === outcome.purchase.id,
+      )!;
+      await again.close();
+      expect(row.state).toBe('in_doubt');
+      expect(row.waitingFor).toMatchObject({ kind: 'chain_access' });
+      expect(row.waitingFor?.summary).toMatch(/waiting for an https chain RPC/);
+      expect(row.error).toContain(`The chain RPC ${elsewhere(chain.url)} is plain http to another host`);
+      expect(chain.requests).toBe(0);
+    } finally {
+      await gateway.close();
+      await chain.close();
+    }
   });
 });
