@@ -1,6 +1,7 @@
 /** The shell's configuration, from the environment `npm start` sets; validated like any outside input. */
 import { z } from 'zod';
 import { DeskError } from '../src/core/errors';
+import { encryptedOrLocal } from '../src/shared/transport';
 import {
   DEFAULT_WALLETCONNECT_RELAY_URL,
   walletConnectRelayUrlSchema,
@@ -11,9 +12,19 @@ const hexKey = z
   .regex(/^0x[0-9a-fA-F]{64}$/)
   .transform((k) => k as `0x${string}`);
 
+/** An address the shell hands on to core or the updater: https, or http on this computer (decision 0040). */
+const encryptedOrLocalUrl = (what: string) =>
+  z
+    .url({ protocol: /^https?$/ })
+    // Said once: a string that is not a URL at all is already refused as one.
+    .refine(
+      (url) => !URL.canParse(url) || encryptedOrLocal(url),
+      `${what} must be https (http only on this computer)`,
+    );
+
 const envSchema = z.object({
-  INTEL_DESK_SERVICE_URL: z.url().optional(),
-  INTEL_DESK_RPC_URL: z.url().optional(),
+  INTEL_DESK_SERVICE_URL: encryptedOrLocalUrl('the service').optional(),
+  INTEL_DESK_RPC_URL: encryptedOrLocalUrl('a chain RPC').optional(),
   INTEL_DESK_DEMO: z.enum(['1', '0', 'true', 'false']).optional(),
   INTEL_DESK_DATA_DIR: z.string().min(1).optional(),
   INTEL_DESK_DEMO_KEY: hexKey.optional(),
@@ -30,14 +41,7 @@ const envSchema = z.object({
    * A generic update feed (the folder holding latest.yml), instead of the one the package names. https only
    * (http on loopback, for a local feed): whoever can rewrite latest.yml in transit chooses the sha512 too.
    */
-  INTEL_DESK_UPDATE_URL: z
-    .url({ protocol: /^https?$/ })
-    .refine(
-      (url) =>
-        url.startsWith('https:') || ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname),
-      'an update feed must be https (http only on this computer)',
-    )
-    .optional(),
+  INTEL_DESK_UPDATE_URL: encryptedOrLocalUrl('an update feed').optional(),
   /** A testing aid: the WalletConnect relay to dial instead of WalletConnect's own (never in Settings). */
   INTEL_DESK_WALLETCONNECT_RELAY_URL: walletConnectRelayUrlSchema.optional(),
 });

@@ -33,7 +33,7 @@ import { readShellEnv, type ShellEnv } from './env';
 import { keepCrashDumpsLocally, watchChildProcesses, watchWindow } from './crash';
 import { openRotatingLog } from './logs';
 import { notifyPurchases } from './notifications';
-import { offerSpellingSuggestions } from './spellcheck';
+import { keepDictionariesLocal, offerSpellingSuggestions, spellcheckOn } from './spellcheck';
 import { startAutoUpdates } from './updater';
 import { lockWalletWithTheScreen } from './power';
 import { installMenu } from './app-menu';
@@ -247,8 +247,8 @@ function createWindow(hash = ''): void {
       navigateOnDragDrop: false,
       safeDialogs: true,
       disableBlinkFeatures: 'Auxclick',
-      // Staff write in the dossier editor; spellcheck.ts offers the suggestions.
-      spellcheck: true,
+      // Staff write in the dossier editor; spellcheck.ts offers the suggestions, on macOS only.
+      spellcheck: spellcheckOn(process.platform),
     },
   });
   mainWindow = window;
@@ -297,6 +297,7 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
   if (!existsSync(path.join(rendererDir, 'index.html')))
     throw new Error(`the window's files are missing from ${rendererDir} (run npm run build)`);
   lockDown();
+  keepDictionariesLocal(session.defaultSession, process.platform);
   enforceCsp(shellEnv.walletConnectRelayUrl);
   serveRenderer(rendererDir, shellEnv.walletConnectRelayUrl);
   installMenu({ log, iconPath, appPath, window: () => mainWindow });

@@ -17,6 +17,7 @@ import { startStack, type Stack } from '../src/service/stack';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { checkDemoDataDir, type DemoWalletChoice } from '../src/host/boot';
 import { DeskError } from '../src/core/errors';
+import { encryptedOrLocal } from '../src/shared/transport';
 import { createInterface } from 'node:readline/promises';
 import { buildIfStale } from './build-if-stale';
 import { prepareElectron, type PreparedElectron } from './electron-prepare';
@@ -34,7 +35,13 @@ const { values } = parseArgs({
     'retry-electron': { type: 'boolean', default: false },
   },
 });
-const serviceUrl = values.service === undefined ? undefined : z.url().parse(values.service);
+const serviceUrl =
+  values.service === undefined
+    ? undefined
+    : z
+        .url({ protocol: /^https?$/ })
+        .refine(encryptedOrLocal, '--service must be https (http only on this computer)')
+        .parse(values.service);
 const walletChoice = z
   .enum(['imported', 'demo'], { error: '--wallet is "imported" or "demo"' })
   .optional()

@@ -8,6 +8,7 @@ import { UsageError, type Output } from './output';
 import { readNamedFile } from './files';
 import { didYouMean } from './suggest';
 import { canPrompt, readHidden } from './passphrase-prompt';
+import { encryptedOrLocal } from '../shared/transport';
 
 export interface SignerFlags {
   'key-file'?: string | undefined;
@@ -116,7 +117,7 @@ export async function wallet(desk: DeskCore, out: Output, flags: SignerFlags, ac
   }
   const status = await desk.handlers['wallet.status']({});
   const rpc = status.chainRpc
-    ? `chain RPC ${status.chainRpc.url} (${RPC_SOURCE[status.chainRpc.source]})`
+    ? `chain RPC ${status.chainRpc.url} (${RPC_SOURCE[status.chainRpc.source]})${encryptedOrLocal(status.chainRpc.url) ? '' : ': not used, as it is plain http to another host; choose an https RPC in Settings'}`
     : "chain RPC: none yet (the service's network is learnt from its first quote; --rpc URL sets one)";
   out.result(status, () =>
     [

@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { DeskCore } from '../core';
 import { count, UsageError } from './output';
 import type { Values } from './options';
+import type { TransportUse } from '../shared/transport';
+import { requireEncryptedOrLocal } from '../core/transport';
 
 /** The library folder: --data-dir, else $INTEL_DESK_DATA_DIR, else ~/.intel-desk. */
 export const dataDirOf = (values: Values): string =>
@@ -37,15 +39,24 @@ async function deskClock(): Promise<{ now?: () => number }> {
   return offset.offsetMs === 0 ? {} : { now: offsetClock(offset.offsetMs) };
 }
 
+/**
+ * A run's URL from its flag, else its environment variable: an http(s) URL, and https unless it stays on this
+ * computer (decision 0040). Anything else is a usage error that names where it came from.
+ */
+function runUrl(values: Values, flag: 'service' | 'rpc', env: string, use: TransportUse): string | undefined {
+  const url = values[flag] ?? process.env[env];
+  if (url === undefined || url === '') return undefined;
+  const from = values[flag] !== undefined ? `--${flag}` : env;
+  if (!(URL.canParse(url) && /^https?:$/.test(new URL(url).protocol)))
+    throw new UsageError(`${from} must be an http:// or https:// URL, not "${url.slice(0, 80)}"`);
+  requireEncryptedOrLocal(use, url, `with ${from}`);
+  return url;
+}
+
 export async function openDesk(values: Values, command: string | undefined): Promise<DeskCore> {
-  const rpcUrl = values.rpc ?? process.env['INTEL_DESK_RPC_URL'];
-  if (rpcUrl !== undefined && !(URL.canParse(rpcUrl) && /^https?:$/.test(new URL(rpcUrl).protocol))) {
-    throw new UsageError(
-      `${values.rpc !== undefined ? '--rpc' : 'INTEL_DESK_RPC_URL'} must be an http:// or https:// URL, not "${rpcUrl.slice(0, 80)}"`,
-    );
-  }
+  const rpcUrl = runUrl(values, 'rpc', 'INTEL_DESK_RPC_URL', 'chain RPC');
   const timeout = timeoutMs(values);
-  const serviceUrl = values.service ?? process.env['INTEL_DESK_SERVICE_URL'];
+  const serviceUrl = runUrl(values, 'service', 'INTEL_DESK_SERVICE_URL', 'service');
   const asset = demoAsset();
   const clock = await deskClock();
   const [{ createDeskCore }, { sessionKey }, { SECRET_ENV, secretOriginFromEnv }] = await Promise.all([

@@ -36,12 +36,14 @@ import { startPurchase } from './payments/purchase-start';
 import { PurchaseRestores } from './restore/restores';
 import { requote } from './quoting';
 import { readChainClock, type ClockSample } from './payments/chain-clock';
-import { ChainClients, chainRpcFor, type ChainRpc } from './payments/chain-rpc';
+import { ChainClients, chainRpcFor, requireSafeChainRpc, type ChainRpc } from './payments/chain-rpc';
 import { TokenDomains } from './payments/token-domain';
 import { DeskEvents } from './events';
 import { LibraryBackups, type BackupScheduleOptions } from './backup/scheduler';
 import { backupsFolder } from './backup/backups-folder';
 import type { DeskEvent } from '../shared/events';
+import { encryptedOrLocal } from '../shared/transport';
+import { requireEncryptedOrLocal } from './transport';
 import type { PurchaseOutcome } from '../shared/rpc';
 
 export interface DeskCoreOptions {
@@ -168,6 +170,9 @@ export class DeskContext {
   private readonly tokenDomains = new TokenDomains();
 
   constructor(readonly options: DeskCoreOptions) {
+    // A run's own addresses are refused before anything opens; saved ones are refused where they are used.
+    if (options.serviceUrl) requireEncryptedOrLocal('service', options.serviceUrl, 'for this run instead');
+    requireSafeChainRpc(options.rpcUrl ? { url: options.rpcUrl, source: 'run' } : null);
     ownerOnlyDataDir(options.dataDir);
     this.now = options.now ?? (() => Date.now());
     this.demo = options.demo ?? false;
@@ -283,7 +288,10 @@ export class DeskContext {
       requote: (held) => requote(this, held),
       chain: (network) => this.chain(network),
       serviceFailedSince: (at) => this.connection.failedSince(at),
-      checkTokenDomain: (quote) => this.tokenDomains.assertMatches(quote, this.chain(quote.network)),
+      checkTokenDomain: (quote) => {
+        requireSafeChainRpc(this.chainRpc(quote.network));
+        return this.tokenDomains.assertMatches(quote, this.chain(quote.network));
+      },
       clock: (network) => this.clockSamples(network),
       now: this.now,
       steps,
@@ -355,10 +363,13 @@ export class DeskContext {
     return this.chainRpc(network)?.url ?? null;
   }
 
-  /** A read-only chain client for the network; null only for a network that is not an EVM chain. */
+  /**
+   * A read-only chain client for the network; null for a network that is not an EVM chain, and for an RPC in
+   * plain http off this computer (saved before decision 0040), whose word on a payment is not taken.
+   */
   chain(network: string): PublicClient | null {
     const rpc = this.chainRpc(network);
-    return rpc ? this.chainClients.client(network, rpc.url) : null;
+    return rpc && encryptedOrLocal(rpc.url) ? this.chainClients.client(network, rpc.url) : null;
   }
 
   /** The service's and the chain's clocks against the desk's, for dating a payment on network (rule 7). */

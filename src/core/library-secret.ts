@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { z } from 'zod';
 import { DeskError, refused } from './errors';
+import { encryptedOrLocal } from '../shared/transport';
 import { writePrivateFile, type LocalSealer } from './wallet/sealing';
 import type { DeskEvents } from './events';
 import type { ServiceClient } from './client/service-client';
@@ -27,17 +28,8 @@ export function serviceOrigin(url: string): string {
   return new URL(url).origin;
 }
 
-const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|\[::1\]|localhost)$/i;
-
-/** A bearer secret crosses the network only encrypted; plain http is fine within this computer. */
-export function secretMayGoTo(origin: string): boolean {
-  if (!URL.canParse(origin)) return false;
-  const url = new URL(origin);
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname));
-}
-
 function assertMayGoTo(origin: string): void {
-  if (!secretMayGoTo(origin)) {
+  if (!encryptedOrLocal(origin)) {
     throw new DeskError(
       'library_secret_insecure',
       `The library secret is sent only over https (or to this computer), and ${origin} is plain http; use the service's https address.`,
@@ -103,7 +95,7 @@ class LibrarySecretStore {
   /** The secret that may be sent to this origin: entered for it, and not refused by it. */
   for(origin: string): string | null {
     const held = this.current();
-    if (!held || held.origin !== origin || held.state === 'refused' || !secretMayGoTo(origin)) return null;
+    if (!held || held.origin !== origin || held.state === 'refused' || !encryptedOrLocal(origin)) return null;
     return held.secret;
   }
 

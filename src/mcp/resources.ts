@@ -7,7 +7,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { ToolRefusal, type CoreCall } from './call';
 import { json } from './result';
-import { closing, plain, preamble, provenanceOf, QUOTED_DATA } from './text';
+import { fence, oneLine, plain, provenanceOf, QUOTED_DATA } from './text';
 import { REPORT_TEMPLATE, SEARCH_TEMPLATE, reportUri, searchUri } from './uris';
 
 const one = (value: string | string[] | undefined): string => (Array.isArray(value) ? value[0] : value) ?? '';
@@ -33,8 +33,8 @@ export function resources(server: McpServer, call: CoreCall): void {
         return {
           resources: items.map((item) => ({
             uri: reportUri(item.serviceUrl, item.id),
-            name: `@${item.handle} ${item.createdAt.slice(0, 10)} ${item.id}`,
-            title: `Report on @${item.handle} of ${item.createdAt.slice(0, 10)}`,
+            name: oneLine(`@${item.handle} ${item.createdAt.slice(0, 10)} ${item.id}`),
+            title: oneLine(`Report on @${item.handle} of ${item.createdAt.slice(0, 10)}`),
             mimeType: 'text/markdown',
           })),
         };
@@ -52,12 +52,12 @@ export function resources(server: McpServer, call: CoreCall): void {
         const id = decodeURIComponent(one(variables['id']));
         const view = await call('report.get', { id, serviceUrl });
         const md = await call('report.export', { id, serviceUrl: view.serviceUrl, format: 'md' });
-        const provenance = provenanceOf(view);
+        const fenced = fence(provenanceOf(view));
         const header = [
           '---',
-          `service: ${view.serviceUrl}`,
-          `handle: ${view.handle}`,
-          `report: ${view.snapshot.id}`,
+          `service: ${oneLine(view.serviceUrl)}`,
+          `handle: ${oneLine(view.handle)}`,
+          `report: ${oneLine(view.snapshot.id)}`,
           `bought: ${view.purchase?.createdAt ?? 'unknown'}`,
           `purchase: ${view.purchase?.id ?? 'unknown'}`,
           '---',
@@ -67,15 +67,7 @@ export function resources(server: McpServer, call: CoreCall): void {
             {
               uri: uri.href,
               mimeType: 'text/markdown',
-              text: [
-                header,
-                '',
-                `> ${preamble(provenance)}`,
-                '',
-                plain(md.content),
-                '',
-                `> ${closing(provenance)}`,
-              ].join('\n'),
+              text: [header, '', fenced.open, '', fenced.inside(md.content), '', fenced.close].join('\n'),
             },
           ],
         };

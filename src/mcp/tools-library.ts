@@ -6,7 +6,7 @@ import type { LibraryItem, SearchHit } from '../shared/rpc';
 import { MAX_SEARCH_OFFSET } from '../shared/rpc';
 import type { CoreCall } from './call';
 import { reportUri } from './uris';
-import { closing, plain, preamble, provenanceOf, QUOTED_DATA } from './text';
+import { fence, plain, provenanceOf, QUOTED_DATA } from './text';
 import { guarded, json, text } from './result';
 import { money } from './money';
 
@@ -108,12 +108,14 @@ export function libraryTools(server: McpServer, call: CoreCall): void {
     guarded(async ({ id }) => {
       const view = await call('report.get', { id });
       const md = await call('report.export', { id, serviceUrl: view.serviceUrl, format: 'md' });
-      const provenance = provenanceOf(view);
+      const fenced = fence(provenanceOf(view));
       return text(
-        preamble(provenance),
-        plain(md.content),
-        `Analytics of report ${view.snapshot.id} as JSON (data from the service):\n${json(view.snapshot.analytics)}`,
-        closing(provenance),
+        fenced.open,
+        fenced.inside(md.content),
+        fenced.inside(
+          `Analytics of report ${view.snapshot.id} as JSON (data from the service):\n${json(view.snapshot.analytics)}`,
+        ),
+        fenced.close,
       );
     }),
   );
@@ -189,7 +191,8 @@ export function libraryTools(server: McpServer, call: CoreCall): void {
         handle: diff.older.handle,
         reportId: `${diff.older.id} and ${diff.newer.id}`,
       };
-      return text(preamble(provenance), plain(diffText(diff)), closing(provenance));
+      const fenced = fence(provenance);
+      return text(fenced.open, fenced.inside(diffText(diff)), fenced.close);
     }),
   );
 }

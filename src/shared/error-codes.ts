@@ -40,6 +40,7 @@ export const DESK_ERROR_CODES = [
   'forbidden',
   'foreign_wallet',
   'host_unreachable',
+  'insecure_transport',
   'internal',
   'invalid_address',
   'invalid_amount',

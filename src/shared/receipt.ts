@@ -68,6 +68,16 @@ export interface Receipt {
   verification: ReceiptVerification | null;
 }
 
+/**
+ * The Transaction line of a receipt without one. A completed payment's service named no transaction hash (0x
+ * and 64 hex digits), or something else, which is not kept; the chain still knows the settlement.
+ */
+export function noTransactionText(receipt: Pick<Receipt, 'paid' | 'state'>): string {
+  return receipt.paid && receipt.state === 'completed'
+    ? "none recorded: the service named no transaction hash (0x and 64 hex digits), so none was kept; Verify on chain finds the settlement from the token's events"
+    : 'none recorded';
+}
+
 /** One fact of a receipt: `name` for a terminal, `label` for a page; null where the purchase has none. */
 export interface ReceiptField {
   name: string;
@@ -98,7 +108,7 @@ export function receiptFields(receipt: Receipt): ReceiptField[] {
     field('Payer', receipt.payer || null),
     field('Payee', receipt.payee || null),
     field('Nonce', receipt.authorization?.nonce ?? null),
-    field('Transaction', receipt.txHash ?? 'none recorded'),
+    field('Transaction', receipt.txHash ?? noTransactionText(receipt)),
     field('Explorer', receipt.explorerUrl),
   ];
 }

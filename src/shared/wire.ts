@@ -206,3 +206,11 @@ export const settlementResponseSchema = z.looseObject({
   errorMessage: z.string().optional(),
 });
 export type SettlementResponse = z.infer<typeof settlementResponseSchema>;
+
+/**
+ * A transaction hash as evidence is kept: 0x and 64 hex digits, else null. What a service names as its
+ * settlement is shown in receipts and explorer links, so nothing else it sends there is kept.
+ */
+export function transactionHash(value: unknown): `0x${string}` | null {
+  return typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value) ? (value as `0x${string}`) : null;
+}

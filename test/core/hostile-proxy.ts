@@ -40,6 +40,8 @@ export interface HostileProxy {
   retryPaid: boolean;
   /** Rewrites the body of a paid answer (200 to a request with a payment header) after the service settled. */
   rewritePaid: ((body: PaidBody) => Promise<unknown>) | null;
+  /** Rewrites the settlement a paid answer's X-Payment-Response names (its decoded JSON), as a broken service would. */
+  rewriteSettlement: ((settlement: Record<string, unknown>) => unknown) | null;
   /** Closes the connection of this many next requests without an answer, as a dropped network would. */
   dropNext: number;
   close(): Promise<void>;
@@ -81,6 +83,7 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     paidAnswer: null,
     retryPaid: false,
     rewritePaid: null,
+    rewriteSettlement: null,
     dropNext: 0,
     close: async () => undefined,
   };
@@ -139,7 +142,16 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
         }
         const out: Record<string, string> = { 'Content-Type': 'application/json' };
         const receipt = upstream.headers.get('x-payment-response');
-        if (receipt) out['X-Payment-Response'] = receipt;
+        if (receipt)
+          out['X-Payment-Response'] = proxy.rewriteSettlement
+            ? Buffer.from(
+                JSON.stringify(
+                  proxy.rewriteSettlement(
+                    JSON.parse(Buffer.from(receipt, 'base64').toString('utf8')) as Record<string, unknown>,
+                  ),
+                ),
+              ).toString('base64')
+            : receipt;
         if (!paid && upstream.status === 200 && proxy.rewriteFree)
           body = JSON.stringify(proxy.rewriteFree(JSON.parse(body) as Record<string, unknown>));
         if (paid && upstream.status === 200) {

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
-import { secretMayGoTo, serviceOrigin } from '../../src/core/library-secret';
+import { serviceOrigin } from '../../src/core/library-secret';
+import { encryptedOrLocal } from '../../src/shared/transport';
+import { openDeskDb } from '../../src/core/db/open';
+import { SettingsStore } from '../../src/core/settings';
 import { balanceOf, deskFor, deskWithWallet, failure, firstHandle, tempDir } from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 
@@ -91,15 +94,19 @@ describe('the library secret is bound to the service it was entered for', () => 
   });
 
   it('is sent only over https, except to this computer', async () => {
-    expect(secretMayGoTo('https://reports.example.com')).toBe(true);
-    expect(secretMayGoTo('http://127.0.0.1:8402')).toBe(true);
-    expect(secretMayGoTo('http://[::1]:8402')).toBe(true);
-    expect(secretMayGoTo('http://localhost:8402')).toBe(true);
-    expect(secretMayGoTo('http://reports.example.com')).toBe(false);
-    expect(secretMayGoTo('http://127.0.0.1.example.com')).toBe(false);
-    expect(secretMayGoTo(serviceOrigin('mailto:staff@example.com'))).toBe(false);
+    expect(encryptedOrLocal('https://reports.example.com')).toBe(true);
+    expect(encryptedOrLocal('http://127.0.0.1:8402')).toBe(true);
+    expect(encryptedOrLocal('http://[::1]:8402')).toBe(true);
+    expect(encryptedOrLocal('http://localhost:8402')).toBe(true);
+    expect(encryptedOrLocal('http://reports.example.com')).toBe(false);
+    expect(encryptedOrLocal('http://127.0.0.1.example.com')).toBe(false);
+    expect(encryptedOrLocal(serviceOrigin('mailto:staff@example.com'))).toBe(false);
     const dir = dataDir();
-    const desk = await deskFor(stack, dir, { serviceUrl: 'http://192.0.2.7:8402' });
+    // Saved by a version before plain http off this computer was refused for the service itself.
+    const { db } = openDeskDb(path.join(dir, 'desk.db'));
+    new SettingsStore(db).update({ serviceUrl: 'http://192.0.2.7:8402' });
+    db.close();
+    const desk = await deskFor(stack, dir, { serviceUrl: undefined });
     const error = await failure(desk.handlers['settings.setLibrarySecret']({ secret: 'first-party secret' }));
     expect(error.code).toBe('library_secret_insecure');
     expect(error.message).toMatch(/https/);

@@ -1,13 +1,14 @@
 /**
  * The real electron/main.ts against the stand-in Electron: minidumps kept locally and the log folder saying
  * where, crashed or unloadable windows logged and offered a reload, helper-process deaths and the page's
- * console errors in main.log, and spelling suggestions in the window.
+ * console errors in main.log, and spelling: checked on macOS only, no dictionary ever downloaded.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fakeEvent } from './fake-electron';
 import { cleanup, launchOpened, makeFolders, type Folders } from './launch';
+import { keepDictionariesLocal, NO_DICTIONARY_DOWNLOADS, spellcheckOn } from '../../electron/spellcheck';
 
 vi.mock('electron', () => import('./fake-electron'));
 
@@ -113,9 +114,30 @@ describe('main.log', () => {
 });
 
 describe('spelling', () => {
-  it('is checked in the window, and a right click on a misspelt word offers suggestions', async () => {
+  it("fetches no dictionary from Google's CDN: off, with downloads sent nowhere, except on macOS", async () => {
     const { electron, window } = await launchOpened(folders);
-    expect(window.options.webPreferences?.['spellcheck']).toBe(true);
+    const mac = process.platform === 'darwin';
+    expect(window.options.webPreferences?.['spellcheck']).toBe(mac);
+    expect(electron.session.defaultSession.spellCheckerEnabled).toBe(mac);
+    expect(electron.session.defaultSession.dictionaryDownloadUrl).toBe(mac ? null : NO_DICTIONARY_DOWNLOADS);
+    for (const platform of ['linux', 'win32', 'darwin'] as const) {
+      const calls: string[] = [];
+      keepDictionariesLocal(
+        {
+          setSpellCheckerEnabled: (enabled) => void calls.push(`enabled ${enabled}`),
+          setSpellCheckerDictionaryDownloadURL: (url) => void calls.push(`download ${url}`),
+        },
+        platform,
+      );
+      expect(calls, platform).toEqual(
+        platform === 'darwin' ? [] : ['enabled false', 'download http://127.0.0.1:9/'],
+      );
+      expect(spellcheckOn(platform), platform).toBe(platform === 'darwin');
+    }
+  });
+
+  it('offers suggestions for a misspelt word on a right click where it is checked', async () => {
+    const { electron, window } = await launchOpened(folders);
     const contents = window.webContents;
     const params = (extra: Record<string, unknown>) => ({
       isEditable: true,

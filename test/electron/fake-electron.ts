@@ -306,6 +306,15 @@ function createElectron() {
       setDevicePermissionHandler(handler: (details: unknown) => boolean): void {
         this.devicePermission = handler;
       },
+      spellCheckerEnabled: true,
+      /** Where dictionaries would be downloaded from; null = Electron's default, Google's CDN. */
+      dictionaryDownloadUrl: null as string | null,
+      setSpellCheckerEnabled(enabled: boolean): void {
+        this.spellCheckerEnabled = enabled;
+      },
+      setSpellCheckerDictionaryDownloadURL(url: string): void {
+        this.dictionaryDownloadUrl = url;
+      },
     },
   };
 

@@ -46,7 +46,7 @@ describe('the window', () => {
       navigateOnDragDrop: false,
       safeDialogs: true,
       disableBlinkFeatures: 'Auxclick',
-      spellcheck: true,
+      spellcheck: process.platform === 'darwin',
     });
     expect(window.loadedUrl).toBe(`${APP_ORIGIN}/index.html?locale=en-US`);
     expect(window.options['icon']).toBe(path.join(folders.appDir, 'resources', 'icon.png'));

@@ -8,6 +8,10 @@ import { DeskError } from '../errors';
 import { errorBodySchema, insufficientPaymentBodySchema } from '../../shared/wire';
 import { serviceSample, type ClockSample } from '../payments/chain-clock';
 import { errorCodeFrom } from '../../shared/error-codes';
+import { requireEncryptedOrLocal } from '../transport';
+
+/** How a person gives the service another address, for the refusal of one in plain http. */
+export const SERVICE_URL_REMEDY = 'in Settings (or for one command with --service)';
 
 export interface HttpOptions {
   fetch: typeof fetch;
@@ -104,6 +108,8 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
 }
 
 export async function exchange(url: string, init: RequestInit, options: HttpOptions): Promise<RawAnswer> {
+  // A service saved before the rule (decision 0040) is refused here, at use, before any byte leaves.
+  requireEncryptedOrLocal('service', new URL(url).origin, SERVICE_URL_REMEDY);
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const headers = new Headers(init.headers);

@@ -28,7 +28,9 @@ import {
   type Contact,
   type HttpOptions,
   type RawAnswer,
+  SERVICE_URL_REMEDY,
 } from './http';
+import { requireEncryptedOrLocal } from '../transport';
 import { paymentHeaders, readChallenge, readRefusal, readSettlement } from './x402-wire';
 import { errorCodeFrom } from '../../shared/error-codes';
 
@@ -178,6 +180,7 @@ export class ServiceClient {
 
   /** A TCP connection to the service, within the client's timeout (at most 5 s); throws service_unreachable. */
   async probe(): Promise<void> {
+    requireEncryptedOrLocal('service', new URL(this.baseUrl).origin, SERVICE_URL_REMEDY);
     try {
       await probeConnection(this.baseUrl, Math.min(this.http.timeoutMs, 5_000));
       this.http.onContact?.({ reachable: true, reason: null });

@@ -12,6 +12,7 @@ import type { PaymentPayload } from '@x402/core/types';
 import {
   paymentChallengeSchema,
   settlementResponseSchema,
+  transactionHash,
   type ChallengeExtensions,
   type PaymentChallenge,
   type SettlementResponse,
@@ -220,12 +221,7 @@ export function readRefusal(answer: RawAnswer): Refusal | null {
   }
   reason ??= fromBody?.reason ?? null;
   if (!reason) return null;
-  const transaction =
-    (settlement?.transaction && /^0x[0-9a-fA-F]{64}$/.test(settlement.transaction)
-      ? settlement.transaction
-      : null) ??
-    fromBody?.transaction ??
-    null;
+  const transaction = transactionHash(settlement?.transaction) ?? transactionHash(fromBody?.transaction);
   const shown = printable(reason);
   return { reason: shown, explained: FACILITATOR_REASONS[shown] ?? null, transaction };
 }

@@ -4,6 +4,9 @@ import type { DeskContext } from '../context';
 import { settingsView } from '../settings';
 import { DeskError } from '../errors';
 import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../../shared/walletconnect-relay';
+import { requireEncryptedOrLocal } from '../transport';
+
+const SAVE_REMEDY = 'instead';
 
 function settingsGet(ctx: DeskContext): SettingsView {
   return settingsView(
@@ -41,6 +44,9 @@ export const settingsHandlers = (
 > => ({
   'settings.get': async () => settingsGet(ctx),
   'settings.update': async ({ serviceUrl, ...rest }) => {
+    // Refused before anything is saved: a payment's terms and its outcome must not travel in the clear.
+    if (serviceUrl !== undefined) requireEncryptedOrLocal('service', serviceUrl, SAVE_REMEDY);
+    if (rest.chainRpcUrl) requireEncryptedOrLocal('chain RPC', rest.chainRpcUrl, SAVE_REMEDY);
     if (serviceUrl !== undefined) ctx.chooseService(serviceUrl);
     ctx.settings.update(rest);
     return settingsGet(ctx);

@@ -1,11 +1,11 @@
 /**
  * What a paid request that did not come back with the reports means (safety rule 5). Once the payment has
- * left, only a 200 with the reports completes it. A refusal (400, 402, 404: the service or its facilitator
- * says it took nothing) fails the purchase only when it can no longer be wrong: the chain shows the
+ * left, only a 200 with the reports completes it. A refusal (a 402 with x402's answer: the service or its
+ * facilitator says it took nothing) fails the purchase only when it can no longer be wrong: the chain shows the
  * authorization unused at a block past its validBefore, or, when no chain answers, the desk's own clock is
  * past validBefore by a margin (a refusal does not void a signed authorization: whoever holds it can settle it
- * until then). Anything else (a gateway's 5xx, a 429, a 409, a settlement error, a lost answer) leaves the
- * purchase in doubt, to be reconciled on chain.
+ * until then). Anything else (a gateway's 5xx, a 429, a page of its own, a 400, 404 or 409, a settlement
+ * error, a lost answer) leaves the purchase in doubt, to be reconciled on chain.
  */
 import type { PublicClient } from 'viem';
 import { readableDate } from '../../shared/analytics-shape';
@@ -13,6 +13,7 @@ import type { PurchaseWait } from '../../shared/rpc';
 import { DeskError } from '../errors';
 import { authorizationUsed, refusalBelievableAt } from './chain-state';
 import type { DeskErrorCode } from '../../shared/error-codes';
+import { transactionHash } from '../../shared/wire';
 
 export interface Verdict {
   state: 'failed' | 'in_doubt';
@@ -32,18 +33,19 @@ export interface SentPayment {
 }
 
 function transactionOf(error: DeskError | null): string | null {
-  const tx = error?.details['transaction'];
-  return typeof tx === 'string' && /^0x[0-9a-fA-F]{64}$/.test(tx) ? tx : null;
+  return transactionHash(error?.details['transaction']);
 }
 
 /**
- * True when the answer says the service took nothing: a 400, 402 or 404 that names no settlement transaction.
- * Even then it is a claim, which the chain (or the authorization's expiry) must confirm before it fails anything.
+ * True when the answer is x402's refusal: a 402 that names why (a payment-required answer in its header or
+ * body, or the spec's error) and no settlement transaction. A gateway between the desk and the service answers
+ * 502, 503, 504 or 429, or a page of its own, after the service may have settled: none of those says the service
+ * took nothing. Even a refusal is a claim, which the chain (or the authorization's expiry) must confirm before
+ * it fails anything.
  */
 function isRefusal(error: DeskError): boolean {
   if (error.kind !== 'service' || transactionOf(error) !== null) return false;
-  const status = error.details['status'];
-  return status === 400 || status === 402 || status === 404;
+  return error.details['status'] === 402 && error.code !== 'service_unexpected_status';
 }
 
 function inDoubt(

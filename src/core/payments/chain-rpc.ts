@@ -5,6 +5,7 @@
  */
 import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
 import type { ChainRpcSource } from '../../shared/rpc';
+import { requireEncryptedOrLocal } from '../transport';
 
 /** Public endpoints run by Base, rate-limited but enough for a balance, a receipt and a few reads a purchase. */
 const DEFAULT_CHAIN_RPC: Readonly<Record<string, string>> = {
@@ -27,6 +28,21 @@ export function chainRpcFor(
   if (configured.settings) return { url: configured.settings, source: 'settings' };
   const fallback = network === null ? undefined : DEFAULT_CHAIN_RPC[network];
   return fallback ? { url: fallback, source: 'default' } : null;
+}
+
+/** How to give another chain RPC, by where the one in use was chosen. */
+const REMEDY: Record<ChainRpcSource, string> = {
+  run: 'for this run (--rpc or INTEL_DESK_RPC_URL)',
+  settings: "in Settings (Chain RPC), or clear it there to use the network's public endpoint",
+  default: 'in Settings (Chain RPC)',
+};
+
+/**
+ * Refuses a payment whose outcome this RPC would judge when it is plain http off this computer (decision 0040):
+ * anyone on the path could say the payment moved no money, and the desk would let it be bought again.
+ */
+export function requireSafeChainRpc(rpc: ChainRpc | null): void {
+  if (rpc) requireEncryptedOrLocal('chain RPC', rpc.url, REMEDY[rpc.source]);
 }
 
 /** Read-only clients, one per RPC URL and chain, made when first asked for. */

@@ -15,6 +15,7 @@ import type { Settlement } from './settle';
 import { DESK_CLOCK_EXPIRY_MARGIN_MS, refusalBelievableAt, settledOnChain } from './chain-state';
 import { parseWait } from '../ledger/purchases';
 import { isDiskFull, keepWhenDiskFull } from '../disk-space';
+import { encryptedOrLocal } from '../../shared/transport';
 
 export interface ReconcileDeps {
   ledger: PurchaseLedger;
@@ -142,7 +143,11 @@ async function checkOnChain(
   }
 }
 
-function explainWithoutChain(row: PurchaseRow, deps: ReconcileDeps): void {
+/**
+ * No chain to ask: none is known for the network, or the one chosen (`refusedRpc`) is plain http to another
+ * host, whose word is not taken (decision 0040).
+ */
+function explainWithoutChain(row: PurchaseRow, deps: ReconcileDeps, refusedRpc: string | null): void {
   const closesAt = new Date(row.valid_before * 1000).toISOString();
   const closes = readableDate(closesAt);
   if (failOnRefusal(row, deps, closes)) return;
@@ -162,11 +167,14 @@ function explainWithoutChain(row: PurchaseRow, deps: ReconcileDeps): void {
     });
     return;
   }
+  const insecure = refusedRpc
+    ? ` The chain RPC ${refusedRpc} is plain http to another host, so it is not asked: choose an https one in Settings.`
+    : '';
   deps.ledger.setState(row.id, 'in_doubt', {
-    error: `The authorization closed at ${closes}, so no further charge can happen, but without chain access Intel Desk cannot tell whether it settled before then.`,
+    error: `The authorization closed at ${closes}, so no further charge can happen, but without chain access Intel Desk cannot tell whether it settled before then.${insecure}`,
     waiting: {
       kind: 'chain_access',
-      summary: `Closed at ${closes}; waiting for a chain RPC URL to tell whether it settled.`,
+      summary: `Closed at ${closes}; waiting for ${refusedRpc ? 'an https chain RPC' : 'a chain RPC URL'} to tell whether it settled.`,
     },
   });
 }
@@ -206,5 +214,5 @@ async function reconcileOne(
   const client = deps.chain(row.network);
   const rpcUrl = deps.rpcUrlFor(row.network);
   if (client && rpcUrl) await checkOnChain(row, deps, client, rpcUrl, unreachable);
-  else explainWithoutChain(row, deps);
+  else explainWithoutChain(row, deps, rpcUrl !== null && !encryptedOrLocal(rpcUrl) ? rpcUrl : null);
 }

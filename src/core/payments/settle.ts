@@ -6,7 +6,7 @@
 import type { PublicClient } from 'viem';
 import type { PaymentPayload } from '@x402/core/types';
 import type { PurchaseOutcome, PurchaseView } from '../../shared/rpc';
-import type { PaidSuccess } from '../../shared/wire';
+import { transactionHash, type PaidSuccess } from '../../shared/wire';
 import { DeskError, refused } from '../errors';
 import type { Reservations } from '../ledger/reservations';
 import type { DeskDb } from '../db/open';
@@ -136,7 +136,8 @@ export class Settlement {
    */
   answered(purchaseId: string, answer: PaidAnswer, pinPayee: boolean): PurchaseOutcome {
     const { ledger, steps } = this.deps;
-    ledger.saveResponse(purchaseId, answer.text, answer.settlement?.transaction ?? null);
+    // Only a transaction hash is kept: anything else the service names is not evidence (the receipt says none).
+    ledger.saveResponse(purchaseId, answer.text, transactionHash(answer.settlement?.transaction));
     steps.emit(purchaseId, 'response_received');
     const delivered = keepWhenDiskFull(ledger, purchaseId, () =>
       this.deliver(purchaseId, answer.body, answer.text),

@@ -6,6 +6,7 @@ import { useRpcQuery } from '../rpc/context';
 import { networkName } from '../format';
 import { httpUrlSchema, type ChainRpcSource, type SettingsView } from '../../shared/rpc';
 import { OptionalSettingForm } from './OptionalSettingForm';
+import { encryptedOrLocal } from '../../shared/transport';
 
 const SOURCE_WORDS: Record<ChainRpcSource, string> = {
   run: 'given for this run',
@@ -39,6 +40,9 @@ export function ChainRpcForm(props: { settings: SettingsView }) {
           <>
             In use{network ? ` for ${networkName(network)}` : ''}: <code>{inUse.url}</code> (
             {SOURCE_WORDS[inUse.source]})
+            {encryptedOrLocal(inUse.url)
+              ? null
+              : '. It is plain http to another host, so it is not used and no payment is made: choose an https RPC, or use the default.'}
           </>
         ) : (
           'In use: none yet (chosen by the network of the first quote).'

@@ -1,6 +1,11 @@
 /** One purchase's receipt: the evidence the desk kept, checked on chain on request, exported as JSON or PDF. */
 import { useState } from 'react';
-import { serviceNamedOtherText, type Receipt, type ReceiptVerification } from '../../shared/receipt';
+import {
+  noTransactionText,
+  serviceNamedOtherText,
+  type Receipt,
+  type ReceiptVerification,
+} from '../../shared/receipt';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { Dialog } from '../components/Dialog';
 import { ErrorLine, ErrorMessage, Loading } from '../components/States';
@@ -66,7 +71,7 @@ function Fields(props: { receipt: Receipt }) {
     ['Payer', r.payer || '—'],
     ['Payee', r.payee || '—'],
     ['Nonce', r.authorization?.nonce ?? '—'],
-    ['Transaction', r.txHash ?? 'none recorded'],
+    ['Transaction', r.txHash ?? noTransactionText(r)],
   ];
   return (
     <dl className="receipt-fields">
