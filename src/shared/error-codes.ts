@@ -97,7 +97,7 @@ export const DESK_ERROR_CODES = [
   'request_not_found',
   'request_not_pending',
   'request_other_service',
-  'request_price_changed',
+  'request_terms_changed',
   'resource_mismatch',
   'restore_not_started',
   'restore_other_wallet',

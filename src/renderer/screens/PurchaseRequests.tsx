@@ -7,7 +7,7 @@
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
 import { ErrorLine } from '../components/States';
-import { dateTime, plural, usd } from '../format';
+import { dateTime, networkName, plural, usd } from '../format';
 
 const OVER_LIMIT = new Set(['over_purchase_cap', 'over_daily_cap', 'over_handle_budget']);
 
@@ -41,6 +41,11 @@ export function PurchaseRequestsBanner() {
               <p>
                 {plural(request.reportCount, 'report')} of @{request.handle} for {usd(request.amount)}, asked{' '}
                 {dateTime(request.createdAt)} <span className="mono small">({request.id})</span>
+              </p>
+              <p className="small" data-testid="purchase-request-terms">
+                From <span className="mono">{request.serviceUrl}</span>, paid on{' '}
+                {networkName(request.network)} to <span className="mono">{request.payTo}</span>. Approving
+                pays on these terms or not at all.
               </p>
               {request.reason ? (
                 <p className="small">The assistant&rsquo;s reason: {request.reason}</p>

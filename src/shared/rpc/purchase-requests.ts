@@ -20,12 +20,22 @@ export interface PurchaseRequestView {
   handle: string;
   selection: Selection;
   includeOwned: boolean;
-  /** The price when it was asked for: an approval pays at most this (a higher live price is refused). */
   reportCount: number;
-  /** In token base units, as a decimal string. */
+  /**
+   * The price when it was asked for, in token base units as a decimal string: an approval pays at most this
+   * (a higher live price is refused).
+   */
   amount: string;
+  /**
+   * The terms the person approves, all kept from the price the request was made at: an approval pays these or
+   * nothing (request_terms_changed). asset, unit price and report ids are null on requests recorded by a
+   * version that did not keep them; those cannot be approved, only asked for again.
+   */
   payTo: string;
   network: string;
+  asset: string | null;
+  unitPriceUnits: string | null;
+  reportIds: string[] | null;
   /** Why the assistant asked, in its own words: shown to the person, never acted on. */
   reason: string | null;
   createdAt: string;
