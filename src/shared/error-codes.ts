@@ -78,6 +78,7 @@ export const DESK_ERROR_CODES = [
   'over_handle_budget',
   'over_purchase_cap',
   'over_session_limit',
+  'passphrase_required',
   'payee_changed',
   'prompt_cancelled',
   'purchase_in_doubt',

@@ -17,6 +17,7 @@ import {
   failure,
   firstHandle,
   ledgerRows,
+  PASSPHRASE,
   tempDir,
 } from '../core/helpers';
 import { editChallenge, startHostileProxy } from '../core/hostile-proxy';
@@ -91,14 +92,18 @@ describe('purchase requests', () => {
     });
     expect(await balanceOf(stack, address)).toBe(before);
 
-    const { outcome, request } = await desk.handlers['purchaseRequest.approve']({ id, acceptOverCap: true });
+    const { outcome, request } = await desk.handlers['purchaseRequest.approve']({
+      id,
+      acceptOverCap: true,
+      passphrase: PASSPHRASE,
+    });
     expect(outcome.status).toBe('completed');
     expect(request).toMatchObject({
       state: 'approved',
       purchaseId: outcome.status === 'completed' ? outcome.purchase.id : '',
     });
     expect(await balanceOf(stack, address)).toBe(before - 10_000n);
-    await desk.handlers['settings.update']({ perPurchaseCapUnits: '10000000' });
+    await desk.handlers['settings.update']({ perPurchaseCapUnits: '10000000', passphrase: PASSPHRASE });
   });
 
   it('pays once when two approvals race for the same request', async () => {

@@ -12,6 +12,7 @@ import type { PurchaseRequests } from '../ledger/purchase-requests';
 import { quoteView } from '../payments/quote-view';
 import { priceChoice } from '../quoting';
 import { assertRequestTerms } from '../payments/request-terms';
+import { consentToOverCap } from '../consent';
 
 type Handlers = Pick<
   RpcHandlers,
@@ -44,12 +45,18 @@ function notPending(request: PurchaseRequestView): DeskError {
 export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
   const requests = ctx.purchaseRequests;
   const quote = (input: RpcInput<'quote.get'>) => quoteView(ctx, input);
-  const start = (input: Parameters<RpcHandlers['purchase.start']>[0]) => ctx.startPurchase(input);
+  const start = async (input: Parameters<RpcHandlers['purchase.start']>[0]) =>
+    ctx.startPurchase(await consentToOverCap(ctx, input));
 
   /** Pays a claimed request; whatever stops it before money could move puts it back to pending. */
   async function pay(
     request: PurchaseRequestView,
-    options: { limitUnits?: string | undefined; acceptOverCap?: boolean; acceptPayToChange?: boolean },
+    options: {
+      limitUnits?: string | undefined;
+      acceptOverCap?: boolean;
+      passphrase?: string | undefined;
+      acceptPayToChange?: boolean;
+    },
   ): Promise<PurchaseOutcome> {
     let outcome: PurchaseOutcome;
     try {
@@ -72,6 +79,7 @@ export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
         quoteId: live.id,
         confirmedAmount: live.quote.amount.toString(),
         acceptOverCap: options.acceptOverCap ?? false,
+        passphrase: options.passphrase,
         acceptPayToChange: options.acceptPayToChange ?? false,
       });
     } catch (error) {
@@ -119,12 +127,13 @@ export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
     },
     'purchaseRequests.list': async ({ state }) => ({ requests: requests.list(state) }),
     'purchaseRequest.get': async ({ id }) => found(requests, id),
-    'purchaseRequest.approve': async ({ id, limitUnits, acceptOverCap, acceptPayToChange }) => {
+    'purchaseRequest.approve': async ({ id, limitUnits, acceptOverCap, passphrase, acceptPayToChange }) => {
       // The claim is the only check: a request read as pending here could be claimed by another process next.
       if (!requests.claim(id)) throw notPending(found(requests, id));
       const outcome = await pay(found(requests, id), {
         limitUnits,
         acceptOverCap: acceptOverCap ?? false,
+        passphrase,
         acceptPayToChange: acceptPayToChange ?? false,
       });
       return { request: found(requests, id), outcome };

@@ -3,6 +3,7 @@ import type { RpcHandlers, SettingsView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { settingsView } from '../settings';
 import { DeskError } from '../errors';
+import { consentToCaps } from '../consent';
 import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../../shared/walletconnect-relay';
 
 function settingsGet(ctx: DeskContext): SettingsView {
@@ -40,7 +41,9 @@ export const settingsHandlers = (
   | 'settings.clearLibrarySecret'
 > => ({
   'settings.get': async () => settingsGet(ctx),
-  'settings.update': async ({ serviceUrl, ...rest }) => {
+  'settings.update': async ({ serviceUrl, passphrase, ...rest }) => {
+    // Checked before anything is saved: a refused raise changes no setting, the service included.
+    await consentToCaps(ctx, rest, passphrase);
     if (serviceUrl !== undefined) ctx.chooseService(serviceUrl);
     ctx.settings.update(rest);
     return settingsGet(ctx);

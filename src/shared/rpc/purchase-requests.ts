@@ -1,7 +1,7 @@
 /** Purchases an assistant asked for over MCP, waiting for the person's word (docs/decisions/0027-mcp-server.md). */
 import { z } from 'zod';
 import { method } from './method';
-import { baseUnits, handleInput, selectionSchema } from './common';
+import { baseUnits, consentPassphrase, handleInput, selectionSchema } from './common';
 import type { Selection } from './common';
 import type { PurchaseOutcome } from './purchases';
 
@@ -84,6 +84,8 @@ export const purchaseRequestsMethods = {
       id: z.string().min(1).max(100),
       limitUnits: baseUnits.optional(),
       acceptOverCap: z.boolean().optional(),
+      /** As purchase.start's: going over a cap with the keystore needs its passphrase (decision 0022). */
+      passphrase: consentPassphrase,
       acceptPayToChange: z.boolean().optional(),
     }),
     reads: [],
