@@ -119,8 +119,7 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     const forward = () => fetch(`${proxy.target}${req.url ?? '/'}`, { headers });
     const paid = typeof payment === 'string';
     const held =
-      (paid ? proxy.beforePaidForward?.() : proxy.beforeUnpaidForward?.(req.url ?? '/')) ??
-      Promise.resolve();
+      (paid ? proxy.beforePaidForward?.() : proxy.beforeUnpaidForward?.(req.url ?? '/')) ?? Promise.resolve();
     held
       .then(() =>
         paid && proxy.retryPaid ? forward().then((first) => first.text().then(forward)) : forward(),
