@@ -159,8 +159,13 @@ describe.skipIf(!hasScript)('approve at a terminal', () => {
     expect(await balance()).toBe(before);
     expect(await stateOf(request.id)).toBe('pending');
 
-    const yes = await cliOnTerminal(['approve', request.id], env(), [[question, 'yes']]);
+    // Without the passphrase in the environment, the wallet's is asked after the yes, unseen.
+    const yes = await cliOnTerminal(['approve', request.id], { ...env(), INTEL_DESK_PASSPHRASE: undefined }, [
+      [question, 'yes'],
+      [`Passphrase of the wallet ${payer}`, PASSPHRASE],
+    ]);
     expect(yes.code, yes.screen).toBe(0);
+    expect(yes.screen).not.toContain(PASSPHRASE);
     expect(await balance()).toBe(before - 10_000n);
   });
 
