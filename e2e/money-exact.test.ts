@@ -2,7 +2,8 @@
  * Money typed in Settings is kept to the base unit (decision 0034), in browser mode with everything real
  * (service priced at $0.0125 a report, anvil, core, web host, Chromium): a cap of 0.0125 is saved as 12500
  * units, a report priced exactly at it is bought without a second confirmation, one unit less of cap puts
- * the same price over it, and a seventh decimal is refused in the form with nothing saved.
+ * the same price over it, and a seventh decimal is refused in the form with nothing saved. Raising a cap again
+ * asks for the wallet's passphrase (decision 0022), and a wrong one saves nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -10,6 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { filterAndOpen, openShelf, waitForPrice } from './flow';
 import { balanceOf } from '../test/core/helpers';
+import { DEMO_PASSPHRASE } from '../src/host/boot';
 
 let fx: DeskFixture;
 let page: Page;
@@ -91,5 +93,30 @@ describe('a cap typed in Settings', () => {
     await page.getByRole('button', { name: 'Buy 1 report for $0.0125' }).click();
     const dialog = page.getByRole('dialog', { name: 'Confirm the purchase' });
     expect(await dialog.getByRole('button', { name: 'Pay $0.0125' }).isDisabled()).toBe(true);
+  });
+
+  it('raises a cap only with the wallet passphrase, typed in the form', async () => {
+    // The purchase the test before left unconfirmed is cancelled.
+    await page
+      .getByRole('dialog', { name: 'Confirm the purchase' })
+      .getByRole('button', { name: 'Cancel' })
+      .click();
+    expect(await setPerPurchaseCap('5')).toMatch(
+      /^Raising the per-purchase cap needs the wallet's passphrase/,
+    );
+    expect((await settings()).perPurchaseCapUnits).toBe('12499');
+    const passphrase = capsForm().getByLabel('Wallet passphrase, to raise a cap');
+    const save = async (typed: string, said: RegExp) => {
+      await passphrase.fill(typed);
+      await capsForm().getByRole('button', { name: 'Save caps' }).click();
+      // The passphrase is checked at the keystore's full cost (about a second).
+      await expect
+        .poll(() => capsForm().getByRole('status').textContent(), { timeout: 20_000 })
+        .toMatch(said);
+    };
+    await save('not the passphrase', /does not unlock this wallet/);
+    expect((await settings()).perPurchaseCapUnits).toBe('12499');
+    await save(DEMO_PASSPHRASE, /^Saved\.$/);
+    expect((await settings()).perPurchaseCapUnits).toBe('5000000');
   });
 });

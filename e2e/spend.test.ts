@@ -13,6 +13,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { balanceOf, ledgerRows } from '../test/core/helpers';
 import { expectSettledAsRecorded } from '../test/core/chain-checks';
 import { sameDayOffset } from '../test/core/clock';
+import { DEMO_PASSPHRASE } from '../src/host/boot';
 
 let fx: DeskFixture;
 let page: Page;
@@ -149,6 +150,9 @@ describe('spend you can see and steer', () => {
     const pay = dialog.getByRole('button', { name: 'Pay $0.02' });
     expect(await pay.isDisabled()).toBe(true);
     await dialog.getByLabel('I accept going over my spending cap or budget').check();
+    // Going over it with the keystore also needs the wallet's passphrase (decision 0022).
+    expect(await pay.isDisabled()).toBe(true);
+    await dialog.getByLabel('Wallet passphrase, to go over it').fill(DEMO_PASSPHRASE);
     const payer = privateKeyToAccount(fx.stack.buyerKeys[0]!).address;
     const before = await balanceOf(fx.stack, payer);
     await pay.click();

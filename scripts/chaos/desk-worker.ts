@@ -78,6 +78,8 @@ async function run(command: WorkerCommand): Promise<unknown> {
       await desk.handlers['settings.update']({
         perPurchaseCapUnits: command.perPurchaseCapUnits,
         dailyCapUnits: command.dailyCapUnits,
+        // Raising a cap over a stored keystore needs its passphrase (decision 0022); lowering ignores it.
+        passphrase: env.PASSPHRASE,
       });
       return {};
     case 'close':

@@ -5,8 +5,10 @@ import { quoteFactsSentence, quoteOptionSentence } from '../shared/quote-facts';
 import { DeskError, type DeskCore } from '../core';
 import { dateRange } from './dates';
 import { count, table, UsageError, type Output } from './output';
+import { withConsent } from './consent';
+import type { SignerFlags } from './commands-wallet';
 
-export interface Flags {
+export interface Flags extends SignerFlags {
   all?: boolean | undefined;
   from?: string | undefined;
   to?: string | undefined;
@@ -186,12 +188,19 @@ export async function buy(
       ? `reading ${count(view.reportCount, 'report')} with the library secret (nothing is paid)…`
       : `paying ${formatUnitsUsd(view.amount)} for ${count(view.reportCount, 'report')}…`,
   );
-  const outcome = await desk.handlers['purchase.start']({
-    quoteId: view.quoteId,
-    confirmedAmount: view.amount,
-    acceptOverCap: flags['over-cap'] ?? false,
-    acceptPayToChange: flags['accept-payee'] ?? false,
-  });
+  const outcome = await withConsent(
+    flags,
+    'go over a cap or a budget',
+    'environment-or-terminal',
+    (passphrase) =>
+      desk.handlers['purchase.start']({
+        quoteId: view.quoteId,
+        confirmedAmount: view.amount,
+        acceptOverCap: flags['over-cap'] ?? false,
+        ...(passphrase === undefined ? {} : { passphrase }),
+        acceptPayToChange: flags['accept-payee'] ?? false,
+      }),
+  );
   out.result(outcome, () => {
     if (outcome.status === 'completed' && outcome.purchase.paidWith === 'library_secret')
       return `read ${count(outcome.purchase.reportIds.length, 'report')} with the library secret; nothing was paid`;

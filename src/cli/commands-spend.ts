@@ -4,6 +4,8 @@ import { rpcInputs } from '../shared/rpc';
 import type { DeskCore } from '../core';
 import { table, UsageError, type Output } from './output';
 import { usdArgument } from './usd-argument';
+import { withConsent } from './consent';
+import type { SignerFlags } from './commands-wallet';
 
 /** Like the Purchases screen: in-doubt purchases count in full, as for the daily cap. */
 export async function spend(desk: DeskCore, out: Output, days: string | undefined): Promise<void> {
@@ -49,6 +51,7 @@ export async function caps(
   desk: DeskCore,
   out: Output,
   typed: { perPurchase: string | undefined; daily: string | undefined },
+  flags: SignerFlags,
 ): Promise<void> {
   // Both are read before either is saved: one amount that is no amount changes nothing.
   const perPurchaseCapUnits =
@@ -58,10 +61,13 @@ export async function caps(
   const settings =
     perPurchaseCapUnits === undefined && dailyCapUnits === undefined
       ? await desk.handlers['settings.get']({})
-      : await desk.handlers['settings.update']({
-          ...(perPurchaseCapUnits === undefined ? {} : { perPurchaseCapUnits }),
-          ...(dailyCapUnits === undefined ? {} : { dailyCapUnits }),
-        });
+      : await withConsent(flags, 'raise a cap', 'environment-or-terminal', (passphrase) =>
+          desk.handlers['settings.update']({
+            ...(perPurchaseCapUnits === undefined ? {} : { perPurchaseCapUnits }),
+            ...(dailyCapUnits === undefined ? {} : { dailyCapUnits }),
+            ...(passphrase === undefined ? {} : { passphrase }),
+          }),
+        );
   const view = { perPurchaseCapUnits: settings.perPurchaseCapUnits, dailyCapUnits: settings.dailyCapUnits };
   out.result(view, () =>
     [
@@ -79,11 +85,19 @@ export async function budget(
   handle: string,
   amount: string | undefined,
   clear: boolean,
+  flags: SignerFlags,
 ): Promise<void> {
   if (clear === (amount !== undefined))
     throw new UsageError('give either a monthly amount in USD (budget <handle> 25) or --clear');
   const monthlyUnits = amount === undefined ? null : usdArgument(amount, 'the budget').toString();
-  const set = await desk.handlers['budget.set']({ handle, monthlyUnits });
+  const what = monthlyUnits === null ? "clear a handle's budget" : "raise a handle's budget";
+  const set = await withConsent(flags, what, 'environment-or-terminal', (passphrase) =>
+    desk.handlers['budget.set']({
+      handle,
+      monthlyUnits,
+      ...(passphrase === undefined ? {} : { passphrase }),
+    }),
+  );
   out.result(set, () =>
     set.monthlyUnits === null
       ? `@${set.handle} has no monthly budget now`

@@ -104,18 +104,26 @@ export const ACCOUNT_COMMANDS: readonly CliCommand[] = [
     ['allow-spend', ...SIGNER],
     async (desk, { values }) => (await import('./commands-mcp')).mcp(desk, values, dataDirOf(values)),
   ),
-  library(
-    'approve',
-    [
-      form(
-        'approve <id> [--decline] | --list',
-        'approve (pay, through every cap) or decline a purchase an',
-        'assistant asked for; --list shows those waiting',
-      ),
-    ],
-    ['decline', 'list', 'over-cap', 'accept-payee', ...SIGNER],
-    async (desk, { out, values, args }) =>
-      (await import('./commands-mcp')).approve(desk, out, values, args[0]),
+  withOptionText(
+    library(
+      'approve',
+      [
+        form(
+          'approve <id> [--decline] | --list',
+          'approve (pay, through every cap) or decline a purchase an',
+          'assistant asked for: shows its price, payee and network and asks',
+          'at the terminal (without one, pays only with --yes); --list',
+          'shows those waiting',
+        ),
+      ],
+      ['decline', 'list', 'yes', 'over-cap', 'accept-payee', ...SIGNER],
+      async (desk, { out, values, args }) =>
+        (await import('./commands-approve')).approve(desk, out, values, args[0]),
+    ),
+    {
+      yes: { text: 'pay without asking (without a terminal, the only way to approve)' },
+      'over-cap': { text: 'go over a cap or budget: asks for the wallet passphrase at the terminal' },
+    },
   ),
   library(
     'secret',

@@ -177,12 +177,14 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
         'the spending caps: shown, or set (a purchase over one needs --over-cap)',
       ),
     ],
-    ['per-purchase', 'daily'],
+    ['per-purchase', 'daily', 'passphrase-env'],
     async (desk, { out, values }) =>
-      (await import('./commands-spend')).caps(desk, out, {
-        perPurchase: values['per-purchase'],
-        daily: values.daily,
-      }),
+      (await import('./commands-spend')).caps(
+        desk,
+        out,
+        { perPurchase: values['per-purchase'], daily: values.daily },
+        values,
+      ),
   ),
   library(
     'budget',
@@ -192,7 +194,7 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
         "a handle's monthly budget: a purchase over it needs --over-cap",
       ),
     ],
-    ['clear'],
+    ['clear', 'passphrase-env'],
     async (desk, { out, values, args }) =>
       (await import('./commands-spend')).budget(
         desk,
@@ -200,6 +202,7 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
         need(args, 0, 'handle'),
         args[1],
         values.clear ?? false,
+        values,
       ),
   ),
   withOptionText(

@@ -2,7 +2,6 @@
  * The hidden passphrase prompt: unit-tested on a stand-in terminal stream, then for real on a pseudo-terminal
  * (util-linux `script`), where the terminal itself would echo anything typed outside raw mode.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +10,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { canPrompt, readHidden } from '../../src/cli/passphrase-prompt';
 import { tempDir } from '../core/helpers';
 import { closedPortUrl } from '../closed-port';
-import { root, runCli } from './run-cli';
+import { runCli } from './run-cli';
+import { cliOnTerminal, hasScript } from './terminal';
 
 /** A terminal on stdin as the prompt sees it: raw mode switches, and typed keys arrive as data. */
 class FakeTerminal extends EventEmitter {
@@ -89,43 +89,6 @@ describe('readHidden on a terminal', () => {
     );
   });
 });
-
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
-/** A CLI run on a pseudo-terminal: each answer is typed when its prompt has appeared, never before. */
-function cliOnTerminal(
-  args: string[],
-  env: Record<string, string | undefined>,
-  answers: [prompt: string, typed: string][],
-): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, path.join(root, 'bin/intel-desk.mjs'), ...args]
-    .map((word) => `'${word.replaceAll("'", `'\\''`)}'`)
-    .join(' ');
-  return new Promise((resolve) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let screen = '';
-    // Where on the screen the next prompt is looked for: after the one answered last.
-    let from = 0;
-    const waiting = [...answers];
-    const onScreen = (chunk: Buffer) => {
-      screen += chunk.toString();
-      const next = waiting[0];
-      const at = next ? screen.indexOf(next[0], from) : -1;
-      if (next && at >= 0) {
-        waiting.shift();
-        from = at + next[0].length;
-        child.stdin.write(`${next[1]}\r`);
-      }
-    };
-    child.stdout.on('data', onScreen);
-    child.stderr.on('data', onScreen);
-    child.on('close', (code) => resolve({ code, screen }));
-  });
-}
 
 describe.skipIf(!hasScript)('intel-desk asks for the passphrase on a terminal', () => {
   const PASSPHRASE = 'quartz lantern meadow oxide';

@@ -8,7 +8,15 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { PurchaseOutcome } from '../../src/shared/rpc';
 import { createDeskCore } from '../../src/core';
-import { balanceOf, deskFor, deskWithWallet, ledgerRows, storedSnapshots, tempDir } from '../core/helpers';
+import {
+  balanceOf,
+  deskFor,
+  deskWithWallet,
+  ledgerRows,
+  PASSPHRASE,
+  storedSnapshots,
+  tempDir,
+} from '../core/helpers';
 import { parsed, runCli } from './run-cli';
 
 const ROUNDS = 3;
@@ -71,7 +79,10 @@ describe('the CLI and the app on one desk.db', () => {
             confirmedAmount: quote.amount,
           });
           do {
-            await desk.handlers['settings.update']({ dailyCapUnits: '20000000' + (appWrites++ % 7) });
+            await desk.handlers['settings.update']({
+              dailyCapUnits: '20000000' + (appWrites++ % 7),
+              passphrase: PASSPHRASE,
+            });
             await desk.handlers['shelf.list']({});
             await desk.handlers['purchases.list']({});
           } while (!cliDone);

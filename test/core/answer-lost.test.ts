@@ -10,7 +10,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
-import { balanceOf, deskWithWallet, failure, firstHandle, onPurchaseSteps, tempDir } from './helpers';
+import {
+  balanceOf,
+  deskWithWallet,
+  failure,
+  firstHandle,
+  onPurchaseSteps,
+  PASSPHRASE,
+  tempDir,
+} from './helpers';
 import { startHostileProxy, withoutPaymentIdentifier, type HostileProxy } from './hostile-proxy';
 import { sameDayClock } from './clock';
 
@@ -123,7 +131,7 @@ describe('the service settled, then the answer that reached the desk was not the
         });
         expect(next.overDailyCap).toBe(true);
       } finally {
-        await desk.handlers['settings.update']({ dailyCapUnits: '5000000' });
+        await desk.handlers['settings.update']({ dailyCapUnits: '5000000', passphrase: PASSPHRASE });
       }
 
       // Buying the same reports again is refused before anything is signed or sent.
@@ -146,6 +154,7 @@ describe('the service settled, then the answer that reached the desk was not the
             quoteId: overlapping.quoteId,
             confirmedAmount: overlapping.amount,
             acceptOverCap: true,
+            passphrase: PASSPHRASE,
           }),
         ),
       ).toMatchObject({ code: 'purchase_in_doubt' });

@@ -29,7 +29,11 @@ beforeAll(async () => {
   desk = await deskFor(stack, data.dir, { now: () => clock.at ?? Date.now() });
   await desk.handlers['wallet.import']({ privateKey: stack.buyerKeys[0]!, passphrase: PASSPHRASE });
   // The caps leave room: only the budget can say no.
-  await desk.handlers['settings.update']({ dailyCapUnits: '100000000', perPurchaseCapUnits: '100000000' });
+  await desk.handlers['settings.update']({
+    dailyCapUnits: '100000000',
+    perPurchaseCapUnits: '100000000',
+    passphrase: PASSPHRASE,
+  });
   handles = (await desk.handlers['shelf.list']({})).entries.map((entry) => entry.username);
 });
 afterAll(async () => {
@@ -81,6 +85,7 @@ describe('a handle budget', () => {
       quoteId: again.quoteId,
       confirmedAmount: again.amount,
       acceptOverCap: true,
+      passphrase: PASSPHRASE,
     });
     expect(confirmed.status).toBe('completed');
     expect(before - (await balanceOf(stack, payer))).toBe(20_000n);
@@ -134,10 +139,12 @@ describe('a handle budget', () => {
   it('is cleared with null, and then nothing is over it', async () => {
     const handle = handles[0]!;
     const ids = await reportIds(handle);
-    expect(await desk.handlers['budget.set']({ handle, monthlyUnits: null })).toEqual({
-      handle,
-      monthlyUnits: null,
-    });
+    expect(await desk.handlers['budget.set']({ handle, monthlyUnits: null, passphrase: PASSPHRASE })).toEqual(
+      {
+        handle,
+        monthlyUnits: null,
+      },
+    );
     expect((await quoteIds(handle, ids.slice(4, 6))).overHandleBudget).toBe(false);
     const spend = await desk.handlers['purchases.spend']({});
     expect(spend.byHandle.find((r) => r.handle === handle)?.budgetUnits).toBeNull();

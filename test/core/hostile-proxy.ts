@@ -32,6 +32,8 @@ export interface HostileProxy {
   rewriteFree: ((body: Record<string, unknown>) => unknown) | null;
   /** Awaited when a payment reached the proxy, before it is passed on to the service. */
   beforePaidForward: (() => Promise<void>) | null;
+  /** Awaited when a request without a payment reached the proxy (its path and query), before it is passed on. */
+  beforeUnpaidForward: ((url: string) => Promise<void>) | null;
   /** Awaited after the service settled and answered a payment, before that answer is passed on. */
   beforePaidAnswer: (() => Promise<void>) | null;
   /** A gateway's own answer given instead of the service's, once the service has answered a payment. */
@@ -79,6 +81,7 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     signInsSeen: [],
     rewriteFree: null,
     beforePaidForward: null,
+    beforeUnpaidForward: null,
     beforePaidAnswer: null,
     paidAnswer: null,
     retryPaid: false,
@@ -125,7 +128,8 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     }
     const forward = () => fetch(`${proxy.target}${req.url ?? '/'}`, { headers });
     const paid = typeof payment === 'string';
-    const held = paid && proxy.beforePaidForward ? proxy.beforePaidForward() : Promise.resolve();
+    const held =
+      (paid ? proxy.beforePaidForward?.() : proxy.beforeUnpaidForward?.(req.url ?? '/')) ?? Promise.resolve();
     held
       .then(() =>
         paid && proxy.retryPaid ? forward().then((first) => first.text().then(forward)) : forward(),

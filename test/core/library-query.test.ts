@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
-import { buyAll, deskWithWallet, failure, tempDir } from './helpers';
+import { buyAll, deskWithWallet, failure, PASSPHRASE, tempDir } from './helpers';
 
 let stack: Stack;
 let desk: DeskCore;
@@ -22,7 +22,11 @@ beforeAll(async () => {
   });
   data = tempDir('desk-query-');
   desk = (await deskWithWallet(stack, data.dir)).desk;
-  await desk.handlers['settings.update']({ perPurchaseCapUnits: '5000000', dailyCapUnits: '50000000' });
+  await desk.handlers['settings.update']({
+    perPurchaseCapUnits: '5000000',
+    dailyCapUnits: '50000000',
+    passphrase: PASSPHRASE,
+  });
   const shelf = await desk.handlers['shelf.list']({});
   handles = shelf.entries.slice(0, 2).map((entry) => entry.username.toLowerCase());
   for (const handle of handles) expect((await buyAll(desk, handle)).outcome.status).toBe('completed');

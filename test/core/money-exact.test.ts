@@ -74,7 +74,7 @@ describe('a cap of $0.0125 against a report priced $0.0125', () => {
     // At the cap exactly, it pays, and the ledger says what moved to the unit.
     const payer = privateKeyToAccount(stack.buyerKeys[0]!).address;
     const before = await balanceOf(stack, payer);
-    await desk.handlers['settings.update']({ perPurchaseCapUnits: '12500' });
+    await desk.handlers['settings.update']({ perPurchaseCapUnits: '12500', passphrase: PASSPHRASE });
     const atCap = await desk.handlers['quote.get']({ handle, selection });
     const outcome = await desk.handlers['purchase.start']({
       quoteId: atCap.quoteId,

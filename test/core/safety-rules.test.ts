@@ -17,7 +17,15 @@ import { HandleStore } from '../../src/service/store/handles';
 import { NonceBook } from '../../src/service/payment/nonces';
 import { PaymentVerifier } from '../../src/service/payment/verify';
 import { listenService } from '../../src/service/http/server';
-import { balanceOf, deskWithWallet, ledgerRows, firstHandle, onPurchaseSteps, tempDir } from './helpers';
+import {
+  balanceOf,
+  deskWithWallet,
+  ledgerRows,
+  firstHandle,
+  onPurchaseSteps,
+  PASSPHRASE,
+  tempDir,
+} from './helpers';
 import { sameDayClock } from './clock';
 import { editChallenge, startHostileProxy, type HostileProxy } from './hostile-proxy';
 
@@ -235,7 +243,11 @@ describe('rule 2: amount equals unit price times the chosen report count', () =>
         t.desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount }),
       ),
     ).toBe('over_purchase_cap');
-    await t.desk.handlers['settings.update']({ perPurchaseCapUnits: '5000000', dailyCapUnits: '5000' });
+    await t.desk.handlers['settings.update']({
+      perPurchaseCapUnits: '5000000',
+      dailyCapUnits: '5000',
+      passphrase: PASSPHRASE,
+    });
     expect(
       await refusalOf(
         t.desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount }),
@@ -248,6 +260,7 @@ describe('rule 2: amount equals unit price times the chosen report count', () =>
       quoteId: quote.quoteId,
       confirmedAmount: quote.amount,
       acceptOverCap: true,
+      passphrase: PASSPHRASE,
     });
     expect(over.status).toBe('completed');
     expect(t.signatures()).toBe(1);

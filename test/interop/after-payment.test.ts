@@ -173,7 +173,7 @@ describe('a gateway loses the answer after an official seller settled', () => {
         desk.handlers['purchase.start']({ quoteId: rebuy.quoteId, confirmedAmount: rebuy.amount }),
       );
       expect(refused.code).toBe('purchase_in_doubt');
-      await desk.handlers['settings.update']({ dailyCapUnits: '20000000' });
+      await desk.handlers['settings.update']({ dailyCapUnits: '20000000', passphrase: PASSPHRASE });
     }
     expect(peer.paidRequests.filter((r) => r.status === 200)).toHaveLength(LOST_ANSWERS.length);
   });

@@ -31,10 +31,10 @@ export async function startMcp(
   stack: Stack,
   dataDir: string,
   args: string[],
-  options: { elicitation?: boolean } = {},
+  options: { elicitation?: boolean; env?: Record<string, string | undefined> } = {},
 ): Promise<McpSession> {
   const env = Object.fromEntries(
-    Object.entries(stackEnv(stack, dataDir)).filter(
+    Object.entries({ ...stackEnv(stack, dataDir), ...options.env }).filter(
       (entry): entry is [string, string] => entry[1] !== undefined,
     ),
   );

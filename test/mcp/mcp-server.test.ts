@@ -312,7 +312,7 @@ describe('intel-desk mcp: purchases wait for the person', () => {
         [id, 'pending', '10000'],
       ]);
 
-      const approved = await cli(['approve', id, '--key-file', keyFile, '--json']);
+      const approved = await cli(['approve', id, '--yes', '--key-file', keyFile, '--json']);
       expect(approved.code, approved.stderr).toBe(0);
       expect(await balance()).toBe(before - 10_000n);
       const status = jsonPart<{

@@ -340,4 +340,14 @@ export const MIGRATIONS: readonly string[] = [
      expires_at INTEGER NOT NULL,
      created_at TEXT NOT NULL
    );`,
+  // 17: a purchase request keeps every term the person is shown (decision 0039): the token, the unit price
+  // and the report ids, so an approval pays those or nothing; and who holds a claim (process id, start stamp,
+  // when), so a claim left by a process that died is freed or settled by the next reader. Requests recorded
+  // before have none of these: an approval refuses them (ask again).
+  `ALTER TABLE purchase_requests ADD COLUMN asset TEXT;
+   ALTER TABLE purchase_requests ADD COLUMN unit_price TEXT;
+   ALTER TABLE purchase_requests ADD COLUMN report_ids_json TEXT;
+   ALTER TABLE purchase_requests ADD COLUMN claim_pid INTEGER;
+   ALTER TABLE purchase_requests ADD COLUMN claim_stamp TEXT;
+   ALTER TABLE purchase_requests ADD COLUMN claimed_at TEXT;`,
 ];

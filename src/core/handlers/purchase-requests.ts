@@ -1,7 +1,8 @@
 /**
- * Purchases an assistant asked for (the MCP server's request_purchase): recorded here, paid only when the
- * person approves, and then through the ordinary quote and purchase.start, so every cap, budget and the payee
- * pin apply exactly as they do to a purchase made in the window or with `intel-desk buy`.
+ * Purchases an assistant asked for (the MCP server's request_purchase): recorded here with every term the
+ * person is shown, paid only when the person approves, and then on those terms or not at all (decision 0039),
+ * through the ordinary purchase.start, so every cap, budget and the payee pin apply exactly as they do to a
+ * purchase made in the window or with `intel-desk buy`.
  */
 import type { PurchaseOutcome, PurchaseRequestView, RpcHandlers, RpcInput } from '../../shared/rpc';
 import { formatUnitsUsd } from '../../shared/money';
@@ -9,6 +10,9 @@ import type { DeskContext } from '../context';
 import { DeskError, refused } from '../errors';
 import type { PurchaseRequests } from '../ledger/purchase-requests';
 import { quoteView } from '../payments/quote-view';
+import { priceChoice } from '../quoting';
+import { assertRequestTerms } from '../payments/request-terms';
+import { consentToOverCap } from '../consent';
 
 type Handlers = Pick<
   RpcHandlers,
@@ -41,12 +45,18 @@ function notPending(request: PurchaseRequestView): DeskError {
 export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
   const requests = ctx.purchaseRequests;
   const quote = (input: RpcInput<'quote.get'>) => quoteView(ctx, input);
-  const start = (input: Parameters<RpcHandlers['purchase.start']>[0]) => ctx.startPurchase(input);
+  const start = async (input: Parameters<RpcHandlers['purchase.start']>[0]) =>
+    ctx.startPurchase(await consentToOverCap(ctx, input));
 
   /** Pays a claimed request; whatever stops it before money could move puts it back to pending. */
   async function pay(
     request: PurchaseRequestView,
-    options: { limitUnits?: string | undefined; acceptOverCap?: boolean; acceptPayToChange?: boolean },
+    options: {
+      limitUnits?: string | undefined;
+      acceptOverCap?: boolean;
+      passphrase?: string | undefined;
+      acceptPayToChange?: boolean;
+    },
   ): Promise<PurchaseOutcome> {
     let outcome: PurchaseOutcome;
     try {
@@ -56,28 +66,20 @@ export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
           `Purchase request ${request.id} was made for ${request.serviceUrl}, and this run's service is ${ctx.client().baseUrl}; approve it with that service selected.`,
         );
       }
-      const live = await quote({
-        handle: request.handle,
-        selection: request.selection,
-        includeOwned: request.includeOwned,
-      });
-      // The person approves the price the request showed: a higher one is a new question.
-      if (BigInt(live.amount) > BigInt(request.amount)) {
-        throw refused(
-          'request_price_changed',
-          `The live price is now ${formatUnitsUsd(live.amount)}, above the ${formatUnitsUsd(request.amount)} request ${request.id} was made at; nothing was paid. Ask for it again at the new price.`,
-        );
-      }
-      if (options.limitUnits !== undefined && BigInt(live.amount) > BigInt(options.limitUnits)) {
+      const { held: live } = await priceChoice(ctx, request.handle, request.selection, request.includeOwned);
+      // The person approves what the request showed: any other term is a new question.
+      assertRequestTerms(request, live);
+      if (options.limitUnits !== undefined && live.quote.amount > BigInt(options.limitUnits)) {
         throw refused(
           'over_session_limit',
-          `${formatUnitsUsd(live.amount)} is more than this MCP session may still approve (${formatUnitsUsd(options.limitUnits)}); nothing was paid. The person can approve it with \`intel-desk approve ${request.id}\`.`,
+          `${formatUnitsUsd(live.quote.amount)} is more than this MCP session may still approve (${formatUnitsUsd(options.limitUnits)}); nothing was paid. The person can approve it with \`intel-desk approve ${request.id}\`.`,
         );
       }
       outcome = await start({
-        quoteId: live.quoteId,
-        confirmedAmount: live.amount,
+        quoteId: live.id,
+        confirmedAmount: live.quote.amount.toString(),
         acceptOverCap: options.acceptOverCap ?? false,
+        passphrase: options.passphrase,
         acceptPayToChange: options.acceptPayToChange ?? false,
       });
     } catch (error) {
@@ -105,6 +107,9 @@ export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
     'purchaseRequest.create': async ({ handle, selection, includeOwned, reason }) => {
       // Priced now, so the person is asked about a real price; signs nothing.
       const live = await quote({ handle, selection, includeOwned: includeOwned ?? false });
+      const held = ctx.quotes.get(live.quoteId);
+      if (!held)
+        throw refused('quote_unknown', 'The price quote was lost before it could be kept; ask again.');
       return requests.create({
         serviceUrl: ctx.client().baseUrl,
         handle: live.handle,
@@ -114,17 +119,21 @@ export function purchaseRequestHandlers(ctx: DeskContext): Handlers {
         amount: BigInt(live.amount),
         payTo: live.payTo,
         network: live.network,
+        asset: live.asset,
+        unitPrice: BigInt(live.unitPriceUnits),
+        reportIds: held.expectedIds,
         reason: reason === undefined || reason === '' ? null : reason,
       });
     },
     'purchaseRequests.list': async ({ state }) => ({ requests: requests.list(state) }),
     'purchaseRequest.get': async ({ id }) => found(requests, id),
-    'purchaseRequest.approve': async ({ id, limitUnits, acceptOverCap, acceptPayToChange }) => {
-      const request = found(requests, id);
-      if (request.state !== 'pending' || !requests.claim(id)) throw notPending(found(requests, id));
-      const outcome = await pay(request, {
+    'purchaseRequest.approve': async ({ id, limitUnits, acceptOverCap, passphrase, acceptPayToChange }) => {
+      // The claim is the only check: a request read as pending here could be claimed by another process next.
+      if (!requests.claim(id)) throw notPending(found(requests, id));
+      const outcome = await pay(found(requests, id), {
         limitUnits,
         acceptOverCap: acceptOverCap ?? false,
+        passphrase,
         acceptPayToChange: acceptPayToChange ?? false,
       });
       return { request: found(requests, id), outcome };

@@ -3,6 +3,7 @@ import type { PurchasesView, RpcHandlers } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { purchaseView } from '../ledger/purchases';
 import { reconcilePurchases } from '../payments/reconcile';
+import { consentToOverCap } from '../consent';
 
 function purchasesView(ctx: DeskContext): PurchasesView {
   const settings = ctx.settings.get();
@@ -38,7 +39,7 @@ export const purchaseHandlers = (
   | 'purchases.list'
   | 'purchases.reconcile'
 > => ({
-  'purchase.start': (input) => ctx.startPurchase(input),
+  'purchase.start': async (input) => ctx.startPurchase(await consentToOverCap(ctx, input)),
   'purchase.submitSignature': ({ purchaseId, signature }) =>
     ctx.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
   'purchase.abandonSignature': async ({ purchaseId }) => ({

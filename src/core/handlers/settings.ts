@@ -3,6 +3,7 @@ import type { RpcHandlers, SettingsView } from '../../shared/rpc';
 import type { DeskContext } from '../context';
 import { settingsView } from '../settings';
 import { DeskError } from '../errors';
+import { consentToCaps } from '../consent';
 import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../../shared/walletconnect-relay';
 import { requireEncryptedOrLocal } from '../transport';
 
@@ -43,10 +44,12 @@ export const settingsHandlers = (
   | 'settings.clearLibrarySecret'
 > => ({
   'settings.get': async () => settingsGet(ctx),
-  'settings.update': async ({ serviceUrl, ...rest }) => {
-    // Refused before anything is saved: a payment's terms and its outcome must not travel in the clear.
+  'settings.update': async ({ serviceUrl, passphrase, ...rest }) => {
+    // Refused before anything is saved: a payment's terms and its outcome must not travel in the clear, and a
+    // refused raise changes no setting, the service included.
     if (serviceUrl !== undefined) requireEncryptedOrLocal('service', serviceUrl, SAVE_REMEDY);
     if (rest.chainRpcUrl) requireEncryptedOrLocal('chain RPC', rest.chainRpcUrl, SAVE_REMEDY);
+    await consentToCaps(ctx, rest, passphrase);
     if (serviceUrl !== undefined) ctx.chooseService(serviceUrl);
     ctx.settings.update(rest);
     return settingsGet(ctx);

@@ -4,6 +4,7 @@ import type { DeskContext } from '../context';
 import { normalizeHandle } from '../client/service-client';
 import { DeskError } from '../errors';
 import { offlineReason } from '../catalog/offline';
+import { consentToBudget } from '../consent';
 import { localDayKey, startOfLocalDay, startOfLocalMonth } from '../../shared/money';
 
 const DEFAULT_DAYS = 30;
@@ -122,8 +123,9 @@ export const spendHandlers = (
   ctx: DeskContext,
 ): Pick<RpcHandlers, 'purchases.spend' | 'budget.set' | 'quote.lastPrice'> => ({
   'purchases.spend': async ({ days }) => spendView(ctx, days),
-  'budget.set': async ({ handle, monthlyUnits }) => {
+  'budget.set': async ({ handle, monthlyUnits, passphrase }) => {
     const name = normalizeHandle(handle);
+    await consentToBudget(ctx, name, monthlyUnits === null ? null : BigInt(monthlyUnits), passphrase);
     const unchecked = monthlyUnits === null ? undefined : await uncheckedBudgetHandle(ctx, name);
     ctx.budgets.set(name, monthlyUnits === null ? null : BigInt(monthlyUnits));
     return { handle: name, monthlyUnits, ...(unchecked === undefined ? {} : { unchecked }) };

@@ -7,7 +7,34 @@
  */
 import { selectionSchema, type Selection } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
-import { holderLiveness, parseHolder, thisProcess, type Holder } from './holder';
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { holderRunning, thisProcess } from '../process-holder';
+
+/** Which process holds a reservation: its machine, and the process as process-holder.ts knows it. */
+const holderSchema = z.object({
+  host: z.string(),
+  pid: z.number().int(),
+  stamp: z.string().nullable(),
+});
+type Holder = z.infer<typeof holderSchema>;
+
+function parseHolder(json: string): Holder | null {
+  try {
+    const parsed = holderSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const thisHolder = (): Holder => ({ host: hostname(), ...thisProcess() });
+
+/** A process on another machine cannot be asked: only the lease decides for it. */
+function holderLiveness(holder: Holder): 'alive' | 'dead' | 'unknown' {
+  if (holder.host !== hostname()) return 'unknown';
+  return holderRunning(holder) ? 'alive' : 'dead';
+}
 
 /**
  * How long past validBefore a reservation still counts: the processes on one machine share its clock, but a
@@ -116,7 +143,7 @@ export class Reservations {
   holds(purchaseId: string): boolean {
     const reservation = this.get(purchaseId);
     if (!reservation?.holder) return false;
-    const me = thisProcess();
+    const me = thisHolder();
     const mine = reservation.holder.pid === me.pid && reservation.holder.host === me.host;
     return mine && standing(reservation, this.now());
   }
@@ -150,7 +177,7 @@ export class Reservations {
         handle: reservation.handle,
         selection: JSON.stringify(reservation.selection),
         amount: reservation.amount.toString(),
-        holder: JSON.stringify(thisProcess()),
+        holder: JSON.stringify(thisHolder()),
         expiresAt: reservation.expiresAt,
         createdAt: new Date(this.now()).toISOString(),
       });

@@ -68,6 +68,8 @@ export class DeskWallet {
   /** When the unlocked key was last unlocked or signed; a key held for the session only never locks. */
   private lastUsedAt: number | null = null;
   private external: `0x${string}` | null = null;
+  /** The key in use was given for this run (the CLI's --key-file), not unsealed from wallet.json. */
+  private sessionKey = false;
   /** Imports and unlocks run one at a time, so a migration never races an import over wallet.json. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -143,6 +145,29 @@ export class DeskWallet {
     return account;
   }
 
+  /** A keystore is stored (wallet.json), locked or not, whatever signs now. */
+  hasKeystore(): boolean {
+    return existsSync(this.file);
+  }
+
+  /** Payments are signed by the stored keystore (unlocked now or to be unlocked), not a run's key or a wallet. */
+  signsWithKeystore(): boolean {
+    return this.external === null && !this.sessionKey && this.hasKeystore();
+  }
+
+  /**
+   * Checks `passphrase` by unsealing wallet.json again, even when the wallet is unlocked (decision 0022):
+   * consent to raise a cap or go over one. Changes nothing; a wrong one is `wrong_passphrase`.
+   */
+  confirmPassphrase(passphrase: string): Promise<void> {
+    return this.serial(async () => {
+      const stored = this.readStored();
+      if (!stored) throw new DeskError('no_wallet', 'No wallet is set up: import a key first.', 'wallet');
+      if (stored.version === 1) await openLegacyWithPassphrase(stored.sealed, passphrase);
+      else await openWithPassphrase(stored.sealed, passphrase, associatedData(stored.address));
+    });
+  }
+
   kind(): WalletKind | null {
     if (this.external) return 'external';
     return this.account || existsSync(this.file) ? 'keystore' : null;
@@ -189,6 +214,7 @@ export class DeskWallet {
       this.account = await this.store(normalized, passphrase);
       this.lastUsedAt = this.autoLock?.now() ?? null;
       this.external = null;
+      this.sessionKey = false;
       this.events?.changed('wallet.changed');
     });
   }
@@ -198,6 +224,7 @@ export class DeskWallet {
     this.account = privateKeyToAccount(parsePrivateKey(key));
     this.lastUsedAt = null;
     this.external = null;
+    this.sessionKey = true;
     this.events?.changed('wallet.changed');
   }
 
@@ -267,6 +294,7 @@ export class DeskWallet {
       this.account = account;
       this.lastUsedAt = this.autoLock?.now() ?? null;
       this.external = null;
+      this.sessionKey = false;
       this.events?.changed('wallet.changed');
     });
   }
@@ -274,6 +302,7 @@ export class DeskWallet {
   lock(): void {
     this.account = null;
     this.lastUsedAt = null;
+    this.sessionKey = false;
     this.events?.changed('wallet.changed');
   }
 
@@ -289,6 +318,7 @@ export class DeskWallet {
       throw new DeskError('invalid_address', `${address} is not an address.`, 'wallet');
     this.external = getAddress(address);
     this.account = null;
+    this.sessionKey = false;
     this.events?.changed('wallet.changed');
   }
 }

@@ -6,6 +6,7 @@ import { useId, useState } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { FormMessage, invalidProps } from '../components/FormMessage';
+import { asksForPassphrase, ConsentPassphrase } from '../components/ConsentPassphrase';
 import { usd } from '../format';
 import { parseLimitInput } from '../../shared/money';
 
@@ -16,6 +17,14 @@ export function BudgetsForm() {
   const [amount, setAmount] = useState('');
   // A typed amount that is no exact amount of USDC: said here, and nothing is sent.
   const [typo, setTypo] = useState<string | null>(null);
+  // Raising or clearing a budget while a keystore is stored needs its passphrase: asked for once core says so.
+  const [passphrase, setPassphrase] = useState('');
+  const asked = asksForPassphrase(set.error) || passphrase !== '';
+  const save = (change: { handle: string; monthlyUnits: string | null }) =>
+    set.mutate(
+      { ...change, ...(passphrase === '' ? {} : { passphrase }) },
+      { onSettled: () => setPassphrase('') },
+    );
   const messageId = useId();
   const failed = typo !== null || set.isError;
   const titleId = useId();
@@ -38,13 +47,13 @@ export function BudgetsForm() {
         const monthly = parseLimitInput(amount);
         if (!monthly.ok) return setTypo(monthly.message);
         setTypo(null);
-        set.mutate({ handle: handle.trim().replace(/^@/, ''), monthlyUnits: monthly.units.toString() });
+        save({ handle: handle.trim().replace(/^@/, ''), monthlyUnits: monthly.units.toString() });
       }}
     >
       <h2 id={titleId}>Budgets per handle</h2>
       <p className="muted small">
         What a handle&apos;s reports may cost each calendar month; over it, a purchase needs an extra
-        confirmation, as over a cap.
+        confirmation, as over a cap. Raising or clearing a budget needs the wallet&apos;s passphrase.
       </p>
       {budgets.length > 0 ? (
         <ul className="budget-list" aria-label="Budgets">
@@ -65,7 +74,7 @@ export function BudgetsForm() {
                   className="link"
                   aria-label={`Clear the budget of @${row.handle}`}
                   disabled={set.isPending}
-                  onClick={() => set.mutate({ handle: row.handle, monthlyUnits: null })}
+                  onClick={() => save({ handle: row.handle, monthlyUnits: null })}
                 >
                   Clear
                 </button>
@@ -95,6 +104,9 @@ export function BudgetsForm() {
           {...invalidProps(messageId, failed)}
         />
       </label>
+      {asked ? (
+        <ConsentPassphrase what="raise or clear a budget" value={passphrase} onChange={setPassphrase} />
+      ) : null}
       <button type="submit" disabled={set.isPending}>
         Set budget
       </button>

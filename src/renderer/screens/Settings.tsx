@@ -4,6 +4,7 @@ import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { ErrorMessage, Loading } from '../components/States';
 import { FormMessage, invalidProps } from '../components/FormMessage';
+import { asksForPassphrase, ConsentPassphrase } from '../components/ConsentPassphrase';
 import { BudgetsForm } from './BudgetsForm';
 import { ChainRpcForm } from './ChainRpcForm';
 import { OptionalSettingForm } from './OptionalSettingForm';
@@ -57,6 +58,9 @@ function CapsForm(props: { settings: SettingsView }) {
   // A typed amount that is no exact amount of USDC: said here, on its own field, and nothing is sent.
   const [typo, setTypo] = useState<{ field: 'perPurchase' | 'daily'; message: string } | null>(null);
   const update = useRpcMutation('settings.update');
+  // Raising a cap while a keystore is stored needs its passphrase: asked for once core says so.
+  const [passphrase, setPassphrase] = useState('');
+  const asked = asksForPassphrase(update.error) || passphrase !== '';
   const messageId = useId();
   const failed = (field: 'perPurchase' | 'daily') => typo?.field === field || update.isError;
   return (
@@ -70,14 +74,21 @@ function CapsForm(props: { settings: SettingsView }) {
           return setTypo({ field: 'perPurchase', message: `Per purchase: ${perPurchaseCap.message}` });
         if (!dailyCap.ok) return setTypo({ field: 'daily', message: `Per day: ${dailyCap.message}` });
         setTypo(null);
-        update.mutate({
-          perPurchaseCapUnits: perPurchaseCap.units.toString(),
-          dailyCapUnits: dailyCap.units.toString(),
-        });
+        update.mutate(
+          {
+            perPurchaseCapUnits: perPurchaseCap.units.toString(),
+            dailyCapUnits: dailyCap.units.toString(),
+            ...(passphrase === '' ? {} : { passphrase }),
+          },
+          { onSettled: () => setPassphrase('') },
+        );
       }}
     >
       <h2>Spending caps</h2>
-      <p className="muted small">Above a cap, a purchase needs an extra confirmation.</p>
+      <p className="muted small">
+        Above a cap, a purchase needs an extra confirmation. Raising a cap needs the wallet&apos;s passphrase;
+        lowering one does not.
+      </p>
       <label>
         Per purchase (USD){' '}
         <input
@@ -98,6 +109,7 @@ function CapsForm(props: { settings: SettingsView }) {
           {...invalidProps(messageId, failed('daily'))}
         />
       </label>
+      {asked ? <ConsentPassphrase what="raise a cap" value={passphrase} onChange={setPassphrase} /> : null}
       <button type="submit" disabled={update.isPending}>
         Save caps
       </button>

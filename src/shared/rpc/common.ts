@@ -17,6 +17,12 @@ export const limitUnits = baseUnits.refine((units) => BigInt(units) <= MAX_LIMIT
 
 export const handleInput = z.string().trim().min(1).max(100);
 
+/**
+ * The keystore's passphrase as consent to raise a cap or a budget, or to go over one (decision 0022): it
+ * crosses into core only, is checked by unsealing wallet.json, and is never kept or sent back.
+ */
+export const consentPassphrase = z.string().min(1).max(1024).optional();
+
 export const selectionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('all') }),
   z.object({

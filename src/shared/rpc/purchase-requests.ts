@@ -1,7 +1,7 @@
 /** Purchases an assistant asked for over MCP, waiting for the person's word (docs/decisions/0027-mcp-server.md). */
 import { z } from 'zod';
 import { method } from './method';
-import { baseUnits, handleInput, selectionSchema } from './common';
+import { baseUnits, consentPassphrase, handleInput, selectionSchema } from './common';
 import type { Selection } from './common';
 import type { PurchaseOutcome } from './purchases';
 
@@ -20,12 +20,22 @@ export interface PurchaseRequestView {
   handle: string;
   selection: Selection;
   includeOwned: boolean;
-  /** The price when it was asked for: an approval pays at most this (a higher live price is refused). */
   reportCount: number;
-  /** In token base units, as a decimal string. */
+  /**
+   * The price when it was asked for, in token base units as a decimal string: an approval pays at most this
+   * (a higher live price is refused).
+   */
   amount: string;
+  /**
+   * The terms the person approves, all kept from the price the request was made at: an approval pays these or
+   * nothing (request_terms_changed). asset, unit price and report ids are null on requests recorded by a
+   * version that did not keep them; those cannot be approved, only asked for again.
+   */
   payTo: string;
   network: string;
+  asset: string | null;
+  unitPriceUnits: string | null;
+  reportIds: string[] | null;
   /** Why the assistant asked, in its own words: shown to the person, never acted on. */
   reason: string | null;
   createdAt: string;
@@ -74,6 +84,8 @@ export const purchaseRequestsMethods = {
       id: z.string().min(1).max(100),
       limitUnits: baseUnits.optional(),
       acceptOverCap: z.boolean().optional(),
+      /** As purchase.start's: going over a cap with the keystore needs its passphrase (decision 0022). */
+      passphrase: consentPassphrase,
       acceptPayToChange: z.boolean().optional(),
     }),
     reads: [],

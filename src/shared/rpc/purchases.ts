@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { method } from './method';
 import type { Receipt } from '../receipt';
 import type { LastPriceView, SpendView } from '../spend';
-import { baseUnits, handleInput, limitUnits, selectionSchema } from './common';
+import { baseUnits, consentPassphrase, handleInput, limitUnits, selectionSchema } from './common';
 import type { ExportedFile, PaidWith, PurchaseState, Selection } from './common';
 import type { DeskErrorCode } from '../error-codes';
 
@@ -185,6 +185,8 @@ export const purchasesMethods = {
       confirmedAmount: baseUnits,
       acceptPayToChange: z.boolean().optional(),
       acceptOverCap: z.boolean().optional(),
+      /** With acceptOverCap, on a payment the keystore signs that is over a cap (decision 0022). */
+      passphrase: consentPassphrase,
       /**
        * Pay, or read with the library secret (the window always says which, as the person chose); unsaid, the
        * quote's paidWith (the CLI's `buy`).
@@ -230,6 +232,8 @@ export const purchasesMethods = {
     input: z.object({
       handle: handleInput,
       monthlyUnits: limitUnits.nullable(),
+      /** Needed to raise or clear a budget while a keystore is stored (decision 0022). */
+      passphrase: consentPassphrase,
     }),
     reads: [],
     changes: ['settings', 'quote'],

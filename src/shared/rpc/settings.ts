@@ -1,7 +1,7 @@
 /** Settings kept in desk.db, and the library secret (which only ever travels into core). */
 import { z } from 'zod';
 import { method } from './method';
-import { httpUrlSchema, limitUnits } from './common';
+import { consentPassphrase, httpUrlSchema, limitUnits } from './common';
 
 export interface SettingsView {
   serviceUrl: string;
@@ -48,8 +48,12 @@ export const settingsPatchSchema = z
     welcomeDismissed: z.boolean().optional(),
     chainRpcUrl: httpUrlSchema.nullable().optional(),
     autoLockMinutes: z.number().int().min(1).max(AUTO_LOCK_MAX_MINUTES).optional(),
+    /** Needed to raise a cap while a keystore is stored (decision 0022); lowering needs nothing. */
+    passphrase: consentPassphrase,
   })
   .strict();
+
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 export const settingsMethods = {
   'settings.get': method<SettingsView>()({

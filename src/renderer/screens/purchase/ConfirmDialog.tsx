@@ -1,18 +1,32 @@
-/** The confirmation: the exact amount, the price lines, and a tick for each thing the person must accept. */
+/**
+ * The confirmation: the exact amount, the price lines, and a tick for each thing the person must accept.
+ * Going over a cap with the keystore also needs its passphrase (decision 0022).
+ */
 import { useState } from 'react';
 import type { QuoteView } from '../../../shared/rpc';
+import { useRpcQuery } from '../../rpc/context';
+import { ConsentPassphrase } from '../../components/ConsentPassphrase';
 import { plural, units, usd } from '../../format';
 import { Dialog } from '../../components/Dialog';
 import { PriceLines } from './PriceLines';
 import { quoteFactsSentence, quoteOptionSentence } from '../../../shared/quote-facts';
 
+/** What the person accepted in the confirmation, with the passphrase when going over a cap needs it. */
+export interface Accepted {
+  payee: boolean;
+  cap: boolean;
+  passphrase?: string;
+}
+
 export function ConfirmDialog(props: {
   quote: QuoteView | undefined;
   open: boolean;
   onClose: () => void;
-  onConfirm: (accepted: { payee: boolean; cap: boolean }) => void;
+  onConfirm: (accepted: Accepted) => void;
 }) {
   const q = props.quote;
+  const wallet = useRpcQuery('wallet.status', {});
+  const [passphrase, setPassphrase] = useState('');
   const [payee, setPayee] = useState(false);
   const [cap, setCap] = useState(false);
   const [rebuy, setRebuy] = useState(false);
@@ -21,6 +35,7 @@ export function ConfirmDialog(props: {
     setPayee(false);
     setCap(false);
     setRebuy(false);
+    setPassphrase('');
   };
   const close = () => {
     untick();
@@ -29,6 +44,8 @@ export function ConfirmDialog(props: {
   const needsPayee = q?.payToStatus === 'changed';
   const needsCap = Boolean(q?.overPurchaseCap || q?.overDailyCap || q?.overHandleBudget);
   const needsRebuy = Boolean(q?.includesOwned);
+  // An external wallet shows the amount and asks the person itself; the keystore signs once unlocked.
+  const needsPassphrase = needsCap && cap && wallet.data?.kind === 'keystore';
   return (
     <Dialog title="Confirm the purchase" open={props.open && q !== undefined} onClose={close}>
       {q ? (
@@ -37,7 +54,7 @@ export function ConfirmDialog(props: {
           onSubmit={(event) => {
             event.preventDefault();
             untick();
-            props.onConfirm({ payee, cap });
+            props.onConfirm({ payee, cap, ...(needsPassphrase ? { passphrase } : {}) });
           }}
         >
           <p className="confirm-amount" data-testid="confirm-amount">
@@ -70,6 +87,9 @@ export function ConfirmDialog(props: {
               going over my spending cap or budget
             </label>
           ) : null}
+          {needsPassphrase ? (
+            <ConsentPassphrase what="go over it" value={passphrase} onChange={setPassphrase} />
+          ) : null}
           <div className="dialog-actions">
             <button type="button" onClick={close} data-autofocus>
               Cancel
@@ -77,7 +97,12 @@ export function ConfirmDialog(props: {
             <button
               type="submit"
               className="primary"
-              disabled={(needsPayee && !payee) || (needsCap && !cap) || (needsRebuy && !rebuy)}
+              disabled={
+                (needsPayee && !payee) ||
+                (needsCap && !cap) ||
+                (needsRebuy && !rebuy) ||
+                (needsPassphrase && passphrase === '')
+              }
             >
               Pay {usd(q.amount)}
             </button>

@@ -41,6 +41,8 @@ export interface StartTerms {
   paidWith: PaidWith;
   acceptPayToChange?: boolean;
   acceptOverCap?: boolean;
+  /** With acceptOverCap on the keystore: its passphrase, to core only (decision 0022). */
+  passphrase?: string;
 }
 
 function refusalOf(error: unknown): Refusal | null {
@@ -99,6 +101,7 @@ export function usePurchase(choiceKey: string) {
           paidWith: next.paidWith,
           ...(next.acceptPayToChange !== undefined ? { acceptPayToChange: next.acceptPayToChange } : {}),
           ...(next.acceptOverCap !== undefined ? { acceptOverCap: next.acceptOverCap } : {}),
+          ...(next.passphrase !== undefined ? { passphrase: next.passphrase } : {}),
         }),
       );
       finish({ outcome });
@@ -129,7 +132,7 @@ export function usePurchase(choiceKey: string) {
 /** The quote's terms as purchase.start wants them, with what the person ticked in the confirmation. */
 export function termsOf(
   quote: QuoteView,
-  accepted: { payee: boolean; cap: boolean },
+  accepted: { payee: boolean; cap: boolean; passphrase?: string },
   paidWith: PaidWith = 'payment',
 ): StartTerms {
   return {
@@ -139,7 +142,10 @@ export function termsOf(
     paidWith,
     ...(quote.payToStatus === 'changed' ? { acceptPayToChange: accepted.payee } : {}),
     ...(quote.overPurchaseCap || quote.overDailyCap || quote.overHandleBudget
-      ? { acceptOverCap: accepted.cap }
+      ? {
+          acceptOverCap: accepted.cap,
+          ...(accepted.passphrase !== undefined ? { passphrase: accepted.passphrase } : {}),
+        }
       : {}),
   };
 }
