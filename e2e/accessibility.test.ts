@@ -165,7 +165,8 @@ describe('Settings for a screen reader', () => {
     const status = caps.getByRole('status');
     expect(await status.textContent()).toBe('');
     await status.evaluate((el) => el.setAttribute('data-watched', ''));
-    await caps.getByLabel('Per day (USD)').fill('25');
+    // A lower cap: raising one asks for the wallet's passphrase first (decision 0022).
+    await caps.getByLabel('Per day (USD)').fill('15');
     await caps.getByRole('button', { name: 'Save caps' }).click();
     await caps.locator('[role="status"][data-watched]', { hasText: 'Saved.' }).waitFor();
   });

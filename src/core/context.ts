@@ -355,6 +355,7 @@ export class DeskContext {
   close(): void {
     if (this.autoLockTimer) clearInterval(this.autoLockTimer);
     this.otherWriters.stop();
+    this.reservations.close();
     this.integrity.stop();
     for (const run of [...this.deferredWrites]) run();
     this.db.close();

@@ -19,6 +19,7 @@ import {
   failure,
   ledgerRows,
   onPurchaseSteps,
+  PASSPHRASE,
   signExternal,
   tempDir,
 } from './helpers';
@@ -198,7 +199,8 @@ describe('the daily cap while a payment is being signed', () => {
 
   it("counts a payment being signed against a handle's budget, whatever case the handle is typed in", async () => {
     const handle = handles[2]!;
-    await desk.handlers['settings.update']({ dailyCapUnits: '1000000' });
+    // Raising the daily cap is the keystore's owner's to consent to (decision 0022).
+    await desk.handlers['settings.update']({ dailyCapUnits: '1000000', passphrase: PASSPHRASE });
     await desk.handlers['budget.set']({ handle, monthlyUnits: '15000' });
     const ids = (await desk.handlers['menu.get']({ handle })).reports.map((report) => report.id);
     const signatures = gate();

@@ -138,6 +138,7 @@ describe.skipIf(!posix)('npm run service', () => {
     expect(info, proc.stderr()).not.toBeNull();
     expect(Object.keys(info!)).toEqual([
       'baseUrl',
+      'publicUrl',
       'rpcUrl',
       'chainId',
       'asset',

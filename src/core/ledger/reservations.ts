@@ -7,34 +7,14 @@
  */
 import { selectionSchema, type Selection } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
-import { hostname } from 'node:os';
-import { z } from 'zod';
-import { holderRunning, thisProcess } from '../process-holder';
-
-/** Which process holds a reservation: its machine, and the process as process-holder.ts knows it. */
-const holderSchema = z.object({
-  host: z.string(),
-  pid: z.number().int(),
-  stamp: z.string().nullable(),
-});
-type Holder = z.infer<typeof holderSchema>;
-
-function parseHolder(json: string): Holder | null {
-  try {
-    const parsed = holderSchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-const thisHolder = (): Holder => ({ host: hostname(), ...thisProcess() });
-
-/** A process on another machine cannot be asked: only the lease decides for it. */
-function holderLiveness(holder: Holder): 'alive' | 'dead' | 'unknown' {
-  if (holder.host !== hostname()) return 'unknown';
-  return holderRunning(holder) ? 'alive' : 'dead';
-}
+import {
+  closeDesk,
+  holderFor,
+  holderLiveness,
+  openDesk,
+  parseHolder,
+  type Holder,
+} from './reservation-holder';
 
 /**
  * How long past validBefore a reservation still counts: the processes on one machine share its clock, but a
@@ -114,10 +94,18 @@ export interface NewReservation {
 }
 
 export class Reservations {
+  /** This open desk, as its reservations name it (reservation-holder.ts). */
+  private readonly desk = openDesk();
+
   constructor(
     private readonly db: DeskDb,
     private readonly now: () => number,
   ) {}
+
+  /** The desk closes: what it still holds (a release a full disk refused) names a holder no longer alive. */
+  close(): void {
+    closeDesk(this.desk);
+  }
 
   all(): Reservation[] {
     return this.db
@@ -139,13 +127,10 @@ export class Reservations {
     return row ? fromRow(row) : null;
   }
 
-  /** True while this process holds the reservation and it still stands: the fence before a payment leaves. */
+  /** True while this desk holds the reservation and it still stands: the fence before a payment leaves. */
   holds(purchaseId: string): boolean {
     const reservation = this.get(purchaseId);
-    if (!reservation?.holder) return false;
-    const me = thisHolder();
-    const mine = reservation.holder.pid === me.pid && reservation.holder.host === me.host;
-    return mine && standing(reservation, this.now());
+    return reservation?.holder?.desk === this.desk && standing(reservation, this.now());
   }
 
   /** True while a live process (this one included) is still at work on this purchase. */
@@ -177,13 +162,21 @@ export class Reservations {
         handle: reservation.handle,
         selection: JSON.stringify(reservation.selection),
         amount: reservation.amount.toString(),
-        holder: JSON.stringify(thisHolder()),
+        holder: JSON.stringify(holderFor(this.desk)),
         expiresAt: reservation.expiresAt,
         createdAt: new Date(this.now()).toISOString(),
       });
   }
 
+  /**
+   * Called as a purchase ends, whatever it ended in: a write that fails here (a full disk) must not replace
+   * that outcome, and the reservation then lapses by itself at its validBefore.
+   */
   release(purchaseId: string): void {
-    this.db.prepare('DELETE FROM reservations WHERE purchase_id = ?').run(purchaseId);
+    try {
+      this.db.prepare('DELETE FROM reservations WHERE purchase_id = ?').run(purchaseId);
+    } catch {
+      // Lapses at expiresAt; meanwhile it blocks only what its own purchase already blocks.
+    }
   }
 }
