@@ -53,6 +53,11 @@ export interface AnvilOptions {
    * block at once). Without it the chain makes blocks only for transactions.
    */
   blockTimeSeconds?: number;
+  /**
+   * A file the chain is loaded from when it exists and kept in (every second, and on a stop), so a chain
+   * stopped and started again holds the same blocks, transactions and balances.
+   */
+  statePath?: string;
 }
 
 /** Block timestamps follow the wall clock. */
@@ -69,6 +74,7 @@ export function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
     '--balance',
     String(options.balanceEth ?? 10000),
     ...(options.blockTimeSeconds ? ['--block-time', String(options.blockTimeSeconds), '--mixed-mining'] : []),
+    ...(options.statePath ? ['--state', options.statePath, '--state-interval', '1'] : []),
   ];
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
