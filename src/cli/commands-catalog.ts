@@ -196,7 +196,11 @@ export async function buy(
     if (outcome.status === 'completed' && outcome.purchase.paidWith === 'library_secret')
       return `read ${count(outcome.purchase.reportIds.length, 'report')} with the library secret; nothing was paid`;
     if (outcome.status === 'completed') {
-      return `bought ${count(outcome.purchase.reportIds.length, 'report')} for ${formatUnitsUsd(outcome.purchase.amount)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
+      const { id, txHash } = outcome.purchase;
+      return [
+        `bought ${count(outcome.purchase.reportIds.length, 'report')} for ${formatUnitsUsd(outcome.purchase.amount)}: purchase ${id}${txHash ? `, transaction ${txHash}` : ''}`,
+        `its receipt: intel-desk receipt ${id}`,
+      ].join('\n');
     }
     if (outcome.status === 'in_doubt') return `IN DOUBT: ${outcome.message}`;
     if (outcome.status === 'failed') return `FAILED: ${outcome.message}`;

@@ -207,15 +207,16 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
       'receipt',
       [
         form(
-          'receipt <purchaseId> [--verify] [--format json|pdf]',
-          "a purchase's evidence: challenge, authorization, transaction,",
-          'payer, payee, amount and a SHA-256 of each delivered report;',
+          'receipt <purchaseId|transaction> [--verify] [--format json|pdf]',
+          "a purchase's evidence, by its id or its transaction (as `purchases`",
+          'shows them): challenge, authorization, transaction, payer, payee,',
+          'amount and a SHA-256 of each delivered report;',
           "--verify checks it against the token's events on chain",
         ),
       ],
       ['verify', 'format'],
       async (desk, { out, values, args }) =>
-        (await import('./commands-receipt')).receipt(desk, out, need(args, 0, 'purchase id'), {
+        (await import('./commands-receipt')).receipt(desk, out, need(args, 0, 'purchase id or transaction'), {
           verify: values.verify ?? false,
           format: values.format,
         }),
