@@ -3,6 +3,7 @@ import { formatUnitsUsd } from '../shared/money';
 import type { Freshness, QuoteView, Selection } from '../shared/rpc';
 import { quoteFactsSentence, quoteOptionSentence } from '../shared/quote-facts';
 import { DeskError, type DeskCore } from '../core';
+import { sayWhatAnInterruptLeaves } from './interrupt';
 import { dateRange } from './dates';
 import { count, table, UsageError, type Output } from './output';
 
@@ -175,6 +176,21 @@ export async function buy(
 ): Promise<void> {
   if (!flags.yes)
     throw new UsageError('buy spends money: check the price with `quote` first, then add --yes');
+  const stopSaying = sayWhatAnInterruptLeaves((text) => process.stderr.write(text));
+  try {
+    await buyQuoted(desk, out, handle, flags, cannotSign);
+  } finally {
+    stopSaying();
+  }
+}
+
+async function buyQuoted(
+  desk: DeskCore,
+  out: Output,
+  handle: string,
+  flags: Flags,
+  cannotSign: DeskError | null,
+): Promise<void> {
   const view = await quoteFor(desk, out, handle, flags);
   const withSecret = view.paidWith === 'library_secret';
   if (!withSecret && cannotSign) throw cannotSign;
