@@ -18,6 +18,7 @@ export interface Flags {
   yes?: boolean | undefined;
   'over-cap'?: boolean | undefined;
   'accept-payee'?: boolean | undefined;
+  pay?: boolean | undefined;
 }
 
 /** How old a copy is, in the largest whole unit: "3 minutes", "2 days". */
@@ -143,11 +144,25 @@ function ownedLine(view: QuoteView): string {
     : `${count(view.ownedCount, 'report')} you already own ${view.ownedCount === 1 ? 'is' : 'are'} left out (buying ${view.ownedCount === 1 ? 'it' : 'them'} again: ${cost}, add --include-owned)`;
 }
 
+/** Whether buy reads the choice with the library secret: the quote's default, unless --pay. */
+const readsWithSecret = (view: QuoteView, flags: Flags) =>
+  view.paidWith === 'library_secret' && !(flags.pay ?? false);
+
+/** What buy will do with this quote, when it is not simply paying the price above. */
+function buyWillLine(view: QuoteView, flags: Flags): string {
+  if (readsWithSecret(view, flags))
+    return `buy will read ${view.reportCount === 1 ? 'it' : 'them'} with the library secret: nothing is paid (buy --pay pays ${formatUnitsUsd(view.amount)} instead)`;
+  if (view.secretAvailable && flags.pay)
+    return 'buy --pay pays this instead of reading with the library secret';
+  return '';
+}
+
 export async function quote(desk: DeskCore, out: Output, handle: string, flags: Flags) {
   const view = await quoteFor(desk, out, handle, flags);
   out.result(view, () =>
     [
       `${count(view.reportCount, 'report')} of @${view.handle} at ${formatUnitsUsd(view.unitPriceUnits)} each: ${formatUnitsUsd(view.amount)} (${view.amount} USDC base units)`,
+      buyWillLine(view, flags),
       ownedLine(view),
       `pay to ${view.payTo} (${view.payToStatus}) on ${view.network}, token ${view.asset}`,
       quoteOptionSentence(view) ?? '',
@@ -192,7 +207,7 @@ async function buyQuoted(
   cannotSign: DeskError | null,
 ): Promise<void> {
   const view = await quoteFor(desk, out, handle, flags);
-  const withSecret = view.paidWith === 'library_secret';
+  const withSecret = readsWithSecret(view, flags);
   if (!withSecret && cannotSign) throw cannotSign;
   const owned = ownedLine(view);
   if (owned) out.progress(owned);
@@ -207,6 +222,7 @@ async function buyQuoted(
     confirmedAmount: view.amount,
     acceptOverCap: flags['over-cap'] ?? false,
     acceptPayToChange: flags['accept-payee'] ?? false,
+    paidWith: withSecret ? 'library_secret' : 'payment',
   });
   out.result(outcome, () => {
     if (outcome.status === 'completed' && outcome.purchase.paidWith === 'library_secret')

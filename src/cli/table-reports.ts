@@ -20,18 +20,26 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
         'quote <handle> --all | --from D --to D | --ids a,b | --missing',
         "the live price from the service's 402 challenge; reports you",
         'own are left out unless --include-owned (or --rebuy); dates are',
-        'ISO: 2026-10-01 (whole day) or 2026-10-01T08:30:00Z',
+        'ISO: 2026-10-01 (whole day) or 2026-10-01T08:30:00Z; says whether',
+        'buy pays or reads with the library secret (--pay: the price paid)',
       ),
     ],
-    SELECTION,
+    [...SELECTION, 'pay'],
     async (desk, { out, values, args }) => {
       await (await import('./commands-catalog')).quote(desk, out, need(args, 0, 'handle'), values);
     },
   ),
   library(
     'buy',
-    [form('buy <handle> (same selection) --yes', 'pay and store the reports (--over-cap, --accept-payee)')],
-    [...SELECTION, 'yes', 'over-cap', 'accept-payee', ...SIGNER],
+    [
+      form(
+        'buy <handle> (same selection) --yes [--pay]',
+        'pay for the reports and store them (--over-cap, --accept-payee);',
+        'with a library secret set they are read with it and nothing is',
+        'paid, unless --pay',
+      ),
+    ],
+    [...SELECTION, 'yes', 'pay', 'over-cap', 'accept-payee', ...SIGNER],
     async (desk, { out, values, args }) => {
       const [{ prepareSigner }, { buy }] = await Promise.all([
         import('./commands-wallet'),
