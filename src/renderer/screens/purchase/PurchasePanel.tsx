@@ -97,7 +97,9 @@ export function PurchasePanel(props: {
           {q.payable ? (
             <>
               <BalanceNote quote={q} wallet={wallet.data} />
-              {q.unresolved ? <UnresolvedNote unresolved={q.unresolved} /> : null}
+              {q.unresolved ? (
+                <UnresolvedNote key={q.unresolved.purchaseId} unresolved={q.unresolved} sending={busy} />
+              ) : null}
               <button
                 type="button"
                 className="primary"
