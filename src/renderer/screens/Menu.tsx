@@ -27,7 +27,6 @@ export function MenuScreen(props: { handle: string }) {
   const [choice, setChoice] = useState<Choice>(initialChoice);
   const reports = useMemo(() => menu.data?.reports ?? [], [menu.data]);
   const covered = useMemo(() => coveredItems(reports, choice), [reports, choice]);
-  const coveredIds = useMemo(() => new Set(covered.map((r) => r.id)), [covered]);
   const chosen = useMemo(() => new Set(chosenItems(reports, choice).map((r) => r.id)), [reports, choice]);
   const selection = useMemo(() => toSelection(reports, choice), [reports, choice]);
   const settledSelection = useDebounced(selection, 350);
@@ -40,7 +39,7 @@ export function MenuScreen(props: { handle: string }) {
     : {};
 
   const toggle = (id: string) => {
-    const next = new Set(coveredIds);
+    const next = new Set(chosen);
     if (next.has(id)) next.delete(id);
     else next.add(id);
     setChoice({ ...choice, mode: 'pick', picked: [...next] });
@@ -137,18 +136,20 @@ export function MenuScreen(props: { handle: string }) {
                   type="radio"
                   name="mode"
                   checked={choice.mode === 'pick'}
-                  onChange={() => setChoice({ ...choice, mode: 'pick', picked: [...coveredIds] })}
+                  onChange={() => setChoice({ ...choice, mode: 'pick', picked: [...chosen] })}
                 />{' '}
                 Individual reports
               </label>
-              {ownedInChoice > 0 ? (
+              {(choice.mode === 'pick' ? ownedCount : ownedInChoice) > 0 ? (
                 <label className={choice.includeOwned ? 'warn-text' : ''}>
                   <input
                     type="checkbox"
                     checked={choice.includeOwned}
                     onChange={(e) => setChoice({ ...choice, includeOwned: e.target.checked })}
                   />{' '}
-                  Buy the {ownedInChoice} I own again
+                  {choice.mode === 'pick'
+                    ? 'Let me choose reports I own again'
+                    : `Buy the ${ownedInChoice} I own again`}
                 </label>
               ) : null}
             </fieldset>
@@ -161,8 +162,8 @@ export function MenuScreen(props: { handle: string }) {
             />
             <MenuReports
               reports={reports}
-              ticked={coveredIds}
               chosen={chosen}
+              ownedLocked={!choice.includeOwned}
               onToggle={toggle}
               onRead={(id) => navigate({ screen: 'report', id })}
             />

@@ -28,14 +28,18 @@ function inRange(item: MenuItemView, range: { from?: string; to?: string }): boo
 export const rangeBackwards = (choice: Choice) =>
   choice.mode === 'dates' && choice.from !== '' && choice.to !== '' && choice.from > choice.to;
 
-/** The menu items the choice covers, owned or not, newest first like the menu. */
+/**
+ * The menu items the choice covers, newest first like the menu: owned or not for All and the dates; for
+ * Individual reports, an owned one only while buying owned ones again is chosen, since only then can it be
+ * ticked (a report just bought drops out of the choice and is shown unticked).
+ */
 export function coveredItems(reports: MenuItemView[], choice: Choice): MenuItemView[] {
   if (rangeBackwards(choice)) return [];
   const range = bounds(choice);
   const picked = new Set(choice.picked);
   return reports.filter((item) => {
     if (choice.mode === 'dates') return inRange(item, range);
-    if (choice.mode === 'pick') return picked.has(item.id);
+    if (choice.mode === 'pick') return picked.has(item.id) && (choice.includeOwned || !item.owned);
     return true;
   });
 }

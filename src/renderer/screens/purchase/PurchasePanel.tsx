@@ -66,11 +66,14 @@ export function PurchasePanel(props: {
   const priced = q !== undefined && props.selection !== null;
   const canStart = !busy && !props.settling && !quote.isFetching;
   const resultText = run?.outcome ? headline(run.outcome) : (run?.failure ?? run?.refusal?.message ?? '');
+  // Just after a purchase of this choice, its result is the one sentence that the choice is owned now: the
+  // reasons nothing is left to price would only say it again.
+  const justBought = !busy && run?.outcome?.status === 'completed';
 
   return (
     <aside className="purchase-panel" aria-label="Purchase" ref={panel}>
       <h2>Price</h2>
-      {props.selection === null ? (
+      {props.selection === null && !justBought ? (
         <p className="muted" data-testid="nothing-to-price">
           {props.emptyReason ?? 'Nothing chosen.'}
         </p>
@@ -82,9 +85,11 @@ export function PurchasePanel(props: {
       ) : null}
       {props.selection === null || !quote.isError ? null : errorCode(quote.error) === 'all_owned' ? (
         // Not a failure: after a purchase the same choice is simply complete, so no alert interrupts.
-        <p className="muted" data-testid="nothing-to-price">
-          {errorMessage(quote.error)}
-        </p>
+        justBought ? null : (
+          <p className="muted" data-testid="nothing-to-price">
+            {errorMessage(quote.error)}
+          </p>
+        )
       ) : (
         <ErrorLine error={quote.error} testId="quote-error" />
       )}
