@@ -1,7 +1,7 @@
 /**
  * The menu's plan and dates, and Settings' service URL, in browser mode against the real service: the plan
  * keeps the price of the live quote it has just shown when the choice empties, a backwards date range is
- * marked beside the dates (the price panel only says why it is empty), and a URL that is not http(s) is
+ * marked beside the dates (the price panel only says why it is empty), a choice is each handle's own, and a URL that is not http(s) is
  * refused, not "Saved.", and is not there after a reload.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,22 @@ describe('the plan and the dates', () => {
     await shotAt(page, 'menu-dates-backwards');
     await page.getByLabel('To date').fill('2030-01-03');
     await error.waitFor({ state: 'detached' });
+  });
+});
+
+describe('a handle’s own choice', () => {
+  it('does not carry a date range to the next handle opened by URL, nor back', async () => {
+    const other = (await fx.desk.core.handlers['shelf.list']({})).entries[1]!.username;
+    await page.evaluate((h) => (window.location.hash = `#/handle/${encodeURIComponent(h)}`), handle);
+    await page.getByLabel('A date range').check();
+    await page.getByLabel('From date').fill('2020-01-01');
+    await page.evaluate((h) => (window.location.hash = `#/handle/${encodeURIComponent(h)}`), other);
+    await page.locator('#menu-title', { hasText: `@${other}` }).waitFor();
+    expect(await page.getByLabel('All reports').isChecked()).toBe(true);
+    expect(await page.getByLabel('From date').count()).toBe(0);
+    await page.goBack();
+    await page.locator('#menu-title', { hasText: `@${handle}` }).waitFor();
+    expect(await page.getByLabel('All reports').isChecked()).toBe(true);
   });
 });
 
