@@ -65,8 +65,20 @@ export async function list(desk: DeskCore, out: Output): Promise<void> {
   );
 }
 
+/** The service's "no reports for this handle", naming the handle asked for and where the handles are. */
+function namingHandle(handle: string, error: unknown): unknown {
+  if (!(error instanceof DeskError) || error.code !== 'unknown_handle') return error;
+  return new DeskError(
+    error.code,
+    `The service holds no reports for @${handle}; \`intel-desk shelf\` lists the handles it has.`,
+    error.kind,
+  );
+}
+
 export async function menu(desk: DeskCore, out: Output, handle: string): Promise<void> {
-  const view = await desk.handlers['menu.get']({ handle });
+  const view = await desk.handlers['menu.get']({ handle }).catch((error: unknown) => {
+    throw namingHandle(handle, error);
+  });
   out.result(view, () =>
     [
       offlineLine(view),
@@ -124,6 +136,7 @@ async function quoteFor(desk: DeskCore, out: Output, handle: string, flags: Flag
   try {
     return await desk.handlers['quote.get']({ handle, selection, includeOwned });
   } catch (error) {
+    if (error instanceof DeskError && error.code === 'unknown_handle') throw namingHandle(handle, error);
     if (error instanceof DeskError && error.code === 'all_owned' && !flags.missing) {
       throw new DeskError(
         'all_owned',
@@ -212,11 +225,16 @@ async function buyQuoted(
   const owned = ownedLine(view);
   if (owned) out.progress(owned);
   for (const line of [quoteOptionSentence(view), quoteFactsSentence(view)]) if (line) out.progress(line);
-  out.progress(
-    withSecret
-      ? `reading ${count(view.reportCount, 'report')} with the library secret (nothing is paid)…`
-      : `paying ${formatUnitsUsd(view.amount)} for ${count(view.reportCount, 'report')}…`,
-  );
+  // Said only when nothing the quote already shows will stop it: a cap, a budget or a changed payee is
+  // refused before anything is signed, and "paying…" then would be untrue.
+  const refusedFirst =
+    (!(flags['over-cap'] ?? false) && (view.overPurchaseCap || view.overDailyCap || view.overHandleBudget)) ||
+    (!(flags['accept-payee'] ?? false) && view.payToStatus === 'changed') ||
+    view.unresolved !== null;
+  if (withSecret)
+    out.progress(`reading ${count(view.reportCount, 'report')} with the library secret (nothing is paid)…`);
+  else if (!refusedFirst)
+    out.progress(`paying ${formatUnitsUsd(view.amount)} for ${count(view.reportCount, 'report')}…`);
   const outcome = await desk.handlers['purchase.start']({
     quoteId: view.quoteId,
     confirmedAmount: view.amount,

@@ -6,6 +6,13 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
   library('list', [form('list', 'the free shelf of handles')], [], async (desk, { out }) =>
     (await import('./commands-catalog')).list(desk, out),
   ),
+  // The app calls it the Shelf: the same command under that name.
+  library(
+    'shelf',
+    [form('shelf', 'the free shelf of handles (the same as list)')],
+    [],
+    async (desk, { out }) => (await import('./commands-catalog')).list(desk, out),
+  ),
   library(
     'menu',
     [form('menu <handle>', "a handle's free report menu (owned reports marked)")],
@@ -196,19 +203,17 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
     'budget',
     [
       form(
-        'budget <handle> <usd> | --clear',
-        "a handle's monthly budget: a purchase over it needs --over-cap",
+        'budget [<handle> <usd> | <handle> --clear]',
+        "a handle's monthly budget: a purchase over it needs --over-cap;",
+        'with no handle, the budgets set and what each has spent this month',
       ),
     ],
     ['clear'],
-    async (desk, { out, values, args }) =>
-      (await import('./commands-spend')).budget(
-        desk,
-        out,
-        need(args, 0, 'handle'),
-        args[1],
-        values.clear ?? false,
-      ),
+    async (desk, { out, values, args }) => {
+      const spend = await import('./commands-spend');
+      if (args[0] === undefined && !values.clear) return spend.budgets(desk, out);
+      return spend.budget(desk, out, need(args, 0, 'handle'), args[1], values.clear ?? false);
+    },
   ),
   withOptionText(
     library(
