@@ -96,6 +96,7 @@ describe('Settings → Service URL', () => {
     await page.getByRole('button', { name: 'Use this service' }).click();
     const form = page.locator('form', { has: field });
     await form.locator('.form-message.error-text', { hasText: 'http:// or https://' }).waitFor();
+    expect(await form.textContent()).not.toContain('serviceUrl');
     expect(await form.textContent()).not.toContain('Saved.');
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     await shotAt(page, 'settings-bad-service-url');

@@ -44,6 +44,8 @@ export function PurchasePanel(props: {
 }) {
   const navigate = useNavigate();
   const wallet = useRpcQuery('wallet.status', {});
+  // The caps a quote is over, to say by how much.
+  const settings = useRpcQuery('settings.get', {});
   const quote = useChoiceQuote(props.handle, props.selection, props.includeOwned);
   const [confirming, setConfirming] = useState(false);
   const [receiptFor, setReceiptFor] = useState<string | null>(null);
@@ -96,8 +98,18 @@ export function PurchasePanel(props: {
       {priced ? (
         <>
           <PriceLines quote={q} />
-          {q.overPurchaseCap ? <p className="warn-text">Above your per-purchase cap.</p> : null}
-          {q.overDailyCap ? <p className="warn-text">Above what is left of your daily cap.</p> : null}
+          {q.overPurchaseCap ? (
+            <p className="warn-text" data-testid="over-purchase-cap">
+              {usd(q.amount)} is above your per-purchase cap
+              {settings.data ? ` of ${usd(settings.data.perPurchaseCapUnits)}` : ''}.
+            </p>
+          ) : null}
+          {q.overDailyCap ? (
+            <p className="warn-text" data-testid="over-daily-cap">
+              {usd(q.amount)} is above what is left of your daily cap
+              {settings.data ? ` of ${usd(settings.data.dailyCapUnits)}` : ''}.
+            </p>
+          ) : null}
           {q.overHandleBudget ? <BudgetNote quote={q} /> : null}
           {q.payable ? (
             <>
