@@ -12,6 +12,7 @@ import {
   coveredItems,
   emptyReason,
   initialChoice,
+  ownedElsewhere,
   toSelection,
 } from '../../src/renderer/screens/selection';
 import { STEP_ANNOUNCEMENT, STEP_LABEL } from '../../src/renderer/screens/purchase/labels';
@@ -95,6 +96,25 @@ describe('the purchase panel’s words', () => {
       'You already own every report of this handle (2 reports).',
     );
     expect(emptyReason([{ ...item('c'), owned: false }], none)).toBe('Nothing chosen.');
+  });
+
+  it('counts the menu’s reports the library holds from another service only', () => {
+    const menu = [
+      { ...item('a'), owned: false },
+      { ...item('b'), owned: false },
+      { ...item('c'), owned: true },
+    ];
+    const held = [
+      { id: 'a', serviceUrl: 'http://127.0.0.1:4000' },
+      { id: 'a', serviceUrl: 'http://127.0.0.1:4001' },
+      { id: 'c', serviceUrl: 'http://127.0.0.1:5000/' },
+      { id: 'z', serviceUrl: 'http://127.0.0.1:4000' },
+    ];
+    expect(ownedElsewhere(menu, held, 'http://127.0.0.1:5000')).toEqual({
+      count: 1,
+      services: ['http://127.0.0.1:4000', 'http://127.0.0.1:4001'],
+    });
+    expect(ownedElsewhere(menu, held.slice(2), 'http://127.0.0.1:5000').count).toBe(0);
   });
 
   it('leaves a report just bought out of an individual choice: unticked, and nothing priced', () => {

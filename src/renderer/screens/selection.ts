@@ -75,3 +75,21 @@ export function toSelection(reports: MenuItemView[], choice: Choice): Selection 
   if (choice.mode === 'dates' && (choice.from || choice.to)) return { kind: 'dates', ...bounds(choice) };
   return { kind: 'ids', ids: coveredItems(reports, choice).map((item) => item.id) };
 }
+
+/**
+ * Reports of this menu the library holds from other services (the demo on another port, a service that
+ * moved): to this service they are not owned, and buying them here pays again, which the menu says.
+ */
+export function ownedElsewhere(
+  reports: MenuItemView[],
+  library: readonly { id: string; serviceUrl: string }[],
+  serviceUrl: string,
+): { count: number; services: string[] } {
+  const bare = (url: string) => url.replace(/\/+$/, '');
+  const here = new Set(reports.filter((item) => !item.owned).map((item) => item.id));
+  const found = library.filter((item) => bare(item.serviceUrl) !== bare(serviceUrl) && here.has(item.id));
+  return {
+    count: new Set(found.map((item) => item.id)).size,
+    services: [...new Set(found.map((item) => item.serviceUrl))],
+  };
+}
