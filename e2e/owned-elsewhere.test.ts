@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../src/service/stack';
 import { shot } from './browser';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
-import { filterAndOpen, openShelf } from './flow';
+import { filterAndOpen, openShelf, waitForPrice } from './flow';
 
 const SEED = { handles: 2, minReportsPerHandle: 2, maxReportsPerHandle: 2 };
 let fx: DeskFixture;
@@ -41,6 +41,8 @@ describe('reports owned at another service', () => {
     expect(await note.textContent()).toContain(
       `Your Library holds 2 reports of this menu bought from ${fx.stack.baseUrl}, another service than the one in use (${moved.baseUrl}).`,
     );
+    // Still offered, at this service's price: the person decides.
+    await waitForPrice(page, '$0.02');
     await shot(page, 'menu-owned-elsewhere');
   });
 });
