@@ -1,7 +1,7 @@
 /**
  * The menu's plan and dates, and Settings' service URL, in browser mode against the real service: the plan
  * keeps the price of the live quote it has just shown when the choice empties, a backwards date range is
- * marked beside the dates (the price panel only says why it is empty), and a URL that is not http(s) is
+ * marked beside the dates (the price panel only says why it is empty), a choice is each handle's own, and a URL that is not http(s) is
  * refused, not "Saved.", and is not there after a reload.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,22 @@ describe('the plan and the dates', () => {
   });
 });
 
+describe('a handle’s own choice', () => {
+  it('does not carry a date range to the next handle opened by URL, nor back', async () => {
+    const other = (await fx.desk.core.handlers['shelf.list']({})).entries[1]!.username;
+    await page.evaluate((h) => (window.location.hash = `#/handle/${encodeURIComponent(h)}`), handle);
+    await page.getByLabel('A date range').check();
+    await page.getByLabel('From date').fill('2020-01-01');
+    await page.evaluate((h) => (window.location.hash = `#/handle/${encodeURIComponent(h)}`), other);
+    await page.locator('#menu-title', { hasText: `@${other}` }).waitFor();
+    expect(await page.getByLabel('All reports').isChecked()).toBe(true);
+    expect(await page.getByLabel('From date').count()).toBe(0);
+    await page.goBack();
+    await page.locator('#menu-title', { hasText: `@${handle}` }).waitFor();
+    expect(await page.getByLabel('All reports').isChecked()).toBe(true);
+  });
+});
+
 describe('Settings → Service URL', () => {
   it('refuses what is not an http(s) URL and keeps the one in use', async () => {
     const before = (await fx.desk.core.handlers['settings.get']({})).serviceUrl;
@@ -80,6 +96,7 @@ describe('Settings → Service URL', () => {
     await page.getByRole('button', { name: 'Use this service' }).click();
     const form = page.locator('form', { has: field });
     await form.locator('.form-message.error-text', { hasText: 'http:// or https://' }).waitFor();
+    expect(await form.textContent()).not.toContain('serviceUrl');
     expect(await form.textContent()).not.toContain('Saved.');
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     await shotAt(page, 'settings-bad-service-url');

@@ -65,7 +65,7 @@ describe('a cap typed in Settings', () => {
     await openShelf(page);
     await filterAndOpen(page, handles[0]!);
     await waitForPrice(page, '$0.0125');
-    expect(await page.getByText('Above your per-purchase cap.').count()).toBe(0);
+    expect(await page.getByTestId('over-purchase-cap').count()).toBe(0);
     const payer = privateKeyToAccount(fx.stack.buyerKeys[0]!).address;
     const before = await balanceOf(fx.stack, payer);
     await page.getByRole('button', { name: 'Buy 1 report for $0.0125' }).click();
@@ -89,7 +89,10 @@ describe('a cap typed in Settings', () => {
     await openShelf(page);
     await filterAndOpen(page, handles[1]!);
     await waitForPrice(page, '$0.0125');
-    await page.getByText('Above your per-purchase cap.').waitFor();
+    await page
+      .getByTestId('over-purchase-cap')
+      .filter({ hasText: '$0.0125 is above your per-purchase cap of $0.012499.' })
+      .waitFor();
     await page.getByRole('button', { name: 'Buy 1 report for $0.0125' }).click();
     const dialog = page.getByRole('dialog', { name: 'Confirm the purchase' });
     expect(await dialog.getByRole('button', { name: 'Pay $0.0125' }).isDisabled()).toBe(true);

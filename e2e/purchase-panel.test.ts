@@ -98,21 +98,34 @@ describe('the purchase panel', () => {
     await shot(page, 'purchase-panel-steps');
   });
 
-  it('says every report is owned, and hides the last result while another choice is shown', async () => {
-    await nothingToPrice()
-      .filter({ hasText: 'You already own every report of this handle (3 reports).' })
-      .waitFor();
+  it('says once that every report is owned, unticks them, and hides the last result with another choice', async () => {
+    // Just bought: the result is the one sentence; the reasons nothing is left to price would repeat it.
+    await page.getByTestId('plan-your-choice').filter({ hasText: 'Your choice (0 reports)' }).waitFor();
+    expect(await nothingToPrice().count()).toBe(0);
+    const boxes = await page.getByRole('checkbox', { name: /^Choose report of / }).all();
+    for (const box of boxes) {
+      expect(await box.isChecked()).toBe(false);
+      expect(await box.getAttribute('aria-disabled')).toBe('true');
+    }
     await page.getByRole('radio', { name: 'Individual reports' }).check();
     await panel().locator('[data-testid="purchase-outcome"]').waitFor({ state: 'detached' });
-    for (const box of await page.getByRole('checkbox', { name: /^Choose report of / }).all())
-      await box.uncheck();
     await nothingToPrice().filter({ hasText: 'You already own every report of this handle' }).waitFor();
+    // An owned report cannot be ticked until buying owned ones again is chosen.
+    await boxes[0]!.click({ force: true });
+    expect(await boxes[0]!.isChecked()).toBe(false);
     expect(await panel().textContent()).not.toContain('Nothing chosen.');
     expect(await panel().locator('[data-testid="purchase-steps"]').count()).toBe(0);
+    await page.getByRole('checkbox', { name: 'Let me choose reports I own again' }).check();
+    await boxes[0]!.check();
+    await waitForPrice(page, '$0.02');
+    await boxes[0]!.uncheck();
+    await page.getByRole('checkbox', { name: 'Let me choose reports I own again' }).uncheck();
+    await nothingToPrice().filter({ hasText: 'You already own every report' }).waitFor();
     // Back to the choice it was made for: its result, and only that, is shown with it.
     await page.getByRole('radio', { name: 'All reports' }).check();
-    await nothingToPrice().filter({ hasText: 'You already own every report' }).waitFor();
     await panel().locator('[data-testid="purchase-outcome"]', { hasText: 'Bought 3 reports' }).waitFor();
+    expect(await nothingToPrice().count()).toBe(0);
+    await shot(page, 'purchase-panel-owned-after-done');
   });
 
   it('shows payee and wallet shortened, whole on hover, and copies them whole', async () => {

@@ -1,7 +1,7 @@
 /**
  * npm start: build if needed, start the demo (local chain + reference service) unless --service points at a
  * real one, then open Electron when its binary exists, or else serve the app to a browser on loopback.
- *   npm start                        demo, data in .data/demo
+ *   npm start                        demo, data in .data/demo (its service and chain in demo-service/, kept)
  *   npm start -- --service <url>     a real service, data in .data/desk
  *   npm start -- --data-dir <dir>    another data dir
  *   npm start -- --wallet imported   the demo on a folder whose wallet was replaced by an import: use that one
@@ -13,7 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { startStack, type Stack } from '../src/service/stack';
+import type { Stack } from '../src/service/stack';
+import { startDemoStack } from '../src/service/demo-stack';
+import { ACCOUNT_INDEX, anvilDevKey } from '../src/service/chain/accounts';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { checkDemoDataDir, type DemoWalletChoice } from '../src/host/boot';
 import { DeskError } from '../src/core/errors';
@@ -76,12 +78,17 @@ async function main(): Promise<void> {
   let demoLibrarySecret: string | undefined;
   let demoAsset: `0x${string}` | undefined;
   let service = serviceUrl;
+  let choice: DemoWalletChoice | undefined;
   if (demo) {
+    // The folder's wallet is checked before the demo keeps its service in it: a refused folder stays as it was.
+    demoKey = anvilDevKey(ACCOUNT_INDEX.firstBuyer);
+    choice = await demoWallet(demoKey);
     log('Starting the demo: a local chain (anvil) and the reference service…');
-    stack = await startStack({ log: () => undefined });
+    const started = await startDemoStack(path.join(dataDir, 'demo-service'), { log: () => undefined });
+    stack = started;
+    for (const change of started.changes) log(change);
     service = stack.baseUrl;
     rpcUrl = stack.rpcUrl;
-    demoKey = stack.buyerKeys[0];
     // The demo service's own secret, public by design: printed, and offered in Settings without crossing
     // to the renderer.
     demoLibrarySecret = stack.librarySecret;
@@ -90,7 +97,6 @@ async function main(): Promise<void> {
     log(`Demo library secret (for Dossiers; or Settings → Use the demo secret): ${demoLibrarySecret}`);
   }
 
-  const choice = demoKey ? await demoWallet(demoKey) : undefined;
   // The CLI keeps its own library (~/.intel-desk) unless told otherwise: say where this one is and how to reach it.
   log(`Library and wallet: ${dataDir}`);
   log(`The CLI reads this library with --data-dir: npm run desk -- --data-dir ${shellWord(dataDir)} library`);

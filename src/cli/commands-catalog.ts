@@ -3,6 +3,7 @@ import { formatUnitsUsd } from '../shared/money';
 import type { Freshness, QuoteView, Selection } from '../shared/rpc';
 import { quoteFactsSentence, quoteOptionSentence } from '../shared/quote-facts';
 import { DeskError, type DeskCore } from '../core';
+import { sayWhatAnInterruptLeaves } from './interrupt';
 import { dateRange } from './dates';
 import { count, table, UsageError, type Output } from './output';
 import { withConsent } from './consent';
@@ -19,6 +20,7 @@ export interface Flags extends SignerFlags {
   yes?: boolean | undefined;
   'over-cap'?: boolean | undefined;
   'accept-payee'?: boolean | undefined;
+  pay?: boolean | undefined;
 }
 
 /** How old a copy is, in the largest whole unit: "3 minutes", "2 days". */
@@ -65,8 +67,20 @@ export async function list(desk: DeskCore, out: Output): Promise<void> {
   );
 }
 
+/** The service's "no reports for this handle", naming the handle asked for and where the handles are. */
+function namingHandle(handle: string, error: unknown): unknown {
+  if (!(error instanceof DeskError) || error.code !== 'unknown_handle') return error;
+  return new DeskError(
+    error.code,
+    `The service holds no reports for @${handle}; \`intel-desk shelf\` lists the handles it has.`,
+    error.kind,
+  );
+}
+
 export async function menu(desk: DeskCore, out: Output, handle: string): Promise<void> {
-  const view = await desk.handlers['menu.get']({ handle });
+  const view = await desk.handlers['menu.get']({ handle }).catch((error: unknown) => {
+    throw namingHandle(handle, error);
+  });
   out.result(view, () =>
     [
       offlineLine(view),
@@ -124,6 +138,7 @@ async function quoteFor(desk: DeskCore, out: Output, handle: string, flags: Flag
   try {
     return await desk.handlers['quote.get']({ handle, selection, includeOwned });
   } catch (error) {
+    if (error instanceof DeskError && error.code === 'unknown_handle') throw namingHandle(handle, error);
     if (error instanceof DeskError && error.code === 'all_owned' && !flags.missing) {
       throw new DeskError(
         'all_owned',
@@ -144,11 +159,25 @@ function ownedLine(view: QuoteView): string {
     : `${count(view.ownedCount, 'report')} you already own ${view.ownedCount === 1 ? 'is' : 'are'} left out (buying ${view.ownedCount === 1 ? 'it' : 'them'} again: ${cost}, add --include-owned)`;
 }
 
+/** Whether buy reads the choice with the library secret: the quote's default, unless --pay. */
+const readsWithSecret = (view: QuoteView, flags: Flags) =>
+  view.paidWith === 'library_secret' && !(flags.pay ?? false);
+
+/** What buy will do with this quote, when it is not simply paying the price above. */
+function buyWillLine(view: QuoteView, flags: Flags): string {
+  if (readsWithSecret(view, flags))
+    return `buy will read ${view.reportCount === 1 ? 'it' : 'them'} with the library secret: nothing is paid (buy --pay pays ${formatUnitsUsd(view.amount)} instead)`;
+  if (view.secretAvailable && flags.pay)
+    return 'buy --pay pays this instead of reading with the library secret';
+  return '';
+}
+
 export async function quote(desk: DeskCore, out: Output, handle: string, flags: Flags) {
   const view = await quoteFor(desk, out, handle, flags);
   out.result(view, () =>
     [
       `${count(view.reportCount, 'report')} of @${view.handle} at ${formatUnitsUsd(view.unitPriceUnits)} each: ${formatUnitsUsd(view.amount)} (${view.amount} USDC base units)`,
+      buyWillLine(view, flags),
       ownedLine(view),
       `pay to ${view.payTo} (${view.payToStatus}) on ${view.network}, token ${view.asset}`,
       quoteOptionSentence(view) ?? '',
@@ -177,17 +206,37 @@ export async function buy(
 ): Promise<void> {
   if (!flags.yes)
     throw new UsageError('buy spends money: check the price with `quote` first, then add --yes');
+  const stopSaying = sayWhatAnInterruptLeaves((text) => process.stderr.write(text));
+  try {
+    await buyQuoted(desk, out, handle, flags, cannotSign);
+  } finally {
+    stopSaying();
+  }
+}
+
+async function buyQuoted(
+  desk: DeskCore,
+  out: Output,
+  handle: string,
+  flags: Flags,
+  cannotSign: DeskError | null,
+): Promise<void> {
   const view = await quoteFor(desk, out, handle, flags);
-  const withSecret = view.paidWith === 'library_secret';
+  const withSecret = readsWithSecret(view, flags);
   if (!withSecret && cannotSign) throw cannotSign;
   const owned = ownedLine(view);
   if (owned) out.progress(owned);
   for (const line of [quoteOptionSentence(view), quoteFactsSentence(view)]) if (line) out.progress(line);
-  out.progress(
-    withSecret
-      ? `reading ${count(view.reportCount, 'report')} with the library secret (nothing is paid)…`
-      : `paying ${formatUnitsUsd(view.amount)} for ${count(view.reportCount, 'report')}…`,
-  );
+  // Said only when nothing the quote already shows will stop it: a cap, a budget or a changed payee is
+  // refused before anything is signed, and "paying…" then would be untrue.
+  const refusedFirst =
+    (!(flags['over-cap'] ?? false) && (view.overPurchaseCap || view.overDailyCap || view.overHandleBudget)) ||
+    (!(flags['accept-payee'] ?? false) && view.payToStatus === 'changed') ||
+    view.unresolved !== null;
+  if (withSecret)
+    out.progress(`reading ${count(view.reportCount, 'report')} with the library secret (nothing is paid)…`);
+  else if (!refusedFirst)
+    out.progress(`paying ${formatUnitsUsd(view.amount)} for ${count(view.reportCount, 'report')}…`);
   const outcome = await withConsent(
     flags,
     'go over a cap or a budget',
@@ -199,13 +248,18 @@ export async function buy(
         acceptOverCap: flags['over-cap'] ?? false,
         ...(passphrase === undefined ? {} : { passphrase }),
         acceptPayToChange: flags['accept-payee'] ?? false,
+        paidWith: withSecret ? 'library_secret' : 'payment',
       }),
   );
   out.result(outcome, () => {
     if (outcome.status === 'completed' && outcome.purchase.paidWith === 'library_secret')
       return `read ${count(outcome.purchase.reportIds.length, 'report')} with the library secret; nothing was paid`;
     if (outcome.status === 'completed') {
-      return `bought ${count(outcome.purchase.reportIds.length, 'report')} for ${formatUnitsUsd(outcome.purchase.amount)}; receipt ${outcome.purchase.txHash ?? 'none'}`;
+      const { id, txHash } = outcome.purchase;
+      return [
+        `bought ${count(outcome.purchase.reportIds.length, 'report')} for ${formatUnitsUsd(outcome.purchase.amount)}: purchase ${id}${txHash ? `, transaction ${txHash}` : ''}`,
+        `its receipt: intel-desk receipt ${id}`,
+      ].join('\n');
     }
     if (outcome.status === 'in_doubt') return `IN DOUBT: ${outcome.message}`;
     if (outcome.status === 'failed') return `FAILED: ${outcome.message}`;

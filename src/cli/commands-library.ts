@@ -110,7 +110,8 @@ export async function purchases(desk: DeskCore, out: Output): Promise<void> {
           reports: p.reportCount,
           charged: p.movedUnits === null ? `up to ${formatUnitsUsd(p.amount)}` : formatUnitsUsd(p.movedUnits),
           state: p.state,
-          receipt: p.txHash ?? '',
+          purchase: p.id,
+          transaction: p.txHash ?? '',
           note:
             p.waitingFor?.summary ??
             (p.restored === 'unconfirmed'
@@ -119,8 +120,11 @@ export async function purchases(desk: DeskCore, out: Output): Promise<void> {
                 ? ''
                 : (p.error ?? '')),
         })),
-        ['when', 'handle', 'reports', 'charged', 'state', 'receipt', 'note'],
+        ['when', 'handle', 'reports', 'charged', 'state', 'purchase', 'transaction', 'note'],
       ),
-    ].join('\n'),
+      view.purchases.length > 0 ? "a purchase's receipt: intel-desk receipt <purchase or transaction>" : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
   );
 }

@@ -1,5 +1,5 @@
 /** receipt and purchases --csv: a purchase's evidence, checked on chain on request, and the ledger as CSV. */
-import type { DeskCore } from '../core';
+import { DeskError, type DeskCore } from '../core';
 import { receiptFields, serviceNamedOtherText, type Receipt } from '../shared/receipt';
 import { terminalText, UsageError, type Output } from './output';
 
@@ -37,12 +37,29 @@ export function receiptText(receipt: Receipt): string {
   ].join('\n');
 }
 
+/**
+ * The purchase a receipt is asked for by: its id, or the transaction that settled it (what `buy` and
+ * `purchases` show beside the id), found in the ledger.
+ */
+async function purchaseIdOf(desk: DeskCore, named: string): Promise<string> {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(named)) return named;
+  const { purchases } = await desk.handlers['purchases.list']({});
+  const found = purchases.find((p) => p.txHash?.toLowerCase() === named.toLowerCase());
+  if (found) return found.id;
+  throw new DeskError(
+    'purchase_unknown',
+    `No purchase in this desk's ledger was settled in transaction ${named}; \`intel-desk purchases\` lists the purchases with their transactions.`,
+    'usage',
+  );
+}
+
 export async function receipt(
   desk: DeskCore,
   out: Output,
-  purchaseId: string,
+  named: string,
   options: { verify: boolean; format: string | undefined },
 ): Promise<void> {
+  const purchaseId = await purchaseIdOf(desk, named);
   if (options.verify) out.progress('checking the payment on chain…');
   if (options.format === undefined) {
     const result = await desk.handlers['receipt.get']({ purchaseId, verify: options.verify });

@@ -79,6 +79,24 @@ export async function caps(
 }
 
 /** `budget <handle> <usd>` sets the monthly budget; `budget <handle> --clear` removes it. */
+/** The budgets set, each with what its handle has spent this month. */
+export async function budgets(desk: DeskCore, out: Output): Promise<void> {
+  const view = await desk.handlers['purchases.spend']({});
+  const set = view.byHandle.filter((row) => row.budgetUnits !== null);
+  out.result(set, () =>
+    set.length === 0
+      ? 'no monthly budgets are set; `intel-desk budget <handle> <usd>` sets one'
+      : table(
+          set.map((row) => ({
+            handle: `@${row.handle}`,
+            budget: `${formatUnitsUsd(row.budgetUnits ?? '0')}/month`,
+            'this month': formatUnitsUsd(row.monthUnits),
+          })),
+          ['handle', 'budget', 'this month'],
+        ),
+  );
+}
+
 export async function budget(
   desk: DeskCore,
   out: Output,

@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { DeskCore } from '../core';
+import { followPurchaseSteps } from './interrupt';
 import { count, UsageError } from './output';
 import type { Values } from './options';
 import type { TransportUse } from '../shared/transport';
@@ -72,6 +73,7 @@ export async function openDesk(values: Values, command: string | undefined): Pro
     ...(rpcUrl ? { rpcUrl } : {}),
     ...(timeout ? { timeoutMs: timeout } : {}),
     ...clock,
+    onEvent: followPurchaseSteps,
   });
   const key = sessionKey(values);
   if (key) await desk.handlers['wallet.useSessionKey']({ privateKey: key });

@@ -6,6 +6,13 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
   library('list', [form('list', 'the free shelf of handles')], [], async (desk, { out }) =>
     (await import('./commands-catalog')).list(desk, out),
   ),
+  // The app calls it the Shelf: the same command under that name.
+  library(
+    'shelf',
+    [form('shelf', 'the free shelf of handles (the same as list)')],
+    [],
+    async (desk, { out }) => (await import('./commands-catalog')).list(desk, out),
+  ),
   library(
     'menu',
     [form('menu <handle>', "a handle's free report menu (owned reports marked)")],
@@ -20,18 +27,26 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
         'quote <handle> --all | --from D --to D | --ids a,b | --missing',
         "the live price from the service's 402 challenge; reports you",
         'own are left out unless --include-owned (or --rebuy); dates are',
-        'ISO: 2026-10-01 (whole day) or 2026-10-01T08:30:00Z',
+        'ISO: 2026-10-01 (whole day) or 2026-10-01T08:30:00Z; says whether',
+        'buy pays or reads with the library secret (--pay: the price paid)',
       ),
     ],
-    SELECTION,
+    [...SELECTION, 'pay'],
     async (desk, { out, values, args }) => {
       await (await import('./commands-catalog')).quote(desk, out, need(args, 0, 'handle'), values);
     },
   ),
   library(
     'buy',
-    [form('buy <handle> (same selection) --yes', 'pay and store the reports (--over-cap, --accept-payee)')],
-    [...SELECTION, 'yes', 'over-cap', 'accept-payee', ...SIGNER],
+    [
+      form(
+        'buy <handle> (same selection) --yes [--pay]',
+        'pay for the reports and store them (--over-cap, --accept-payee);',
+        'with a library secret set they are read with it and nothing is',
+        'paid, unless --pay',
+      ),
+    ],
+    [...SELECTION, 'yes', 'pay', 'over-cap', 'accept-payee', ...SIGNER],
     async (desk, { out, values, args }) => {
       const [{ prepareSigner }, { buy }] = await Promise.all([
         import('./commands-wallet'),
@@ -190,35 +205,33 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
     'budget',
     [
       form(
-        'budget <handle> <usd> | --clear',
-        "a handle's monthly budget: a purchase over it needs --over-cap",
+        'budget [<handle> <usd> | <handle> --clear]',
+        "a handle's monthly budget: a purchase over it needs --over-cap;",
+        'with no handle, the budgets set and what each has spent this month',
       ),
     ],
     ['clear', 'passphrase-env'],
-    async (desk, { out, values, args }) =>
-      (await import('./commands-spend')).budget(
-        desk,
-        out,
-        need(args, 0, 'handle'),
-        args[1],
-        values.clear ?? false,
-        values,
-      ),
+    async (desk, { out, values, args }) => {
+      const spend = await import('./commands-spend');
+      if (args[0] === undefined && !values.clear) return spend.budgets(desk, out);
+      return spend.budget(desk, out, need(args, 0, 'handle'), args[1], values.clear ?? false, values);
+    },
   ),
   withOptionText(
     library(
       'receipt',
       [
         form(
-          'receipt <purchaseId> [--verify] [--format json|pdf]',
-          "a purchase's evidence: challenge, authorization, transaction,",
-          'payer, payee, amount and a SHA-256 of each delivered report;',
+          'receipt <purchaseId|transaction> [--verify] [--format json|pdf]',
+          "a purchase's evidence, by its id or its transaction (as `purchases`",
+          'shows them): challenge, authorization, transaction, payer, payee,',
+          'amount and a SHA-256 of each delivered report;',
           "--verify checks it against the token's events on chain",
         ),
       ],
       ['verify', 'format'],
       async (desk, { out, values, args }) =>
-        (await import('./commands-receipt')).receipt(desk, out, need(args, 0, 'purchase id'), {
+        (await import('./commands-receipt')).receipt(desk, out, need(args, 0, 'purchase id or transaction'), {
           verify: values.verify ?? false,
           format: values.format,
         }),

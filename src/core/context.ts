@@ -151,10 +151,15 @@ export class DeskContext {
     this.purchaseRequests = new PurchaseRequests(this.db, this.now, this.events);
     // A damaged page the background indexing pass meets is reported as a read's is; anything else stops the
     // pass until the next read that needs it.
-    this.snapshots = new SnapshotStore(this.db, this.events, (error) => {
-      if (isCorruption(error)) this.integrity.report(error.message);
-    });
     this.catalog = new CatalogCache(this.db);
+    this.snapshots = new SnapshotStore(
+      this.db,
+      this.events,
+      (error) => {
+        if (isCorruption(error)) this.integrity.report(error.message);
+      },
+      (serviceUrl, handle) => this.catalog.displayNameOf(serviceUrl, handle),
+    );
     this.catalogService = new CatalogService({
       serviceUrl: () => this.serviceUrl(),
       client: () => this.client(),

@@ -38,6 +38,8 @@ export interface StackOptions {
   publicUrl?: string;
   /** Purchases per page of the restore route (default 500): small in tests that page. */
   restorePageLimit?: number;
+  /** A chain kept between runs (the demo's): its state file, and the token an earlier run deployed there. */
+  chainState?: { statePath: string; asset?: Address };
   log?: (line: string) => void;
 }
 
@@ -57,6 +59,8 @@ export interface Stack {
   librarySecret: string;
   dataDir: string;
   chain: DemoChain;
+  /** The service's HTTP port (in baseUrl). */
+  port: number;
   /** Closes the service's HTTP front (the chain and the store stay), as a service that went away. */
   stopService(): Promise<void>;
   /** Serves the same store again at the same URL after stopService. */
@@ -153,6 +157,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const chain = await startDemoChain({
       buyerCount: options.buyerCount ?? 3,
       ...(options.mining ? { mining: options.mining } : {}),
+      ...(options.chainState ?? {}),
     });
     teardown.add(`stopping anvil (pid ${chain.anvilPid})`, chain.stop);
 
@@ -186,6 +191,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       librarySecret,
       dataDir,
       chain,
+      port,
       stop: async () => {
         const failures = await teardown.run();
         if (failures.length > 0) throw new Error(`stopping the service stack failed: ${failures.join('; ')}`);

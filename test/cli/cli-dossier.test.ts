@@ -96,6 +96,45 @@ describe('intel-desk and the library secret', () => {
     }
   }, 300_000);
 
+  it('with a stored secret: quote says buy reads it free, and buy --pay pays anyway', async () => {
+    const data = tempDir('desk-cli-secret-');
+    try {
+      const cli = cliIn(data.dir);
+      const keyFile = path.join(data.dir, 'buyer.key');
+      writeFileSync(keyFile, stack.buyerKeys[0]!, { mode: 0o600 });
+      const handle = handles[1]!;
+      const [first, second] = await firstReports(handle);
+      expect((await cli(['secret', 'set'], NO_SECRET, `${stack.librarySecret}\n`)).code).toBe(0);
+
+      const quoted = await cli(['quote', handle, '--ids', first!], NO_SECRET);
+      expect(quoted.stdout).toContain(
+        'buy will read it with the library secret: nothing is paid (buy --pay pays $0.01 instead)',
+      );
+      const read = await cli(['buy', handle, '--ids', first!, '--yes'], NO_SECRET);
+      expect(read.stdout).toMatch(/read 1 report with the library secret; nothing was paid/);
+
+      const quotedToPay = await cli(['quote', handle, '--ids', second!, '--pay'], NO_SECRET);
+      expect(quotedToPay.stdout).toContain('buy --pay pays this instead of reading with the library secret');
+      const paid = await cli(
+        ['buy', handle, '--ids', second!, '--yes', '--pay', '--key-file', keyFile],
+        NO_SECRET,
+      );
+      expect(paid.code, paid.stderr).toBe(0);
+      expect(paid.stderr).toMatch(/paying \$0\.01 for 1 report/);
+      expect(paid.stdout).toMatch(/bought 1 report for \$0\.01: purchase /);
+
+      const help = await cli(['buy', '--help'], NO_SECRET);
+      expect(help.stdout).toMatch(
+        /with a library secret set they are read with it and nothing is\s+paid, unless --pay/,
+      );
+      expect(help.stdout).toMatch(
+        /^ {2}--pay +pay even when the library secret would read the reports for free$/m,
+      );
+    } finally {
+      data.remove();
+    }
+  }, 300_000);
+
   it('stores a secret only with `secret set` from stdin, keeps a refused one refused, and forgets it on `secret clear`', async () => {
     const data = tempDir('desk-cli-secret-');
     try {

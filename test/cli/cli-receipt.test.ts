@@ -18,6 +18,7 @@ let stack: Stack;
 let data: ReturnType<typeof tempDir>;
 let keyFile: string;
 let handle: string;
+let lastBuy: Run;
 
 function cli(args: string[]): Promise<Run> {
   return runCli(args, stackEnv(stack, data.dir));
@@ -44,6 +45,7 @@ beforeAll(async () => {
   for (const ids of [`${first},${second}`, third]) {
     const bought = await cli(['buy', handle, '--ids', ids, '--yes', '--key-file', keyFile]);
     expect(bought.code, bought.stderr).toBe(0);
+    lastBuy = bought;
   }
 });
 afterAll(async () => {
@@ -139,6 +141,35 @@ describe('intel-desk receipt', () => {
       setAmount.run(recorded, latest);
       db.close();
     }
+  });
+
+  it('is reached from what buy and purchases print: the purchase id, or the transaction', async () => {
+    const [latest] = await purchaseIds();
+    const { txHash } = parsed<Receipt>(await cli(['receipt', latest!, '--json']));
+    expect(lastBuy.stdout).toContain(`bought 1 report for $0.01: purchase ${latest}, transaction ${txHash}`);
+    expect(lastBuy.stdout).toContain(`its receipt: intel-desk receipt ${latest}`);
+    const listed = await cli(['purchases']);
+    expect(listed.stdout).toMatch(/state\s+purchase\s+transaction/);
+    expect(listed.stdout).toMatch(new RegExp(`completed\\s+${latest}\\s+${txHash}`));
+    expect(listed.stdout).toContain('intel-desk receipt <purchase or transaction>');
+    const byTransaction = await cli([
+      'receipt',
+      txHash!.toUpperCase().replace('0X', '0x'),
+      '--verify',
+      '--json',
+    ]);
+    expect(byTransaction.code, byTransaction.stderr).toBe(0);
+    expect(parsed<Receipt>(byTransaction)).toMatchObject({
+      purchaseId: latest,
+      verification: { status: 'verified' },
+    });
+    const text = await cli(['receipt', txHash!]);
+    expect(text.stdout).toContain(`purchase     ${latest}`);
+    const unknown = await cli(['receipt', `0x${'cd'.repeat(32)}`]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      `No purchase in this desk's ledger was settled in transaction 0x${'cd'.repeat(32)}`,
+    );
   });
 
   it('writes a printable PDF and refuses an unknown purchase', async () => {

@@ -1,5 +1,5 @@
 /** Runs the real bin entry (bin/intel-desk.mjs) as a child process, the way a person or a script would. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Stack } from '../../src/service/stack';
 
@@ -18,19 +18,28 @@ export function runCli(
   cwd = root,
   input?: string,
 ): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/intel-desk.mjs'), ...args], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    child.stdin?.end(input);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return startCli(args, env, cwd, input).done;
+}
+
+/** runCli with the child at hand, for a test that signals it mid-run. */
+export function startCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  cwd = root,
+  input?: string,
+): { child: ChildProcess; done: Promise<Run> } {
+  const child = spawn(process.execPath, [path.join(root, 'bin/intel-desk.mjs'), ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  child.stdin?.end(input);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, done };
 }
 
 export const parsed = <T>(run: Run): T => JSON.parse(run.stdout) as T;

@@ -7,7 +7,14 @@ import { plural, pluralWord } from '../../src/renderer/format';
 import { checksummed, sameAddress } from '../../src/renderer/components/Address';
 import { takeEvents } from '../../src/renderer/rpc/event-stream';
 import { readersOf } from '../../src/renderer/rpc/invalidation';
-import { emptyReason, initialChoice } from '../../src/renderer/screens/selection';
+import {
+  chosenItems,
+  coveredItems,
+  emptyReason,
+  initialChoice,
+  ownedElsewhere,
+  toSelection,
+} from '../../src/renderer/screens/selection';
 import { STEP_ANNOUNCEMENT, STEP_LABEL } from '../../src/renderer/screens/purchase/labels';
 import { eventChanges, purchaseStepSchema } from '../../src/shared/events';
 import { rpcEffects, type MenuItemView } from '../../src/shared/rpc';
@@ -64,6 +71,15 @@ describe('what a change refreshes', () => {
   });
 });
 
+const item = (id: string): MenuItemView => ({
+  id,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  model: 'm',
+  postCount: 1,
+  dateRange: null,
+  owned: true,
+});
+
 describe('the purchase panel’s words', () => {
   it('has a label and an announcement for every step', () => {
     for (const step of purchaseStepSchema.options) {
@@ -73,14 +89,6 @@ describe('the purchase panel’s words', () => {
   });
 
   it('says every report is owned instead of "Nothing chosen."', () => {
-    const item = (id: string): MenuItemView => ({
-      id,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      model: 'm',
-      postCount: 1,
-      dateRange: null,
-      owned: true,
-    });
     const reports = [item('a'), item('b')];
     const none = { ...initialChoice, mode: 'pick' as const, picked: [] };
     expect(emptyReason(reports, none)).toBe('You already own every report of this handle (2 reports).');
@@ -88,5 +96,37 @@ describe('the purchase panel’s words', () => {
       'You already own every report of this handle (2 reports).',
     );
     expect(emptyReason([{ ...item('c'), owned: false }], none)).toBe('Nothing chosen.');
+  });
+
+  it('counts the menu’s reports the library holds from another service only', () => {
+    const menu = [
+      { ...item('a'), owned: false },
+      { ...item('b'), owned: false },
+      { ...item('c'), owned: true },
+    ];
+    const held = [
+      { id: 'a', serviceUrl: 'http://127.0.0.1:4000' },
+      { id: 'a', serviceUrl: 'http://127.0.0.1:4001' },
+      { id: 'c', serviceUrl: 'http://127.0.0.1:5000/' },
+      { id: 'z', serviceUrl: 'http://127.0.0.1:4000' },
+    ];
+    expect(ownedElsewhere(menu, held, 'http://127.0.0.1:5000')).toEqual({
+      count: 1,
+      services: ['http://127.0.0.1:4000', 'http://127.0.0.1:4001'],
+    });
+    expect(ownedElsewhere(menu, held.slice(2), 'http://127.0.0.1:5000').count).toBe(0);
+  });
+
+  it('leaves a report just bought out of an individual choice: unticked, and nothing priced', () => {
+    const bought = { ...item('a'), owned: true };
+    const other = { ...item('b'), owned: false };
+    const choice = { ...initialChoice, mode: 'pick' as const, picked: ['a'] };
+    expect(chosenItems([bought, other], choice)).toEqual([]);
+    expect(coveredItems([bought, other], choice)).toEqual([]);
+    expect(toSelection([bought, other], choice)).toBeNull();
+    // Ticked again only once buying owned ones again is chosen.
+    const again = { ...choice, includeOwned: true };
+    expect(chosenItems([bought, other], again).map((r) => r.id)).toEqual(['a']);
+    expect(toSelection([bought, other], again)).toEqual({ kind: 'ids', ids: ['a'] });
   });
 });

@@ -28,6 +28,7 @@ interface PutStatements {
   insert: Statement;
   update: Statement;
   spentOf: Statement<[string], { spent: number }>;
+  name: Statement<[string, string, string]>;
 }
 
 export class SnapshotStore {
@@ -44,6 +45,8 @@ export class SnapshotStore {
     private readonly events: DeskEvents | null = null,
     /** What stopped a step of the background indexing pass (see SearchIndex). */
     indexingFailed?: (error: unknown) => void,
+    /** A handle's display name on the last shelf fetched, for a handle stored before the next fetch names it. */
+    private readonly shelfName: (serviceUrl: string, handle: string) => string | null = () => null,
   ) {
     this.searchIndex = new SearchIndex(db, indexingFailed);
   }
@@ -71,6 +74,10 @@ export class SnapshotStore {
       // Each report's share of what the purchase paid.
       spentOf: this.db.prepare(
         'SELECT CAST(amount AS INTEGER) / MAX(report_count, 1) AS spent FROM purchases WHERE id = ?',
+      ),
+      name: this.db.prepare(
+        `INSERT INTO handle_names (service_url, handle, display_name) VALUES (?, ?, ?)
+         ON CONFLICT DO UPDATE SET display_name = excluded.display_name`,
       ),
     };
     return this.statements;
@@ -134,6 +141,10 @@ export class SnapshotStore {
       update.run({ ...row, key: existing.text_id });
       this.searchIndex.restored(existing.text_id, snapshot, raw.length);
     }
+    // The shelf fetched before this purchase did not name a handle the library did not hold yet; until the next
+    // fetch, the Library would show the bought handle without its name.
+    const name = entries.length > 0 ? this.shelfName(serviceUrl, handle) : null;
+    if (name !== null) this.prepared().name.run(serviceUrl, handle.toLowerCase(), name);
     if (entries.length > 0) this.events?.changed('library.changed');
     this.searchIndex.schedule();
   }

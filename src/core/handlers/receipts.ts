@@ -21,6 +21,7 @@ async function receiptOf(ctx: DeskContext, row: PurchaseRow, verify: boolean): P
             amount: row.amount,
             nonce: row.nonce,
             txHash: row.tx_hash,
+            createdAt: row.created_at,
           },
           ctx.chain(row.network),
         )

@@ -21,6 +21,8 @@ export interface PaidRecord {
   amount: string;
   nonce: string;
   txHash: string | null;
+  /** When the desk recorded the purchase (ISO): a chain that began later cannot hold its payment. */
+  createdAt: string;
 }
 
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -78,6 +80,31 @@ async function findSettlement(record: PaidRecord, client: PublicClient): Promise
   }
 }
 
+const CANNOT =
+  'so the receipt cannot be checked there: point the chain RPC at the chain the payment was made on and verify again.';
+
+/**
+ * Why the chain answering, which holds the token but never used the authorization, cannot be the one the
+ * payment was made on, or null when it may be: it began after the purchase (a demo chain started anew), or it
+ * does not know the transaction the service named. An unused authorization there says nothing about the
+ * money, so it must not read "no money moved".
+ */
+async function notThisChain(record: PaidRecord, client: PublicClient): Promise<string | null> {
+  const genesis = await client.getBlock({ blockNumber: 0n });
+  const began = new Date(Number(genesis.timestamp) * 1000);
+  if (began.getTime() > Date.parse(record.createdAt))
+    return `The chain this RPC serves began at ${began.toISOString()}, after this purchase was made (${record.createdAt}), ${CANNOT}`;
+  if (record.txHash !== null && TX_HASH.test(record.txHash)) {
+    const known = await client
+      .getTransaction({ hash: record.txHash as Hex })
+      .then(() => true)
+      .catch(() => false);
+    if (!known)
+      return `The chain this RPC serves does not know the transaction the service named (${record.txHash}), ${CANNOT}`;
+  }
+  return null;
+}
+
 /** What the chain says about one paid purchase; never throws for what the chain answers, only explains. */
 export async function verifyOnChain(
   record: PaidRecord,
@@ -105,8 +132,18 @@ export async function verifyOnChain(
         checks: [chainCheck],
       };
     }
+    const code = await client.getCode({ address: record.asset as Hex });
+    if (code === undefined || code === '0x') {
+      return {
+        status: 'unavailable',
+        message: `The token ${getAddress(record.asset)} is not on the chain this RPC serves, ${CANNOT}`,
+        checks: [chainCheck],
+      };
+    }
     const used = await authorizationUsed(record, client);
     if (!used) {
+      const elsewhere = await notThisChain(record, client);
+      if (elsewhere !== null) return { status: 'unavailable', message: elsewhere, checks: [chainCheck] };
       return {
         status: 'not_settled',
         message: 'The token has not used this authorization: no money moved for this purchase.',

@@ -53,6 +53,7 @@ export async function confirmOnChain(
       amount: purchase.amount,
       nonce: purchase.nonce,
       txHash: purchase.transaction,
+      createdAt: purchase.settledAt,
     },
     chain(purchase.network),
   );

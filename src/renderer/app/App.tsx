@@ -53,7 +53,8 @@ function Screen(props: { route: Route }) {
     case 'menu':
       return (
         <WalletScope>
-          <MenuScreen handle={route.handle} />
+          {/* One choice per handle: a date range chosen on one is not carried to the next opened. */}
+          <MenuScreen key={route.handle.toLowerCase()} handle={route.handle} />
         </WalletScope>
       );
     case 'library':

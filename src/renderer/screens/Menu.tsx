@@ -10,6 +10,7 @@ import {
   coveredItems,
   emptyReason,
   initialChoice,
+  ownedElsewhere,
   rangeBackwards,
   toSelection,
   type Choice,
@@ -17,6 +18,7 @@ import {
 import { PurchasePanel } from './purchase/PurchasePanel';
 import { Planner } from './purchase/Planner';
 import { MenuReports } from './MenuReports';
+import { plural } from '../format';
 
 export function MenuScreen(props: { handle: string }) {
   const { handle } = props;
@@ -24,15 +26,23 @@ export function MenuScreen(props: { handle: string }) {
   const { client } = useRpc();
   const queryClient = useQueryClient();
   const menu = useRpcQuery('menu.get', { handle });
+  const settings = useRpcQuery('settings.get', {});
+  const held = useRpcQuery('library.list', { handle, limit: 1000 });
   const [choice, setChoice] = useState<Choice>(initialChoice);
   const reports = useMemo(() => menu.data?.reports ?? [], [menu.data]);
   const covered = useMemo(() => coveredItems(reports, choice), [reports, choice]);
-  const coveredIds = useMemo(() => new Set(covered.map((r) => r.id)), [covered]);
   const chosen = useMemo(() => new Set(chosenItems(reports, choice).map((r) => r.id)), [reports, choice]);
   const selection = useMemo(() => toSelection(reports, choice), [reports, choice]);
   const settledSelection = useDebounced(selection, 350);
   const ownedCount = reports.filter((r) => r.owned).length;
   const ownedInChoice = covered.filter((r) => r.owned).length;
+  const elsewhere = useMemo(
+    () =>
+      settings.data && held.data
+        ? ownedElsewhere(reports, held.data.items, settings.data.serviceUrl)
+        : { count: 0, services: [] },
+    [reports, settings.data, held.data],
+  );
   const datesBackwards = rangeBackwards(choice);
   const datesErrorId = useId();
   const datesError = datesBackwards
@@ -40,7 +50,7 @@ export function MenuScreen(props: { handle: string }) {
     : {};
 
   const toggle = (id: string) => {
-    const next = new Set(coveredIds);
+    const next = new Set(chosen);
     if (next.has(id)) next.delete(id);
     else next.add(id);
     setChoice({ ...choice, mode: 'pick', picked: [...next] });
@@ -80,6 +90,15 @@ export function MenuScreen(props: { handle: string }) {
       {menu.isPending ? <Loading label="Loading the menu…" /> : null}
       {menu.isError ? <ErrorMessage error={menu.error} onRetry={() => void menu.refetch()} /> : null}
       {menu.data && reports.length === 0 ? <Empty title="This handle has no shared reports." /> : null}
+      {elsewhere.count > 0 ? (
+        <p className="notice" data-testid="owned-elsewhere">
+          Your Library holds {plural(elsewhere.count, 'report')} of this menu bought from{' '}
+          {elsewhere.services.join(', ')}, another service than the one in use ({settings.data?.serviceUrl}).
+          Here {elsewhere.count === 1 ? 'it is' : 'they are'} not yours: buying{' '}
+          {elsewhere.count === 1 ? 'it' : 'them'} here pays again. Settings → Service URL goes back to the
+          other service.
+        </p>
+      ) : null}
       {reports.length > 0 ? (
         <div className="menu-layout">
           <div>
@@ -137,18 +156,20 @@ export function MenuScreen(props: { handle: string }) {
                   type="radio"
                   name="mode"
                   checked={choice.mode === 'pick'}
-                  onChange={() => setChoice({ ...choice, mode: 'pick', picked: [...coveredIds] })}
+                  onChange={() => setChoice({ ...choice, mode: 'pick', picked: [...chosen] })}
                 />{' '}
                 Individual reports
               </label>
-              {ownedInChoice > 0 ? (
+              {(choice.mode === 'pick' ? ownedCount : ownedInChoice) > 0 ? (
                 <label className={choice.includeOwned ? 'warn-text' : ''}>
                   <input
                     type="checkbox"
                     checked={choice.includeOwned}
                     onChange={(e) => setChoice({ ...choice, includeOwned: e.target.checked })}
                   />{' '}
-                  Buy the {ownedInChoice} I own again
+                  {choice.mode === 'pick'
+                    ? 'Let me choose reports I own again'
+                    : `Buy the ${ownedInChoice} I own again`}
                 </label>
               ) : null}
             </fieldset>
@@ -161,8 +182,8 @@ export function MenuScreen(props: { handle: string }) {
             />
             <MenuReports
               reports={reports}
-              ticked={coveredIds}
               chosen={chosen}
+              ownedLocked={!choice.includeOwned}
               onToggle={toggle}
               onRead={(id) => navigate({ screen: 'report', id })}
             />

@@ -9,10 +9,10 @@ import { day, dayRange } from '../format';
 
 export function MenuReports(props: {
   reports: MenuItemView[];
-  /** Ticked: in the person's choice, whether picked or covered by All or the dates. */
-  ticked: Set<string>;
-  /** Will be bought (owned ones only when buying them again was chosen). */
+  /** Ticked: will be bought (owned ones only when buying them again was chosen). */
   chosen: Set<string>;
+  /** Owned reports cannot be ticked: buying them again was not chosen. */
+  ownedLocked: boolean;
   onToggle(id: string): void;
   onRead(id: string): void;
 }) {
@@ -56,42 +56,52 @@ export function MenuReports(props: {
         </tr>
       </thead>
       <tbody ref={body} onKeyDown={onKey}>
-        {reports.map((report, index) => (
-          <tr key={report.id} className={props.chosen.has(report.id) ? 'chosen' : ''}>
-            <td>
-              <input
-                type="checkbox"
-                // Two reports can share a day: the position keeps each name unique.
-                aria-label={`Choose report of ${day(report.createdAt)} (${index + 1} of ${reports.length})`}
-                tabIndex={index === tabStop ? 0 : -1}
-                checked={props.ticked.has(report.id)}
-                onFocus={() => setCurrent(index)}
-                onChange={() => props.onToggle(report.id)}
-              />
-            </td>
-            <td>{day(report.createdAt)}</td>
-            <td>{report.model}</td>
-            <td>{report.postCount}</td>
-            <td>{report.dateRange ? dayRange(report.dateRange.from, report.dateRange.to) : '—'}</td>
-            <td>
-              {report.owned ? (
-                <>
-                  Owned{' '}
-                  <button
-                    type="button"
-                    className="link"
-                    aria-label={`Read the report of ${day(report.createdAt)} (${index + 1} of ${reports.length})`}
-                    onClick={() => props.onRead(report.id)}
-                  >
-                    Read
-                  </button>
-                </>
-              ) : (
-                <span className="muted">Not owned</span>
-              )}
-            </td>
-          </tr>
-        ))}
+        {reports.map((report, index) => {
+          const locked = report.owned && props.ownedLocked;
+          return (
+            <tr key={report.id} className={props.chosen.has(report.id) ? 'chosen' : ''}>
+              <td>
+                <input
+                  type="checkbox"
+                  // Two reports can share a day: the position keeps each name unique.
+                  aria-label={`Choose report of ${day(report.createdAt)} (${index + 1} of ${reports.length})`}
+                  tabIndex={index === tabStop ? 0 : -1}
+                  checked={props.chosen.has(report.id)}
+                  // Not `disabled`: the row keeps its place in the arrow-key list and says why it cannot be ticked.
+                  aria-disabled={locked ? true : undefined}
+                  title={
+                    locked ? 'Owned: tick “Let me choose reports I own again” to buy it again' : undefined
+                  }
+                  onFocus={() => setCurrent(index)}
+                  onChange={() => {
+                    if (!locked) props.onToggle(report.id);
+                  }}
+                />
+              </td>
+              <td>{day(report.createdAt)}</td>
+              <td>{report.model}</td>
+              <td>{report.postCount}</td>
+              <td>{report.dateRange ? dayRange(report.dateRange.from, report.dateRange.to) : '—'}</td>
+              <td>
+                {report.owned ? (
+                  <>
+                    Owned{' '}
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={`Read the report of ${day(report.createdAt)} (${index + 1} of ${reports.length})`}
+                      onClick={() => props.onRead(report.id)}
+                    >
+                      Read
+                    </button>
+                  </>
+                ) : (
+                  <span className="muted">Not owned</span>
+                )}
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

@@ -10,7 +10,7 @@ import { ChainRpcForm } from './ChainRpcForm';
 import { OptionalSettingForm } from './OptionalSettingForm';
 import { LibraryCard } from './LibraryCard';
 import { WalletPanel } from '../wallet/WalletPanel';
-import { walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
+import { httpUrlSchema, walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { ImportWallet } from '../wallet/ImportWallet';
 import { AutoLockForm } from './AutoLockForm';
 import { units } from '../format';
@@ -18,6 +18,9 @@ import { parseLimitInput } from '../../shared/money';
 
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
+  // A URL the contract would refuse is said here in the field's own words, and nothing is sent: core's
+  // refusal would name the contract's field (serviceUrl) instead.
+  const [typo, setTypo] = useState<string | null>(null);
   const update = useRpcMutation('settings.update');
   const messageId = useId();
   return (
@@ -25,6 +28,14 @@ function ServiceForm(props: { settings: SettingsView }) {
       className="settings-block"
       onSubmit={(e) => {
         e.preventDefault();
+        if (!httpUrlSchema.safeParse(url).success) {
+          update.reset();
+          setTypo(
+            'The service URL must start with http:// or https:// (for example https://reports.example.com).',
+          );
+          return;
+        }
+        setTypo(null);
         update.mutate({ serviceUrl: url }, { onSuccess: (saved) => setUrl(saved.serviceUrl) });
       }}
     >
@@ -37,7 +48,7 @@ function ServiceForm(props: { settings: SettingsView }) {
           value={url}
           onChange={(e) => setUrl(e.target.value)}
           aria-label="Service URL"
-          {...invalidProps(messageId, update.isError)}
+          {...invalidProps(messageId, typo !== null || update.isError)}
         />
       </label>
       <button type="submit" disabled={update.isPending || url === props.settings.serviceUrl}>
@@ -45,7 +56,7 @@ function ServiceForm(props: { settings: SettingsView }) {
       </button>
       <FormMessage
         id={messageId}
-        error={update.isError ? errorMessage(update.error) : null}
+        error={typo ?? (update.isError ? errorMessage(update.error) : null)}
         success={update.isSuccess ? 'Saved.' : null}
       />
     </form>

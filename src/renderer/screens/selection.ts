@@ -28,14 +28,18 @@ function inRange(item: MenuItemView, range: { from?: string; to?: string }): boo
 export const rangeBackwards = (choice: Choice) =>
   choice.mode === 'dates' && choice.from !== '' && choice.to !== '' && choice.from > choice.to;
 
-/** The menu items the choice covers, owned or not, newest first like the menu. */
+/**
+ * The menu items the choice covers, newest first like the menu: owned or not for All and the dates; for
+ * Individual reports, an owned one only while buying owned ones again is chosen, since only then can it be
+ * ticked (a report just bought drops out of the choice and is shown unticked).
+ */
 export function coveredItems(reports: MenuItemView[], choice: Choice): MenuItemView[] {
   if (rangeBackwards(choice)) return [];
   const range = bounds(choice);
   const picked = new Set(choice.picked);
   return reports.filter((item) => {
     if (choice.mode === 'dates') return inRange(item, range);
-    if (choice.mode === 'pick') return picked.has(item.id);
+    if (choice.mode === 'pick') return picked.has(item.id) && (choice.includeOwned || !item.owned);
     return true;
   });
 }
@@ -70,4 +74,22 @@ export function toSelection(reports: MenuItemView[], choice: Choice): Selection 
   if (choice.mode === 'all') return { kind: 'all' };
   if (choice.mode === 'dates' && (choice.from || choice.to)) return { kind: 'dates', ...bounds(choice) };
   return { kind: 'ids', ids: coveredItems(reports, choice).map((item) => item.id) };
+}
+
+/**
+ * Reports of this menu the library holds from other services (the demo on another port, a service that
+ * moved): to this service they are not owned, and buying them here pays again, which the menu says.
+ */
+export function ownedElsewhere(
+  reports: MenuItemView[],
+  library: readonly { id: string; serviceUrl: string }[],
+  serviceUrl: string,
+): { count: number; services: string[] } {
+  const bare = (url: string) => url.replace(/\/+$/, '');
+  const here = new Set(reports.filter((item) => !item.owned).map((item) => item.id));
+  const found = library.filter((item) => bare(item.serviceUrl) !== bare(serviceUrl) && here.has(item.id));
+  return {
+    count: new Set(found.map((item) => item.id)).size,
+    services: [...new Set(found.map((item) => item.serviceUrl))],
+  };
 }

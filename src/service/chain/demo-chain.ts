@@ -1,8 +1,9 @@
 /** A ready local chain: anvil running, demo token deployed, buyers funded. */
-import type { Address, Hex } from 'viem';
+import { getAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ACCOUNT_INDEX, anvilDevKey } from './accounts';
 import { startAnvil } from './anvil';
+import { loadDemoToken } from './compile';
 import { chainClients, deployDemoToken, mintTestUsdc, type ChainClients, type DeployedToken } from './token';
 
 export const DEMO_CHAIN_ID = 31337;
@@ -36,6 +37,10 @@ export interface DemoChainOptions {
   buyerCount?: number;
   buyerBalanceUsdc?: string;
   mining?: Mining;
+  /** Where the chain is kept between runs (anvil's --state): loaded when it exists, saved while it runs. */
+  statePath?: string;
+  /** The demo token of an earlier run on this state: used again when the loaded chain holds it. */
+  asset?: Address;
 }
 
 export async function startDemoChain(options: DemoChainOptions = {}): Promise<DemoChain> {
@@ -45,18 +50,24 @@ export async function startDemoChain(options: DemoChainOptions = {}): Promise<De
     chainId: DEMO_CHAIN_ID,
     accounts: ACCOUNT_INDEX.firstBuyer + buyerCount,
     ...(mining === 'interval' ? { blockTimeSeconds: BASE_BLOCK_TIME_SECONDS } : {}),
+    ...(options.statePath ? { statePath: options.statePath } : {}),
   });
   try {
     const facilitatorKey = anvilDevKey(ACCOUNT_INDEX.facilitator);
     const clients = chainClients(DEMO_CHAIN_ID, anvil.rpcUrl, facilitatorKey);
-    const token = await deployDemoToken(clients);
     const buyerKeys = Array.from({ length: buyerCount }, (_, i) => anvilDevKey(ACCOUNT_INDEX.firstBuyer + i));
-    await mintTestUsdc(
-      clients,
-      token,
-      buyerKeys.map((key) => privateKeyToAccount(key).address),
-      options.buyerBalanceUsdc ?? '1000',
-    );
+    let token: DeployedToken;
+    if (options.asset !== undefined && (await holdsCode(clients, options.asset))) {
+      token = { address: getAddress(options.asset), contract: loadDemoToken() };
+    } else {
+      token = await deployDemoToken(clients);
+      await mintTestUsdc(
+        clients,
+        token,
+        buyerKeys.map((key) => privateKeyToAccount(key).address),
+        options.buyerBalanceUsdc ?? '1000',
+      );
+    }
     return {
       rpcUrl: anvil.rpcUrl,
       anvilPid: anvil.pid,
@@ -75,4 +86,9 @@ export async function startDemoChain(options: DemoChainOptions = {}): Promise<De
     await anvil.stop();
     throw error;
   }
+}
+
+async function holdsCode(clients: ChainClients, address: Address): Promise<boolean> {
+  const code = await clients.publicClient.getCode({ address });
+  return code !== undefined && code !== '0x';
 }

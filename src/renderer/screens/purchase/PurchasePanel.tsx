@@ -44,6 +44,8 @@ export function PurchasePanel(props: {
 }) {
   const navigate = useNavigate();
   const wallet = useRpcQuery('wallet.status', {});
+  // The caps a quote is over, to say by how much.
+  const settings = useRpcQuery('settings.get', {});
   const quote = useChoiceQuote(props.handle, props.selection, props.includeOwned);
   const [confirming, setConfirming] = useState(false);
   const [receiptFor, setReceiptFor] = useState<string | null>(null);
@@ -66,11 +68,14 @@ export function PurchasePanel(props: {
   const priced = q !== undefined && props.selection !== null;
   const canStart = !busy && !props.settling && !quote.isFetching;
   const resultText = run?.outcome ? headline(run.outcome) : (run?.failure ?? run?.refusal?.message ?? '');
+  // Just after a purchase of this choice, its result is the one sentence that the choice is owned now: the
+  // reasons nothing is left to price would only say it again.
+  const justBought = !busy && run?.outcome?.status === 'completed';
 
   return (
     <aside className="purchase-panel" aria-label="Purchase" ref={panel}>
       <h2>Price</h2>
-      {props.selection === null ? (
+      {props.selection === null && !justBought ? (
         <p className="muted" data-testid="nothing-to-price">
           {props.emptyReason ?? 'Nothing chosen.'}
         </p>
@@ -82,22 +87,36 @@ export function PurchasePanel(props: {
       ) : null}
       {props.selection === null || !quote.isError ? null : errorCode(quote.error) === 'all_owned' ? (
         // Not a failure: after a purchase the same choice is simply complete, so no alert interrupts.
-        <p className="muted" data-testid="nothing-to-price">
-          {errorMessage(quote.error)}
-        </p>
+        justBought ? null : (
+          <p className="muted" data-testid="nothing-to-price">
+            {errorMessage(quote.error)}
+          </p>
+        )
       ) : (
         <ErrorLine error={quote.error} testId="quote-error" />
       )}
       {priced ? (
         <>
           <PriceLines quote={q} />
-          {q.overPurchaseCap ? <p className="warn-text">Above your per-purchase cap.</p> : null}
-          {q.overDailyCap ? <p className="warn-text">Above what is left of your daily cap.</p> : null}
+          {q.overPurchaseCap ? (
+            <p className="warn-text" data-testid="over-purchase-cap">
+              {usd(q.amount)} is above your per-purchase cap
+              {settings.data ? ` of ${usd(settings.data.perPurchaseCapUnits)}` : ''}.
+            </p>
+          ) : null}
+          {q.overDailyCap ? (
+            <p className="warn-text" data-testid="over-daily-cap">
+              {usd(q.amount)} is above what is left of your daily cap
+              {settings.data ? ` of ${usd(settings.data.dailyCapUnits)}` : ''}.
+            </p>
+          ) : null}
           {q.overHandleBudget ? <BudgetNote quote={q} /> : null}
           {q.payable ? (
             <>
               <BalanceNote quote={q} wallet={wallet.data} />
-              {q.unresolved ? <UnresolvedNote unresolved={q.unresolved} /> : null}
+              {q.unresolved ? (
+                <UnresolvedNote key={q.unresolved.purchaseId} unresolved={q.unresolved} sending={busy} />
+              ) : null}
               <button
                 type="button"
                 className="primary"
