@@ -67,7 +67,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await page.getByLabel('A date range').check();
     expect(await typeIntoEveryField(page)).toBe(2);
     await check('menu with dates typed');
-    await page.getByLabel('All reports').check();
+    await page.getByRole('radio', { name: /^All \d+ \(/ }).check();
     await waitForPrice(page, usd);
     await page.getByRole('button', { name: new RegExp(`^Buy \\d+ reports? for \\${usd}$`) }).click();
     await page.getByRole('dialog', { name: 'Confirm the purchase' }).waitFor();

@@ -244,8 +244,9 @@ describe.each<PeerForm>(['stock', 'extras'])('the app buying from the official-x
     const desk = await deskFor(buyer, true);
     const { page } = desk;
     await openHandle(page, 'carol_watch');
-    // Individual reports starts with every report ticked; untick all but reports 2, 4 and 5.
+    // Individual reports starts with nothing ticked; tick all, then untick all but reports 2, 4 and 5.
     await page.getByRole('radio', { name: 'Individual reports' }).check();
+    await page.getByRole('button', { name: 'Tick all' }).click();
     for (const day of ['2026-01-05', '2026-01-19', '2026-02-09']) {
       await page
         .getByRole('checkbox', { name: new RegExp(`^Choose report of ${formatDay(day)} \\(`) })

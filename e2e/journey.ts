@@ -192,7 +192,9 @@ export function newUserJourney(driver: () => DeskDriver): void {
       .waitFor();
     await snap('04-purchase');
     // The result belongs to the range it bought: another choice does not show it, and going back does.
-    await page().getByLabel('All reports').check();
+    await page()
+      .getByRole('radio', { name: /^All \d+ \(/ })
+      .check();
     await outcome.waitFor({ state: 'detached' });
     await page().getByLabel('A date range').check();
     await outcome.waitFor();
@@ -287,7 +289,9 @@ export function newUserJourney(driver: () => DeskDriver): void {
       .locator('[data-testid="nothing-to-price"]', { hasText: 'You own all 2 reports in this range.' })
       .waitFor();
     await snap('04d-range-owned');
-    await page().getByLabel('All reports').check();
+    await page()
+      .getByRole('radio', { name: /^All \d+ \(/ })
+      .check();
   });
 
   it('with the library secret set, reads the rest without paying and says so', async () => {

@@ -36,16 +36,31 @@ describe('the plan and the dates', () => {
     await openShelf(page);
     await filterAndOpen(page, handle);
     await waitForPrice(page, '$0.03');
+    // Choosing one by one starts from nothing ticked, not from every report.
     await page.getByLabel('Individual reports').check();
-    for (const box of await page.getByRole('checkbox', { name: /^Choose report of / }).all())
-      await box.uncheck();
     await page.getByTestId('nothing-to-price').filter({ hasText: 'Nothing chosen.' }).waitFor();
+    const boxes = page.getByRole('checkbox', { name: /^Choose report of / });
+    for (const box of await boxes.all()) expect(await box.isChecked()).toBe(false);
     expect(await plan('all').textContent()).toContain('≈ $0.03');
     expect(await plan('missing-only').textContent()).toContain('≈ $0.03');
     expect(await page.getByTestId('plan-source').textContent()).toMatch(
       /^Estimates at \$0\.01 per report, the price of the live quote of /,
     );
     expect(await page.getByTestId('planner').textContent()).not.toContain('unknown');
+  });
+
+  it('ticks every report and none with one press each, and says All as the plan says it', async () => {
+    const boxes = page.getByRole('checkbox', { name: /^Choose report of / });
+    await page.getByRole('button', { name: 'Tick all' }).click();
+    await waitForPrice(page, '$0.03');
+    for (const box of await boxes.all()) expect(await box.isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Tick none' }).click();
+    await page.getByTestId('nothing-to-price').filter({ hasText: 'Nothing chosen.' }).waitFor();
+    for (const box of await boxes.all()) expect(await box.isChecked()).toBe(false);
+    expect(await plan('missing-only').textContent()).toMatch(/^All 3 \(3 missing\)/);
+    expect(await plan('all').textContent()).toMatch(/^All 3 \(none owned\)/);
+    expect(await page.getByRole('radio', { name: 'All 3 (3 missing)' }).count()).toBe(1);
+    await shotAt(page, 'menu-tick-none');
   });
 
   it('marks a backwards range beside the dates, not in the price panel', async () => {
@@ -79,11 +94,11 @@ describe('a handle’s own choice', () => {
     await page.getByLabel('From date').fill('2020-01-01');
     await page.evaluate((h) => (window.location.hash = `#/handle/${encodeURIComponent(h)}`), other);
     await page.locator('#menu-title', { hasText: `@${other}` }).waitFor();
-    expect(await page.getByLabel('All reports').isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: /^All \d+ \(/ }).isChecked()).toBe(true);
     expect(await page.getByLabel('From date').count()).toBe(0);
     await page.goBack();
     await page.locator('#menu-title', { hasText: `@${handle}` }).waitFor();
-    expect(await page.getByLabel('All reports').isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: /^All \d+ \(/ }).isChecked()).toBe(true);
   });
 });
 

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { day } from '../src/renderer/format';
 import type { MenuItemView } from '../src/shared/rpc';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { shotAt } from './shot-widths';
@@ -55,15 +54,36 @@ describe('a timeline with reports not owned', () => {
   it('counts the place against the menu and marks the reports not owned', async () => {
     const fourth = reports[3]!;
     await open(fourth.id);
-    expect(await page.getByTestId('report-place').textContent()).toBe(
-      `Report 4 of 6 (you own 3), ${day(fourth.createdAt)}`,
-    );
+    // The date is the title's; the place does not say it a second time.
+    expect(await page.getByTestId('report-place').textContent()).toBe('Report 4 of 6 (you own 3)');
+    // "Report over time" lists what the timeline shows: the three not owned too, said and not choosable.
+    const options = page.getByLabel('Report over time').locator('option');
+    expect(await options.count()).toBe(6);
+    const notOwned = options.filter({ hasText: / · not owned$/ });
+    expect(await notOwned.count()).toBe(3);
+    for (const option of await notOwned.all()) expect(await option.isDisabled()).toBe(true);
+    expect(await options.nth(3).textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, .* · \S+$/);
+    expect(await options.nth(3).isDisabled()).toBe(false);
+    await shotAt(page, 'report-timeline-gaps');
+    // One date on the page, and a toolbar that fits in one row at 1280 px and at 900 px.
+    for (const width of [1280, 900]) {
+      await page.setViewportSize({ width, height: 900 });
+      // One row is no taller than its tallest item: the whole toolbar at 1280 px, each group at 900 px.
+      const rows = page.locator(width === 1280 ? '.report-toolbar' : '.report-toolbar .toolbar-group');
+      for (const row of await rows.all()) {
+        const [height, tallest] = await row.evaluate((bar) => [
+          bar.getBoundingClientRect().height,
+          Math.max(...[...bar.children].map((item) => item.getBoundingClientRect().height)),
+        ]);
+        expect(height, `a toolbar row at ${width} px`).toBeLessThanOrEqual(tallest! + 1);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await expect.poll(() => timeline.getByTestId('timeline-owned').count()).toBe(3);
     expect(await timeline.getByTestId('timeline-not-owned').count()).toBe(3);
     expect(await timeline.textContent()).toContain('hollow ones you do not own');
     expect(await audit(page, 'timeline with gaps')).toEqual([]);
-    await shotAt(page, 'report-timeline-gaps');
   });
 
   it('does not call two owned reports consecutive when reports not owned sit between them', async () => {

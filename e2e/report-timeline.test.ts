@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { buyAll } from '../test/core/helpers';
-import { day } from '../src/renderer/format';
 import type { ReportView } from '../src/shared/rpc';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 
@@ -72,7 +71,7 @@ describe('the Report screen', () => {
     await open(third.id);
     const handle = page.locator('.report-handle');
     expect(await handle.textContent()).toBe(`${displayName} @${username}`);
-    expect(await place()).toBe(`Report 3 of 4, ${day(third.createdAt)}`);
+    expect(await place()).toBe('Report 3 of 4');
   });
 
   it('draws the analytics with date axes and shares as percentages, at 12 px at least', async () => {
@@ -134,14 +133,15 @@ describe('the Report screen', () => {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Enter');
-    await expect.poll(place).toBe(`Report 1 of 4, ${day(oldest.createdAt)}`);
+    await expect.poll(place).toBe('Report 1 of 4');
     expect(await page.evaluate(() => window.location.hash)).toMatch(
       new RegExp(`^#/report/${oldest.id}\\?service=`),
     );
     // The pointer: the newest point opens the newest report.
     const newest = views[3]!.snapshot;
     await clickPoint(page.getByRole('region', { name: 'Timeline' }), 3);
-    await expect.poll(place).toBe(`Report 4 of 4, ${day(newest.createdAt)}`);
+    await expect.poll(place).toBe('Report 4 of 4');
+    expect(await page.evaluate(() => window.location.hash)).toContain(newest.id);
   });
 
   it('compares two points chosen on the timeline in the compare view', async () => {
@@ -152,11 +152,12 @@ describe('the Report screen', () => {
     await expect.poll(() => timeline.textContent()).toContain('chosen');
     await clickPoint(timeline, 2);
     const [older, newer] = [views[0]!.snapshot, views[2]!.snapshot];
-    await expect.poll(place).toBe(`Report 3 of 4, ${day(newer.createdAt)}`);
+    await expect.poll(place).toBe('Report 3 of 4');
     const compare = page.getByRole('region', { name: 'Compare with another report' });
     await expect
       .poll(() => compare.locator('.report-diff p.muted').first().textContent())
       .toContain('1 owned between them');
     expect(await compare.getByRole('combobox').inputValue()).toBe(older.id);
+    expect(await page.evaluate(() => window.location.hash)).toContain(newer.id);
   });
 });

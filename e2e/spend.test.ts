@@ -1,7 +1,7 @@
 /**
  * Spend you can see and steer, in browser mode with everything real (service, anvil, core, web host,
- * Chromium): the menu plans All, Missing only and the choice from the last price until the live quote
- * confirms one; Purchases shows today, this month and in all with charts the keyboard can read; a budget set
+ * Chromium): the menu plans All (the missing ones), All with the owned ones again and the choice from the
+ * last price until the live quote confirms one; Purchases shows today, this month and in all with charts the keyboard can read; a budget set
  * in Settings makes the next purchase of the handle ask for the confirmation the caps ask for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,9 +68,11 @@ describe('spend you can see and steer', () => {
       .toMatch(
         /^Estimates at \$0\.01 per report, the last price paid on [A-Z][a-z]{2} \d{1,2}, \d{4}, until the live/,
       );
-    expect(await planned('all').textContent()).toBe('All (4 reports)≈ $0.04 estimate');
-    expect(await planned('missing-only').textContent()).toBe('Missing only (2 reports)≈ $0.02 estimate');
+    expect(await planned('all').textContent()).toBe('All 4, the 2 owned again≈ $0.04 estimate');
+    expect(await planned('missing-only').textContent()).toBe('All 4 (2 missing)≈ $0.02 estimate');
     expect(await planned('your-choice').textContent()).toBe('Your choice (2 reports)≈ $0.02 estimate');
+    // The menu's "All" choice says it in the same words as the plan that prices it.
+    expect(await page.getByRole('radio', { name: 'All 4 (2 missing)' }).isChecked()).toBe(true);
 
     release();
     await expect
@@ -80,7 +82,7 @@ describe('spend you can see and steer', () => {
       'Estimates at $0.01 per report, the price of the live quote.',
     );
     expect(await audit(page, 'menu planner')).toEqual([]);
-    expect(await planned('all').textContent()).toBe('All (4 reports)≈ $0.04 estimate');
+    expect(await planned('all').textContent()).toBe('All 4, the 2 owned again≈ $0.04 estimate');
     await page.unroute('**/rpc/quote.get');
   });
 

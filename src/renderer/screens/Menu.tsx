@@ -55,6 +55,16 @@ export function MenuScreen(props: { handle: string }) {
     else next.add(id);
     setChoice({ ...choice, mode: 'pick', picked: [...next] });
   };
+  // Every report that can be ticked: owned ones only while buying them again is chosen.
+  const tickAll = () =>
+    setChoice({
+      ...choice,
+      mode: 'pick',
+      picked: reports.filter((r) => choice.includeOwned || !r.owned).map((r) => r.id),
+    });
+  const tickNone = () => setChoice({ ...choice, mode: 'pick', picked: [] });
+  const missingCount = reports.length - ownedCount;
+  const allWords = `All ${reports.length} (${missingCount} missing)`;
 
   const refresh = async () => {
     const fresh = await client.call('menu.get', { handle, refresh: true });
@@ -111,7 +121,7 @@ export function MenuScreen(props: { handle: string }) {
                   checked={choice.mode === 'all'}
                   onChange={() => setChoice({ ...choice, mode: 'all' })}
                 />{' '}
-                All reports
+                {allWords}
               </label>
               <label>
                 <input
@@ -156,7 +166,8 @@ export function MenuScreen(props: { handle: string }) {
                   type="radio"
                   name="mode"
                   checked={choice.mode === 'pick'}
-                  onChange={() => setChoice({ ...choice, mode: 'pick', picked: [...chosen] })}
+                  // Nothing ticked: choosing one by one starts from none, not from every report.
+                  onChange={() => setChoice({ ...choice, mode: 'pick', picked: [] })}
                 />{' '}
                 Individual reports
               </label>
@@ -175,11 +186,19 @@ export function MenuScreen(props: { handle: string }) {
             </fieldset>
             <Planner
               handle={menu.data?.username ?? handle}
-              counts={{ all: reports.length, missing: reports.length - ownedCount, chosen: chosen.size }}
+              counts={{ all: reports.length, missing: missingCount, chosen: chosen.size }}
               selection={settledSelection}
               includeOwned={choice.includeOwned}
               settling={settledSelection !== selection}
             />
+            <div className="toolbar tick-all" role="group" aria-label="Tick reports">
+              <button type="button" onClick={tickAll}>
+                Tick all
+              </button>
+              <button type="button" onClick={tickNone}>
+                Tick none
+              </button>
+            </div>
             <MenuReports
               reports={reports}
               chosen={chosen}

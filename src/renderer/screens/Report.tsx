@@ -1,6 +1,6 @@
 /** One owned report: narrative, change summary, analytics charts, navigation over time, export. */
 import { useState } from 'react';
-import type { ExportFormat } from '../../shared/rpc';
+import type { ExportFormat, NotOwnedReport, TimelineEntry } from '../../shared/rpc';
 import { download } from '../download';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../app/route';
@@ -13,6 +13,17 @@ import { ReportCompare } from './ReportCompare';
 import { ReportTimeline, placeText } from './ReportTimeline';
 import { ReportNotes } from './ReportNotes';
 import { dateTime, day, humanize } from '../format';
+
+/** Owned and not-owned reports of the handle, oldest first, as the timeline shows them. */
+function overTime(
+  timeline: TimelineEntry[],
+  notOwned: NotOwnedReport[],
+): { id: string; createdAt: string; model: string; owned: boolean }[] {
+  return [
+    ...timeline.map((t) => ({ id: t.id, createdAt: t.createdAt, model: t.model, owned: true })),
+    ...notOwned.map((t) => ({ id: t.id, createdAt: t.createdAt, model: t.model, owned: false })),
+  ].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
 
 function Sections(props: { value: Record<string, unknown> }) {
   return (
@@ -63,49 +74,60 @@ export function ReportScreen(props: {
         <button type="button" className="link" onClick={() => navigate({ screen: 'library' })}>
           ← Library
         </button>
-        <div className="toolbar">
-          <button
-            type="button"
-            disabled={!older}
-            onClick={() => older && navigate({ screen: 'report', id: older.id, serviceUrl })}
-          >
-            ← Older
-          </button>
-          <select
-            aria-label="Report over time"
-            value={snapshot.id}
-            onChange={(e) => navigate({ screen: 'report', id: e.target.value, serviceUrl })}
-          >
-            {timeline.map((t) => (
-              <option key={t.id} value={t.id}>
-                {dateTime(t.createdAt)} · {t.model}
-              </option>
-            ))}
-          </select>
-          <button
-            type="button"
-            disabled={!newer}
-            onClick={() => newer && navigate({ screen: 'report', id: newer.id, serviceUrl })}
-          >
-            Newer →
-          </button>
-          <button type="button" onClick={() => exportAs('json')}>
-            Export JSON
-          </button>
-          <button type="button" onClick={() => exportAs('md')}>
-            Export Markdown
-          </button>
-          <button type="button" onClick={() => exportAs('pdf')}>
-            Export PDF
-          </button>
-          <button type="button" onClick={() => window.print()}>
-            Print
-          </button>
-          {mode === 'browser' ? (
-            <button type="button" onClick={() => void copyText(window.location.href).then(setCopied)}>
-              {copied ? 'Link copied' : 'Copy link'}
+        {/* Two groups that wrap whole: at 1280 px one row, narrower the export row goes under the other. */}
+        <div className="toolbar report-toolbar">
+          <div className="toolbar-group">
+            <button
+              type="button"
+              disabled={!older}
+              onClick={() => older && navigate({ screen: 'report', id: older.id, serviceUrl })}
+            >
+              ← Older
             </button>
-          ) : null}
+            <select
+              aria-label="Report over time"
+              value={snapshot.id}
+              onChange={(e) => navigate({ screen: 'report', id: e.target.value, serviceUrl })}
+            >
+              {/* Every report the timeline shows: those not owned are listed so the two agree, and cannot
+                be chosen since there is nothing to read; the timeline opens the menu to buy them. */}
+              {overTime(timeline, notOwned).map((t) => (
+                <option key={t.id} value={t.id} disabled={!t.owned}>
+                  {dateTime(t.createdAt)} · {t.model}
+                  {t.owned ? '' : ' · not owned'}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              disabled={!newer}
+              onClick={() => newer && navigate({ screen: 'report', id: newer.id, serviceUrl })}
+            >
+              Newer →
+            </button>
+          </div>
+          <div className="toolbar-group" role="group" aria-label="Export and share">
+            <span className="muted small" aria-hidden="true">
+              Export
+            </span>
+            <button type="button" aria-label="Export JSON" onClick={() => exportAs('json')}>
+              JSON
+            </button>
+            <button type="button" aria-label="Export Markdown" onClick={() => exportAs('md')}>
+              Markdown
+            </button>
+            <button type="button" aria-label="Export PDF" onClick={() => exportAs('pdf')}>
+              PDF
+            </button>
+            <button type="button" onClick={() => window.print()}>
+              Print
+            </button>
+            {mode === 'browser' ? (
+              <button type="button" onClick={() => void copyText(window.location.href).then(setCopied)}>
+                {copied ? 'Link copied' : 'Copy link'}
+              </button>
+            ) : null}
+          </div>
         </div>
       </div>
       <ErrorLine error={exporter.error} />
@@ -122,7 +144,7 @@ export function ReportScreen(props: {
       </p>
       <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
       <p className="report-place" data-testid="report-place">
-        {placeText(snapshot, timeline, notOwned, menuCount)}, {day(snapshot.createdAt)}
+        {placeText(snapshot, timeline, notOwned, menuCount)}
       </p>
       <p className="muted">
         <bdi>{snapshot.model}</bdi> · {snapshot.meta.postCount ?? '?'} posts

@@ -1,5 +1,6 @@
 /**
- * The menu as a purchase planner: what All, Missing only and the person's choice would cost, side by side.
+ * The menu as a purchase planner: what All (the missing ones), All with the owned ones again and the person's
+ * choice would cost, side by side.
  * Before the live quote answers they are estimates from the last price per report this desk knows (a purchase
  * or a quote); the live quote then confirms the choice's price, and the other two are estimated at its price
  * per report. With no price known, it says so rather than inventing one.
@@ -20,7 +21,13 @@ export interface PlanCounts {
 }
 
 /** `unit`: the price of one report, in token base units. */
-function Cost(props: { label: string; count: number; unit: string | null; live?: QuoteView | undefined }) {
+function Cost(props: {
+  id: string;
+  label: string;
+  count: number;
+  unit: string | null;
+  live?: QuoteView | undefined;
+}) {
   const { count, unit, live } = props;
   let value: string;
   let note: string;
@@ -38,10 +45,8 @@ function Cost(props: { label: string; count: number; unit: string | null; live?:
     note = 'estimate';
   }
   return (
-    <div data-testid={`plan-${props.label.toLowerCase().replace(/\s+/g, '-')}`}>
-      <dt>
-        {props.label} ({plural(count, 'report')})
-      </dt>
+    <div data-testid={`plan-${props.id}`}>
+      <dt>{props.label}</dt>
       <dd>
         <strong>{value}</strong> <span className="muted small">{note}</span>
       </dd>
@@ -90,9 +95,31 @@ export function Planner(props: {
         Plan
       </h2>
       <dl className="planner-costs">
-        <Cost label="All" count={counts.all} unit={unit} />
-        <Cost label="Missing only" count={counts.missing} unit={unit} />
-        <Cost label="Your choice" count={counts.chosen} unit={unit} live={live} />
+        {/* The same words as the menu's "All reports" choice, which buys the missing ones unless the
+            owned ones are chosen again: the two cards are that choice without and with them. */}
+        <Cost
+          id="missing-only"
+          label={`All ${counts.all} (${counts.missing} missing)`}
+          count={counts.missing}
+          unit={unit}
+        />
+        <Cost
+          id="all"
+          label={
+            counts.all > counts.missing
+              ? `All ${counts.all}, the ${counts.all - counts.missing} owned again`
+              : `All ${counts.all} (none owned)`
+          }
+          count={counts.all}
+          unit={unit}
+        />
+        <Cost
+          id="your-choice"
+          label={`Your choice (${plural(counts.chosen, 'report')})`}
+          count={counts.chosen}
+          unit={unit}
+          live={live}
+        />
       </dl>
       <p className="muted small" data-testid="plan-source">
         {source}
