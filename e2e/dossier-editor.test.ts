@@ -68,6 +68,11 @@ describe('dossier editor', () => {
     await shot(page, 'dossier-02-diff');
     await page.getByRole('button', { name: 'Save to the service' }).click();
     await page.getByText(/^Saved\. The service now holds/).waitFor();
+    // Saved: in the success colour, and the kept draft's note is gone with the draft.
+    expect(await page.getByTestId('dossier-notice').getAttribute('class')).toContain('notice-ok');
+    expect(await page.getByText(/Draft kept at/).count()).toBe(0);
+    expect(await page.locator('#dossier-title').textContent()).toMatch(/^Dossiers: @/);
+    await shotAt(page, 'dossier-saved');
 
     const stored = bundleSchema.parse(
       await (

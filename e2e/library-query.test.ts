@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyAll } from '../test/core/helpers';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
+import { shotAt } from './shot-widths';
 
 let fx: DeskFixture;
 let handle: string;
@@ -106,5 +107,22 @@ describe('asking the library in the app', () => {
       .toEqual(expect.arrayContaining(['#grid', '#energy', '#wind', '#solar']));
     expect(await tags.getByRole('listitem').count()).toBe(4);
     expect(await field.inputValue()).toBe('');
+  });
+
+  it('offers model: when a model’s name alone finds nothing', async () => {
+    const { page } = fx;
+    const model = (await fx.desk.core.handlers['library.list']({ handle })).items[0]!.model;
+    const expected = (await fx.desk.core.handlers['library.search']({ text: `model:"${model}"` })).count;
+    await page.getByRole('link', { name: 'Library', exact: true }).first().click();
+    const box = page.getByLabel('Search owned reports');
+    await box.fill(model);
+    const hint = page.getByTestId('search-hint');
+    await hint.waitFor();
+    expect(await hint.textContent()).toContain(`Did you mean model:"${model}"?`);
+    await shotAt(page, 'library-search-hint');
+    await hint.getByRole('button', { name: `model:"${model}"` }).click();
+    expect(await box.inputValue()).toBe(`model:"${model}"`);
+    await expect.poll(() => hits().count()).toBe(expected);
+    await box.fill('');
   });
 });

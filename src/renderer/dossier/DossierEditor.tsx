@@ -54,7 +54,8 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
   const [tab, setTab] = useState<Tab>('Profile');
   const [reviewing, setReviewing] = useState(false);
   const [conflict, setConflict] = useState<{ base: Bundle; theirs: Bundle; mine: Bundle } | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  // A save that went through is said in the success colour; anything else asks for attention.
+  const [notice, setNotice] = useState<{ text: string; ok: boolean } | null>(null);
   const saveDraft = useRpcMutation('dossier.saveDraft');
   const discard = useRpcMutation('dossier.discardDraft');
   // No refetch of dossier.open here: the editor keeps the saved copy as its new base itself.
@@ -107,15 +108,19 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
       setBase(answer.bundle);
       setMine(answer.bundle);
       setConflict(null);
-      setNotice(
-        `Saved. The service now holds the dossier gathered at ${dateTime(answer.bundle.gatheredAt)}.`,
-      );
+      // The kept draft was of edits now saved: its "Draft kept at …" would say unsaved work is still around.
+      saveDraft.reset();
+      setRestored(false);
+      setNotice({
+        text: `Saved. The service now holds the dossier gathered at ${dateTime(answer.bundle.gatheredAt)}.`,
+        ok: true,
+      });
     } else if (answer.status === 'conflict') {
       // The editor's own base, not core's: core falls back to "theirs" when no draft was kept yet (a save
       // within the draft delay), which would make the other person's changes look like no change at all.
       setConflict({ base, theirs: answer.theirs, mine: answer.mine });
     } else {
-      setNotice(answer.message);
+      setNotice({ text: answer.message, ok: false });
     }
   };
 
@@ -128,7 +133,7 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
           setBase(theirs);
           edit(merged);
           setConflict(null);
-          setNotice('Merged. Review the change and save again.');
+          setNotice({ text: 'Merged. Review the change and save again.', ok: false });
         }}
       />
     );
@@ -194,8 +199,8 @@ export function DossierEditor(props: { handle: string; view: DossierView; onRelo
       ) : null}
       <PeerNote elsewhere={peers.elsewhere} onReload={props.onReload} />
       {notice ? (
-        <p className="notice" role="status">
-          {notice}{' '}
+        <p className={notice.ok ? 'notice notice-ok' : 'notice'} role="status" data-testid="dossier-notice">
+          {notice.text}{' '}
           <button type="button" className="link" onClick={props.onReload}>
             Reopen from the service
           </button>

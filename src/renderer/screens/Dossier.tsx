@@ -24,7 +24,7 @@ export function DossierScreen(props: { handle?: string | undefined }) {
   return (
     <section aria-labelledby="dossier-title">
       <div className="screen-head">
-        <h1 id="dossier-title">Dossier{handle ? `: @${handle}` : ''}</h1>
+        <h1 id="dossier-title">Dossiers{handle ? `: @${handle}` : ''}</h1>
         <form
           className="toolbar"
           onSubmit={(e) => {

@@ -28,6 +28,7 @@ import { OPENING_VIEW, useLibraryHead, useSearchPages, type LibraryView } from '
 import { SavedSearches } from './SavedSearches';
 import { SearchSyntaxError } from './SearchSyntaxError';
 import { QueryHelp } from './QueryHelp';
+import { SearchHint } from './SearchHint';
 import type { LibraryIndexing, LibraryItem, SearchHit, SearchView } from '../../shared/rpc';
 
 const reports = (n: number) => plural(n, 'report');
@@ -68,7 +69,7 @@ const HitList = memo(function HitList(props: { hits: SearchHit[] }) {
   );
 });
 
-function SearchResults(props: { text: string; handle: string }) {
+function SearchResults(props: { text: string; handle: string; onUse(query: string): void }) {
   const search = useSearchPages(props.text, props.handle);
   const hits = useMemo(() => search.data?.pages.flatMap((page) => page.hits) ?? [], [search.data]);
   const shownHits = useDeferredValue(hits);
@@ -81,7 +82,11 @@ function SearchResults(props: { text: string; handle: string }) {
       ) : search.isError ? (
         <ErrorMessage error={search.error} />
       ) : null}
-      {first && hits.length === 0 ? <Empty title={`Nothing owned matches “${props.text}”.`} /> : null}
+      {first && hits.length === 0 ? (
+        <Empty title={`Nothing owned matches “${props.text}”.`}>
+          <SearchHint text={props.text} handle={props.handle} onUse={props.onUse} />
+        </Empty>
+      ) : null}
       {first && hits.length > 0 ? (
         <p className="muted count" data-testid="search-count">
           {first.countCapped ? 'More than ' : ''}
@@ -222,7 +227,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
             </Empty>
           ) : null}
           {settledText ? (
-            <SearchResults text={settledText} handle={handle} />
+            <SearchResults text={settledText} handle={handle} onUse={setText} />
           ) : first && first.total > 0 ? (
             <>
               <p className="muted count library-count">
