@@ -84,7 +84,8 @@ export const OPTION_HELP: Record<OptionName, OptionHelp> = {
   missing: { text: 'the reports on the menu you do not own' },
   'include-owned': { text: 'quote and buy reports you own again' },
   rebuy: { text: 'the same as --include-owned' },
-  yes: { text: 'buy without asking (buy needs it)' },
+  // buy never asks at a terminal: --yes is the confirmation itself, not a way to skip a question.
+  yes: { text: 'confirm the purchase (buy never asks, and without it refuses)' },
   pay: { text: 'pay even when the library secret would read the reports for free' },
   'over-cap': { text: 'go over a cap or budget for this purchase' },
   'accept-payee': { text: "accept a payee that changed since the service's first payment" },

@@ -41,6 +41,11 @@ describe('intel-desk --help', () => {
     const buy = await runCli(['buy', '--help'], env);
     expect(buy.stdout).toMatch(/^ {2}--from D +from this ISO date or timestamp$/m);
     expect(buy.stdout).not.toContain('backup');
+    // buy asks nothing at a terminal: its --yes is the confirmation, not a way past a question.
+    expect(buy.stdout).toMatch(
+      /^ {2}--yes +confirm the purchase \(buy never asks, and without it refuses\)$/m,
+    );
+    expect(buy.stdout).not.toContain('without asking');
     const receipt = await runCli(['receipt', '--help'], env);
     expect(receipt.stdout).toMatch(/^ {2}--format F +json or pdf/m);
   });
