@@ -7,6 +7,7 @@
  */
 import { selectionSchema, type Selection } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
+import { refused } from '../errors';
 import {
   closeDesk,
   holderFor,
@@ -131,6 +132,15 @@ export class Reservations {
   holds(purchaseId: string): boolean {
     const reservation = this.get(purchaseId);
     return reservation?.holder?.desk === this.desk && standing(reservation, this.now());
+  }
+
+  /** The fence before a payment leaves or is judged again: refused unless this desk still holds its place. */
+  assertHeld(purchaseId: string): void {
+    if (this.holds(purchaseId)) return;
+    throw refused(
+      'reservation_lapsed',
+      'This payment took too long to be signed and no longer holds its place; nothing was sent. Buy again.',
+    );
   }
 
   /** True while a live process (this one included) is still at work on this purchase. */

@@ -167,12 +167,7 @@ export class Purchaser {
   private confirmReserved(purchaseId: string, pending: PendingExternal): void {
     this.deps.db
       .transaction(() => {
-        if (!this.deps.reservations.holds(purchaseId)) {
-          throw refused(
-            'reservation_lapsed',
-            'This payment waited too long for its signature and no longer holds its place; nothing was sent. Buy again.',
-          );
-        }
+        this.deps.reservations.assertHeld(purchaseId);
         this.check(pending.target, pending.held, pending.consent, [purchaseId]);
       })
       .immediate();

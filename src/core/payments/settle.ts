@@ -7,7 +7,7 @@ import type { PublicClient } from 'viem';
 import type { PaymentPayload } from '@x402/core/types';
 import type { PurchaseOutcome, PurchaseView } from '../../shared/rpc';
 import { transactionHash, type PaidSuccess } from '../../shared/wire';
-import { DeskError, refused } from '../errors';
+import { DeskError } from '../errors';
 import type { Reservations } from '../ledger/reservations';
 import type { DeskDb } from '../db/open';
 import { purchaseView, type PurchaseLedger } from '../ledger/purchases';
@@ -30,7 +30,7 @@ export interface SettlementDeps {
   settings: SettingsStore;
   steps: PurchaseSteps;
   /** The fence before a payment leaves: its reservation must still be this process's. */
-  reservations: Pick<Reservations, 'holds'>;
+  reservations: Pick<Reservations, 'assertHeld'>;
   now: () => number;
 }
 
@@ -49,12 +49,7 @@ export class Settlement {
     const { ledger } = this.deps;
     this.deps.db
       .transaction(() => {
-        if (!this.deps.reservations.holds(purchaseId)) {
-          throw refused(
-            'reservation_lapsed',
-            'This payment took too long to sign and no longer holds its place; nothing was sent. Buy again.',
-          );
-        }
+        this.deps.reservations.assertHeld(purchaseId);
         ledger.insertSigned({
           id: purchaseId,
           serviceUrl,
