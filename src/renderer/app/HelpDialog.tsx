@@ -54,7 +54,7 @@ export function HelpDialog(props: {
               <td>
                 {keys.map((key, index) => (
                   <span key={key}>
-                    {index > 0 ? ' ' : ''}
+                    {index > 0 ? ', ' : ''}
                     <kbd>{key}</kbd>
                   </span>
                 ))}

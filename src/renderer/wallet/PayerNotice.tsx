@@ -70,9 +70,8 @@ export function PayerNotice(props: { view: WalletView }) {
             <strong>
               {payerName.charAt(0).toUpperCase() + payerName.slice(1)} pays
               {view.unlocked ? '' : ' once unlocked'}
-            </strong>{' '}
-            (<Address address={view.address} label="paying wallet address" />
-            ).{' '}
+            </strong>
+            : <Address address={view.address} label="paying wallet address" />.{' '}
           </>
         ) : (
           <strong>No wallet pays now. </strong>
