@@ -35,7 +35,8 @@ export function PayerNotice(props: { view: WalletView }) {
   const wallet = useExternalWallet();
   const browserWallets = usePresentBrowserWallets();
   const remembered = useRemembered();
-  // A wallet the window is connected to (wagmi reconnected it after a reload) that core does not pay with.
+  // The wallet the window is still connected to (wagmi reconnects it after a reload), if any: Reconnect
+  // then only tells core its address again.
   const connectedHere: LastExternal | null =
     connection.isConnected &&
     connection.address &&
@@ -43,7 +44,8 @@ export function PayerNotice(props: { view: WalletView }) {
     connection.connector.id !== 'intelDesk'
       ? { address: connection.address, kind: kindOf(connection.connector) }
       : null;
-  const missing = connectedHere ?? remembered;
+  // Only a wallet core was told to pay with: one being connected right now is not yet "missing".
+  const missing = remembered;
   if (!missing || view.kind === 'external') return null;
 
   const walletName = missing.kind === 'walletconnect' ? 'WalletConnect wallet' : 'browser wallet';
@@ -56,7 +58,9 @@ export function PayerNotice(props: { view: WalletView }) {
     const injected = browserWallets[0];
     if (missing.kind === 'browser' && injected) void wallet.connect(injected);
   };
-  const canReconnect = connectedHere !== null || (missing.kind === 'browser' && browserWallets.length > 0);
+  const canReconnect =
+    (connectedHere !== null && sameAddress(connectedHere.address, missing.address)) ||
+    (missing.kind === 'browser' && browserWallets.length > 0);
   const keepPayer = () => {
     forgetRememberedExternal();
     if (connectedHere) disconnect();
