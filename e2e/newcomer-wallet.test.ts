@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { shot } from './browser';
+import { addAxe, audit } from './axe';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
 import { filterAndOpen, waitForPrice } from './flow';
 import { balanceOf } from '../test/core/helpers';
@@ -63,6 +64,7 @@ beforeAll(async () => {
     demoKey: (stack) => stack.buyerKeys[0]!,
     demoLibrarySecret: true,
     beforeLoad: async (fresh) => {
+      await addAxe(fresh);
       await fresh.exposeFunction('__walletBridge', answerWallet);
       await fresh.addInitScript(installProvider);
     },
@@ -106,6 +108,7 @@ describe('a browser wallet that never answers', () => {
       'Waiting for your wallet to sign the payment…',
     );
     await shot(page, 'purchase-waiting-for-wallet');
+    expect(await audit(page, 'purchase-waiting-for-wallet')).toEqual([]);
     await page.getByTestId('cancel-signing').focus();
     await page.keyboard.press('Enter');
     const outcome = page.getByTestId('purchase-outcome');
@@ -136,6 +139,7 @@ describe('a browser wallet that never answers', () => {
     expect(await panel.getByLabel('Wallet passphrase').count()).toBe(0);
     expect(await page.getByTestId('payer-notice').count()).toBe(0);
     await shot(page, 'purchase-wallet-disconnected');
+    expect(await audit(page, 'purchase-wallet-disconnected')).toEqual([]);
   });
 });
 
@@ -154,7 +158,11 @@ describe('after a restart', () => {
     expect(text).toContain('is not connected to Intel Desk');
     expect(await notice.locator(`[title="${demoAddress}"]`).count()).toBe(1);
     expect(await notice.locator(`[title="${account.address}"]`).count()).toBe(1);
+    expect(await page.locator('.wallet-panel').textContent()).toContain(
+      'connected in this window, not paying.',
+    );
     await shot(page, 'settings-payer-notice');
+    expect(await audit(page, 'settings-payer-notice')).toEqual([]);
     await notice.getByRole('button', { name: 'Reconnect the browser wallet' }).click();
     await notice.waitFor({ state: 'detached' });
     expect(await fx.desk.core.handlers['wallet.status']({})).toMatchObject({
@@ -176,6 +184,7 @@ describe('help and the demo secret', () => {
     expect(await dialog.getByRole('table', { name: 'Keyboard shortcuts' }).getByRole('row').count()).toBe(9);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Close');
     await shot(page, 'help-dialog');
+    expect(await audit(page, 'help-dialog')).toEqual([]);
     await dialog.getByRole('button', { name: 'Search syntax' }).click();
     const syntax = page.getByRole('dialog', { name: 'Search syntax' });
     await syntax.waitFor();
@@ -193,6 +202,7 @@ describe('help and the demo secret', () => {
     await hint.waitFor();
     expect(await hint.textContent()).toContain('Use the demo secret');
     await shot(page, 'dossiers-demo-secret-hint');
+    expect(await audit(page, 'dossiers-demo-secret-hint')).toEqual([]);
     await hint.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Use the demo secret' }).waitFor();
   });

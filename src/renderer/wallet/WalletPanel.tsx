@@ -40,12 +40,12 @@ export function UnlockForm() {
   );
 }
 
-function BrowserWallets() {
+function BrowserWallets(props: { paying: boolean }) {
   const connectors = usePresentBrowserWallets();
   const wallet = useExternalWallet();
   if (connectors.length === 0) return null;
   if (wallet.connectedWith((c) => c.type === 'injected'))
-    return <ConnectedWallet label="Browser wallet" address={wallet.address} />;
+    return <ConnectedWallet label="Browser wallet" address={wallet.address} paying={props.paying} />;
   return (
     <div className="inline-form">
       {connectors.map((connector) => (
@@ -118,7 +118,7 @@ export function WalletPanel(props: { compact?: boolean }) {
       ) : null}
       {view?.address && !view.unlocked ? <UnlockForm /> : null}
       <WalletConnectPairing />
-      {mode === 'browser' ? <BrowserWallets /> : null}
+      {mode === 'browser' ? <BrowserWallets paying={view?.kind === 'external'} /> : null}
     </div>
   );
 }

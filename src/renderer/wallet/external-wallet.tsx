@@ -29,11 +29,13 @@ export function useExternalWallet() {
   return { connect, connectedWith, isPending, error, address: connection.address };
 }
 
-export function ConnectedWallet(props: { label: string; address: string | undefined }) {
+/** `paying`: core pays with it; when not (core forgot it at a restart), "connected" alone would mislead. */
+export function ConnectedWallet(props: { label: string; address: string | undefined; paying?: boolean }) {
   const { disconnect } = useDisconnect();
   return (
     <p className="muted">
-      {props.label} {shortAddress(props.address)} connected.{' '}
+      {props.label} {shortAddress(props.address)}{' '}
+      {props.paying === false ? 'connected in this window, not paying.' : 'connected.'}{' '}
       <button
         type="button"
         className="link"
