@@ -69,6 +69,10 @@ describe('a new user in browser mode', () => {
     await page.locator('.shelf-row').first().waitFor();
     expect(await page.getByTestId('welcome').count()).toBe(0);
     await page.getByRole('button', { name: 'Help', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Help' })
+      .getByRole('button', { name: 'Show the welcome' })
+      .click();
     await welcome.waitFor();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('welcome-title');
     await welcome.getByRole('button', { name: 'Close' }).click();

@@ -106,7 +106,12 @@ describe('a newcomer finds their way', () => {
   it('opens the search syntax from Help, with "?", and beside the search box', async () => {
     const syntax = page.getByRole('dialog', { name: 'Search syntax' });
     const help = page.getByRole('button', { name: 'Help', exact: true });
-    await help.click();
+    const helpDialog = page.getByRole('dialog', { name: 'Help' });
+    const showWelcome = async () => {
+      await help.click();
+      await helpDialog.getByRole('button', { name: 'Show the welcome' }).click();
+    };
+    await showWelcome();
     const welcome = page.getByTestId('welcome');
     await welcome.waitFor();
     // On the Shelf already: nothing says to start there.
@@ -117,13 +122,18 @@ describe('a newcomer finds their way', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Close');
     await page.keyboard.press('Escape');
     await syntax.waitFor({ state: 'hidden' });
-    await help.click();
+    await welcome.getByRole('button', { name: 'Close' }).click();
     await welcome.waitFor({ state: 'hidden' });
 
     await nav('Library');
-    await help.click();
+    await showWelcome();
     await welcome.getByRole('button', { name: 'Start on the Shelf' }).waitFor();
+    await welcome.getByRole('button', { name: 'Close' }).click();
     await help.click();
+    await helpDialog.getByRole('button', { name: 'Search syntax' }).click();
+    await syntax.waitFor();
+    await page.keyboard.press('Escape');
+    await syntax.waitFor({ state: 'hidden' });
     await page.keyboard.press('?');
     await syntax.waitFor();
     await page.keyboard.press('Escape');

@@ -24,7 +24,7 @@ import { version } from '../package.json';
 import { toRpcError, type DispatchResult } from '../src/host/dispatch';
 import type { DeskEventSource } from '../src/shared/events';
 import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../src/shared/walletconnect-relay';
-import { checkDemoDataDir, prepareDemoWallet } from '../src/host/boot';
+import { checkDemoDataDir, DEMO_PASSPHRASE, prepareDemoWallet } from '../src/host/boot';
 import { startCoreThread } from '../src/host/core-thread';
 import { isAppUrl, lockDown, serveRenderer } from './app-origin';
 import { APP_ORIGIN, APP_SCHEME, EVENT_CHANNEL, RPC_CHANNEL } from './channel';
@@ -107,6 +107,7 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
       followOtherWriters: true,
       walletConnectRelayUrl: shellEnv.walletConnectRelayUrl,
       ...(shellEnv.demoAsset ? { demoAsset: shellEnv.demoAsset } : {}),
+      ...(shellEnv.demo && shellEnv.demoKey ? { demoWalletPassphrase: DEMO_PASSPHRASE } : {}),
       ...(shellEnv.demo && shellEnv.demoLibrarySecret
         ? { demoLibrarySecret: shellEnv.demoLibrarySecret }
         : {}),

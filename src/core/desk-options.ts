@@ -16,6 +16,11 @@ export interface DeskCoreOptions {
   vault?: SecretVault;
   /** Demo mode only: the demo service's library secret, which core can use when asked without showing it. */
   demoLibrarySecret?: string;
+  /**
+   * Demo mode only: the passphrase the demo sealed its own wallet with (src/host/boot.ts). When a connected
+   * wallet goes away, the demo's keystore is unlocked with it again: the demo never told anyone a passphrase.
+   */
+  demoWalletPassphrase?: string;
   fetch?: typeof fetch;
   /**
    * Every event core emits (src/shared/events.ts): what the hosts forward to the window, and how tests and the

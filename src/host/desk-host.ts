@@ -6,7 +6,7 @@ import type { ThreadCoreOptions } from './core-protocol';
 import { CLOCK_OFFSET_ENV, parseClockOffset } from '../core/clock-offset';
 import { DeskError } from '../core/errors';
 import { relayUrlFromEnv, walletConnectRelayUrlSchema } from '../shared/walletconnect-relay';
-import { checkDemoDataDir, prepareDemoWallet, type DemoWalletChoice } from './boot';
+import { checkDemoDataDir, DEMO_PASSPHRASE, prepareDemoWallet, type DemoWalletChoice } from './boot';
 import { startCoreThread, type CoreThread } from './core-thread';
 import { startWebHost, type WebHost } from './server';
 
@@ -66,6 +66,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       autoLockWallet: !options.core.demo,
       followOtherWriters: true,
       ...options.core,
+      ...(options.core.demo && options.demoKey ? { demoWalletPassphrase: DEMO_PASSPHRASE } : {}),
       walletConnectRelayUrl,
       ...(offsetMs ? { clockOffsetMs: offsetMs } : {}),
     },

@@ -38,6 +38,17 @@ async function walletStatus(
   };
 }
 
+/**
+ * In the demo, the keystore behind a wallet that went away is the demo's own, sealed with a passphrase the
+ * person was never told: it pays again, unlocked as at start. A wallet the person imported under their own
+ * passphrase does not open with it and stays locked, theirs to unlock.
+ */
+async function unlockDemoWallet(ctx: DeskContext): Promise<void> {
+  const passphrase = ctx.options.demoWalletPassphrase;
+  if (!ctx.demo || !passphrase || ctx.wallet.kind() !== 'keystore' || ctx.wallet.unlockedAccount()) return;
+  await ctx.wallet.unlock(passphrase).catch(() => undefined);
+}
+
 export const walletHandlers = (
   ctx: DeskContext,
 ): Pick<
@@ -77,6 +88,7 @@ export const walletHandlers = (
   },
   'wallet.forgetExternal': async () => {
     ctx.wallet.forgetExternal();
+    await unlockDemoWallet(ctx);
     return walletStatus(ctx, null);
   },
 });

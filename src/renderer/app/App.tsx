@@ -5,6 +5,7 @@ import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
 import { NavigateContext, routeHash, useHashRoute, type Route } from './route';
 import { Welcome } from './Welcome';
+import { HelpDialog } from './HelpDialog';
 import { QueryHelp, isHelpKey } from '../screens/QueryHelp';
 import { useTheme } from './theme';
 import { ShelfScreen } from '../screens/Shelf';
@@ -110,6 +111,7 @@ export function App() {
   const settings = useRpcQuery('settings.get', {});
   useTheme(settings.data?.theme);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [helpDialogOpen, setHelpDialogOpen] = useState(false);
   const [syntaxOpen, setSyntaxOpen] = useState(false);
   // After the first paint, not in its way: opening the Library then costs its data alone (issue 31).
   useEffect(() => {
@@ -174,8 +176,8 @@ export function App() {
             <button
               type="button"
               className="tab"
-              aria-expanded={welcomeShown}
-              onClick={() => (welcomeShown ? closeWelcome() : setHelpOpen(true))}
+              aria-haspopup="dialog"
+              onClick={() => setHelpDialogOpen(true)}
             >
               Help
             </button>
@@ -239,6 +241,21 @@ export function App() {
             <Screen route={route} />
           </Suspense>
           <QueryHelp open={syntaxOpen} onClose={() => setSyntaxOpen(false)} />
+          <HelpDialog
+            open={helpDialogOpen}
+            version={info.data?.version}
+            demo={info.data?.demo ?? false}
+            mode={mode}
+            onClose={() => setHelpDialogOpen(false)}
+            onSyntax={() => {
+              setHelpDialogOpen(false);
+              setSyntaxOpen(true);
+            }}
+            onWelcome={() => {
+              setHelpDialogOpen(false);
+              setHelpOpen(true);
+            }}
+          />
         </main>
       </div>
     </NavigateContext.Provider>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
 import { useNavigate } from '../app/route';
+import { DemoSecretHint } from './DemoSecretHint';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { DossierEditor } from '../dossier/DossierEditor';
 import { HandlePicker } from './HandlePicker';
@@ -45,6 +46,7 @@ export function DossierScreen(props: { handle?: string | undefined }) {
             </button>
             ; it stays in the desk's core and is never shown again.
           </p>
+          <DemoSecretHint offered={settings.data.demoLibrarySecretOffered} />
         </Empty>
       ) : null}
       {secretRefused ? (

@@ -9,6 +9,7 @@
 import { useEffect, useRef } from 'react';
 import { useConnection } from 'wagmi';
 import { useRpc, useRpcMutation } from '../rpc/context';
+import { kindOf, rememberExternal } from './last-external';
 
 export function FollowExternalWallet() {
   const { address, isConnected, connector, status } = useConnection();
@@ -21,7 +22,10 @@ export function FollowExternalWallet() {
     let current = true;
     void client.call('wallet.status', {}).then((view) => {
       if (current && view.kind === 'external' && view.address?.toLowerCase() !== address.toLowerCase())
-        followAddress({ address });
+        followAddress(
+          { address },
+          { onSuccess: () => rememberExternal({ address, kind: kindOf(connector) }) },
+        );
     });
     return () => {
       current = false;

@@ -1,6 +1,6 @@
 /** The wallet as the person sees it: which one, its address and balance, locked or not. */
-import { useEffect, useId, useState } from 'react';
-import { useConnection, useConnectors, type Connector } from 'wagmi';
+import { useId, useState } from 'react';
+import { useConnection } from 'wagmi';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { useNavigate } from '../app/route';
@@ -8,7 +8,8 @@ import { networkName } from '../format';
 import { Address } from '../components/Address';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { WalletConnectPairing } from './WalletConnectPairing';
-import { ConnectedWallet, useExternalWallet } from './external-wallet';
+import { ConnectedWallet, useExternalWallet, usePresentBrowserWallets } from './external-wallet';
+import { PayerNotice } from './PayerNotice';
 
 export function UnlockForm() {
   const [passphrase, setPassphrase] = useState('');
@@ -39,31 +40,12 @@ export function UnlockForm() {
   );
 }
 
-/** Injected connectors whose wallet is really there: the generic one is always listed, even with no wallet. */
-function usePresentBrowserWallets(): Connector[] {
-  const connectors = useConnectors();
-  const [present, setPresent] = useState<Connector[]>([]);
-  useEffect(() => {
-    let live = true;
-    const injected = connectors.filter((c) => c.type === 'injected');
-    void Promise.all(
-      injected.map(async (c) => ((await c.getProvider().catch(() => undefined)) ? c : null)),
-    ).then((found) => {
-      if (live) setPresent(found.filter((c): c is Connector => c !== null));
-    });
-    return () => {
-      live = false;
-    };
-  }, [connectors]);
-  return present;
-}
-
-function BrowserWallets() {
+function BrowserWallets(props: { paying: boolean }) {
   const connectors = usePresentBrowserWallets();
   const wallet = useExternalWallet();
   if (connectors.length === 0) return null;
   if (wallet.connectedWith((c) => c.type === 'injected'))
-    return <ConnectedWallet label="Browser wallet" address={wallet.address} />;
+    return <ConnectedWallet label="Browser wallet" address={wallet.address} paying={props.paying} />;
   return (
     <div className="inline-form">
       {connectors.map((connector) => (
@@ -93,6 +75,7 @@ export function WalletPanel(props: { compact?: boolean }) {
     <div className="wallet-panel" data-testid="wallet-panel">
       {/* In Settings the card around it already says "Wallet". */}
       {props.compact ? <h3>Wallet</h3> : null}
+      {view ? <PayerNotice view={view} /> : null}
       {wallet.isPending ? <p className="muted">Checking the wallet…</p> : null}
       {wallet.isError ? <p className="error-text">{errorMessage(wallet.error)}</p> : null}
       {view && !view.address ? (
@@ -135,7 +118,7 @@ export function WalletPanel(props: { compact?: boolean }) {
       ) : null}
       {view?.address && !view.unlocked ? <UnlockForm /> : null}
       <WalletConnectPairing />
-      {mode === 'browser' ? <BrowserWallets /> : null}
+      {mode === 'browser' ? <BrowserWallets paying={view?.kind === 'external'} /> : null}
     </div>
   );
 }

@@ -1,9 +1,10 @@
 /** Connecting a wallet that signs outside core (injected or WalletConnect): core only learns its address. */
-import { useState } from 'react';
-import { useConnect, useConnection, useDisconnect, type Connector } from 'wagmi';
+import { useEffect, useState } from 'react';
+import { useConnect, useConnection, useConnectors, useDisconnect, type Connector } from 'wagmi';
 import { useRpcMutation } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { shortAddress } from '../format';
+import { forgetRememberedExternal, kindOf, rememberExternal } from './last-external';
 
 export function useExternalWallet() {
   const { connectAsync, isPending } = useConnect();
@@ -15,7 +16,10 @@ export function useExternalWallet() {
     try {
       const result = await connectAsync({ connector });
       const address = result.accounts[0];
-      if (address) await useExternal.mutateAsync({ address });
+      if (address) {
+        await useExternal.mutateAsync({ address });
+        rememberExternal({ address, kind: kindOf(connector) });
+      }
     } catch (e) {
       setError(e instanceof Error ? e.message : errorMessage(e));
     }
@@ -25,14 +29,43 @@ export function useExternalWallet() {
   return { connect, connectedWith, isPending, error, address: connection.address };
 }
 
-export function ConnectedWallet(props: { label: string; address: string | undefined }) {
+/** `paying`: core pays with it; when not (core forgot it at a restart), "connected" alone would mislead. */
+export function ConnectedWallet(props: { label: string; address: string | undefined; paying?: boolean }) {
   const { disconnect } = useDisconnect();
   return (
     <p className="muted">
-      {props.label} {shortAddress(props.address)} connected.{' '}
-      <button type="button" className="link" onClick={() => disconnect()}>
+      {props.label} {shortAddress(props.address)}{' '}
+      {props.paying === false ? 'connected in this window, not paying.' : 'connected.'}{' '}
+      <button
+        type="button"
+        className="link"
+        onClick={() => {
+          // The person chose the keystore again: no warning about a wallet they let go.
+          forgetRememberedExternal();
+          disconnect();
+        }}
+      >
         Disconnect
       </button>
     </p>
   );
+}
+
+/** Injected connectors whose wallet is really there: the generic one is always listed, even with no wallet. */
+export function usePresentBrowserWallets(): Connector[] {
+  const connectors = useConnectors();
+  const [present, setPresent] = useState<Connector[]>([]);
+  useEffect(() => {
+    let live = true;
+    const injected = connectors.filter((c) => c.type === 'injected');
+    void Promise.all(
+      injected.map(async (c) => ((await c.getProvider().catch(() => undefined)) ? c : null)),
+    ).then((found) => {
+      if (live) setPresent(found.filter((c): c is Connector => c !== null));
+    });
+    return () => {
+      live = false;
+    };
+  }, [connectors]);
+  return present;
 }

@@ -49,7 +49,7 @@ export function PurchasePanel(props: {
   const quote = useChoiceQuote(props.handle, props.selection, props.includeOwned);
   const [confirming, setConfirming] = useState(false);
   const [receiptFor, setReceiptFor] = useState<string | null>(null);
-  const { run, start, acceptRefusal } = usePurchase(`${props.handle} ${props.choiceKey}`);
+  const { run, start, acceptRefusal, cancelSignature } = usePurchase(`${props.handle} ${props.choiceKey}`);
   const busy = run?.busy ?? false;
   const panel = useRef<HTMLElement>(null);
   const result = useRef<HTMLDivElement>(null);
@@ -143,7 +143,13 @@ export function PurchasePanel(props: {
         </>
       ) : null}
       <div ref={result} tabIndex={-1} className="purchase-result" data-testid="purchase-result">
-        <PurchaseProgress steps={run?.steps ?? []} busy={busy} result={resultText} withSecret={withSecret} />
+        <PurchaseProgress
+          steps={run?.steps ?? []}
+          busy={busy}
+          result={resultText}
+          withSecret={withSecret}
+          onCancel={run?.awaitingWallet ? () => cancelSignature() : undefined}
+        />
         {run?.outcome ? (
           <Outcome
             outcome={run.outcome}

@@ -13,17 +13,33 @@ export function PurchaseProgress(props: {
   result: string;
   /** Nothing is signed when reading with the library secret, so there are no payment steps to say. */
   withSecret: boolean;
+  /** While a connected wallet is asked to sign: stop waiting for it (nothing is paid). */
+  onCancel?: (() => void) | undefined;
 }) {
   const { steps, busy } = props;
   const latest = steps.at(-1);
-  const working = props.withSecret ? 'Reading with the library secret…' : 'Signing the payment…';
-  const announcement = busy ? (latest ? STEP_ANNOUNCEMENT[latest] : working) : props.result;
+  const working = props.withSecret
+    ? 'Reading with the library secret…'
+    : props.onCancel
+      ? 'Waiting for your wallet to sign the payment…'
+      : 'Signing the payment…';
+  // Waiting on a wallet outranks the step's words: "Signing the payment…" would hide who is to act.
+  const waiting = busy && props.onCancel ? working : null;
+  const announcement = busy ? (waiting ?? (latest ? STEP_ANNOUNCEMENT[latest] : working)) : props.result;
   return (
     <>
       <p role="status" className={busy ? 'progress' : 'sr-only'} data-testid="purchase-progress">
         {busy ? <span className="spinner" aria-hidden="true" /> : null}
         {announcement}
       </p>
+      {busy && props.onCancel ? (
+        <p className="cancel-signing">
+          <button type="button" onClick={props.onCancel} data-testid="cancel-signing">
+            Cancel
+          </button>{' '}
+          <span className="muted small">Stops waiting for the wallet; nothing is paid.</span>
+        </p>
+      ) : null}
       {steps.length > 0 ? (
         <ol className="steps" data-testid="purchase-steps">
           {steps.map((step, index) => {

@@ -4,13 +4,15 @@
  * one click can answer (a new price or payee). The result belongs to the choice it was made for: another
  * choice does not show it.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useConnection } from 'wagmi';
 import type { PaidWith, PurchaseOutcome, QuoteView } from '../../../shared/rpc';
 import type { PurchaseStep } from '../../../shared/events';
 import type { RpcErrorDetails } from '../../../shared/rpc-errors';
 import { useDeskEvent, useRpc } from '../../rpc/context';
 import { errorMessage, refusalDetails } from '../../rpc/client';
 import { useSettlePurchase } from './signing';
+import { CANCELLED, DISCONNECTED } from './wallet-answer';
 
 /** A refusal the person can answer in one click; what they accept is in the details core sent. */
 export type Refusal =
@@ -26,6 +28,8 @@ export interface PurchaseRun {
   tokenDecimals: number;
   paidWith: PaidWith;
   purchaseId: string | null;
+  /** A connected wallet is being asked to sign: the person may stop waiting (Cancel). */
+  awaitingWallet: boolean;
   steps: PurchaseStep[];
   busy: boolean;
   outcome: PurchaseOutcome | null;
@@ -70,11 +74,27 @@ export function usePurchase(choiceKey: string) {
     });
   });
 
-  const notePurchaseId = useCallback(
-    (purchaseId: string) => setRun((current) => (current ? { ...current, purchaseId } : current)),
+  const noteWaiting = useCallback(
+    (purchaseId: string | null) =>
+      setRun((current) =>
+        current
+          ? { ...current, purchaseId: purchaseId ?? current.purchaseId, awaitingWallet: purchaseId !== null }
+          : current,
+      ),
     [],
   );
-  const settle = useSettlePurchase(notePurchaseId);
+  const settle = useSettlePurchase(noteWaiting);
+  const stop = useRef<AbortController | null>(null);
+  /** Stops waiting for the wallet's signature: core forgets the request, and nothing is paid. */
+  const cancelSignature = useCallback((reason: string = CANCELLED) => stop.current?.abort(reason), []);
+
+  // A wallet disconnected here (its Disconnect, or the session ended) will not sign: waiting on would leave
+  // "Signing the payment…" beside "Set up and unlock a wallet".
+  const { status } = useConnection();
+  const awaiting = run?.awaitingWallet ?? false;
+  useEffect(() => {
+    if (awaiting && status === 'disconnected') cancelSignature(DISCONNECTED);
+  }, [awaiting, cancelSignature, status]);
 
   const start = async (next: StartTerms) => {
     setTerms(next);
@@ -85,6 +105,7 @@ export function usePurchase(choiceKey: string) {
       tokenDecimals: next.tokenDecimals,
       paidWith: next.paidWith,
       purchaseId: null,
+      awaitingWallet: false,
       steps: [],
       busy: true,
       outcome: null,
@@ -92,7 +113,11 @@ export function usePurchase(choiceKey: string) {
       refusal: null,
     });
     const finish = (result: Partial<PurchaseRun>) =>
-      setRun((current) => (current ? { ...current, ...result, busy: false } : current));
+      setRun((current) =>
+        current ? { ...current, ...result, busy: false, awaitingWallet: false } : current,
+      );
+    const controller = new AbortController();
+    stop.current = controller;
     try {
       const outcome = await settle(
         await client.call('purchase.start', {
@@ -103,6 +128,7 @@ export function usePurchase(choiceKey: string) {
           ...(next.acceptOverCap !== undefined ? { acceptOverCap: next.acceptOverCap } : {}),
           ...(next.passphrase !== undefined ? { passphrase: next.passphrase } : {}),
         }),
+        controller.signal,
       );
       finish({ outcome });
     } catch (error) {
@@ -126,7 +152,7 @@ export function usePurchase(choiceKey: string) {
 
   // The result belongs to the choice it was made for: hidden while another is shown, back with it.
   const shown = run && run.choiceKey === choiceKey ? run : null;
-  return { run: shown, start, acceptRefusal };
+  return { run: shown, start, acceptRefusal, cancelSignature };
 }
 
 /** The quote's terms as purchase.start wants them, with what the person ticked in the confirmation. */

@@ -13,6 +13,9 @@ const REFUSED_CODES = [4001, 5000];
 /** WalletConnect's USER_DISCONNECTED: the session ended while the request waited. */
 const SESSION_ENDED_CODES = [6000];
 const SESSION_ENDED = 'The wallet ended its session before signing, so nothing was paid.';
+/** The person stopped waiting (Cancel), or the wallet was disconnected here while the request waited. */
+export const CANCELLED = 'You cancelled the signature request, so nothing was paid.';
+export const DISCONNECTED = 'The wallet was disconnected before it signed, so nothing was paid.';
 
 /** EIP-1193's "not connected to the requested chain", raised by the connector with the whole story. */
 const WRONG_CHAIN_CODE = 4901;
@@ -39,11 +42,16 @@ function walletFailure(error: unknown): Error {
   return new Error(`The wallet could not sign${detail ? ` (${detail})` : ''}, so nothing was paid.`);
 }
 
-/** The wallet's signature, or an error saying why there is none: refused, session ended, or too late. */
+/**
+ * The wallet's signature, or an error saying why there is none: refused, session ended, too late, or `stop`
+ * aborted (its reason, a sentence, is the error's message): a wallet that never answers is not waited on
+ * for the whole life of the authorization when the person says so.
+ */
 export function walletAnswer(
   signing: Promise<`0x${string}`>,
   request: ExternalSignRequest,
   connector: Connector | undefined,
+  stop?: AbortSignal,
 ): Promise<`0x${string}`> {
   const validBeforeMs = Number(request.typedData.message['validBefore']) * 1000;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -58,10 +66,18 @@ export function walletAnswer(
         ),
       Math.max(0, validBeforeMs - STOP_BEFORE_EXPIRY_MS - Date.now()),
     );
+    const onStop = () => reject(new Error(typeof stop?.reason === 'string' ? stop.reason : CANCELLED));
+    if (stop?.aborted) onStop();
+    stop?.addEventListener('abort', onStop, { once: true });
+    const unstop = () => stop?.removeEventListener('abort', onStop);
+    unwatch = unstop;
     if (!connector) return;
     const onDisconnect = () => reject(new Error(SESSION_ENDED));
     connector.emitter.on('disconnect', onDisconnect);
-    unwatch = () => connector.emitter.off('disconnect', onDisconnect);
+    unwatch = () => {
+      unstop();
+      connector.emitter.off('disconnect', onDisconnect);
+    };
   });
   return Promise.race([
     signing.catch((error: unknown) => Promise.reject(walletFailure(error))),

@@ -1,0 +1,19 @@
+/**
+ * In the demo, where a screen asks for the library secret: the demo has its own, public one, used in one
+ * click from Settings, so a newcomer is never left looking for a secret nobody gave them.
+ */
+import { useNavigate } from '../app/route';
+
+export function DemoSecretHint(props: { offered: boolean }) {
+  const navigate = useNavigate();
+  if (!props.offered) return null;
+  return (
+    <p data-testid="demo-secret-hint">
+      This demo has its own library secret: in{' '}
+      <button type="button" className="link" onClick={() => navigate({ screen: 'settings' })}>
+        Settings
+      </button>{' '}
+      → Library secret, choose <strong>Use the demo secret</strong>.
+    </p>
+  );
+}
