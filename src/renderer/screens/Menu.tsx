@@ -1,4 +1,5 @@
 /** One handle's free menu: choose reports, plan what they cost, see the live price, buy. */
+import { allChoiceWords } from './purchase/choice-words';
 import { useId, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
@@ -64,7 +65,7 @@ export function MenuScreen(props: { handle: string }) {
     });
   const tickNone = () => setChoice({ ...choice, mode: 'pick', picked: [] });
   const missingCount = reports.length - ownedCount;
-  const allWords = `All ${reports.length} (${missingCount} missing)`;
+  const allWords = allChoiceWords(reports.length, missingCount);
 
   const refresh = async () => {
     const fresh = await client.call('menu.get', { handle, refresh: true });

@@ -5,6 +5,7 @@
  * or a quote); the live quote then confirms the choice's price, and the other two are estimated at its price
  * per report. With no price known, it says so rather than inventing one.
  */
+import { allChoiceWords } from './choice-words';
 import { useState } from 'react';
 import type { QuoteView, Selection } from '../../../shared/rpc';
 import { useRpcQuery } from '../../rpc/context';
@@ -99,7 +100,7 @@ export function Planner(props: {
             owned ones are chosen again: the two cards are that choice without and with them. */}
         <Cost
           id="missing-only"
-          label={`All ${counts.all} (${counts.missing} missing)`}
+          label={allChoiceWords(counts.all, counts.missing)}
           count={counts.missing}
           unit={unit}
         />
