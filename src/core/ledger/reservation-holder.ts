@@ -10,7 +10,7 @@ import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
 import { holderRunning, thisProcess } from '../process-holder';
 
-export const holderSchema = z.object({
+const holderSchema = z.object({
   host: z.string(),
   pid: z.number().int(),
   stamp: z.string().nullable(),

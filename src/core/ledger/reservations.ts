@@ -21,7 +21,7 @@ import {
  * How long past validBefore a reservation still counts: the processes on one machine share its clock, but a
  * desk's clock may be set off it (a skew the desk measured, a test's offset).
  */
-export const RESERVATION_GRACE_MS = 60_000;
+const RESERVATION_GRACE_MS = 60_000;
 
 export interface Reservation {
   purchaseId: string;
@@ -70,7 +70,7 @@ function fromRow(row: ReservationRow): Reservation {
 }
 
 /** Whether a reservation still stands for the guard and the caps: its holder may still send its payment. */
-export function standing(reservation: Reservation, now: number): boolean {
+function standing(reservation: Reservation, now: number): boolean {
   if (now > reservation.expiresAt + RESERVATION_GRACE_MS) return false;
   return reservation.holder !== null && holderLiveness(reservation.holder) !== 'dead';
 }
@@ -79,7 +79,7 @@ export function standing(reservation: Reservation, now: number): boolean {
  * Whether its holder is still at work on the purchase, whatever the time: a live process waiting for a slow
  * answer is not to be second-guessed by another process's reconciliation.
  */
-export function heldByLiveProcess(reservation: Reservation, now: number): boolean {
+function heldByLiveProcess(reservation: Reservation, now: number): boolean {
   if (reservation.holder === null) return false;
   const liveness = holderLiveness(reservation.holder);
   return liveness === 'alive' || (liveness === 'unknown' && standing(reservation, now));

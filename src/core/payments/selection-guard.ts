@@ -116,7 +116,7 @@ export interface GuardSources {
 }
 
 /** A payment for an overlapping selection being signed or sent now, by this process or another. */
-export function reservedPurchase(
+function reservedPurchase(
   reservations: Reservations,
   wanted: GuardedSelection,
   excluding: readonly string[] = [],
