@@ -12,6 +12,9 @@ import { deskEventSchema, EVENTS_PATH, type DeskEvent } from '../../src/shared/e
 import { settlementsOnChain } from '../../scripts/chaos/chain';
 import { deskOptions, ledgerRows, tempDir } from '../core/helpers';
 import { runCli, stackEnv } from '../cli/run-cli';
+import { startMcp } from '../mcp/mcp-client';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 let stack: Stack;
 let desk: DeskHost;
@@ -21,7 +24,7 @@ let ids: string[];
 
 beforeAll(async () => {
   stack = await startStack({
-    seed: { handles: 1, minReportsPerHandle: 10, maxReportsPerHandle: 10 },
+    seed: { handles: 1, minReportsPerHandle: 13, maxReportsPerHandle: 13 },
     buyerCount: 1,
   });
   desk = await startDeskHost({
@@ -140,4 +143,33 @@ describe('the window and the CLI on one data folder', () => {
       expect((await settlementsOnChain(stack.chain)).length - settledBefore).toBe(1);
     }
   });
+
+  it('the MCP server approving in its client, a CLI run and the window, buying the same reports at once, pay once', async () => {
+    const keyFile = path.join(dir.dir, 'assistant.key');
+    writeFileSync(keyFile, stack.buyerKeys[0]!, { mode: 0o600 });
+    const mcp = await startMcp(stack, dir.dir, ['--allow-spend', '1', '--key-file', keyFile]);
+    try {
+      for (const id of ids.slice(9, 12)) {
+        const settledBefore = (await settlementsOnChain(stack.chain)).length;
+        const quote = await desk.core.handlers['quote.get']({
+          handle,
+          selection: { kind: 'ids', ids: [id] },
+        });
+        await Promise.allSettled([
+          mcp.client.callTool({ name: 'request_purchase', arguments: { handle, ids: [id], reason: 'race' } }),
+          runCli(['buy', handle, '--ids', id, '--yes', '--json'], cliEnv()),
+          desk.core.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount }),
+        ]);
+        // Whoever won, the chain holds one payment for the report, and the library owns it.
+        expect((await settlementsOnChain(stack.chain)).length - settledBefore).toBe(1);
+        const owned = await desk.core.handlers['library.list']({ handle });
+        expect(owned.items.filter((item) => item.id === id)).toHaveLength(1);
+      }
+      expect(
+        ledgerRows(dir.dir).filter((row) => row.state !== 'completed' && row.state !== 'failed'),
+      ).toEqual([]);
+    } finally {
+      await mcp.close();
+    }
+  }, 120_000);
 });
