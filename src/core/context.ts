@@ -1,6 +1,7 @@
 /** Everything one running desk holds: storage, the service client, wallet, secrets, and the purchaser. */
 import path from 'node:path';
-import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { chmodIfPresent } from './owner-only';
 import type { PublicClient } from 'viem';
 import { openDeskDb, type DeskDb, type OpenedDb } from './db/open';
 import { IntegrityWatch, isCorruption } from './db/integrity';
@@ -54,9 +55,9 @@ export type { DeskCoreOptions };
 function ownerOnlyDataDir(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (process.platform === 'win32') return;
-  chmodSync(dataDir, 0o700);
+  chmodIfPresent(dataDir, 0o700);
   for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
-    if (entry.isFile()) chmodSync(path.join(dataDir, entry.name), 0o600);
+    if (entry.isFile()) chmodIfPresent(path.join(dataDir, entry.name), 0o600);
   }
 }
 

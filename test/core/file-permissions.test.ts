@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDeskCore } from '../../src/core';
+import { chmodIfPresent } from '../../src/core/owner-only';
 import { tempDir } from './helpers';
 
 /** A well-known anvil test key: nothing of value. */
@@ -68,6 +69,21 @@ describe.skipIf(process.platform === 'win32')('files on disk', () => {
       } finally {
         await desk.close();
       }
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it('passes over a journal another process removed after the listing, and reports any other failure', () => {
+    const temp = tempDir('desk-perms-');
+    try {
+      const journal = path.join(temp.dir, 'desk.db-journal');
+      writeFileSync(journal, '');
+      rmSync(journal);
+      expect(() => chmodIfPresent(journal, 0o600)).not.toThrow();
+      const notAFolder = path.join(temp.dir, 'notes.txt');
+      writeFileSync(notAFolder, '');
+      expect(() => chmodIfPresent(path.join(notAFolder, 'desk.db'), 0o600)).toThrow(/ENOTDIR/);
     } finally {
       temp.remove();
     }

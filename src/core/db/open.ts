@@ -5,7 +5,8 @@
  * only when damage was marked before.
  */
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
+import { chmodIfPresent } from '../owner-only';
 import path from 'node:path';
 import { DeskError } from '../errors';
 import { MIGRATIONS } from './migrations';
@@ -62,8 +63,7 @@ function problemWith(db: DeskDb, whole: boolean): string | null {
  */
 function ownerOnly(file: string): void {
   closeSync(openSync(file, 'a', 0o600));
-  if (process.platform === 'win32') return;
-  for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600);
+  for (const suffix of ['', '-wal', '-shm']) chmodIfPresent(file + suffix, 0o600);
 }
 
 /**
