@@ -77,3 +77,35 @@ export function importCircles(graph: Map<string, string[]>): string[][] {
   for (const node of graph.keys()) if (!index.has(node)) visit(node);
   return circles;
 }
+
+/**
+ * Circles between the parts of each folder: at every folder, its files and subfolders are the parts, and a
+ * part depends on another when any module inside it imports any module inside the other. A tie such as
+ * `core: cache ⇄ context.ts` has no file-level circle, yet neither part can be read or moved without the
+ * other. Each is named as `folder: a ⇄ b`, folder relative to root ('.' for root itself).
+ */
+export function folderTies(graph: Map<string, string[]>, root: string): string[] {
+  const partsByFolder = new Map<string, Map<string, Set<string>>>();
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      const a = path.relative(root, from).split(path.sep);
+      const b = path.relative(root, to).split(path.sep);
+      let shared = 0;
+      while (shared < a.length - 1 && shared < b.length - 1 && a[shared] === b[shared]) shared += 1;
+      const [fromPart, toPart] = [a[shared]!, b[shared]!];
+      if (fromPart === toPart) continue;
+      const folder = a.slice(0, shared).join('/') || '.';
+      const parts = partsByFolder.get(folder) ?? new Map<string, Set<string>>();
+      partsByFolder.set(folder, parts);
+      const edges = parts.get(fromPart) ?? new Set<string>();
+      parts.set(fromPart, edges);
+      edges.add(toPart);
+    }
+  }
+  const ties: string[] = [];
+  for (const [folder, parts] of partsByFolder) {
+    const partGraph = new Map([...parts].map(([part, edges]) => [part, [...edges]]));
+    for (const circle of importCircles(partGraph)) ties.push(`${folder}: ${circle.join(' ⇄ ')}`);
+  }
+  return ties.sort();
+}
