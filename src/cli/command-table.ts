@@ -6,12 +6,14 @@
 import { form, need, type CliCommand } from './command-spec';
 import { ACCOUNT_COMMANDS } from './table-account';
 import { REPORT_COMMANDS } from './table-reports';
+import { TEAM_COMMANDS } from './table-team';
 
 export type { CliCommand } from './command-spec';
 
 export const COMMAND_TABLE: readonly CliCommand[] = [
   ...REPORT_COMMANDS,
   ...ACCOUNT_COMMANDS,
+  ...TEAM_COMMANDS,
   {
     name: 'completion',
     forms: [

@@ -39,6 +39,12 @@ export const OPTIONS = {
   'allow-spend': { type: 'string' },
   list: { type: 'boolean' },
   decline: { type: 'boolean' },
+  db: { type: 'string' },
+  name: { type: 'string' },
+  'daily-cap': { type: 'string' },
+  'per-purchase-cap': { type: 'string' },
+  'time-zone': { type: 'string' },
+  'consent-over-cap': { type: 'boolean' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -110,6 +116,16 @@ export const OPTION_HELP: Record<OptionName, OptionHelp> = {
   },
   list: { text: 'list the purchases waiting for approval' },
   decline: { text: 'decline the purchase instead of paying' },
+  db: {
+    value: 'URL',
+    text: "the team's PostgreSQL (postgresql://user@host/db?sslmode=verify-full)",
+    completes: 'none',
+  },
+  name: { value: 'NAME', text: "the team's name", completes: 'none' },
+  'daily-cap': { value: 'USD', text: 'the most the whole team may spend in a day', completes: 'none' },
+  'per-purchase-cap': { value: 'USD', text: 'the most one purchase of the team may cost', completes: 'none' },
+  'time-zone': { value: 'TZ', text: "the team's day for the daily cap (default UTC)", completes: 'none' },
+  'consent-over-cap': { text: "let an analyst go over the team's caps with --over-cap" },
 };
 
 /** Options every command takes. */

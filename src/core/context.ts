@@ -20,6 +20,8 @@ import { SettingsStore } from './settings';
 import { DeskWallet } from './wallet/wallet';
 import { walletFileIn } from './wallet/folder-wallet';
 import { LocalSealer } from './wallet/sealing';
+import { TeamDesk } from './team/team-desk';
+import { TeamMembership } from './team/membership';
 import { LibrarySecret } from './library-secret';
 import type { ServiceClient } from './client/service-client';
 import { ServiceConnection } from './client/connection';
@@ -93,6 +95,9 @@ export class DeskContext {
   readonly wallet: DeskWallet;
   readonly quotes: QuoteBook;
   readonly purchaser: Purchaser;
+  /** This desk as a member of its team (decision 0043): the gate before every reservation, and the sync. */
+  readonly team: TeamDesk;
+  readonly teamMembership: TeamMembership;
   /** Lost answers asked for again with the payment already sent (decision 0024). */
   readonly keptResender: KeptResender;
   /** The ledger transitions from a signed payment to stored reports, for purchases, reconciliation and restore. */
@@ -200,6 +205,16 @@ export class DeskContext {
       client: () => this.client(),
     });
     this.quotes = new QuoteBook(this.now);
+    this.teamMembership = new TeamMembership(this.db, path.join(options.dataDir, 'team-db.sealed'), sealer);
+    this.team = new TeamDesk({
+      db: this.db,
+      membership: this.teamMembership,
+      ledger: this.ledger,
+      library: this.snapshots,
+      events: this.events,
+      now: this.now,
+      chain: (network) => this.chain(network),
+    });
     this.connection = new ServiceConnection(() => this.serviceUrl(), {
       fetch: options.fetch,
       attempts: options.attempts,
@@ -256,6 +271,7 @@ export class DeskContext {
       spending: this.spending,
       reservations: this.reservations,
       ownedIds: (serviceUrl, handle) => this.snapshots.ownedIds(serviceUrl, handle),
+      team: this.team,
     });
     this.restores = new PurchaseRestores({
       db: this.db,

@@ -3,6 +3,8 @@
  * in is `handlers`, the RPC contract of src/shared/rpc/, each checking its input at the door (door.ts);
  * each domain's methods live in src/core/handlers/ and are only put together here.
  */
+import { teamHandlers } from './handlers/team';
+import { TeamViews } from './team/team-view';
 import type { RpcHandlers } from '../shared/rpc';
 import type { DeskEventSource } from '../shared/events';
 import { isCorruption, libraryDamaged } from './db/integrity';
@@ -53,6 +55,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     ...receiptHandlers(ctx),
     ...backupHandlers(ctx),
     ...purchaseRequestHandlers(ctx),
+    ...teamHandlers(ctx.team, new TeamViews(ctx.db, ctx.teamMembership, ctx.team, ctx.now)),
   };
   // Purchases a crash or a lost answer left open are explained before anything else happens.
   await reconcile(ctx);
@@ -65,6 +68,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     close: async () => {
       // A backup a purchase is owed is taken, and one under way finished, before the database closes.
       await ctx.backups.close();
+      await ctx.team.close();
       ctx.close();
     },
   };

@@ -56,7 +56,7 @@ describe('import circles', () => {
 const KNOWN_TIES = [
   '.: cli ⇄ mcp',
   'core: backup ⇄ db',
-  'core: cache ⇄ catalog ⇄ client ⇄ context.ts ⇄ disk-space.ts ⇄ ledger ⇄ library-secret.ts ⇄ payments ⇄ quoting.ts ⇄ receipts ⇄ restore',
+  'core: cache ⇄ catalog ⇄ client ⇄ context.ts ⇄ disk-space.ts ⇄ ledger ⇄ library-secret.ts ⇄ payments ⇄ quoting.ts ⇄ receipts ⇄ restore ⇄ team',
   'renderer: app ⇄ screens ⇄ wallet',
 ];
 

@@ -350,4 +350,35 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE purchase_requests ADD COLUMN claim_pid INTEGER;
    ALTER TABLE purchase_requests ADD COLUMN claim_stamp TEXT;
    ALTER TABLE purchase_requests ADD COLUMN claimed_at TEXT;`,
+  // 18: the team library (decision 0043). Which team this desk joined (the password is sealed apart); what
+  // the team has been told of each purchase this desk reserved there; and who bought each report pulled from
+  // the team, whose bytes live in snapshots like the desk's own so search and export read them alike.
+  `CREATE TABLE team_membership (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     url TEXT NOT NULL,
+     team_name TEXT NOT NULL,
+     desk_id TEXT NOT NULL,
+     analyst TEXT NOT NULL,
+     joined_at TEXT NOT NULL,
+     pulled_up_to INTEGER NOT NULL DEFAULT 0,
+     synced_at TEXT,
+     status_json TEXT
+   );
+   CREATE TABLE team_purchases (
+     purchase_id TEXT PRIMARY KEY,
+     told TEXT NOT NULL CHECK (told IN ('reserved', 'in_doubt', 'paid', 'published', 'failed')),
+     updated_at TEXT NOT NULL
+   );
+   CREATE TABLE team_reports (
+     service_url TEXT NOT NULL,
+     id TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     purchase_id TEXT NOT NULL,
+     analyst TEXT NOT NULL,
+     desk_id TEXT NOT NULL,
+     payer TEXT NOT NULL,
+     tx_hash TEXT,
+     sha256 TEXT NOT NULL,
+     PRIMARY KEY (service_url, id)
+   );`,
 ];

@@ -12,7 +12,6 @@ import type { ServiceClient } from '../client/service-client';
 import type { DeskWallet } from '../wallet/wallet';
 import {
   assertSignedBy,
-  authorizationMessage,
   newAuthorization,
   paymentPayload,
   typedData,
@@ -33,6 +32,8 @@ import {
   type GuardedSelection,
 } from './selection-guard';
 import type { Reservations } from '../ledger/reservations';
+import type { TeamGate } from './team-gate';
+import { externalRequest, unreachableBeforeSigning } from './before-signing';
 
 export interface PurchaseRequest {
   quoteId: string;
@@ -73,6 +74,8 @@ export interface PurchaserDeps {
   reservations: Reservations;
   /** The handle's reports the library holds from this service. */
   ownedIds: (serviceUrl: string, handle: string) => Set<string>;
+  /** The team's reservation, taken before the desk's own (a gate that does nothing outside a team). */
+  team: TeamGate;
 }
 
 /** The quote a purchase pays: the held one while fresh, else a new one; `contacted` when the service answered. */
@@ -163,6 +166,39 @@ export class Purchaser {
     }).immediate();
   }
 
+  /**
+   * The team's reservation first (one level up, in PostgreSQL), then this data folder's: a refusal of the
+   * second gives the first back, so a desk that signs nothing holds nothing anywhere.
+   */
+  private async reserveEverywhere(
+    purchaseId: string,
+    target: GuardedSelection,
+    held: HeldQuote,
+    request: PurchaseRequest,
+    authorization: Authorization,
+    replacing: readonly string[] = [],
+  ): Promise<void> {
+    await this.deps.team.reserve({
+      purchaseId,
+      serviceUrl: target.serviceUrl,
+      handle: held.handle,
+      reportIds: held.expectedIds,
+      amount: held.quote.amount,
+      network: held.quote.network,
+      asset: held.quote.asset,
+      payer: authorization.from,
+      nonce: authorization.nonce,
+      validBefore: authorization.validBefore,
+      acceptOverCap: request.acceptOverCap === true,
+    });
+    try {
+      this.reserve(purchaseId, target, held, request, authorization, replacing);
+    } catch (error) {
+      await this.deps.team.release(purchaseId);
+      throw error;
+    }
+  }
+
   /** An external signature came back: its reservation must still be this process's, and the rules still hold. */
   private confirmReserved(purchaseId: string, pending: PendingExternal): void {
     this.deps.db
@@ -213,7 +249,7 @@ export class Purchaser {
     const purchaseId = randomUUID();
     if (kind === 'external' || !account) {
       const replaced = this.pendingFor(target);
-      this.reserve(purchaseId, target, held, request, authorization, replaced);
+      await this.reserveEverywhere(purchaseId, target, held, request, authorization, replaced);
       for (const id of replaced) this.forgetPending(id);
       if (held.id !== request.quoteId) this.deps.quotes.claim(held.id);
       const quoteIds = [request.quoteId, held.id];
@@ -222,7 +258,7 @@ export class Purchaser {
       keepQuote();
       return { status: 'needs_signature', request: externalRequest(purchaseId, held, authorization) };
     }
-    this.reserve(purchaseId, target, held, request, authorization);
+    await this.reserveEverywhere(purchaseId, target, held, request, authorization);
     this.deps.quotes.spend(request.quoteId);
     this.deps.quotes.spend(held.id);
     keepQuote();
@@ -234,6 +270,7 @@ export class Purchaser {
     } finally {
       this.deps.reservations.release(purchaseId);
       steps.forget(purchaseId);
+      this.deps.team.ended(purchaseId);
     }
   }
 
@@ -250,6 +287,7 @@ export class Purchaser {
     if (!pending) return;
     this.pendingExternal.delete(purchaseId);
     this.deps.reservations.release(purchaseId);
+    void this.deps.team.release(purchaseId);
     this.deps.steps.forget(purchaseId);
     for (const quoteId of pending.quoteIds) this.deps.quotes.release(quoteId);
   }
@@ -300,6 +338,9 @@ export class Purchaser {
         // Nothing was sent: the quote may be used again, and this purchase is over.
         this.submitted.delete(purchaseId);
         for (const quoteId of quoteIds) this.deps.quotes.release(quoteId);
+        void this.deps.team.release(purchaseId);
+      } else {
+        this.deps.team.ended(purchaseId);
       }
     }
   }
@@ -335,37 +376,5 @@ export class Purchaser {
       return settlement.sendFailed(purchaseId, error, held, authorization, chain);
     }
     return settlement.answered(purchaseId, answer, true);
-  }
-}
-
-/** What an external wallet is asked to sign: the EIP-712 data, with numbers as decimal strings. */
-function externalRequest(purchaseId: string, held: HeldQuote, authorization: Authorization) {
-  const data = typedData(held.quote, authorization);
-  return {
-    purchaseId,
-    typedData: {
-      domain: data.domain,
-      types: { TransferWithAuthorization: [...data.types.TransferWithAuthorization] },
-      primaryType: 'TransferWithAuthorization' as const,
-      message: authorizationMessage(authorization),
-    },
-  };
-}
-
-/** Runs a pre-signing contact with the service; a network failure becomes a clear service_unreachable. */
-async function unreachableBeforeSigning<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    if (error instanceof DeskError && error.kind === 'network' && error.code !== 'service_unreachable') {
-      throw new DeskError(
-        'service_unreachable',
-        `${error.message} Nothing was signed or sent; buy again when the service is back.`,
-        'network',
-        {},
-        { cause: error },
-      );
-    }
-    throw error;
   }
 }

@@ -18,6 +18,7 @@ import { purchaseRequestsMethods } from './purchase-requests';
 import { purchasesMethods } from './purchases';
 import { reportMethods } from './report';
 import { settingsMethods } from './settings';
+import { teamMethods } from './team';
 import { walletMethods } from './wallet';
 import type { DeskErrorCode } from '../error-codes';
 
@@ -31,6 +32,7 @@ export * from './purchase-requests';
 export * from './purchases';
 export * from './report';
 export * from './settings';
+export * from './team';
 export * from './wallet';
 export type { RpcTopic } from './method';
 export type { HandleSpendView, LastPriceView, SpendView } from '../spend';
@@ -46,6 +48,7 @@ export const rpcMethods = {
   ...walletMethods,
   ...settingsMethods,
   ...dossierMethods,
+  ...teamMethods,
 };
 
 export type RpcMethod = keyof typeof rpcMethods;

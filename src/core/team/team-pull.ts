@@ -1,0 +1,88 @@
+/**
+ * Pulls what the team published into this desk's library: each report checked against its SHA-256 and read
+ * as a snapshot before it is stored, stored with who bought it, and the sequence number moved on in the
+ * same SQLite transaction, so a pull cut short resumes where it stopped and never stores a report twice.
+ */
+import { createHash } from 'node:crypto';
+import type { DeskDb } from '../db/open';
+import { intelReportSnapshotSchema, type IntelReportSnapshot } from '../../shared/wire';
+import type { StoredSnapshot } from '../cache/snapshots';
+import type { PulledReport, TeamAuthority } from './authority';
+import type { TeamMembership } from './membership';
+
+/** Where pulled reports go: the local library's store, as a purchase's reports do. */
+export interface PullInto {
+  put(
+    serviceUrl: string,
+    handle: string,
+    entries: StoredSnapshot[],
+    purchaseId: null,
+    storedAt: string,
+  ): void;
+  indexPending(max?: number): number;
+}
+
+const BATCH = 500;
+
+function readReport(report: PulledReport): StoredSnapshot | null {
+  if (createHash('sha256').update(report.raw, 'utf8').digest('hex') !== report.sha256) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(report.raw);
+  } catch {
+    return null;
+  }
+  const snapshot = intelReportSnapshotSchema.safeParse(parsed);
+  if (!snapshot.success || snapshot.data.id !== report.reportId) return null;
+  return { snapshot: snapshot.data as IntelReportSnapshot, raw: report.raw };
+}
+
+export class TeamPull {
+  constructor(
+    private readonly db: DeskDb,
+    private readonly authority: TeamAuthority,
+    private readonly membership: TeamMembership,
+    private readonly library: PullInto,
+  ) {}
+
+  /** Pulls every report published since the last pull; the count stored. Damaged ones are skipped, not stored. */
+  async all(onBatch?: (stored: number) => void): Promise<number> {
+    let stored = 0;
+    for (;;) {
+      const after = this.membership.current()?.pulledUpTo ?? 0;
+      const batch = await this.authority.pull(after, BATCH);
+      if (batch.length === 0) return stored;
+      stored += this.store(batch);
+      onBatch?.(stored);
+      // Indexing a batch at a time keeps a window's core free between batches of a large first pull.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private store(batch: PulledReport[]): number {
+    const own = this.db.prepare<[string, string], { purchase_id: string | null }>(
+      'SELECT purchase_id FROM snapshots WHERE service_url = ? AND id = ?',
+    );
+    const boughtBy = this.db.prepare(
+      `INSERT INTO team_reports (service_url, id, seq, purchase_id, analyst, desk_id, payer, tx_hash, sha256)
+       VALUES (@serviceUrl, @reportId, @seq, @purchaseId, @analyst, @deskId, @payer, @txHash, @sha256)
+       ON CONFLICT (service_url, id) DO NOTHING`,
+    );
+    const storedAt = new Date().toISOString();
+    let stored = 0;
+    this.db.transaction(() => {
+      for (const report of batch) {
+        const entry = readReport(report);
+        if (entry === null) continue;
+        boughtBy.run(report);
+        // This desk's own purchase of the report stays as it is; the team row only says who else has it.
+        if (own.get(report.serviceUrl, report.reportId) !== undefined) continue;
+        this.library.put(report.serviceUrl, report.handle, [entry], null, storedAt);
+        stored++;
+      }
+      this.membership.pulled(batch[batch.length - 1]!.seq);
+    })();
+    this.library.indexPending();
+    return stored;
+  }
+}
