@@ -163,7 +163,12 @@ export class TeamAuthority {
   }
 
   /** One call in its own transaction; a failure becomes a team code and the connection is not reused. */
-  private async call<T>(action: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async call<T>(
+    action: string,
+    work: (client: pg.PoolClient) => Promise<T>,
+    /** Reservations check the schema every time: an admin may upgrade it while this desk runs. */
+    everyTime = false,
+  ): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -172,7 +177,7 @@ export class TeamAuthority {
     }
     let broken = false;
     try {
-      if (!this.schemaChecked) await this.checkSchema(client);
+      if (everyTime || !this.schemaChecked) await this.checkSchema(client);
       return await work(client);
     } catch (error) {
       broken = !(error instanceof DeskError);
@@ -210,29 +215,33 @@ export class TeamAuthority {
 
   /** Takes the team's reservation (or, with dryRun, says whether it would be granted); refusals are named. */
   async reserve(request: TeamReservation, dryRun = false): Promise<z.infer<typeof grantedSchema>> {
-    const answer = await this.call('reserve', async (client) => {
-      const result = await client.query<{ answer: unknown }>(
-        `SELECT intel_desk.reserve_purchase($1, $2, $3, $4, $5, $6, $7, $8, $9, to_timestamp($10), $11, $12, $13, $14)
+    const answer = await this.call(
+      'reserve',
+      async (client) => {
+        const result = await client.query<{ answer: unknown }>(
+          `SELECT intel_desk.reserve_purchase($1, $2, $3, $4, $5, $6, $7, $8, $9, to_timestamp($10), $11, $12, $13, $14)
            AS answer`,
-        [
-          request.purchaseId,
-          request.serviceUrl,
-          request.handle,
-          request.reportIds,
-          request.amount.toString(),
-          request.network,
-          request.asset,
-          request.payer,
-          request.nonce,
-          Number(request.validBefore),
-          request.deskId,
-          request.analyst,
-          request.acceptOverCap,
-          dryRun,
-        ],
-      );
-      return result.rows[0]?.answer;
-    });
+          [
+            request.purchaseId,
+            request.serviceUrl,
+            request.handle,
+            request.reportIds,
+            request.amount.toString(),
+            request.network,
+            request.asset,
+            request.payer,
+            request.nonce,
+            Number(request.validBefore),
+            request.deskId,
+            request.analyst,
+            request.acceptOverCap,
+            dryRun,
+          ],
+        );
+        return result.rows[0]?.answer;
+      },
+      true,
+    );
     const denied = refusalSchema.safeParse(answer);
     if (denied.success) throw refusal(denied.data);
     const granted = grantedSchema.safeParse(answer);

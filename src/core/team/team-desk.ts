@@ -67,8 +67,16 @@ export class TeamDesk implements TeamGate {
     const authority = this.authority();
     const membership = this.deps.membership.current();
     if (!authority || !membership) return;
-    await authority.reserve({ ...reservation, deskId: membership.deskId, analyst: membership.analyst });
+    // Noted before asking: if the answer to the COMMIT is lost, the row may exist, and the next sync finds
+    // no ledger row for it here and releases it.
     this.tell(reservation.purchaseId, 'reserved');
+    try {
+      await authority.reserve({ ...reservation, deskId: membership.deskId, analyst: membership.analyst });
+    } catch (error) {
+      if (error instanceof DeskError && error.code !== 'team_unreachable')
+        this.forget(reservation.purchaseId);
+      throw error;
+    }
   }
 
   async release(purchaseId: string): Promise<void> {
@@ -124,6 +132,10 @@ export class TeamDesk implements TeamGate {
          ON CONFLICT (purchase_id) DO UPDATE SET told = excluded.told, updated_at = excluded.updated_at`,
       )
       .run(purchaseId, told, new Date(this.deps.now()).toISOString());
+  }
+
+  private forget(purchaseId: string): void {
+    this.deps.db.prepare('DELETE FROM team_purchases WHERE purchase_id = ?').run(purchaseId);
   }
 
   /**

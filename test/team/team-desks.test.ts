@@ -1,0 +1,186 @@
+/**
+ * Desks of one team in one test process, each its own data folder and wallet, against a real cluster, chain
+ * and service: the team's daily cap held across desks buying at once with a purchase in doubt, that purchase
+ * freed once the chain shows its authorization closed unused, a desk cut off from the team reading and
+ * refusing to buy, a schema newer than the desk knows, and hostile URLs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeskCore } from '../../src/core';
+import { startStack, type Stack } from '../../src/service/stack';
+import { deskFor, deskWithWallet, failure, tempDir } from '../core/helpers';
+import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
+import { anvilCall } from '../service/chain-time';
+import { postgresBin, startCluster, type PgCluster } from './pg-cluster';
+import { createTestTeam, type TestTeam } from './team-helpers';
+
+const UNIT = 10_000n;
+let stack: Stack;
+let cluster: PgCluster;
+let flaky: FlakyProxy;
+let handles: string[];
+const folders: { dir: string; remove(): void }[] = [];
+const desks: DeskCore[] = [];
+
+function folder(prefix: string): string {
+  const made = tempDir(prefix);
+  folders.push(made);
+  return made.dir;
+}
+
+async function member(team: TestTeam, analyst: string, buyer: number, serviceUrl = stack.baseUrl) {
+  const dir = folder(`desk-team-${analyst}-`);
+  const { desk } = await deskWithWallet({ ...stack, baseUrl: serviceUrl }, dir, buyer, { timeoutMs: 5_000 });
+  desks.push(desk);
+  await desk.handlers['team.join']({ url: team.memberUrl(analyst) });
+  return { desk, dir };
+}
+
+async function buy(desk: DeskCore, handle: string, ids: string[]) {
+  const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'ids', ids } });
+  return desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount });
+}
+
+async function menuIds(handle: string): Promise<string[]> {
+  const menu = (await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json()) as {
+    reports: { id: string }[];
+  };
+  return menu.reports.map((report) => report.id);
+}
+
+beforeAll(async () => {
+  cluster = startCluster();
+  stack = await startStack({
+    seed: { handles: 6, minReportsPerHandle: 6, maxReportsPerHandle: 6 },
+    buyerCount: 3,
+    mining: 'auto',
+  });
+  flaky = await startFlakyProxy(stack.baseUrl);
+  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
+    entries: { username: string }[];
+  };
+  handles = shelf.entries.map((entry) => entry.username);
+}, 120_000);
+afterAll(async () => {
+  for (const desk of desks) await desk.close().catch(() => undefined);
+  for (const made of folders) made.remove();
+  await flaky?.close();
+  await stack?.stop();
+  await cluster?.stop();
+});
+
+describe.skipIf(postgresBin() === null)('a team of desks', () => {
+  it('holds the team daily cap across three desks buying at once, with one purchase in doubt', async () => {
+    // Room for five reports a day; a purchase in doubt holds one of them in full.
+    const team = await createTestTeam(cluster, ['alice', 'bob', 'carol'], folder('desk-team-admin-'), [
+      '--daily-cap',
+      '0.05',
+    ]);
+    const alice = await member(team, 'alice', 0);
+    const bob = await member(team, 'bob', 1);
+    const carol = await member(team, 'carol', 2, flaky.url);
+    const [first, second, third, fourth] = await Promise.all(handles.slice(0, 4).map(menuIds));
+    const lostQuote = await carol.desk.handlers['quote.get']({
+      handle: handles[0]!,
+      selection: { kind: 'ids', ids: first!.slice(0, 1) },
+    });
+    // The paid request never reaches the service: carol cannot know whether it settled.
+    flaky.mode = 'stall';
+    const lost = await carol.desk.handlers['purchase.start']({
+      quoteId: lostQuote.quoteId,
+      confirmedAmount: lostQuote.amount,
+    });
+    flaky.mode = 'pass';
+    expect(lost.status).toBe('in_doubt');
+
+    const outcomes = await Promise.allSettled([
+      buy(alice.desk, handles[1]!, second!.slice(0, 2)),
+      buy(bob.desk, handles[2]!, third!.slice(0, 2)),
+      buy(carol.desk, handles[3]!, fourth!.slice(0, 2)),
+    ]);
+    const paid = outcomes.filter((o) => o.status === 'fulfilled' && o.value.status === 'completed');
+    const refusedOverCap = outcomes.filter(
+      (o) => o.status === 'rejected' && (o.reason as { code?: string }).code === 'over_team_daily_cap',
+    );
+    expect(paid).toHaveLength(2);
+    expect(refusedOverCap).toHaveLength(1);
+    const committed = await cluster.query(
+      team.database,
+      "SELECT COALESCE(sum(amount), 0)::text AS total FROM intel_desk.purchases WHERE state IN ('reserved', 'paid', 'in_doubt')",
+    );
+    expect(BigInt(committed.rows[0].total)).toBe(5n * UNIT);
+
+    // The lost payment's authorization closes unused on chain: carol's desk fails it, the team frees it.
+    await anvilCall(stack, 'evm_increaseTime', [3600]);
+    await anvilCall(stack, 'evm_mine');
+    await carol.desk.handlers['purchases.reconcile']({});
+    const synced = await carol.desk.handlers['team.sync']({});
+    expect(synced.told).toBeGreaterThanOrEqual(1);
+    const freed = await cluster.query(
+      team.database,
+      "SELECT COALESCE(sum(amount), 0)::text AS total FROM intel_desk.purchases WHERE state IN ('reserved', 'paid', 'in_doubt')",
+    );
+    expect(BigInt(freed.rows[0].total)).toBe(4n * UNIT);
+    const claims = await cluster.query(team.database, 'SELECT report_id FROM intel_desk.claims');
+    expect(claims.rows.map((row: { report_id: string }) => row.report_id)).not.toContain(first![0]);
+  }, 300_000);
+
+  it('reads offline, refuses to buy while the team is unreachable, and catches up after', async () => {
+    const team = await createTestTeam(cluster, ['dan', 'erin'], folder('desk-team-admin-'));
+    const dan = await member(team, 'dan', 0);
+    const erin = await member(team, 'erin', 1);
+    const ids = await menuIds(handles[4]!);
+    expect((await buy(dan.desk, handles[4]!, ids.slice(0, 2))).status).toBe('completed');
+    await erin.desk.handlers['team.sync']({});
+    cluster.crash();
+    try {
+      // Erin reads and searches what she pulled; buying moves no money.
+      const library = await erin.desk.handlers['library.list']({});
+      expect(library.items.map((item) => item.id).sort()).toEqual(ids.slice(0, 2).sort());
+      const refusal = await failure(buy(erin.desk, handles[4]!, ids.slice(2, 3)));
+      expect(refusal.code).toBe('team_unreachable');
+      expect(refusal.message).toMatch(/Nothing was signed/);
+      const status = await erin.desk.handlers['team.status']({});
+      expect(status).toMatchObject({ joined: true, reachable: false });
+    } finally {
+      cluster.start();
+    }
+    expect((await buy(dan.desk, handles[4]!, ids.slice(2, 4))).status).toBe('completed');
+    await erin.desk.handlers['team.sync']({});
+    const teamReports = await cluster.query(
+      team.database,
+      'SELECT service_url, report_id, sha256 FROM intel_desk.reports ORDER BY report_id',
+    );
+    const held = await erin.desk.handlers['library.list']({});
+    expect(held.items.map((item) => item.id).sort()).toEqual(
+      teamReports.rows.map((row: { report_id: string }) => row.report_id).sort(),
+    );
+  }, 300_000);
+
+  it('reads but refuses to buy when the team schema is newer than this desk knows', async () => {
+    const team = await createTestTeam(cluster, ['fay'], folder('desk-team-admin-'));
+    const fay = await member(team, 'fay', 2);
+    await cluster.query(
+      team.database,
+      "UPDATE intel_desk.meta SET value = '99' WHERE key = 'schema_version'",
+    );
+    const ids = await menuIds(handles[5]!);
+    const refusal = await failure(buy(fay.desk, handles[5]!, ids.slice(0, 1)));
+    expect(['team_schema_newer']).toContain(refusal.code);
+  }, 120_000);
+
+  it('refuses a URL that is not PostgreSQL, a remote one without TLS, and a wrong password, changing nothing', async () => {
+    const dir = folder('desk-team-bad-');
+    const desk = await deskFor(stack, dir);
+    desks.push(desk);
+    expect((await failure(desk.handlers['team.join']({ url: 'https://example.com/db' }))).code).toBe(
+      'team_url_invalid',
+    );
+    expect(
+      (await failure(desk.handlers['team.join']({ url: 'postgresql://alice@db.example.com/research' }))).code,
+    ).toBe('team_insecure');
+    const team = await createTestTeam(cluster, ['gus'], folder('desk-team-admin-'));
+    const wrong = team.memberUrl('gus').replace(/:pw-[^@]+@/, ':wrong@');
+    expect((await failure(desk.handlers['team.join']({ url: wrong }))).code).toBe('team_auth_failed');
+    expect(await desk.handlers['team.status']({})).toEqual({ joined: false });
+  }, 120_000);
+});
