@@ -52,7 +52,7 @@ function bareTable(file: string): { db: Database.Database; insert: (corpus: Corp
   return { db, insert };
 }
 
-function searchLatencies(store: SnapshotStore): number[] {
+export function searchLatencies(store: SnapshotStore): number[] {
   const words = TOPICS.flatMap((topic) => topic.split(' ')).concat([
     'posted',
     'sentiment',

@@ -14,6 +14,7 @@ import { rendererSection } from './renderer';
 import { libraryScreenSection } from './library-screen';
 import { upgradeSection } from './upgrade';
 import { serviceSection } from './service';
+import { teamSection } from './team';
 import type { Section } from './measure';
 
 const SECTIONS: Section[] = [
@@ -26,6 +27,7 @@ const SECTIONS: Section[] = [
   serviceSection,
   rendererSection,
   libraryScreenSection,
+  teamSection,
 ];
 
 const only = process.argv.slice(2);

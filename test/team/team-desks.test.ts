@@ -10,7 +10,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import { deskFor, deskWithWallet, failure, tempDir } from '../core/helpers';
 import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
 import { anvilCall } from '../service/chain-time';
-import { postgresBin, startCluster, type PgCluster } from './pg-cluster';
+import { postgresBin, startCluster, type PgCluster } from '../../scripts/pg-cluster';
 import { createTestTeam, type TestTeam } from './team-helpers';
 
 const UNIT = 10_000n;

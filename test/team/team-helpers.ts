@@ -1,5 +1,5 @@
 /** A team on a throwaway cluster, with a login role per analyst, as its admin would set it up. */
-import type { PgCluster } from './pg-cluster';
+import type { PgCluster } from '../../scripts/pg-cluster';
 import { runCli } from '../cli/run-cli';
 
 export interface TestTeam {

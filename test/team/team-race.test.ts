@@ -9,7 +9,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import { settlementsOnChain } from '../../scripts/chaos/chain';
 import { ledgerRows, tempDir } from '../core/helpers';
 import { runCli, stackEnv, type Run } from '../cli/run-cli';
-import { postgresBin, startCluster, type PgCluster } from './pg-cluster';
+import { postgresBin, startCluster, type PgCluster } from '../../scripts/pg-cluster';
 import { createTestTeam } from './team-helpers';
 
 const ROUNDS = 20;
