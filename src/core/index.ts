@@ -6,8 +6,8 @@
 import type { RpcHandlers } from '../shared/rpc';
 import type { DeskEventSource } from '../shared/events';
 import { isCorruption, libraryDamaged } from './db/integrity';
-import { checkedHandlers } from './door';
-import { DeskContext, type DeskCoreOptions } from './context';
+import { checkedHandlers } from './handlers/door';
+import { DeskContext, type DeskCoreOptions } from './desk/context';
 import { appHandlers } from './handlers/app';
 import { catalogHandlers } from './handlers/catalog';
 import { quoteHandlers } from './handlers/quote';
@@ -25,7 +25,7 @@ import type { SecretVault } from './wallet/sealing';
 import type { PurchaseStep } from './payments/purchase-steps';
 
 export type { DeskCoreOptions, SecretVault, PurchaseStep };
-export { DeskError } from './errors';
+export { DeskError } from './base/errors';
 export { APP_VERSION } from './handlers/app';
 
 /** Core's one way in: the RPC contract. Hosts, the CLI and tests hold nothing else of core. */

@@ -17,7 +17,7 @@ import {
   type ClockSample,
 } from '../../src/core/payments/chain-clock';
 import { ServiceClient } from '../../src/core/client/service-client';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import { seeded } from './property-seed';
 
 /** A desk clock on a whole second, so window edges are exact. */

@@ -10,7 +10,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { PurchaseRestore, restoreWithKey } from '../../src/core/restore/restore-purchases';
 import { ServiceClient } from '../../src/core/client/service-client';
-import { DeskContext } from '../../src/core/context';
+import { DeskContext } from '../../src/core/desk/context';
 import {
   balanceOf,
   buyAll,

@@ -55,8 +55,7 @@ describe('import circles', () => {
  */
 const KNOWN_TIES = [
   '.: cli ⇄ mcp',
-  'core: backup ⇄ db',
-  'core: cache ⇄ catalog ⇄ client ⇄ context.ts ⇄ disk-space.ts ⇄ ledger ⇄ library-secret.ts ⇄ payments ⇄ quoting.ts ⇄ receipts ⇄ restore',
+  'core: catalog ⇄ client ⇄ desk ⇄ ledger ⇄ library ⇄ payments ⇄ receipts ⇄ restore',
   'renderer: app ⇄ screens ⇄ wallet',
 ];
 

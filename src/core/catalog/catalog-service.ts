@@ -12,11 +12,11 @@ import type {
   ShelfView,
 } from '../../shared/rpc';
 import { reportMenuSchema, shelfListSchema } from '../../shared/wire';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { normalizeHandle, type ServiceClient } from '../client/service-client';
-import type { CatalogCache } from '../cache/catalog';
-import type { SnapshotStore } from '../cache/snapshots';
-import { ShelfIndex } from '../cache/shelf-index';
+import type { CatalogCache } from './catalog-cache';
+import type { SnapshotStore } from '../library/snapshots';
+import { ShelfIndex } from './shelf-index';
 import { offlineReason } from './offline';
 
 export interface CatalogDeps {

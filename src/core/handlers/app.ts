@@ -1,7 +1,7 @@
 /** app.info: what the desk is and where it stands, for the title bar and the start-up warnings. */
 import packageJson from '../../../package.json';
 import type { RpcHandlers } from '../../shared/rpc';
-import type { DeskContext } from '../context';
+import type { DeskContext } from '../desk/context';
 
 /** The one version number: package.json's, so a release bump cannot leave the About box behind. */
 export const APP_VERSION: string = packageJson.version;

@@ -4,9 +4,9 @@
  */
 import path from 'node:path';
 import type { BackupView, RpcHandlers } from '../../shared/rpc';
-import type { LibraryBackup } from '../backup/library-backup';
-import type { DeskContext } from '../context';
-import { DeskError } from '../errors';
+import type { LibraryBackup } from '../db/library-backup';
+import type { DeskContext } from '../desk/context';
+import { DeskError } from '../base/errors';
 
 const view = (backup: LibraryBackup): BackupView => ({
   file: backup.file,

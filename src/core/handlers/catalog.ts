@@ -1,6 +1,6 @@
 /** Shelf and menus: the catalog service (src/core/catalog/) does the work; this is its face to the contract. */
 import type { RpcHandlers } from '../../shared/rpc';
-import type { DeskContext } from '../context';
+import type { DeskContext } from '../desk/context';
 
 export const catalogHandlers = (
   ctx: DeskContext,

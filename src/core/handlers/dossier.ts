@@ -4,10 +4,10 @@
  */
 import type { Bundle } from '../../shared/wire';
 import type { DossierView, RpcHandlers, RpcOutputs } from '../../shared/rpc';
-import type { DeskContext } from '../context';
-import { DeskError } from '../errors';
+import type { DeskContext } from '../desk/context';
+import { DeskError } from '../base/errors';
 import { normalizeHandle } from '../client/service-client';
-import { parseBundle } from '../dossier-bundle';
+import { parseBundle } from '../dossier/bundle';
 
 /** The service's own comparison: case-insensitive, without a leading @. */
 const bare = (raw: string) => raw.trim().replace(/^@/, '');

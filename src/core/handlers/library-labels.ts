@@ -1,7 +1,7 @@
 /** Saved searches, and a person's tags and note on a report they own. */
 import type { RpcHandlers } from '../../shared/rpc';
-import type { DeskContext } from '../context';
-import { DeskError } from '../errors';
+import type { DeskContext } from '../desk/context';
+import { DeskError } from '../base/errors';
 
 /** The owned report's service: tags and notes are only for reports in the library. */
 function ownedService(ctx: DeskContext, id: string, serviceUrl: string | undefined): string {

@@ -9,14 +9,14 @@ import type {
   SearchView,
 } from '../../shared/rpc';
 import { intelReportSnapshotSchema, type IntelReportSnapshot } from '../../shared/wire';
-import type { DeskContext } from '../context';
-import { DeskError } from '../errors';
-import { snapshotMarkdown, type Provenance } from '../export';
-import { snapshotPdf } from '../export-pdf';
-import { diffReports } from '../report-diff';
+import type { DeskContext } from '../desk/context';
+import { DeskError } from '../base/errors';
+import { snapshotMarkdown, type Provenance } from '../library/export';
+import { snapshotPdf } from '../library/export-pdf';
+import { diffReports } from '../library/report-diff';
 import type { ReportDiff } from '../../shared/report-diff';
 import { normalizeHandle } from '../client/service-client';
-import { menuGaps } from '../cache/menu-gaps';
+import { menuGaps } from '../catalog/menu-gaps';
 
 interface Loaded {
   snapshot: IntelReportSnapshot;

@@ -6,13 +6,13 @@
  */
 import type { PurchaseOutcome, PurchaseRequestView, RpcHandlers, RpcInput } from '../../shared/rpc';
 import { formatUnitsUsd } from '../../shared/money';
-import type { DeskContext } from '../context';
-import { DeskError, refused } from '../errors';
+import type { DeskContext } from '../desk/context';
+import { DeskError, refused } from '../base/errors';
 import type { PurchaseRequests } from '../ledger/purchase-requests';
 import { quoteView } from '../payments/quote-view';
-import { priceChoice } from '../quoting';
+import { priceChoice } from '../payments/quoting';
 import { assertRequestTerms } from '../payments/request-terms';
-import { consentToOverCap } from '../consent';
+import { consentToOverCap } from '../payments/consent';
 
 type Handlers = Pick<
   RpcHandlers,

@@ -1,9 +1,9 @@
 /** Buying and the purchase history: the purchaser does the paying; this is its face to the contract. */
 import type { PurchasesView, RpcHandlers } from '../../shared/rpc';
-import type { DeskContext } from '../context';
+import type { DeskContext } from '../desk/context';
 import { purchaseView } from '../ledger/purchases';
 import { reconcilePurchases } from '../payments/reconcile';
-import { consentToOverCap } from '../consent';
+import { consentToOverCap } from '../payments/consent';
 
 function purchasesView(ctx: DeskContext): PurchasesView {
   const settings = ctx.settings.get();

@@ -1,8 +1,8 @@
 /** Receipts: one purchase's evidence, checked on chain on request, and receipts or purchases as files. */
 import type { ExportedFile, RpcHandlers } from '../../shared/rpc';
 import type { Receipt } from '../../shared/receipt';
-import type { DeskContext } from '../context';
-import { DeskError } from '../errors';
+import type { DeskContext } from '../desk/context';
+import { DeskError } from '../base/errors';
 import type { PurchaseRow } from '../ledger/purchases';
 import { buildReceipt } from '../receipts/receipt';
 import { purchasesCsv, receiptsJson, receiptsPdf } from '../receipts/receipt-files';

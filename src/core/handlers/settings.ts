@@ -1,11 +1,11 @@
 /** Settings, including the write-only library secret: the UI learns only where it is set and how it fared. */
 import type { RpcHandlers, SettingsView } from '../../shared/rpc';
-import type { DeskContext } from '../context';
-import { settingsView } from '../settings';
-import { DeskError } from '../errors';
-import { consentToCaps } from '../consent';
+import type { DeskContext } from '../desk/context';
+import { settingsView } from '../settings/settings';
+import { DeskError } from '../base/errors';
+import { consentToCaps } from '../payments/consent';
 import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../../shared/walletconnect-relay';
-import { requireEncryptedOrLocal } from '../transport';
+import { requireEncryptedOrLocal } from '../base/transport';
 
 const SAVE_REMEDY = 'instead';
 

@@ -1,10 +1,10 @@
 /** What was spent (purchases.spend), handle budgets (budget.set) and the last known price (quote.lastPrice). */
 import type { LastPriceView, RpcHandlers, SpendView } from '../../shared/rpc';
-import type { DeskContext } from '../context';
+import type { DeskContext } from '../desk/context';
 import { normalizeHandle } from '../client/service-client';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { offlineReason } from '../catalog/offline';
-import { consentToBudget } from '../consent';
+import { consentToBudget } from '../payments/consent';
 import { localDayKey, startOfLocalDay, startOfLocalMonth } from '../../shared/money';
 
 const DEFAULT_DAYS = 30;

@@ -1,7 +1,7 @@
 /** Wallet status and management; keys never leave core, only the address and balance do. */
 import type { RpcHandlers, WalletView } from '../../shared/rpc';
-import { DeskError } from '../errors';
-import type { DeskContext } from '../context';
+import { DeskError } from '../base/errors';
+import type { DeskContext } from '../desk/context';
 import { readBalance, type PaymentToken } from '../wallet/balances';
 import { usdcText } from '../../shared/money';
 import { DEMO_CHAIN_NETWORK } from '../payments/allowlist';

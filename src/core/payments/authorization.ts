@@ -6,7 +6,7 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import type { ExactEIP3009Payload } from '@x402/evm';
 import type { PaymentChallenge } from '../../shared/wire';
 import type { Quote } from './quote';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { paymentWindow, type ClockSample } from './chain-clock';
 
 /**

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { PublicClient } from 'viem';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 
 export type ClockSource = 'service' | 'chain';
 

@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import type { PaidSuccess } from '../../shared/wire';
-import { topLevelArrayElements } from '../cache/json-slices';
-import type { StoredSnapshot } from '../cache/snapshots';
+import { topLevelArrayElements } from '../library/json-slices';
+import type { StoredSnapshot } from '../library/snapshots';
 import { plural } from '../../shared/words';
 
 export function snapshotsFromAnswer(body: PaidSuccess, text: string): StoredSnapshot[] {

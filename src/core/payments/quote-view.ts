@@ -3,8 +3,8 @@
  * quote handler and approving an assistant's purchase request both price through here.
  */
 import type { QuoteView, RpcInput } from '../../shared/rpc';
-import type { DeskContext } from '../context';
-import { priceChoice } from '../quoting';
+import type { DeskContext } from '../desk/context';
+import { priceChoice } from './quoting';
 import { QUOTE_FRESH_MS } from './quote-book';
 import { judgePayment } from './policy';
 import { unresolvedPurchase } from './selection-guard';

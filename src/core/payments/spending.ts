@@ -7,7 +7,7 @@
  * Amounts are token base units (bigint) throughout.
  */
 import { startOfLocalDay, startOfLocalMonth } from '../../shared/money';
-import type { SettingsStore } from '../settings';
+import type { SettingsStore } from '../settings/settings';
 import type { PurchaseLedger } from '../ledger/purchases';
 import type { SpendLedger } from '../ledger/spend';
 import type { HandleBudgets } from '../ledger/budgets';

@@ -11,7 +11,7 @@ import type {
   TimelineEntry,
 } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
-import type { DeskEvents } from '../events';
+import type { DeskEvents } from '../base/events';
 import { libraryPage, listAll, type PageRequest } from './library-page';
 import { searchLibrary, type SearchRequest } from './library-search';
 import { SearchIndex } from './search-index';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { DateRange } from '../../shared/wire';
 import type { LibraryItem, LibraryPage, LibrarySort } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { withLabels } from './report-labels';
 
 export interface PageRequest {

@@ -6,10 +6,10 @@
  */
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import type { DeskDb } from './db/open';
-import { refused } from './errors';
-import { plural } from '../shared/words';
-import type { PurchaseLedger } from './ledger/purchases';
+import type { DeskDb } from '../db/open';
+import { refused } from '../base/errors';
+import { plural } from '../../shared/words';
+import type { PurchaseLedger } from '../ledger/purchases';
 
 /** Assumed size of one report when the library holds none to measure. */
 const DEFAULT_REPORT_BYTES = 256 * 1024;

@@ -5,8 +5,8 @@
  * sections are compared word by word.
  */
 import { diffWords } from 'diff';
-import type { IntelReportSnapshot } from '../shared/wire';
-import { analyticsFigures, isNumber } from '../shared/analytics-shape';
+import type { IntelReportSnapshot } from '../../shared/wire';
+import { analyticsFigures, isNumber } from '../../shared/analytics-shape';
 import type {
   DiffSide,
   MetricChange,
@@ -14,7 +14,7 @@ import type {
   ReportDiff,
   ShareChange,
   SentimentChange,
-} from '../shared/report-diff';
+} from '../../shared/report-diff';
 
 interface Reading {
   metrics: Map<string, number>;

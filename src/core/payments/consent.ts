@@ -5,11 +5,11 @@
  * Lowering, and setting a budget where there was none, need nothing: they only narrow what can be spent.
  * The passphrase travels into core and is never kept or sent back.
  */
-import type { PurchaseRequest } from './payments/purchaser';
-import type { DeskContext } from './context';
-import type { SettingsPatch } from '../shared/rpc';
-import { DeskError } from './errors';
-import { judgePayment } from './payments/policy';
+import type { PurchaseRequest } from './purchaser';
+import type { DeskContext } from '../desk/context';
+import type { SettingsPatch } from '../../shared/rpc';
+import { DeskError } from '../base/errors';
+import { judgePayment } from './policy';
 
 type ConsentDeps = Pick<
   DeskContext,

@@ -1,14 +1,14 @@
 /** Live pricing: the 402 challenge for exactly the user's selection, validated into a held quote. */
-import type { MenuItemView, Selection } from '../shared/rpc';
-import { DeskError } from './errors';
-import { plural } from '../shared/words';
-import { normalizeHandle, resourcePath, type ServiceClient } from './client/service-client';
-import type { CatalogService } from './catalog/catalog-service';
-import type { SnapshotStore } from './cache/snapshots';
-import type { KnownTokens } from './wallet/balances';
-import type { LibrarySecret } from './library-secret';
-import { quoteFromChallenge, type Quote } from './payments/quote';
-import type { HeldQuote, QuoteBook } from './payments/quote-book';
+import type { MenuItemView, Selection } from '../../shared/rpc';
+import { DeskError } from '../base/errors';
+import { plural } from '../../shared/words';
+import { normalizeHandle, resourcePath, type ServiceClient } from '../client/service-client';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { SnapshotStore } from '../library/snapshots';
+import type { KnownTokens } from '../wallet/balances';
+import type { LibrarySecret } from '../library/library-secret';
+import { quoteFromChallenge, type Quote } from './quote';
+import type { HeldQuote, QuoteBook } from './quote-book';
 
 /** What pricing reads of the desk (DeskContext has all of it): named here so this module needs no context. */
 export interface QuotingDeps {

@@ -1,7 +1,7 @@
 /** The Library's saved searches: a name and a query, checked by the parser before it is kept. */
 import type { SavedSearch } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { parseQuery } from './search-syntax';
 
 interface Row {

@@ -1,5 +1,5 @@
 /** The transport rule of src/shared/transport.ts as core's refusal: a DeskError a person can act on. */
-import { encryptedOrLocal, insecureTransportSentence, type TransportUse } from '../shared/transport';
+import { encryptedOrLocal, insecureTransportSentence, type TransportUse } from '../../shared/transport';
 import { DeskError } from './errors';
 
 /**

@@ -2,9 +2,9 @@
  * Errors that cross into the UI and the CLI: a stable code to branch on and a message fit to show a person.
  * The kind groups codes for exit statuses and styling; the cause stays in core for logs.
  */
-import type { DeskErrorCode } from '../shared/error-codes';
+import type { DeskErrorCode } from '../../shared/error-codes';
 
-export type { DeskErrorCode } from '../shared/error-codes';
+export type { DeskErrorCode } from '../../shared/error-codes';
 export type DeskErrorKind = 'usage' | 'refused' | 'service' | 'network' | 'storage' | 'wallet' | 'internal';
 
 export class DeskError extends Error {

@@ -3,8 +3,8 @@
  * the window through a host's dispatch, the CLI, the MCP server or a test. A method not in the contract, or
  * input that does not fit it, is refused here with a message fit to show a person.
  */
-import { rpcInputs, type RpcHandlers, type RpcInput, type RpcMethod } from '../shared/rpc';
-import { DeskError } from './errors';
+import { rpcInputs, type RpcHandlers, type RpcInput, type RpcMethod } from '../../shared/rpc';
+import { DeskError } from '../base/errors';
 
 export function isRpcMethod(name: string): name is RpcMethod {
   return Object.hasOwn(rpcInputs, name);

@@ -5,7 +5,7 @@
  * gathered until the current task ends and sent once each: a purchase writes its ledger row four times,
  * and the window needs to hear it once, after the write that ended the task has been committed.
  */
-import type { DeskEvent, PurchaseStep } from '../shared/events';
+import type { DeskEvent, PurchaseStep } from '../../shared/events';
 
 export type DeskEventListener = (event: DeskEvent) => void;
 type ChangeEvent = Exclude<DeskEvent, { type: 'purchase.step' }>;

@@ -8,7 +8,7 @@
  * settlement needs (about four minutes, chain-clock.ts), so an offset past the bound could never sign; the
  * tests' own offsets (test/core/clock.ts) stay under 3.5 minutes.
  */
-import { MAX_VALIDITY_SECONDS } from './payments/quote';
+import { MAX_VALIDITY_SECONDS } from './quote';
 
 export const CLOCK_OFFSET_ENV = 'INTEL_DESK_CLOCK_OFFSET_MS';
 export const MAX_CLOCK_OFFSET_MS = MAX_VALIDITY_SECONDS * 1000;

@@ -7,10 +7,10 @@ import {
   baseUnits,
   walletConnectProjectIdSchema,
   type SettingsView,
-} from '../shared/rpc';
-import { TOKEN_DECIMALS } from '../shared/money';
-import type { DeskDb } from './db/open';
-import type { DeskEvents } from './events';
+} from '../../shared/rpc';
+import { TOKEN_DECIMALS } from '../../shared/money';
+import type { DeskDb } from '../db/open';
+import type { DeskEvents } from '../base/events';
 
 const storedSettingsSchema = z.object({
   serviceUrl: z.string().default(''),

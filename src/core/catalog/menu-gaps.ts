@@ -4,7 +4,7 @@
  */
 import type { NotOwnedReport } from '../../shared/rpc';
 import { reportMenuSchema } from '../../shared/wire';
-import type { DeskContext } from '../context';
+import type { DeskContext } from '../desk/context';
 
 export interface MenuGaps {
   /** How many reports the last menu seen lists; null when no menu of the handle was ever seen. */

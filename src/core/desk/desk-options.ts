@@ -1,9 +1,9 @@
 /** What a desk is started with: its data folder, the run's service and chain, and the hosts' choices. */
-import type { DeskEvent } from '../shared/events';
-import type { BackupScheduleOptions } from './backup/scheduler';
-import type { IntegrityWatchOptions } from './db/integrity';
-import type { KdfCost } from './wallet/passphrase-seal';
-import type { SecretVault } from './wallet/sealing';
+import type { DeskEvent } from '../../shared/events';
+import type { BackupScheduleOptions } from '../backup/scheduler';
+import type { IntegrityWatchOptions } from '../db/integrity';
+import type { KdfCost } from '../wallet/passphrase-seal';
+import type { SecretVault } from '../wallet/sealing';
 
 export interface DeskCoreOptions {
   dataDir: string;

@@ -2,8 +2,8 @@
  * A dossier bundle read from outside (a file, a saved draft, the renderer) and checked against the wire
  * schema; its own module so the CLI and core's dossier handlers share it without the CLI importing a handler.
  */
-import { bundleSchema, type Bundle } from '../shared/wire';
-import { DeskError } from './errors';
+import { bundleSchema, type Bundle } from '../../shared/wire';
+import { DeskError } from '../base/errors';
 
 /** `what` names where the bundle came from ("file x.json", "saved draft"), for the error. */
 export function parseBundle(value: unknown, what: string): Bundle {

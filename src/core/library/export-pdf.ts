@@ -4,7 +4,7 @@
  * characters are dropped; a value longer than MAX_TEXT is cut with a pointer to the JSON export.
  */
 import PDFDocument from 'pdfkit';
-import type { IntelReportSnapshot } from '../shared/wire';
+import type { IntelReportSnapshot } from '../../shared/wire';
 import {
   humanize,
   MAX_EXPORT_DEPTH,
@@ -21,7 +21,7 @@ import {
   readableDate,
   seriesDate,
   type AnalyticsFigure,
-} from '../shared/analytics-shape';
+} from '../../shared/analytics-shape';
 
 const MAX_TEXT = 20_000;
 const TYPOGRAPHY = '–—‘’‚“”„•…€™†‡‰‹›ŒœŠšŽžŸƒˆ˜';

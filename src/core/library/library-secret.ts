@@ -6,11 +6,11 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { z } from 'zod';
-import { DeskError, refused } from './errors';
-import { encryptedOrLocal } from '../shared/transport';
-import { writePrivateFile, type LocalSealer } from './wallet/sealing';
-import type { DeskEvents } from './events';
-import type { ServiceClient } from './client/service-client';
+import { DeskError, refused } from '../base/errors';
+import { encryptedOrLocal } from '../../shared/transport';
+import { writePrivateFile, type LocalSealer } from '../wallet/sealing';
+import type { DeskEvents } from '../base/events';
+import type { ServiceClient } from '../client/service-client';
 
 export type LibrarySecretState = 'unchecked' | 'accepted' | 'refused';
 

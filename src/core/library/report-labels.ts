@@ -5,7 +5,7 @@
  */
 import type { LibraryItem, ReportLabels } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 
 export const MAX_TAGS = 20;
 export const MAX_NOTE_CHARS = 10_000;

@@ -5,7 +5,7 @@
  * recursive descent parser, no SQL (search-compile.ts turns the tree into a query). A syntax error is a
  * DeskError naming the column (counted in characters as a person sees them) and the length of what is wrong.
  */
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { whyNotADay } from '../../shared/calendar';
 
 export const QUALIFIERS = ['handle', 'model', 'topic', 'tag', 'note', 'after', 'before'] as const;

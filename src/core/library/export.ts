@@ -1,5 +1,5 @@
 /** A snapshot as Markdown for sharing: sections in order, model text kept as text. */
-import type { IntelReportSnapshot } from '../shared/wire';
+import type { IntelReportSnapshot } from '../../shared/wire';
 import { oneLine, stripControls } from './plain-text';
 import {
   analyticsFigures,
@@ -7,7 +7,7 @@ import {
   readableDate,
   seriesDate,
   type AnalyticsFigure,
-} from '../shared/analytics-shape';
+} from '../../shared/analytics-shape';
 
 export function humanize(key: string): string {
   return key
