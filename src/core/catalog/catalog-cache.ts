@@ -1,5 +1,6 @@
 /** Last-known shelf and menus per service, so the app opens and browses offline. */
 import type { DeskDb } from '../db/open';
+import { handleKey } from '../../shared/handle-key';
 
 export class CatalogCache {
   constructor(private readonly db: DeskDb) {}
@@ -41,7 +42,7 @@ export class CatalogCache {
       .prepare(
         'INSERT OR REPLACE INTO menu_cache (service_url, handle, body_json, fetched_at) VALUES (?, ?, ?, ?)',
       )
-      .run(serviceUrl, handle.toLowerCase(), JSON.stringify(body), fetchedAt);
+      .run(serviceUrl, handleKey(handle), JSON.stringify(body), fetchedAt);
   }
 
   loadMenu(serviceUrl: string, handle: string): { json: string; fetchedAt: string } | undefined {
@@ -49,7 +50,7 @@ export class CatalogCache {
       .prepare<[string, string], { json: string; fetchedAt: string }>(
         'SELECT body_json AS json, fetched_at AS fetchedAt FROM menu_cache WHERE service_url = ? AND handle = ?',
       )
-      .get(serviceUrl, handle.toLowerCase());
+      .get(serviceUrl, handleKey(handle));
   }
 
   /** The handle whose cached menu lists this report, so a report not owned can be named with its buy. */
@@ -78,7 +79,7 @@ export class CatalogCache {
            AND lower(json_extract(e.value, '$.username')) = ?
          LIMIT 1`,
       )
-      .get(serviceUrl, handle.toLowerCase());
+      .get(serviceUrl, handleKey(handle));
     return typeof row?.name === 'string' && row.name.trim() !== '' ? row.name : null;
   }
 }

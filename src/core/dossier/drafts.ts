@@ -3,6 +3,7 @@
  * from (its base, for the three-way view when someone else saved meanwhile), both as the JSON that was sent.
  */
 import type { DeskDb } from '../db/open';
+import { handleKey } from '../../shared/handle-key';
 
 export interface DossierDraft {
   baseJson: string;
@@ -10,9 +11,7 @@ export interface DossierDraft {
   savedAt: string;
 }
 
-/** The service compares handles case-insensitively, and so does the key. */
-const handleKey = (handle: string) => handle.toLowerCase();
-
+/** A draft is kept under handleKey: the service compares handles case-insensitively, and so does the key. */
 export class DossierDrafts {
   constructor(private readonly db: DeskDb) {}
 

@@ -8,10 +8,10 @@ import type { DeskContext } from '../desk/context';
 import { DeskError } from '../base/errors';
 import { normalizeHandle } from '../client/service-client';
 import { parseBundle } from '../dossier/bundle';
+import { handleKey } from '../../shared/handle-key';
 
-/** The service's own comparison: case-insensitive, without a leading @. */
+/** A handle as the person wrote it, without a leading @, for the message. */
 const bare = (raw: string) => raw.trim().replace(/^@/, '');
-const handleKey = (raw: string) => bare(raw).toLowerCase();
 
 /**
  * A dossier is written to the handle it names, so a file for one handle given as another would check for

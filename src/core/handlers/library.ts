@@ -17,6 +17,7 @@ import { diffReports } from '../library/report-diff';
 import type { ReportDiff } from '../../shared/report-diff';
 import { normalizeHandle } from '../client/service-client';
 import { menuGaps } from '../catalog/menu-gaps';
+import { handleKey } from '../../shared/handle-key';
 
 interface Loaded {
   snapshot: IntelReportSnapshot;
@@ -87,7 +88,7 @@ function reportDiff(ctx: DeskContext, a: ReportRef, b: ReportRef): ReportDiff {
     );
   }
   const sameTimeline =
-    first.serviceUrl === second.serviceUrl && first.handle.toLowerCase() === second.handle.toLowerCase();
+    first.serviceUrl === second.serviceUrl && handleKey(first.handle) === handleKey(second.handle);
   if (!sameTimeline) return diffReports(first, second, null);
   const [from = '', to = ''] = [first.snapshot.createdAt, second.snapshot.createdAt].sort();
   const between = (entry: { createdAt: string }) => entry.createdAt > from && entry.createdAt < to;
@@ -105,7 +106,7 @@ function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): Rep
   return {
     snapshot: found.snapshot,
     serviceUrl: found.serviceUrl,
-    handle: found.handle.toLowerCase(),
+    handle: handleKey(found.handle),
     username: names.username,
     displayName: names.displayName ?? ctx.catalog.displayNameOf(found.serviceUrl, found.handle),
     timeline: ctx.snapshots.timeline(found.serviceUrl, found.handle),

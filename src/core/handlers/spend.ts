@@ -6,6 +6,7 @@ import { DeskError } from '../base/errors';
 import { offlineReason } from '../catalog/offline';
 import { consentToBudget } from '../payments/consent';
 import { localDayKey, startOfLocalDay, startOfLocalMonth } from '../../shared/money';
+import { handleKey } from '../../shared/handle-key';
 
 const DEFAULT_DAYS = 30;
 
@@ -27,9 +28,9 @@ export function spendView(ctx: DeskContext, days: number = DEFAULT_DAYS): SpendV
   const dayStart = startOfLocalDay(now);
   const monthStart = startOfLocalMonth(now);
   const totals = ctx.spend.totals(monthStart);
-  const budgets = new Map(ctx.budgets.list().map((b) => [b.handle.toLowerCase(), b]));
+  const budgets = new Map(ctx.budgets.list().map((b) => [handleKey(b.handle), b]));
   const byHandle: SpendView['byHandle'] = ctx.spend.byHandle(monthStart).map((row) => {
-    const budget = budgets.get(row.handle.toLowerCase());
+    const budget = budgets.get(handleKey(row.handle));
     budgets.delete(row.handle.toLowerCase());
     return {
       handle: row.handle,

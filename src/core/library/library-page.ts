@@ -10,6 +10,7 @@ import type { LibraryItem, LibraryPage, LibrarySort } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
 import { DeskError } from '../base/errors';
 import { withLabels } from './report-labels';
+import { handleKey } from '../../shared/handle-key';
 
 export interface PageRequest {
   handle?: string | undefined;
@@ -123,7 +124,7 @@ export function libraryPage(db: DeskDb, request: PageRequest): LibraryPage {
   const params: (string | number)[] = [];
   if (request.handle) {
     filter.push('s.handle = ?');
-    params.push(request.handle.toLowerCase());
+    params.push(handleKey(request.handle));
   }
   const totals = db
     .prepare<(string | number)[], { n: number; spent: string }>(
@@ -178,7 +179,7 @@ export function listAll(db: DeskDb, handle?: string): LibraryItem[] {
           `SELECT ${ITEM_COLUMNS} FROM snapshots s ${NAMES_JOIN} WHERE s.handle = ?
            ORDER BY s.created_at DESC, s.text_id DESC`,
         )
-        .all(handle.toLowerCase())
+        .all(handleKey(handle))
     : db
         .prepare<[], ItemRow>(
           `SELECT ${ITEM_COLUMNS} FROM snapshot_filters f JOIN snapshots s ON s.text_id = f.text_id ${NAMES_JOIN}

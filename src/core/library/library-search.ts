@@ -14,6 +14,7 @@ import { compileSearch, describeQuery, type Expand } from './search-compile';
 import { parseQuery } from './search-syntax';
 import { textOfRaw } from './report-text';
 import { snippetOf } from './snippet';
+import { handleKey } from '../../shared/handle-key';
 
 /**
  * Matches ranked by bm25, and counted: with more, the most recently bought come first and the count says
@@ -112,7 +113,7 @@ export function searchLibrary(db: DeskDb, request: SearchRequest, expand?: Expan
   const params: Params = { ...query.params };
   if (request.handle !== undefined) {
     where.push('s.handle = @handle');
-    params['handle'] = request.handle.toLowerCase();
+    params['handle'] = handleKey(request.handle);
   }
   if (query.match !== null) params['match'] = query.match;
   const plan = query.match !== null ? wordsPlan(where) : filteredPlan(where);

@@ -15,6 +15,7 @@ import type {
   ShareChange,
   SentimentChange,
 } from '../../shared/report-diff';
+import { handleKey } from '../../shared/handle-key';
 
 interface Reading {
   metrics: Map<string, number>;
@@ -164,7 +165,7 @@ export function diffReports(
   return {
     older: side(older.snapshot, older.handle),
     newer: side(newer.snapshot, newer.handle),
-    sameHandle: older.handle.toLowerCase() === newer.handle.toLowerCase(),
+    sameHandle: handleKey(older.handle) === handleKey(newer.handle),
     reportsBetween: between,
     notOwnedBetween,
     metrics: metricChanges(olderReading, newerReading),

@@ -16,6 +16,7 @@ import { libraryPage, listAll, type PageRequest } from './library-page';
 import { searchLibrary, type SearchRequest } from './library-search';
 import { SearchIndex } from './search-index';
 import type { SearchVocabulary } from './search-vocabulary';
+import { handleKey } from '../../shared/handle-key';
 
 export interface StoredSnapshot {
   snapshot: IntelReportSnapshot;
@@ -104,7 +105,7 @@ export class SnapshotStore {
       const row = {
         serviceUrl,
         id: snapshot.id,
-        handle: handle.toLowerCase(),
+        handle: handleKey(handle),
         username: handle,
         createdAt: snapshot.createdAt,
         model: snapshot.model,
@@ -144,7 +145,7 @@ export class SnapshotStore {
     // The shelf fetched before this purchase did not name a handle the library did not hold yet; until the next
     // fetch, the Library would show the bought handle without its name.
     const name = entries.length > 0 ? this.shelfName(serviceUrl, handle) : null;
-    if (name !== null) this.prepared().name.run(serviceUrl, handle.toLowerCase(), name);
+    if (name !== null) this.prepared().name.run(serviceUrl, handleKey(handle), name);
     if (entries.length > 0) this.events?.changed('library.changed');
     this.searchIndex.schedule();
   }
@@ -160,7 +161,7 @@ export class SnapshotStore {
       .prepare<[string, string], { id: string }>(
         'SELECT id FROM snapshots WHERE handle = ? AND service_url = ?',
       )
-      .all(handle.toLowerCase(), serviceUrl);
+      .all(handleKey(handle), serviceUrl);
     return new Set(rows.map((row) => row.id));
   }
 
@@ -319,7 +320,7 @@ export class SnapshotStore {
          FROM snapshots WHERE handle = ? AND service_url = ?
          ORDER BY created_at ASC`,
       )
-      .all(handle.toLowerCase(), serviceUrl);
+      .all(handleKey(handle), serviceUrl);
   }
 
   /** The handle as it was bought and its display name from the last shelf that named it. */
@@ -330,7 +331,7 @@ export class SnapshotStore {
          FROM snapshots s LEFT JOIN handle_names n ON n.service_url = s.service_url AND n.handle = s.handle
          WHERE s.service_url = ? AND s.handle = ?`,
       )
-      .get(serviceUrl, handle.toLowerCase());
+      .get(serviceUrl, handleKey(handle));
     return { username: row?.username ?? handle, displayName: row?.displayName ?? null };
   }
 
