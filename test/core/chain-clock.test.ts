@@ -11,11 +11,9 @@ import {
   chainSample,
   MIN_REMAINING_SECONDS,
   paymentWindow,
-  sampleFromSeconds,
-  serviceSample,
   VALID_AFTER_LEAD_SECONDS,
-  type ClockSample,
 } from '../../src/core/payments/chain-clock';
+import { sampleFromSeconds, serviceSample, type ClockSample } from '../../src/core/client/clock-sample';
 import { ServiceClient } from '../../src/core/client/service-client';
 import { DeskError } from '../../src/core/base/errors';
 import { seeded } from './property-seed';

@@ -55,7 +55,6 @@ describe('import circles', () => {
  */
 const KNOWN_TIES = [
   '.: cli ⇄ mcp',
-  'core: catalog ⇄ client ⇄ desk ⇄ ledger ⇄ library ⇄ payments ⇄ receipts ⇄ restore',
   'renderer: app ⇄ screens ⇄ wallet',
 ];
 

@@ -4,7 +4,14 @@
  */
 import type { NotOwnedReport } from '../../shared/rpc';
 import { reportMenuSchema } from '../../shared/wire';
-import type { DeskContext } from '../desk/context';
+import type { CatalogCache } from './catalog-cache';
+import type { SnapshotStore } from '../library/snapshots';
+
+/** What the gaps are read from: the saved menus and the library's owned ids. */
+export interface MenuGapsDeps {
+  readonly catalog: Pick<CatalogCache, 'loadMenu'>;
+  readonly snapshots: Pick<SnapshotStore, 'ownedIds'>;
+}
 
 export interface MenuGaps {
   /** How many reports the last menu seen lists; null when no menu of the handle was ever seen. */
@@ -13,7 +20,7 @@ export interface MenuGaps {
   notOwned: NotOwnedReport[];
 }
 
-function savedMenu(ctx: DeskContext, serviceUrl: string, handle: string) {
+function savedMenu(ctx: MenuGapsDeps, serviceUrl: string, handle: string) {
   // Menus are kept under the service URL as set, snapshots under the client's (no trailing slash).
   const saved = ctx.catalog.loadMenu(serviceUrl, handle) ?? ctx.catalog.loadMenu(`${serviceUrl}/`, handle);
   if (!saved) return null;
@@ -27,7 +34,7 @@ function savedMenu(ctx: DeskContext, serviceUrl: string, handle: string) {
   return parsed.success ? parsed.data : null;
 }
 
-export function menuGaps(ctx: DeskContext, serviceUrl: string, handle: string): MenuGaps {
+export function menuGaps(ctx: MenuGapsDeps, serviceUrl: string, handle: string): MenuGaps {
   const menu = savedMenu(ctx, serviceUrl, handle);
   if (!menu) return { menuCount: null, notOwned: [] };
   const owned = ctx.snapshots.ownedIds(serviceUrl, handle);

@@ -6,7 +6,7 @@ import { formatUnitsUsd, usdNumberToUnits } from '../../shared/money';
 import type { z } from 'zod';
 import { DeskError } from '../base/errors';
 import { errorBodySchema, insufficientPaymentBodySchema } from '../../shared/wire';
-import { serviceSample, type ClockSample } from '../payments/chain-clock';
+import { serviceSample, type ClockSample } from './clock-sample';
 import { errorCodeFrom } from '../../shared/error-codes';
 import { requireEncryptedOrLocal } from '../base/transport';
 

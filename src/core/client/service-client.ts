@@ -18,7 +18,7 @@ import {
 } from '../../shared/wire';
 import type { Selection } from '../../shared/rpc';
 import { DeskError } from '../base/errors';
-import type { ClockSample } from '../payments/chain-clock';
+import type { ClockSample } from './clock-sample';
 import { connect } from 'node:net';
 import {
   DEFAULT_HTTP,

@@ -6,15 +6,25 @@
  * The passphrase travels into core and is never kept or sent back.
  */
 import type { PurchaseRequest } from './purchaser';
-import type { DeskContext } from '../desk/context';
+import type { DeskWallet } from '../wallet/wallet';
+import type { SettingsStore } from '../settings/settings';
+import type { HandleBudgets } from '../ledger/budgets';
+import type { LibrarySecret } from '../library/library-secret';
+import type { QuoteBook } from './quote-book';
+import type { Spending } from './spending';
 import type { SettingsPatch } from '../../shared/rpc';
 import { DeskError } from '../base/errors';
 import { judgePayment } from './policy';
 
-type ConsentDeps = Pick<
-  DeskContext,
-  'wallet' | 'settings' | 'budgets' | 'quotes' | 'spending' | 'librarySecret'
->;
+/** What consent reads: the wallet that checks the passphrase, and what a change or a payment is judged against. */
+export interface ConsentDeps {
+  readonly wallet: Pick<DeskWallet, 'confirmPassphrase' | 'hasKeystore' | 'signsWithKeystore'>;
+  readonly settings: Pick<SettingsStore, 'get'>;
+  readonly budgets: Pick<HandleBudgets, 'get'>;
+  readonly quotes: Pick<QuoteBook, 'get'>;
+  readonly spending: Pick<Spending, 'paymentFacts'>;
+  readonly librarySecret: Pick<LibrarySecret, 'current'>;
+}
 
 async function confirm(ctx: ConsentDeps, passphrase: string | undefined, what: string, nothing: string) {
   if (passphrase === undefined || passphrase === '')

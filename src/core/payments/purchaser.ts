@@ -20,7 +20,7 @@ import {
 } from './authorization';
 import { quoteDifference } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
-import type { ClockSample } from './chain-clock';
+import type { ClockSample } from '../client/clock-sample';
 import type { Spending } from './spending';
 import type { QuoteChangedDetails } from '../../shared/rpc-errors';
 import type { PurchaseSteps } from './purchase-steps';
