@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { openDeskDb } from '../src/core/db/open';
 import { SnapshotStore } from '../src/core/library/snapshots';
-import { DEFAULT_SERVICE_URL } from '../src/core/desk/context';
+import { DEFAULT_SERVICE_URL } from '../src/core/desk/service';
 import { openServiceDb } from '../src/service/store/db';
 import { DEMO_SEED, seedStore } from '../src/service/store/seed';
 import type { IntelReportSnapshot } from '../src/shared/wire';

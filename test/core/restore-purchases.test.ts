@@ -145,11 +145,11 @@ describe('restore purchases', () => {
       new ServiceClient(stack.baseUrl),
       {
         db: context.db,
-        ledger: context.ledger,
-        snapshots: context.snapshots,
-        deliver: (id, body, text) => context.settlement.deliver(id, body, text),
+        ledger: context.payments.ledger,
+        snapshots: context.library.snapshots,
+        deliver: (id, body, text) => context.payments.settlement.deliver(id, body, text),
         now: () => Date.now(),
-        chain: (network) => context.chain(network),
+        chain: (network) => context.chains.chain(network),
       },
       address,
       (summary) => {

@@ -1,370 +1,185 @@
-/** Everything one running desk holds: storage, the service client, wallet, secrets, and the purchaser. */
+/**
+ * Everything one running desk holds, put together from each domain's parts: storage, the service and the
+ * chains, the wallet, the catalog, the library, payments, dossiers and restores. Only index.ts reads it, to
+ * hand each handler module the parts it uses.
+ */
 import path from 'node:path';
-import { mkdirSync, readdirSync } from 'node:fs';
-import { chmodIfPresent } from '../base/owner-only';
-import type { PublicClient } from 'viem';
+import { ownerOnlyDataDir } from '../base/owner-only';
+import { DeskEvents } from '../base/events';
+import { requireEncryptedOrLocal } from '../base/transport';
 import { openDeskDb, type DeskDb, type OpenedDb } from '../db/open';
 import { IntegrityWatch, isCorruption } from '../db/integrity';
-import { PurchaseLedger } from '../ledger/purchases';
-import { KeptPayments } from '../ledger/kept-payments';
-import { SpendLedger } from '../ledger/spend';
-import { HandleBudgets } from '../ledger/budgets';
-import { PurchaseRequests } from '../ledger/purchase-requests';
-import { SnapshotStore } from '../library/snapshots';
+import { OtherWriters } from '../db/other-writers';
+import { backupsFolder } from '../db/backups-folder';
+import { LibraryBackups } from '../backup/scheduler';
+import { SettingsStore } from '../settings/settings';
+import { ServiceConnection } from '../client/connection';
+import { requireSafeChainRpc } from '../payments/chain-rpc';
+import { LocalSealer } from '../wallet/sealing';
 import { CatalogCache } from '../catalog/catalog-cache';
 import { CatalogService } from '../catalog/catalog-service';
+import { menuGaps } from '../catalog/menu-gaps';
+import { LibraryReports } from '../library/reports';
 import { DossierDrafts } from '../dossier/drafts';
-import { ReportLabelStore } from '../library/report-labels';
-import { SavedSearchStore } from '../library/saved-searches';
-import { SettingsStore } from '../settings/settings';
-import { DeskWallet } from '../wallet/wallet';
-import { walletFileIn } from '../wallet/folder-wallet';
-import { LocalSealer } from '../wallet/sealing';
-import { LibrarySecret } from '../library/library-secret';
-import type { ServiceClient } from '../client/service-client';
-import { ServiceConnection } from '../client/connection';
-import { KnownTokens } from '../wallet/balances';
-import { QuoteBook } from '../payments/quote-book';
-import { Purchaser, type PurchaseRequest } from '../payments/purchaser';
-import { PurchaseSteps } from '../payments/purchase-steps';
-import { Settlement } from '../payments/settle';
-import { Spending } from '../payments/spending';
-import { Reservations } from '../ledger/reservations';
-import { KeptResender } from '../payments/resend-kept';
-import { OtherWriters } from '../db/other-writers';
-import { startPurchase } from '../payments/purchase-start';
+import { Dossiers } from '../dossier/dossiers';
 import { PurchaseRestores } from '../restore/restores';
-import { requote } from '../payments/quoting';
-import { readChainClock } from '../payments/chain-clock';
-import type { ClockSample } from '../client/clock-sample';
-import { ChainClients, chainRpcFor, requireSafeChainRpc, type ChainRpc } from '../payments/chain-rpc';
-import { TokenDomains } from '../payments/token-domain';
-import { DeskEvents } from '../base/events';
-import { LibraryBackups } from '../backup/scheduler';
-import { backupsFolder } from '../db/backups-folder';
-import { encryptedOrLocal } from '../../shared/transport';
-import { requireEncryptedOrLocal } from '../base/transport';
-import type { PurchaseOutcome } from '../../shared/rpc';
 import type { DeskCoreOptions } from './desk-options';
+import { DeskService } from './service';
+import { DeskChains } from './chains';
+import { Library } from './library';
+import { Payments } from './payments';
+import { DeskWallets } from './wallets';
+import { AfterAnswer } from './after-answer';
 
 export type { DeskCoreOptions };
-
-/**
- * The data folder holds the library, purchase history, keys and the sealed secret: 0700, and every file in
- * it 0600, including files an older version left readable by others.
- */
-function ownerOnlyDataDir(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  if (process.platform === 'win32') return;
-  chmodIfPresent(dataDir, 0o700);
-  for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
-    if (entry.isFile()) chmodIfPresent(path.join(dataDir, entry.name), 0o600);
-  }
-}
-
-export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8402';
 
 export class DeskContext {
   readonly db: DeskDb;
   readonly recovered: OpenedDb['movedAside'];
-  /** Copies of the library in backups/: automatic, on request, and restoring one. */
-  readonly backups: LibraryBackups;
-  /** The whole-file corruption check, in the background (db/integrity.ts). */
-  readonly integrity: IntegrityWatch;
-  readonly ledger: PurchaseLedger;
-  /** Sealed payments kept until validBefore for services that offer payment-identifier (decision 0024). */
-  readonly keptPayments: KeptPayments;
-  readonly spend: SpendLedger;
-  /** The reservation each payment takes before signing, shared by every process on the data folder. */
-  readonly reservations: Reservations;
-  /** What counts against the caps, payments being signed included, and the facts the payment rules judge. */
-  readonly spending: Spending;
-  readonly budgets: HandleBudgets;
-  /** Purchases an assistant asked for (the MCP server), waiting for the person's approval. */
-  readonly purchaseRequests: PurchaseRequests;
-  readonly snapshots: SnapshotStore;
-  readonly catalog: CatalogCache;
-  /** The shelf and menus, live or last-known, and the shelf the Shelf screen pages through. */
-  readonly catalogService: CatalogService;
-  readonly settings: SettingsStore;
-  /** The person's own words about their library: tags and notes on reports, saved searches, dossier drafts. */
-  readonly labels: ReportLabelStore;
-  readonly savedSearches: SavedSearchStore;
-  readonly dossierDrafts: DossierDrafts;
-  readonly wallet: DeskWallet;
-  readonly quotes: QuoteBook;
-  readonly purchaser: Purchaser;
-  /** Lost answers asked for again with the payment already sent (decision 0024). */
-  readonly keptResender: KeptResender;
-  /** The ledger transitions from a signed payment to stored reports, for purchases, reconciliation and restore. */
-  readonly settlement: Settlement;
-  /** Restores of purchases from the service, some waiting for a wallet in the window to sign. */
-  readonly restores: PurchaseRestores;
   readonly now: () => number;
   readonly demo: boolean;
-  /** The library secret: which may go where, and what the service said of it (library-secret.ts). */
-  readonly librarySecret: LibrarySecret;
-  readonly demoAsset: `0x${string}` | null;
-  /** The service now selected and whether it answers. */
-  readonly connection: ServiceConnection;
-  /** The tokens services asked to be paid in, learned from their quotes (for balances). */
-  readonly tokens = new KnownTokens();
   readonly events = new DeskEvents();
+  /** The whole-file corruption check, in the background (db/integrity.ts). */
+  readonly integrity: IntegrityWatch;
+  /** Copies of the library in backups/: automatic, on request, and restoring one. */
+  readonly backups: LibraryBackups;
   /** Commits by other processes on this desk.db, told to the windows (db/other-writers.ts). */
   readonly otherWriters: OtherWriters;
-  /**
-   * The service named for this run (the CLI's --service or INTEL_DESK_SERVICE_URL, npm start's demo or
-   * --service). It is never saved: a CLI run on the same data dir must not move the app's service, nor this
-   * run decide the next one's. Choosing a service in Settings replaces it.
-   */
-  private serviceForRun: string | null;
-  private readonly chainClients: ChainClients;
-  private autoLockTimer: NodeJS.Timeout | null = null;
-  private readonly tokenDomains = new TokenDomains();
+  readonly settings: SettingsStore;
+  readonly service: DeskService;
+  readonly chains: DeskChains;
+  readonly wallets: DeskWallets;
+  /** The shelf and menus: the copies kept (cache) and the live-or-last-known service over them. */
+  readonly catalog: { cache: CatalogCache; service: CatalogService };
+  readonly library: Library;
+  readonly payments: Payments;
+  /** The library read for the contract: pages, search, one report, a diff, an export (library/reports.ts). */
+  readonly reports: LibraryReports;
+  readonly dossiers: Dossiers;
+  /** Restores of purchases from the service, some waiting for a wallet in the window to sign. */
+  readonly restores: PurchaseRestores;
+  /** Writes that need not delay an answer, run just after it or at close (desk/after-answer.ts). */
+  readonly afterAnswer = new AfterAnswer();
 
   constructor(readonly options: DeskCoreOptions) {
     // A run's own addresses are refused before anything opens; saved ones are refused where they are used.
     if (options.serviceUrl) requireEncryptedOrLocal('service', options.serviceUrl, 'for this run instead');
     requireSafeChainRpc(options.rpcUrl ? { url: options.rpcUrl, source: 'run' } : null);
     ownerOnlyDataDir(options.dataDir);
-    this.now = options.now ?? (() => Date.now());
+    const now = (this.now = options.now ?? (() => Date.now()));
     this.demo = options.demo ?? false;
-    this.demoAsset = options.demoAsset ?? null;
-    this.chainClients = new ChainClients(options.chainTimeoutMs ?? 5_000);
-    const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()), {
-      nativeBinding: options.nativeBinding,
+    const { nativeBinding } = options;
+    const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(now()), {
+      nativeBinding,
     });
-    this.db = opened.db;
+    const db = (this.db = opened.db);
     this.recovered = opened.movedAside;
-    if (options.onEvent) this.events.on(options.onEvent);
-    this.integrity = new IntegrityWatch(
-      this.db.name,
-      () => this.events.changed('library.damaged'),
-      this.now,
-      { nativeBinding: options.nativeBinding, ...options.integrity },
-    );
-    this.backups = new LibraryBackups(this.db, backupsFolder(options.dataDir), this.events, this.now, {
-      ...options.backups,
-      nativeBinding: options.nativeBinding,
+    const events = this.events;
+    if (options.onEvent) events.on(options.onEvent);
+    const integrity = new IntegrityWatch(db.name, () => events.changed('library.damaged'), now, {
+      nativeBinding,
+      ...options.integrity,
     });
-    this.ledger = new PurchaseLedger(this.db, () => new Date(this.now()), this.events);
-    this.spend = new SpendLedger(this.db);
-    this.budgets = new HandleBudgets(this.db, this.now, this.events);
-    this.purchaseRequests = new PurchaseRequests(this.db, this.now, this.events);
+    this.integrity = integrity;
+    this.backups = new LibraryBackups(db, backupsFolder(options.dataDir), events, now, {
+      ...options.backups,
+      nativeBinding,
+    });
+    const settings = (this.settings = new SettingsStore(db, events));
+    const service = (this.service = new DeskService(
+      settings,
+      options.serviceUrl,
+      (serviceUrl) =>
+        new ServiceConnection(serviceUrl, {
+          fetch: options.fetch,
+          attempts: options.attempts,
+          timeoutMs: options.timeoutMs,
+          now,
+          onChange: () => events.changed('service.changed'),
+        }),
+    ));
+    const chains = (this.chains = new DeskChains(
+      settings,
+      options.rpcUrl ?? null,
+      options.chainTimeoutMs ?? 5_000,
+      now,
+    ));
+    const cache = new CatalogCache(db);
     // A damaged page the background indexing pass meets is reported as a read's is; anything else stops the
     // pass until the next read that needs it.
-    this.catalog = new CatalogCache(this.db);
-    this.snapshots = new SnapshotStore(
-      this.db,
-      this.events,
-      (error) => {
-        if (isCorruption(error)) this.integrity.report(error.message);
-      },
-      (serviceUrl, handle) => this.catalog.displayNameOf(serviceUrl, handle),
-    );
-    this.catalogService = new CatalogService({
-      serviceUrl: () => this.serviceUrl(),
-      client: () => this.client(),
-      catalog: this.catalog,
-      snapshots: this.snapshots,
-      now: this.now,
-      afterAnswer: (write) => this.afterAnswer(write),
-    });
-    this.settings = new SettingsStore(this.db, this.events);
-    this.labels = new ReportLabelStore(this.db, () => new Date(this.now()));
-    this.savedSearches = new SavedSearchStore(this.db, () => new Date(this.now()));
-    this.dossierDrafts = new DossierDrafts(this.db);
-    this.wallet = new DeskWallet(
-      walletFileIn(options.dataDir),
-      options.vault,
-      options.walletKdfCost ?? 'default',
-      this.events,
-      options.autoLockWallet
-        ? { idleMs: () => this.settings.get().autoLockMinutes * 60_000, now: this.now }
-        : null,
-    );
-    this.otherWriters = new OtherWriters(this.db, this.events);
-    if (options.followOtherWriters) this.otherWriters.start();
-    if (options.autoLockWallet) {
-      this.autoLockTimer = setInterval(() => this.wallet.lockIfIdle(), options.autoLockCheckMs ?? 30_000);
-      this.autoLockTimer.unref();
-    }
+    const onIndexError = (error: unknown) => {
+      if (isCorruption(error)) integrity.report(error.message);
+    };
     // One key (the OS keychain, else local.key beside the data) seals the library secret and kept payments.
     const sealer = new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault);
-    this.keptPayments = new KeptPayments(this.db, sealer, this.now);
-    this.librarySecret = new LibrarySecret({
-      file: path.join(options.dataDir, 'library-secret.sealed'),
+    const library = (this.library = new Library({
+      db,
+      events,
+      now,
       sealer,
-      events: this.events,
-      serviceUrl: () => this.serviceUrl(),
-      savedServiceUrl: () => this.settings.get().serviceUrl || DEFAULT_SERVICE_URL,
-      client: () => this.client(),
+      service,
+      onIndexError,
+      cache,
+      options,
+    }));
+    const { snapshots, secret: librarySecret } = library;
+    const catalogService = new CatalogService({
+      serviceUrl: () => service.serviceUrl(),
+      client: () => service.client(),
+      catalog: cache,
+      snapshots,
+      now,
+      afterAnswer: (write) => this.afterAnswer.run(write),
     });
-    this.quotes = new QuoteBook(this.now);
-    this.connection = new ServiceConnection(() => this.serviceUrl(), {
-      fetch: options.fetch,
-      attempts: options.attempts,
-      timeoutMs: options.timeoutMs,
-      now: this.now,
-      onChange: () => this.events.changed('service.changed'),
+    this.catalog = { cache, service: catalogService };
+    this.wallets = new DeskWallets(options, settings, events);
+    this.otherWriters = new OtherWriters(db, events);
+    if (options.followOtherWriters) this.otherWriters.start();
+    const wallet = this.wallets.wallet;
+    const demoAsset = options.demoAsset ?? null;
+    const parts = { db, events, now, settings, wallet, sealer, snapshots, librarySecret, catalogService };
+    const payments = (this.payments = new Payments({
+      ...parts,
+      service,
+      chains,
+      demo: this.demo,
+      demoAsset,
+    }));
+    const { ledger } = payments;
+    this.reports = new LibraryReports({
+      snapshots,
+      ledger,
+      labels: library.labels,
+      serviceUrl: () => service.serviceUrl(),
+      baseUrl: () => service.client().baseUrl,
+      displayNameOf: (serviceUrl, handle) => cache.displayNameOf(serviceUrl, handle),
+      handleOfReport: (serviceUrl, id) => cache.handleOfReport(serviceUrl, id),
+      menuGaps: (serviceUrl, handle) => menuGaps({ catalog: cache, snapshots }, serviceUrl, handle),
     });
-    this.serviceForRun = options.serviceUrl || null;
-    const steps = new PurchaseSteps((purchaseId, step, quoteId) =>
-      this.events.step(purchaseId, quoteId, step),
-    );
-    this.reservations = new Reservations(this.db, this.now);
-    this.settlement = new Settlement({
-      db: this.db,
-      reservations: this.reservations,
-      ledger: this.ledger,
-      kept: this.keptPayments,
-      snapshots: this.snapshots,
-      settings: this.settings,
-      steps,
-      now: this.now,
-    });
-    this.spending = new Spending({
-      ledger: this.ledger,
-      spend: this.spend,
-      budgets: this.budgets,
-      settings: this.settings,
-      reservations: this.reservations,
-      now: this.now,
-    });
-    this.keptResender = new KeptResender({
-      kept: this.keptPayments,
-      clientFor: (serviceUrl) => this.connection.clientFor(serviceUrl),
-      settlement: this.settlement,
-      reservations: this.reservations,
-    });
-    this.purchaser = new Purchaser({
-      db: this.db,
-      ledger: this.ledger,
-      wallet: this.wallet,
-      quotes: this.quotes,
-      client: () => this.client(),
-      requote: (held) => requote(this, held),
-      chain: (network) => this.chain(network),
-      serviceFailedSince: (at) => this.connection.failedSince(at),
-      checkTokenDomain: (quote) => {
-        requireSafeChainRpc(this.chainRpc(quote.network));
-        return this.tokenDomains.assertMatches(quote, this.chain(quote.network));
-      },
-      clock: (network) => this.clockSamples(network),
-      now: this.now,
-      steps,
-      settlement: this.settlement,
-      spending: this.spending,
-      reservations: this.reservations,
-      ownedIds: (serviceUrl, handle) => this.snapshots.ownedIds(serviceUrl, handle),
+    this.dossiers = new Dossiers({
+      librarySecret,
+      drafts: new DossierDrafts(db),
+      serviceUrl: () => service.serviceUrl(),
+      now,
     });
     this.restores = new PurchaseRestores({
-      db: this.db,
-      ledger: this.ledger,
-      snapshots: this.snapshots,
-      deliver: (purchaseId, body, text) => this.settlement.deliver(purchaseId, body, text),
-      now: this.now,
-      chain: (network) => this.chain(network),
-      wallet: this.wallet,
-      client: () => this.connection.clientFor(this.serviceUrl()),
+      db,
+      ledger,
+      snapshots,
+      deliver: (purchaseId, body, text) => payments.settlement.deliver(purchaseId, body, text),
+      now,
+      chain: (network) => chains.chain(network),
+      wallet,
+      client: () => service.connection.clientFor(service.serviceUrl()),
     });
-  }
-
-  /** Starts a purchase (payments/purchase-start.ts): its reports read with the library secret, or paid for. */
-  startPurchase(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    return startPurchase(
-      {
-        quotes: this.quotes,
-        purchaser: this.purchaser,
-        settlement: this.settlement,
-        librarySecret: this.librarySecret,
-        secretRead: {
-          db: this.db,
-          ledger: this.ledger,
-          snapshots: this.snapshots,
-          client: () => this.client(),
-          librarySecret: this.librarySecret,
-          now: this.now,
-        },
-      },
-      request,
-    );
-  }
-
-  serviceUrl(): string {
-    return this.serviceForRun ?? (this.settings.get().serviceUrl || DEFAULT_SERVICE_URL);
-  }
-
-  /** The service chosen in Settings: saved, and used from now on in place of this run's. */
-  chooseService(serviceUrl: string): void {
-    this.serviceForRun = null;
-    this.settings.update({ serviceUrl });
-  }
-
-  client(): ServiceClient {
-    return this.connection.client();
-  }
-
-  /**
-   * The chain RPC the desk asks about this network, and where it was chosen (chain-rpc.ts); for `null` (no
-   * network known yet, as in the CLI's wallet status) only one chosen for this run or in Settings.
-   */
-  chainRpc(network: string | null): ChainRpc | null {
-    return chainRpcFor(network, {
-      run: this.options.rpcUrl ?? null,
-      settings: this.settings.get().chainRpcUrl,
-    });
-  }
-
-  /** The RPC URL the desk would ask about this network. */
-  rpcUrlFor(network: string): string | null {
-    return this.chainRpc(network)?.url ?? null;
-  }
-
-  /**
-   * A read-only chain client for the network; null for a network that is not an EVM chain, and for an RPC in
-   * plain http off this computer (saved before decision 0040), whose word on a payment is not taken.
-   */
-  chain(network: string): PublicClient | null {
-    const rpc = this.chainRpc(network);
-    return rpc && encryptedOrLocal(rpc.url) ? this.chainClients.client(network, rpc.url) : null;
-  }
-
-  /** The service's and the chain's clocks against the desk's, for dating a payment on network (rule 7). */
-  async clockSamples(network: string): Promise<ClockSample[]> {
-    const service = this.client().serviceClock();
-    const chain = this.chain(network);
-    const onChain = chain
-      ? await readChainClock(chain, Number(network.replace(/^eip155:/, '')), this.now)
-      : null;
-    return [service, onChain].filter((sample) => sample !== null);
-  }
-
-  private readonly deferredWrites = new Set<() => void>();
-
-  /**
-   * A write that need not delay the answer it belongs to (saving a 22 MB shelf): it runs just after, or when
-   * the desk closes at the latest, so a CLI command that answers and exits still saves it.
-   */
-  afterAnswer(write: () => void): void {
-    const run = () => {
-      if (!this.deferredWrites.delete(run)) return;
-      try {
-        write();
-      } catch {
-        // What is not saved now is saved by the next fetch; the answer already went out.
-      }
-    };
-    this.deferredWrites.add(run);
-    setImmediate(run);
   }
 
   close(): void {
-    if (this.autoLockTimer) clearInterval(this.autoLockTimer);
+    this.wallets.close();
     this.otherWriters.stop();
-    this.reservations.close();
+    this.payments.reservations.close();
     this.integrity.stop();
-    for (const run of [...this.deferredWrites]) run();
+    this.afterAnswer.flush();
     this.db.close();
   }
 }

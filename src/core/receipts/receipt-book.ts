@@ -1,14 +1,22 @@
 /** Receipts: one purchase's evidence, checked on chain on request, and receipts or purchases as files. */
-import type { ExportedFile, RpcHandlers } from '../../shared/rpc';
+import type { PublicClient } from 'viem';
+import type { ExportedFile } from '../../shared/rpc';
 import type { Receipt } from '../../shared/receipt';
-import type { DeskContext } from '../desk/context';
 import { DeskError } from '../base/errors';
-import type { PurchaseRow } from '../ledger/purchases';
-import { buildReceipt } from '../receipts/receipt';
-import { purchasesCsv, receiptsJson, receiptsPdf } from '../receipts/receipt-files';
-import { verifyOnChain } from '../receipts/verify';
+import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
+import type { SnapshotStore } from '../library/snapshots';
+import { buildReceipt } from './receipt';
+import { purchasesCsv, receiptsJson, receiptsPdf } from './receipt-files';
+import { verifyOnChain } from './verify';
 
-async function receiptOf(ctx: DeskContext, row: PurchaseRow, verify: boolean): Promise<Receipt> {
+export interface ReceiptBookDeps {
+  readonly ledger: Pick<PurchaseLedger, 'get' | 'list'>;
+  readonly snapshots: Pick<SnapshotStore, 'raw'>;
+  /** A read-only client for the payment's chain, to check it on request; null when none is known. */
+  chain(network: string): PublicClient | null;
+}
+
+async function receiptOf(ctx: ReceiptBookDeps, row: PurchaseRow, verify: boolean): Promise<Receipt> {
   const paid = row.paid_with !== 'library_secret';
   const verification =
     verify && paid
@@ -33,7 +41,11 @@ async function receiptOf(ctx: DeskContext, row: PurchaseRow, verify: boolean): P
   });
 }
 
-async function receiptGet(ctx: DeskContext, purchaseId: string, verify: boolean): Promise<Receipt> {
+export async function receiptGet(
+  ctx: ReceiptBookDeps,
+  purchaseId: string,
+  verify: boolean,
+): Promise<Receipt> {
   const row = ctx.ledger.get(purchaseId);
   if (!row) {
     throw new DeskError(
@@ -60,7 +72,7 @@ function inPeriod(createdAt: string, from: string | undefined, to: string | unde
   return true;
 }
 
-async function receiptsExport(ctx: DeskContext, query: ReceiptsQuery): Promise<ExportedFile> {
+export async function receiptsExport(ctx: ReceiptBookDeps, query: ReceiptsQuery): Promise<ExportedFile> {
   const chosenIds = query.purchaseIds ? new Set(query.purchaseIds) : null;
   const rows = ctx.ledger
     .list()
@@ -79,8 +91,3 @@ async function receiptsExport(ctx: DeskContext, query: ReceiptsQuery): Promise<E
   for (const row of rows) receipts.push(await receiptOf(ctx, row, query.verify ?? false));
   return query.format === 'json' ? receiptsJson(receipts) : receiptsPdf(receipts);
 }
-
-export const receiptHandlers = (ctx: DeskContext): Pick<RpcHandlers, 'receipt.get' | 'receipts.export'> => ({
-  'receipt.get': ({ purchaseId, verify }) => receiptGet(ctx, purchaseId, verify ?? false),
-  'receipts.export': (query) => receiptsExport(ctx, query),
-});
