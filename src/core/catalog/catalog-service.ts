@@ -26,7 +26,7 @@ export interface CatalogDeps {
   catalog: CatalogCache;
   snapshots: SnapshotStore;
   now: () => number;
-  /** A write that need not delay the answer it belongs to (DeskContext.afterAnswer). */
+  /** A write that need not delay the answer it belongs to (desk/after-answer.ts). */
   afterAnswer: (write: () => void) => void;
 }
 

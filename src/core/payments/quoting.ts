@@ -10,7 +10,7 @@ import type { LibrarySecret } from '../library/library-secret';
 import { quoteFromChallenge, type Quote } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
 
-/** What pricing reads of the desk (DeskContext has all of it): named here so this module needs no context. */
+/** What pricing reads of the desk (desk/payments.ts hands it over): named here so this module needs no context. */
 export interface QuotingDeps {
   client(): ServiceClient;
   readonly catalogService: Pick<CatalogService, 'menu'>;
