@@ -9,13 +9,13 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDeskDb } from '../src/core/db/open';
-import { SnapshotStore } from '../src/core/cache/snapshots';
+import { SnapshotStore } from '../src/core/library/snapshots';
 import {
   backupLibrary,
   backupLibraryNow,
   DEFAULT_KEEP_TOTAL,
   listLibraryBackups,
-} from '../src/core/backup/library-backup';
+} from '../src/core/db/library-backup';
 import { reportCorpus } from './corpus';
 import { longestStall, percentile, round, timeMs, type Section } from './measure';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDeskDb } from '../src/core/db/open';
-import { SnapshotStore } from '../src/core/cache/snapshots';
+import { SnapshotStore } from '../src/core/library/snapshots';
 import { TOPICS } from '../src/service/store/vocabulary';
 import { reportCorpus, type CorpusEntry } from './corpus';
 import { percentile, round, timeMs, timeMsAsync, type Section } from './measure';

@@ -1,6 +1,6 @@
 /** A desk.db holding `count` reports of the bench corpus, stored as purchases store them. */
 import { openDeskDb, type DeskDb } from '../src/core/db/open';
-import { SnapshotStore } from '../src/core/cache/snapshots';
+import { SnapshotStore } from '../src/core/library/snapshots';
 import { reportCorpus } from './corpus';
 
 export const BENCH_SERVICE = 'http://bench.invalid';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { openDeskDb } from '../src/core/db/open';
-import { SnapshotStore } from '../src/core/cache/snapshots';
+import { SnapshotStore } from '../src/core/library/snapshots';
 import { startBenchStack, type Stack } from './stack';
 import type { ShelfEntry } from '../src/shared/wire';
 import { buildIfStale } from '../scripts/build-if-stale';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDeskDb } from '../src/core/db/open';
-import { SnapshotStore } from '../src/core/cache/snapshots';
+import { SnapshotStore } from '../src/core/library/snapshots';
 import { LocalSealer } from '../src/core/wallet/sealing';
 import { createTeam, groupRoleFor } from '../src/core/team/admin';
 import { TeamAuthority } from '../src/core/team/authority';

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID, openDeskDb } from '../src/core/db/open';
-import { BACKUPS_FOLDER } from '../src/core/backup/backups-folder';
-import { backupLibraryNow } from '../src/core/backup/library-backup';
+import { BACKUPS_FOLDER } from '../src/core/db/backups-folder';
+import { backupLibraryNow } from '../src/core/db/library-backup';
 import { MIGRATIONS } from '../src/core/db/migrations';
-import { SnapshotStore } from '../src/core/cache/snapshots';
+import { SnapshotStore } from '../src/core/library/snapshots';
 import { fillLibraryFile } from './desk-library';
 import { longestStall, round, timeMs, type Section } from './measure';
 

@@ -1,6 +1,6 @@
 /** The shell's configuration, from the environment `npm start` sets; validated like any outside input. */
 import { z } from 'zod';
-import { DeskError } from '../src/core/errors';
+import { DeskError } from '../src/core/base/errors';
 import { encryptedOrLocal } from '../src/shared/transport';
 import {
   DEFAULT_WALLETCONNECT_RELAY_URL,

@@ -18,7 +18,7 @@ import { startDemoStack } from '../src/service/demo-stack';
 import { ACCOUNT_INDEX, anvilDevKey } from '../src/service/chain/accounts';
 import { startDeskHost, type DeskHost } from '../src/host/desk-host';
 import { checkDemoDataDir, type DemoWalletChoice } from '../src/host/boot';
-import { DeskError } from '../src/core/errors';
+import { DeskError } from '../src/core/base/errors';
 import { encryptedOrLocal } from '../src/shared/transport';
 import { createInterface } from 'node:readline/promises';
 import { buildIfStale } from './build-if-stale';

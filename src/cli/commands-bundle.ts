@@ -1,7 +1,7 @@
 /** bundle get/put: the dossier as a JSON file, with the same conflict check as the app. */
 import type { DeskCore } from '../core';
-import { parseBundle } from '../core/dossier-bundle';
-import { DeskError } from '../core/errors';
+import { parseBundle } from '../core/dossier/bundle';
+import { DeskError } from '../core/base/errors';
 import { readJsonFile } from './files';
 import type { Output } from './output';
 

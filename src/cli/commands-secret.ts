@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { DeskCore } from '../core';
 import type { SettingsView } from '../shared/rpc';
-import { DeskError } from '../core/errors';
+import { DeskError } from '../core/base/errors';
 import { UsageError, type Output } from './output';
 import { didYouMean } from './suggest';
 

@@ -3,7 +3,7 @@
  * the command's output). Only when stdin is a terminal: a script or a pipe cannot answer it.
  */
 import { createInterface } from 'node:readline/promises';
-import { DeskError } from '../core/errors';
+import { DeskError } from '../core/base/errors';
 import { canPrompt } from './passphrase-prompt';
 
 /** True only for "yes" or "y"; Ctrl-C or the end of input cancels. */

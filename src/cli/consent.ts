@@ -3,7 +3,7 @@
  * over one with the keystore, is refused by core with `passphrase_required` until it carries the passphrase.
  * The change is tried without it first, so lowering and runs without a keystore never ask.
  */
-import { DeskError } from '../core/errors';
+import { DeskError } from '../core/base/errors';
 import { UsageError } from './output';
 import { canPrompt, readHidden } from './passphrase-prompt';
 import type { SignerFlags } from './commands-wallet';

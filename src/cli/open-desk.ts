@@ -6,7 +6,7 @@ import { followPurchaseSteps } from './interrupt';
 import { count, UsageError } from './output';
 import type { Values } from './options';
 import type { TransportUse } from '../shared/transport';
-import { requireEncryptedOrLocal } from '../core/transport';
+import { requireEncryptedOrLocal } from '../core/base/transport';
 
 /** The library folder: --data-dir, else $INTEL_DESK_DATA_DIR, else ~/.intel-desk. */
 export const dataDirOf = (values: Values): string =>
@@ -34,7 +34,7 @@ function demoAsset(): `0x${string}` | null {
 
 /** The desk's clock, moved by $INTEL_DESK_CLOCK_OFFSET_MS (a testing aid); out of range is a usage error. */
 async function deskClock(): Promise<{ now?: () => number }> {
-  const { CLOCK_OFFSET_ENV, offsetClock, parseClockOffset } = await import('../core/clock-offset');
+  const { CLOCK_OFFSET_ENV, offsetClock, parseClockOffset } = await import('../core/payments/clock-offset');
   const offset = parseClockOffset(process.env[CLOCK_OFFSET_ENV]);
   if (!offset.ok) throw new UsageError(offset.message);
   return offset.offsetMs === 0 ? {} : { now: offsetClock(offset.offsetMs) };

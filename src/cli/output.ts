@@ -1,6 +1,6 @@
 /** How the CLI speaks: JSON for scripts, aligned tables for people, progress on stderr, exit codes by kind. */
-import { DeskError, type DeskErrorKind } from '../core/errors';
-import { stripControls } from '../core/plain-text';
+import { DeskError, type DeskErrorKind } from '../core/base/errors';
+import { stripControls } from '../core/library/plain-text';
 import type { DeskErrorCode } from '../shared/error-codes';
 
 export const EXIT: Record<DeskErrorKind | 'ok', number> = {

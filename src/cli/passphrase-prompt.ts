@@ -4,7 +4,7 @@
  * script or a pipe keeps to the environment variable.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { DeskError } from '../core/errors';
+import { DeskError } from '../core/base/errors';
 
 /** The part of a TTY read stream the prompt uses (process.stdin, or a stand-in in tests). */
 export interface PromptInput {

@@ -1,5 +1,5 @@
 /** Core's errors in the CLI's words: where core names a Settings screen or a tick box, the CLI names a command. */
-import { DeskError } from '../core/errors';
+import { DeskError } from '../core/base/errors';
 
 /** Core's library-secret errors name the app's Settings; on the command line the remedy is a command. */
 const cliRemedies = (

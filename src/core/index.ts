@@ -1,33 +1,30 @@
 /**
  * Intel Desk's core: plain Node, run inside Electron's main process, the web host, or the CLI. Its one way
- * in is `handlers`, the RPC contract of src/shared/rpc/, each checking its input at the door (door.ts);
- * each domain's methods live in src/core/handlers/ and are only put together here.
+ * in is `handlers`, the RPC contract of src/shared/rpc/, each checking its input at the door (handlers/door.ts).
+ * This is the composition root: desk/ puts each domain's parts together, and each module of handlers/ (one
+ * per domain of the contract, named alike) gets only the parts it uses.
  */
 import { teamHandlers } from './handlers/team';
-import { TeamViews } from './team/team-view';
 import type { RpcHandlers } from '../shared/rpc';
 import type { DeskEventSource } from '../shared/events';
 import { isCorruption, libraryDamaged } from './db/integrity';
-import { checkedHandlers } from './door';
-import { DeskContext, type DeskCoreOptions } from './context';
+import { checkedHandlers } from './handlers/door';
+import { DeskContext, type DeskCoreOptions } from './desk/context';
 import { appHandlers } from './handlers/app';
 import { catalogHandlers } from './handlers/catalog';
-import { quoteHandlers } from './handlers/quote';
-import { purchaseHandlers, reconcile } from './handlers/purchases';
-import { spendHandlers } from './handlers/spend';
+import { purchaseHandlers } from './handlers/purchases';
+import { purchaseRequestHandlers } from './handlers/purchase-requests';
 import { libraryHandlers } from './handlers/library';
-import { libraryLabelHandlers } from './handlers/library-labels';
+import { reportHandlers } from './handlers/report';
 import { walletHandlers } from './handlers/wallet';
 import { settingsHandlers } from './handlers/settings';
 import { dossierHandlers } from './handlers/dossier';
-import { receiptHandlers } from './handlers/receipts';
 import { backupHandlers } from './handlers/backups';
-import { purchaseRequestHandlers } from './handlers/purchase-requests';
 import type { SecretVault } from './wallet/sealing';
 import type { PurchaseStep } from './payments/purchase-steps';
 
 export type { DeskCoreOptions, SecretVault, PurchaseStep };
-export { DeskError } from './errors';
+export { DeskError } from './base/errors';
 export { APP_VERSION } from './handlers/app';
 
 /** Core's one way in: the RPC contract. Hosts, the CLI and tests hold nothing else of core. */
@@ -41,24 +38,44 @@ export interface DeskCore {
 
 export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore> {
   const ctx = new DeskContext(options);
+  const { service, payments, library, reports, demo } = ctx;
+  const baseUrl = () => service.client().baseUrl;
+  const { snapshots } = library;
   const handlers: RpcHandlers = {
-    ...appHandlers(ctx),
-    ...catalogHandlers(ctx),
-    ...quoteHandlers(ctx),
-    ...purchaseHandlers(ctx),
-    ...spendHandlers(ctx),
-    ...libraryHandlers(ctx),
-    ...libraryLabelHandlers(ctx),
-    ...walletHandlers(ctx),
-    ...settingsHandlers(ctx),
-    ...dossierHandlers(ctx),
-    ...receiptHandlers(ctx),
-    ...backupHandlers(ctx),
-    ...purchaseRequestHandlers(ctx),
-    ...teamHandlers(ctx.team, new TeamViews(ctx.db, ctx.teamMembership, ctx.team, ctx.now)),
+    ...appHandlers({ integrity: ctx.integrity, service, demo, recovered: ctx.recovered }),
+    ...catalogHandlers(ctx.catalog.service),
+    ...purchaseHandlers({
+      payments,
+      settings: ctx.settings,
+      catalogService: ctx.catalog.service,
+      receipts: { ledger: payments.ledger, snapshots, chain: (network) => ctx.chains.chain(network) },
+      baseUrl,
+    }),
+    ...purchaseRequestHandlers(payments.approvals),
+    ...libraryHandlers({ reports, snapshots, savedSearches: library.savedSearches }),
+    ...reportHandlers(reports, library.labels),
+    ...walletHandlers({
+      wallet: ctx.wallets.wallet,
+      tokens: payments.tokens,
+      chains: ctx.chains,
+      baseUrl,
+      demo,
+      options,
+    }),
+    ...settingsHandlers({
+      settings: ctx.settings,
+      service,
+      librarySecret: library.secret,
+      consent: payments.consent,
+      demo,
+      options,
+    }),
+    ...dossierHandlers(ctx.dossiers),
+    ...backupHandlers({ backups: ctx.backups, snapshots, restores: ctx.restores }),
+    ...teamHandlers(ctx.team.desk, ctx.team.views),
   };
   // Purchases a crash or a lost answer left open are explained before anything else happens.
-  await reconcile(ctx);
+  await payments.reconcile();
   ctx.backups.start();
   ctx.integrity.start();
   startIndexing(ctx);
@@ -68,7 +85,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     close: async () => {
       // A backup a purchase is owed is taken, and one under way finished, before the database closes.
       await ctx.backups.close();
-      await ctx.team.close();
+      await ctx.team.desk.close();
       ctx.close();
     },
   };
@@ -80,7 +97,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
  */
 function startIndexing(ctx: DeskContext): void {
   try {
-    ctx.snapshots.indexing();
+    ctx.library.snapshots.indexing();
   } catch (error) {
     if (!isCorruption(error)) throw error;
     ctx.integrity.report(error.message);

@@ -8,8 +8,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { DeskCore, SecretVault } from '../core';
 import type { CoreThread } from './core-thread';
-import { DeskError } from '../core/errors';
-import { backupsFolder } from '../core/backup/backups-folder';
+import { DeskError } from '../core/base/errors';
+import { backupsFolder } from '../core/db/backups-folder';
 import { folderWallet, setFolderWalletAside } from '../core/wallet/folder-wallet';
 
 export const DEMO_PASSPHRASE = 'intel-desk-demo';

@@ -1,17 +1,17 @@
 /**
  * The messages between a host thread and core's worker (core-thread.ts ↔ core-worker.ts). Both ends are
  * this codebase in one process, so the shapes are TypeScript types; what arrives from outside (RPC input)
- * is still checked by core's door (src/core/door.ts) inside the worker, whichever answer form is asked for.
+ * is still checked by core's door (src/core/handlers/door.ts) inside the worker, whichever answer form is asked for.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { DeskError, type DeskErrorKind } from '../core/errors';
+import { DeskError, type DeskErrorKind } from '../core/base/errors';
 import type { DeskCoreOptions } from '../core';
 import type { DeskEvent } from '../shared/events';
 import { errorCodeFrom } from '../shared/error-codes';
 
 /**
  * The options of core that can cross a thread: no functions (the vault and core's events go as messages). The
- * clock crosses as an offset from the real one (a testing aid: INTEL_DESK_CLOCK_OFFSET_MS, src/core/clock-offset.ts).
+ * clock crosses as an offset from the real one (a testing aid: INTEL_DESK_CLOCK_OFFSET_MS, src/core/payments/clock-offset.ts).
  */
 export type ThreadCoreOptions = Omit<DeskCoreOptions, 'vault' | 'fetch' | 'onEvent' | 'now'> & {
   clockOffsetMs?: number;

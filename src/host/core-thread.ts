@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
-import { DeskError } from '../core/errors';
+import { DeskError } from '../core/base/errors';
 import type { SecretVault } from '../core';
 import { rpcInputs, type RpcHandlers } from '../shared/rpc';
 import type { DeskEvent, DeskEventSource } from '../shared/events';

@@ -5,8 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDeskCore, type DeskCore } from '../core';
-import { offsetClock } from '../core/clock-offset';
-import { DeskError } from '../core/errors';
+import { offsetClock } from '../core/payments/clock-offset';
+import { DeskError } from '../core/base/errors';
 import { dispatch, isRpcMethod } from './dispatch';
 import { toWireError, type FromWorker, type ToWorker, type WorkerStart } from './core-protocol';
 import { vaultOverPort } from './vault-bridge';

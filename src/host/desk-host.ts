@@ -3,8 +3,8 @@
  * host in front.
  */
 import type { ThreadCoreOptions } from './core-protocol';
-import { CLOCK_OFFSET_ENV, parseClockOffset } from '../core/clock-offset';
-import { DeskError } from '../core/errors';
+import { CLOCK_OFFSET_ENV, parseClockOffset } from '../core/payments/clock-offset';
+import { DeskError } from '../core/base/errors';
 import { relayUrlFromEnv, walletConnectRelayUrlSchema } from '../shared/walletconnect-relay';
 import { checkDemoDataDir, DEMO_PASSPHRASE, prepareDemoWallet, type DemoWalletChoice } from './boot';
 import { startCoreThread, type CoreThread } from './core-thread';

@@ -1,11 +1,11 @@
 /**
  * The one place both hosts (Electron IPC, HTTP) turn an untrusted method name and input into a core call:
- * the method must be in the contract and open to a page (not hostOnly), the input must pass its zod schema (core's door, src/core/door.ts,
+ * the method must be in the contract and open to a page (not hostOnly), the input must pass its zod schema (core's door, src/core/handlers/door.ts,
  * checks it the same way for any handlers given), and whatever the handler throws leaves as a code and a
  * message fit to show a person (with the typed details of src/shared/rpc-errors.ts), never as a stack trace.
  */
-import { DeskError } from '../core/errors';
-import { checkedInput, isRpcMethod } from '../core/door';
+import { DeskError } from '../core/base/errors';
+import { checkedInput, isRpcMethod } from '../core/handlers/door';
 import { rpcHostOnly, type RpcError, type RpcHandlers } from '../shared/rpc';
 import { crossingDetails } from '../shared/rpc-errors';
 

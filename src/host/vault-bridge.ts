@@ -5,7 +5,7 @@
  * answer off the port synchronously. The host never blocks.
  */
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { DeskError } from '../core/errors';
+import { DeskError } from '../core/base/errors';
 import type { SecretVault } from '../core';
 import type { VaultReply, VaultRequest } from './core-protocol';
 

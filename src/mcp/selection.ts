@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { dateRange } from '../cli/dates';
-import { DeskError } from '../core/errors';
+import { DeskError } from '../core/base/errors';
 import type { Selection } from '../shared/rpc';
 import { ToolRefusal } from './call';
 

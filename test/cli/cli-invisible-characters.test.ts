@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { openDeskDb } from '../../src/core/db/open';
-import { SnapshotStore } from '../../src/core/cache/snapshots';
+import { SnapshotStore } from '../../src/core/library/snapshots';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { tempDir } from '../core/helpers';
 import { runCli } from './run-cli';

@@ -10,7 +10,7 @@ import { tempDir } from '../core/helpers';
 import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
 import { runCli, stackEnv } from './run-cli';
 import { openDeskDb } from '../../src/core/db/open';
-import { SettingsStore } from '../../src/core/settings';
+import { SettingsStore } from '../../src/core/settings/settings';
 
 let stack: Stack;
 let service: FlakyProxy;

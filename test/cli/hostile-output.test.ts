@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createDeskCore, type DeskCore } from '../../src/core';
 import { openDeskDb } from '../../src/core/db/open';
-import { SnapshotStore } from '../../src/core/cache/snapshots';
+import { SnapshotStore } from '../../src/core/library/snapshots';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { hostileStrings, hostileUrls, REMOTE } from '../../e2e/hostile-strings';
 import { tempDir } from '../core/helpers';

@@ -11,13 +11,11 @@ import {
   chainSample,
   MIN_REMAINING_SECONDS,
   paymentWindow,
-  sampleFromSeconds,
-  serviceSample,
   VALID_AFTER_LEAD_SECONDS,
-  type ClockSample,
 } from '../../src/core/payments/chain-clock';
+import { sampleFromSeconds, serviceSample, type ClockSample } from '../../src/core/client/clock-sample';
 import { ServiceClient } from '../../src/core/client/service-client';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import { seeded } from './property-seed';
 
 /** A desk clock on a whole second, so window edges are exact. */

@@ -1,5 +1,5 @@
 /**
- * Core's one door (src/core/door.ts): a handler called directly, as the CLI and the MCP server call them,
+ * Core's one door (src/core/handlers/door.ts): a handler called directly, as the CLI and the MCP server call them,
  * checks its input against the contract before anything runs, just as the hosts' dispatch does.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import type { Bundle } from '../../src/shared/wire';
 import { deskFor, failure, firstHandle, tempDir } from './helpers';
 

@@ -1,7 +1,7 @@
 /** A person's tags and note travel with the report into Markdown and PDF exports. */
 import { describe, expect, it } from 'vitest';
-import { snapshotPdf } from '../../src/core/export-pdf';
-import { snapshotMarkdown } from '../../src/core/export';
+import { snapshotPdf } from '../../src/core/library/export-pdf';
+import { snapshotMarkdown } from '../../src/core/library/export';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { drawnText } from './pdf-text';
 

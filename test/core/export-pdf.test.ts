@@ -1,7 +1,7 @@
 /** The PDF export: a real PDF whose pages carry the report's text, with non-WinAnsi and hidden characters made safe. */
 import { describe, expect, it } from 'vitest';
-import { barScale, snapshotPdf, winAnsi } from '../../src/core/export-pdf';
-import { snapshotMarkdown } from '../../src/core/export';
+import { barScale, snapshotPdf, winAnsi } from '../../src/core/library/export-pdf';
+import { snapshotMarkdown } from '../../src/core/library/export';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { drawnRects, drawnText } from './pdf-text';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chmodSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDeskCore } from '../../src/core';
-import { chmodIfPresent } from '../../src/core/owner-only';
+import { chmodIfPresent } from '../../src/core/base/owner-only';
 import { tempDir } from './helpers';
 
 /** A well-known anvil test key: nothing of value. */

@@ -8,7 +8,7 @@ import { keccak256, type Address } from 'viem';
 import { createDeskCore, type DeskCore, type DeskCoreOptions } from '../../src/core';
 import type { Stack } from '../../src/service/stack';
 import { expect, vi } from 'vitest';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createDeskCore, type DeskCore } from '../../src/core';
 import { openDeskDb } from '../../src/core/db/open';
-import { SnapshotStore } from '../../src/core/cache/snapshots';
+import { SnapshotStore } from '../../src/core/library/snapshots';
 import { reportCorpus } from '../../bench/corpus';
 import { closedPortUrl } from '../closed-port';
 import { tempDir } from './helpers';

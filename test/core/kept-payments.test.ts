@@ -12,7 +12,8 @@ import { PurchaseLedger } from '../../src/core/ledger/purchases';
 import { LocalSealer } from '../../src/core/wallet/sealing';
 import { deskDbAtVersion, tempDir } from './helpers';
 import { PAYMENT_IDENTIFIER, isValidPaymentId } from '@x402/extensions/payment-identifier';
-import { PAYMENT_IDENTIFIER_KEY, paymentIdFor } from '../../src/core/payments/authorization';
+import { paymentIdFor } from '../../src/core/payments/authorization';
+import { PAYMENT_IDENTIFIER_KEY } from '../../src/core/ledger/payment-id';
 
 const dirs: ReturnType<typeof tempDir>[] = [];
 afterEach(() => {

@@ -10,12 +10,12 @@ import {
   backupLibraryNow,
   DEFAULT_KEEP,
   listLibraryBackups,
-} from '../../src/core/backup/library-backup';
+} from '../../src/core/db/library-backup';
 import { DAY_MS, LibraryBackups } from '../../src/core/backup/scheduler';
-import { DeskEvents } from '../../src/core/events';
+import { DeskEvents } from '../../src/core/base/events';
 import { buyAll, deskDbAtVersion, deskWithWallet, firstHandle, tempDir } from './helpers';
 import { startStack } from '../../src/service/stack';
-import { SnapshotStore } from '../../src/core/cache/snapshots';
+import { SnapshotStore } from '../../src/core/library/snapshots';
 import { createDeskCore } from '../../src/core';
 import { closedPortUrl } from '../closed-port';
 

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDeskDb } from '../../src/core/db/open';
-import { SnapshotStore } from '../../src/core/cache/snapshots';
-import { INDEX_STEP } from '../../src/core/cache/search-index';
+import { SnapshotStore } from '../../src/core/library/snapshots';
+import { INDEX_STEP } from '../../src/core/library/search-index';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { indexingUntilDone, tempDir } from './helpers';
 

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
-import { serviceOrigin } from '../../src/core/library-secret';
+import { serviceOrigin } from '../../src/core/library/library-secret';
 import { encryptedOrLocal } from '../../src/shared/transport';
 import { openDeskDb } from '../../src/core/db/open';
-import { SettingsStore } from '../../src/core/settings';
+import { SettingsStore } from '../../src/core/settings/settings';
 import { balanceOf, deskFor, deskWithWallet, failure, firstHandle, tempDir } from './helpers';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy';
 

@@ -9,8 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, PurchaseStep } from '../../src/core';
-import type { DeskCoreOptions } from '../../src/core/context';
-import { DeskError } from '../../src/core/errors';
+import type { DeskCoreOptions } from '../../src/core/desk/context';
+import { DeskError } from '../../src/core/base/errors';
 import { balanceOf, deskFor, deskWithWallet, ledgerRows, onPurchaseSteps, tempDir } from './helpers';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy';
 

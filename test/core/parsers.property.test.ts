@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceClient } from '../../src/core/client/service-client';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import { quoteFromChallenge } from '../../src/core/payments/quote';
 import { paymentChallengeSchema, type PaymentChallenge } from '../../src/shared/wire';
 import { decodePayment } from '../../src/service/payment/decode';

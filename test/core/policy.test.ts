@@ -1,6 +1,6 @@
 /** The payment rules on plain data: no chain, no service, no database. */
 import { describe, expect, it } from 'vitest';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import {
   enforcePayment,
   judgePayment,

@@ -1,6 +1,6 @@
 /** diffReports on hand-built reports: each shape of analytics the spec leaves open, read for what it is. */
 import { describe, expect, it } from 'vitest';
-import { diffReports } from '../../src/core/report-diff';
+import { diffReports } from '../../src/core/library/report-diff';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 
 function report(overrides: Partial<IntelReportSnapshot> = {}): IntelReportSnapshot {

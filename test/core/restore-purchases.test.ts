@@ -10,7 +10,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { PurchaseRestore, restoreWithKey } from '../../src/core/restore/restore-purchases';
 import { ServiceClient } from '../../src/core/client/service-client';
-import { DeskContext } from '../../src/core/context';
+import { DeskContext } from '../../src/core/desk/context';
 import {
   balanceOf,
   buyAll,
@@ -145,11 +145,11 @@ describe('restore purchases', () => {
       new ServiceClient(stack.baseUrl),
       {
         db: context.db,
-        ledger: context.ledger,
-        snapshots: context.snapshots,
-        deliver: (id, body, text) => context.settlement.deliver(id, body, text),
+        ledger: context.payments.ledger,
+        snapshots: context.library.snapshots,
+        deliver: (id, body, text) => context.payments.settlement.deliver(id, body, text),
         now: () => Date.now(),
-        chain: (network) => context.chain(network),
+        chain: (network) => context.chains.chain(network),
       },
       address,
       (summary) => {

@@ -8,7 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Address } from 'viem';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore, DeskCoreOptions } from '../../src/core';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import { BASE_MAINNET_USDC, BASE_SEPOLIA_USDC } from '../../src/core/payments/allowlist';
 import { VALID_AFTER_LEAD_SECONDS } from '../../src/core/payments/chain-clock';
 import { deployDemoToken, mintTestUsdc } from '../../src/service/chain/token';

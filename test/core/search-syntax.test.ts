@@ -1,9 +1,9 @@
 /** The library's query language: the tree each construct parses to, its SQL, and errors that name a column. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileSearch } from '../../src/core/cache/search-compile';
-import { MAX_DEPTH, parseQuery } from '../../src/core/cache/search-syntax';
-import { DeskError } from '../../src/core/errors';
+import { compileSearch } from '../../src/core/library/search-compile';
+import { MAX_DEPTH, parseQuery } from '../../src/core/library/search-syntax';
+import { DeskError } from '../../src/core/base/errors';
 import { seeded } from './property-seed';
 
 function syntaxErrorOf(text: string, prefixLast = false): DeskError {

@@ -10,7 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import { createDeskCore } from '../../src/core';
 import { openDeskDb } from '../../src/core/db/open';
-import { SettingsStore } from '../../src/core/settings';
+import { SettingsStore } from '../../src/core/settings/settings';
 import {
   balanceOf,
   deskFor,

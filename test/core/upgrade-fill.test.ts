@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { openDeskDb } from '../../src/core/db/open';
 import { MIGRATIONS } from '../../src/core/db/migrations';
 import { migrationStatements, schemaOf } from '../../src/core/db/deferred-fills';
-import { SnapshotStore } from '../../src/core/cache/snapshots';
-import { INDEX_STEP } from '../../src/core/cache/search-index';
+import { SnapshotStore } from '../../src/core/library/snapshots';
+import { INDEX_STEP } from '../../src/core/library/search-index';
 import { deskDbAtVersion, indexingUntilDone, tempDir } from './helpers';
 import { REPORTS, version7Library } from './version7-library';
 

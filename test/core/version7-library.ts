@@ -1,5 +1,5 @@
 /** A library as version 7 left it, with more reports than three steps of the indexing pass. */
-import { INDEX_STEP } from '../../src/core/cache/search-index';
+import { INDEX_STEP } from '../../src/core/library/search-index';
 import { deskDbAtVersion } from './helpers';
 
 const SERVICE = 'http://a.example';

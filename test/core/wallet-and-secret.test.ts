@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import type { SecretVault } from '../../src/core/wallet/sealing';
 import {
   PASSPHRASE,

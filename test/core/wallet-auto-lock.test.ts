@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../src/service/stack';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import type { DeskEvent } from '../../src/shared/events';
 import { dispatch } from '../../src/host/dispatch';
 import { PASSPHRASE, deskWithWallet, firstHandle, tempDir } from './helpers';

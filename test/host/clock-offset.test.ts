@@ -10,7 +10,7 @@ import {
   MAX_CLOCK_OFFSET_MS,
   offsetClock,
   parseClockOffset,
-} from '../../src/core/clock-offset';
+} from '../../src/core/payments/clock-offset';
 import { MAX_VALIDITY_SECONDS } from '../../src/core/payments/quote';
 import { MIN_REMAINING_SECONDS } from '../../src/core/payments/chain-clock';
 import { startDeskHost } from '../../src/host/desk-host';

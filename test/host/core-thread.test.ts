@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { startStack, type Stack } from '../../src/service/stack';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import type { PurchaseStep, SecretVault } from '../../src/core';
 import { startCoreThread, type CoreThread, type CoreThreadOptions } from '../../src/host/core-thread';
 import { fromWireError, toWireError } from '../../src/host/core-protocol';

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import { startWebHost, type WebHost } from '../../src/host/server';
 import { startDeskHost } from '../../src/host/desk-host';
 import { dispatch } from '../../src/host/dispatch';

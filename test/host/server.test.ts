@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import { rpcInputs, type RpcHandlers } from '../../src/shared/rpc';
 import { startWebHost, type WebHost } from '../../src/host/server';
 import { TOKEN_HEADER } from '../../src/shared/bridge';

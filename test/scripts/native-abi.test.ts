@@ -11,7 +11,7 @@ import path from 'node:path';
 import { electronBindingDir, prepareElectronSqlite, ADDON } from '../../scripts/native-abi';
 import { prepareElectron } from '../../scripts/electron-prepare';
 import { openDeskDb } from '../../src/core/db/open';
-import { DeskError } from '../../src/core/errors';
+import { DeskError } from '../../src/core/base/errors';
 import { tempDir } from '../core/helpers';
 import { capture, standInElectron, standInSqlite, standInTool, toolCalls } from './stand-ins';
 

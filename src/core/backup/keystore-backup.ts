@@ -1,8 +1,8 @@
 /** The keystore a wallet import replaces is kept, byte for byte, among the backups: it may be a key's only copy. */
 import { chmodSync, copyFileSync, constants } from 'node:fs';
 import path from 'node:path';
-import { DeskError } from '../errors';
-import { ensureBackupsFolder, fileStamp } from './backups-folder';
+import { DeskError } from '../base/errors';
+import { ensureBackupsFolder, fileStamp } from '../db/backups-folder';
 
 /** Copies wallet.json into `folder` as wallet-<address>-<time>.json (0600); returns where. */
 export function keepReplacedKeystore(

@@ -10,11 +10,11 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import type { DeskErrorCode } from '../../shared/error-codes';
 import { libraryFileProblem, migrate, type DeskDb } from '../db/open';
 import { foreignSchema } from '../db/schema-check';
-import { createPrivateFile } from './backups-folder';
+import { createPrivateFile } from '../db/backups-folder';
 
 /**
  * What a restore does with each table: `file`, taken from the backup; `ledger`, this desk's rows kept and the

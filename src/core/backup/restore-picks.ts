@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 
 /** How long a pick waits for its restore: a person confirming in a dialog, not a stored capability. */
 export const PICK_TTL_MS = 10 * 60 * 1000;

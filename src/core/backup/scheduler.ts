@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import type { DeskDb } from '../db/open';
-import { DeskError } from '../errors';
-import type { DeskEvents } from '../events';
+import { DeskError } from '../base/errors';
+import type { DeskEvents } from '../base/events';
 import {
   backupLibrary,
   backupLibraryNow,
@@ -14,7 +14,7 @@ import {
   type BackupReason,
   type KeepCounts,
   type LibraryBackup,
-} from './library-backup';
+} from '../db/library-backup';
 import { restoreRows, stageBackup, type RestoreOutcome } from './restore-library';
 import { RestorePicks } from './restore-picks';
 

@@ -12,12 +12,13 @@ import type {
   ShelfView,
 } from '../../shared/rpc';
 import { reportMenuSchema, shelfListSchema } from '../../shared/wire';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { normalizeHandle, type ServiceClient } from '../client/service-client';
-import type { CatalogCache } from '../cache/catalog';
-import type { SnapshotStore } from '../cache/snapshots';
-import { ShelfIndex } from '../cache/shelf-index';
+import type { CatalogCache } from './catalog-cache';
+import type { SnapshotStore } from '../library/snapshots';
+import { ShelfIndex } from './shelf-index';
 import { offlineReason } from './offline';
+import { handleKey } from '../../shared/handle-key';
 
 export interface CatalogDeps {
   serviceUrl: () => string;
@@ -25,7 +26,7 @@ export interface CatalogDeps {
   catalog: CatalogCache;
   snapshots: SnapshotStore;
   now: () => number;
-  /** A write that need not delay the answer it belongs to (DeskContext.afterAnswer). */
+  /** A write that need not delay the answer it belongs to (desk/after-answer.ts). */
   afterAnswer: (write: () => void) => void;
 }
 
@@ -40,8 +41,7 @@ function cachedJson(json: string): unknown {
 /** Display names by handle key, for the Library's names of owned handles. */
 function displayNames(entries: ShelfView['entries']): Map<string, string> {
   const names = new Map<string, string>();
-  for (const entry of entries)
-    if (entry.displayName) names.set(entry.username.toLowerCase(), entry.displayName);
+  for (const entry of entries) if (entry.displayName) names.set(handleKey(entry.username), entry.displayName);
   return names;
 }
 
@@ -153,7 +153,7 @@ export class CatalogService {
   private displayNameFor(url: string, handle: string): string | null {
     const served = this.servedShelf;
     if (served && served.url === url) {
-      const entry = served.index.entries.find((e) => e.username.toLowerCase() === handle.toLowerCase());
+      const entry = served.index.entries.find((e) => handleKey(e.username) === handleKey(handle));
       if (entry) return entry.displayName || null;
     }
     const { snapshots, catalog } = this.deps;

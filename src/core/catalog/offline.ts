@@ -1,5 +1,5 @@
 /** When a failed request to the service makes the last-known copy of what it serves worth showing. */
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 
 /** Failures that make the last-known copy worth showing: the service is away or broken, not refusing. */
 const UNUSABLE_ANSWERS = new Set(['service_unexpected_status', 'service_malformed', 'service_oversize']);

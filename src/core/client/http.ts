@@ -4,11 +4,11 @@
  */
 import { formatUnitsUsd, usdNumberToUnits } from '../../shared/money';
 import type { z } from 'zod';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { errorBodySchema, insufficientPaymentBodySchema } from '../../shared/wire';
-import { serviceSample, type ClockSample } from '../payments/chain-clock';
+import { serviceSample, type ClockSample } from './clock-sample';
 import { errorCodeFrom } from '../../shared/error-codes';
-import { requireEncryptedOrLocal } from '../transport';
+import { requireEncryptedOrLocal } from '../base/transport';
 
 /** How a person gives the service another address, for the refusal of one in plain http. */
 export const SERVICE_URL_REMEDY = 'in Settings (or for one command with --service)';

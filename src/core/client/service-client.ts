@@ -17,8 +17,8 @@ import {
   type ShelfList,
 } from '../../shared/wire';
 import type { Selection } from '../../shared/rpc';
-import { DeskError } from '../errors';
-import type { ClockSample } from '../payments/chain-clock';
+import { DeskError } from '../base/errors';
+import type { ClockSample } from './clock-sample';
 import { connect } from 'node:net';
 import {
   DEFAULT_HTTP,
@@ -30,7 +30,7 @@ import {
   type RawAnswer,
   SERVICE_URL_REMEDY,
 } from './http';
-import { requireEncryptedOrLocal } from '../transport';
+import { requireEncryptedOrLocal } from '../base/transport';
 import { paymentHeaders, readChallenge, readRefusal, readSettlement } from './x402-wire';
 import { errorCodeFrom } from '../../shared/error-codes';
 

@@ -17,7 +17,7 @@ import {
   type PaymentChallenge,
   type SettlementResponse,
 } from '../../shared/wire';
-import { DeskError, refused } from '../errors';
+import { DeskError, refused } from '../base/errors';
 import type { RawAnswer } from './http';
 
 /** The headers one paid request carries: x402 v2's own, and the spec's preferred and fallback names (5.4). */

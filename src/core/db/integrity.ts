@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 
 const MARKER_SUFFIX = '.damaged';
 

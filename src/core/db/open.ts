@@ -6,13 +6,13 @@
  */
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
-import { chmodIfPresent } from '../owner-only';
+import { chmodIfPresent } from '../base/owner-only';
 import path from 'node:path';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { MIGRATIONS } from './migrations';
 import { migrationToRun } from './deferred-fills';
-import { BACKUPS_FOLDER } from '../backup/backups-folder';
-import { backupLibraryNow, copyBackupTo, listLibraryBackups } from '../backup/library-backup';
+import { BACKUPS_FOLDER } from './backups-folder';
+import { backupLibraryNow, copyBackupTo, listLibraryBackups } from './library-backup';
 import { clearDamageMark, damageMarked } from './integrity';
 import { foreignSchema } from './schema-check';
 import type { DeskDb } from './desk-db';

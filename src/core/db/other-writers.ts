@@ -7,7 +7,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { DeskDb } from './open';
-import type { DeskEvents } from '../events';
+import type { DeskEvents } from '../base/events';
 
 /** Writes come in bursts (a purchase is several commits): one look after the burst is enough. */
 const SETTLE_MS = 50;

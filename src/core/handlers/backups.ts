@@ -4,9 +4,17 @@
  */
 import path from 'node:path';
 import type { BackupView, RpcHandlers } from '../../shared/rpc';
-import type { LibraryBackup } from '../backup/library-backup';
-import type { DeskContext } from '../context';
-import { DeskError } from '../errors';
+import type { LibraryBackup } from '../db/library-backup';
+import type { LibraryBackups } from '../backup/scheduler';
+import type { SnapshotStore } from '../library/snapshots';
+import type { PurchaseRestores } from '../restore/restores';
+
+export interface BackupHandlersDeps {
+  readonly backups: LibraryBackups;
+  readonly snapshots: Pick<SnapshotStore, 'reportsReplaced'>;
+  readonly restores: Pick<PurchaseRestores, 'step'>;
+}
+import { DeskError } from '../base/errors';
 
 const view = (backup: LibraryBackup): BackupView => ({
   file: backup.file,
@@ -16,7 +24,7 @@ const view = (backup: LibraryBackup): BackupView => ({
 });
 
 export const backupHandlers = (
-  ctx: DeskContext,
+  ctx: BackupHandlersDeps,
 ): Pick<
   RpcHandlers,
   | 'library.backup'

@@ -1,53 +1,75 @@
-/** Buying and the purchase history: the purchaser does the paying; this is its face to the contract. */
+/**
+ * The contract's purchases domain (src/shared/rpc/purchases.ts): prices, buying, the purchase history,
+ * spending and budgets, receipts. The payments domain does the work; this is its face.
+ */
 import type { PurchasesView, RpcHandlers } from '../../shared/rpc';
-import type { DeskContext } from '../context';
 import { purchaseView } from '../ledger/purchases';
-import { reconcilePurchases } from '../payments/reconcile';
-import { consentToOverCap } from '../consent';
+import { normalizeHandle } from '../client/service-client';
+import type { CatalogService } from '../catalog/catalog-service';
+import type { SettingsStore } from '../settings/settings';
+import { lastPrice } from '../payments/last-price';
+import { setBudget } from '../payments/budget-setting';
+import { receiptGet, receiptsExport, type ReceiptBookDeps } from '../receipts/receipt-book';
+import type { Payments } from '../desk/payments';
 
-function purchasesView(ctx: DeskContext): PurchasesView {
-  const settings = ctx.settings.get();
-  return {
-    purchases: ctx.ledger.list().map(purchaseView),
-    spentTodayUnits: ctx.spending.spentToday().toString(),
-    dailyCapUnits: settings.dailyCapUnits,
-    perPurchaseCapUnits: settings.perPurchaseCapUnits,
-  };
+export interface PurchaseHandlersDeps {
+  readonly payments: Payments;
+  readonly settings: Pick<SettingsStore, 'get'>;
+  readonly catalogService: Pick<CatalogService, 'shelf'>;
+  readonly receipts: ReceiptBookDeps;
+  /** The selected service as its client names it. */
+  baseUrl(): string;
 }
 
-/** Settles what can be settled of unfinished purchases; the rest records what it waits for. */
-export function reconcile(ctx: DeskContext): Promise<void> {
-  return reconcilePurchases({
-    ledger: ctx.ledger,
-    kept: ctx.keptPayments,
-    settlement: ctx.settlement,
-    resendKept: (row, silentServices) => ctx.keptResender.resend(row, silentServices),
-    chain: (network) => ctx.chain(network),
-    rpcUrlFor: (network) => ctx.rpcUrlFor(network),
-    atWork: (purchaseId) => ctx.reservations.atWork(purchaseId),
-    now: ctx.now,
-  });
-}
-
-export const purchaseHandlers = (
-  ctx: DeskContext,
-): Pick<
+type Handlers = Pick<
   RpcHandlers,
+  | 'quote.get'
+  | 'quote.lastPrice'
   | 'purchase.start'
   | 'purchase.submitSignature'
   | 'purchase.abandonSignature'
   | 'purchases.list'
   | 'purchases.reconcile'
-> => ({
-  'purchase.start': async (input) => ctx.startPurchase(await consentToOverCap(ctx, input)),
-  'purchase.submitSignature': ({ purchaseId, signature }) =>
-    ctx.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
-  'purchase.abandonSignature': async ({ purchaseId }) => ({
-    abandoned: ctx.purchaser.abandonSignature(purchaseId),
-  }),
-  'purchases.list': async () => purchasesView(ctx),
-  'purchases.reconcile': async () => {
-    await reconcile(ctx);
-    return purchasesView(ctx);
-  },
-});
+  | 'purchases.spend'
+  | 'budget.set'
+  | 'receipt.get'
+  | 'receipts.export'
+>;
+
+export function purchaseHandlers(deps: PurchaseHandlersDeps): Handlers {
+  const { payments } = deps;
+  const purchasesView = (): PurchasesView => {
+    const settings = deps.settings.get();
+    return {
+      purchases: payments.ledger.list().map(purchaseView),
+      spentTodayUnits: payments.spending.spentToday().toString(),
+      dailyCapUnits: settings.dailyCapUnits,
+      perPurchaseCapUnits: settings.perPurchaseCapUnits,
+    };
+  };
+  return {
+    'quote.get': (input) => payments.quote(input),
+    'quote.lastPrice': async ({ handle }) => lastPrice(payments, deps.baseUrl(), normalizeHandle(handle)),
+    'purchase.start': (input) => payments.startWithConsent(input),
+    'purchase.submitSignature': ({ purchaseId, signature }) =>
+      payments.purchaser.submitSignature(purchaseId, signature as `0x${string}`),
+    'purchase.abandonSignature': async ({ purchaseId }) => ({
+      abandoned: payments.purchaser.abandonSignature(purchaseId),
+    }),
+    'purchases.list': async () => purchasesView(),
+    'purchases.reconcile': async () => {
+      await payments.reconcile();
+      return purchasesView();
+    },
+    'purchases.spend': async ({ days }) => payments.spending.view(days),
+    'budget.set': ({ handle, monthlyUnits, passphrase }) =>
+      setBudget(
+        { ...payments.consent, budgets: payments.budgets, catalogService: deps.catalogService },
+        handle,
+        monthlyUnits,
+        passphrase,
+      ),
+    'receipt.get': ({ purchaseId, verify }) => receiptGet(deps.receipts, purchaseId, verify ?? false),
+    'receipts.export': (query) => receiptsExport(deps.receipts, query),
+  };
+}

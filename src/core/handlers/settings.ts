@@ -1,31 +1,44 @@
 /** Settings, including the write-only library secret: the UI learns only where it is set and how it fared. */
 import type { RpcHandlers, SettingsView } from '../../shared/rpc';
-import type { DeskContext } from '../context';
-import { settingsView } from '../settings';
-import { DeskError } from '../errors';
-import { consentToCaps } from '../consent';
+import type { SettingsStore } from '../settings/settings';
+import type { LibrarySecret } from '../library/library-secret';
+import type { DeskService } from '../desk/service';
+import type { DeskCoreOptions } from '../desk/desk-options';
+import { settingsView } from '../settings/settings';
+import { DeskError } from '../base/errors';
+import { consentToCaps, type ConsentDeps } from '../payments/consent';
 import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../../shared/walletconnect-relay';
-import { requireEncryptedOrLocal } from '../transport';
+import { requireEncryptedOrLocal } from '../base/transport';
+
+export interface SettingsHandlersDeps {
+  readonly settings: SettingsStore;
+  readonly service: Pick<DeskService, 'serviceUrl' | 'chooseService'>;
+  readonly librarySecret: LibrarySecret;
+  /** What consent to raising a cap reads (payments/consent.ts). */
+  readonly consent: ConsentDeps;
+  readonly demo: boolean;
+  readonly options: Pick<DeskCoreOptions, 'demoLibrarySecret' | 'walletConnectRelayUrl'>;
+}
 
 const SAVE_REMEDY = 'instead';
 
-function settingsGet(ctx: DeskContext): SettingsView {
+function settingsGet(ctx: SettingsHandlersDeps): SettingsView {
   return settingsView(
-    { ...ctx.settings.get(), serviceUrl: ctx.serviceUrl() },
+    { ...ctx.settings.get(), serviceUrl: ctx.service.serviceUrl() },
     ctx.librarySecret.view(),
     ctx.demo && Boolean(ctx.options.demoLibrarySecret),
     ctx.options.walletConnectRelayUrl ?? DEFAULT_WALLETCONNECT_RELAY_URL,
   );
 }
 
-async function setLibrarySecret(ctx: DeskContext, secret: string): Promise<SettingsView> {
+async function setLibrarySecret(ctx: SettingsHandlersDeps, secret: string): Promise<SettingsView> {
   ctx.librarySecret.set(secret);
   await ctx.librarySecret.check();
   return settingsGet(ctx);
 }
 
 /** The demo's own public secret, used by core on request; it never crosses to the renderer. */
-async function useDemoLibrarySecret(ctx: DeskContext): Promise<SettingsView> {
+async function useDemoLibrarySecret(ctx: SettingsHandlersDeps): Promise<SettingsView> {
   const secret = ctx.options.demoLibrarySecret;
   if (!ctx.demo || !secret)
     throw new DeskError('no_demo_secret', 'Only the demo has a library secret to offer.', 'usage');
@@ -33,7 +46,7 @@ async function useDemoLibrarySecret(ctx: DeskContext): Promise<SettingsView> {
 }
 
 export const settingsHandlers = (
-  ctx: DeskContext,
+  ctx: SettingsHandlersDeps,
 ): Pick<
   RpcHandlers,
   | 'settings.get'
@@ -49,8 +62,8 @@ export const settingsHandlers = (
     // refused raise changes no setting, the service included.
     if (serviceUrl !== undefined) requireEncryptedOrLocal('service', serviceUrl, SAVE_REMEDY);
     if (rest.chainRpcUrl) requireEncryptedOrLocal('chain RPC', rest.chainRpcUrl, SAVE_REMEDY);
-    await consentToCaps(ctx, rest, passphrase);
-    if (serviceUrl !== undefined) ctx.chooseService(serviceUrl);
+    await consentToCaps(ctx.consent, rest, passphrase);
+    if (serviceUrl !== undefined) ctx.service.chooseService(serviceUrl);
     ctx.settings.update(rest);
     return settingsGet(ctx);
   },

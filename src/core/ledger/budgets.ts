@@ -3,7 +3,7 @@
  * beside the caps. A handle is matched without regard to case, as the service matches it.
  */
 import type { DeskDb } from '../db/open';
-import type { DeskEvents } from '../events';
+import type { DeskEvents } from '../base/events';
 
 export interface HandleBudget {
   handle: string;

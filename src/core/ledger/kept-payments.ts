@@ -10,7 +10,7 @@ import type { DeskDb } from '../db/open';
 import type { LocalSealer } from '../wallet/sealing';
 import { paymentPayloadV2Schema } from '../../shared/wire';
 import type { PurchaseRow } from './purchases';
-import { paymentIdOf } from '../payments/authorization';
+import { paymentIdOf } from './payment-id';
 
 /** A kept payment as it must read back: an x402 v2 payload carrying an id. */
 const keptPaymentSchema = paymentPayloadV2Schema.extend({

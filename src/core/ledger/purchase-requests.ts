@@ -8,9 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { DeskDb } from '../db/open';
-import type { DeskEvents } from '../events';
+import type { DeskEvents } from '../base/events';
 import { selectionSchema, type PurchaseRequestState, type PurchaseRequestView } from '../../shared/rpc';
-import { thisProcess } from '../process-holder';
+import { thisProcess } from '../base/process-holder';
 import { FREED_CLAIM, judgeClaim, type ClaimRow } from './request-claims';
 
 /** A day: after that the price the person would be shown is an old one, so the request must be asked again. */

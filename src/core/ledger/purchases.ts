@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { PaidWith, PurchaseState, PurchaseView, PurchaseWait } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
-import type { DeskEvents } from '../events';
+import type { DeskEvents } from '../base/events';
 import { RESTORED_ID_PREFIX, restoredUnconfirmed } from './restored';
 
 const purchaseWaitSchema = z.discriminatedUnion('kind', [

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { DeskDb } from '../db/open';
-import { holderRunning } from '../process-holder';
+import { holderRunning } from '../base/process-holder';
 
 export interface ClaimRow {
   id: string;

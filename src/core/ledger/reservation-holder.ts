@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
-import { holderRunning, thisProcess } from '../process-holder';
+import { holderRunning, thisProcess } from '../base/process-holder';
 
 const holderSchema = z.object({
   host: z.string(),

@@ -7,7 +7,7 @@
  */
 import { selectionSchema, type Selection } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
-import { refused } from '../errors';
+import { refused } from '../base/errors';
 import {
   closeDesk,
   holderFor,

@@ -9,6 +9,7 @@
 import type { DeskDb } from '../db/open';
 import { localDayKey } from '../../shared/money';
 import { RESTORED_ID_PREFIX } from './restored';
+import { handleKey } from '../../shared/handle-key';
 
 /**
  * The rule as SQL. A restored purchase (its id says so) records in its quote whether the chain confirmed it;
@@ -127,7 +128,7 @@ export class SpendLedger {
         // Ordered here: a sum is only whole once its parts are added.
         .sort((a, b) =>
           a.total === b.total
-            ? a.handle.toLowerCase().localeCompare(b.handle.toLowerCase())
+            ? handleKey(a.handle).localeCompare(handleKey(b.handle))
             : a.total > b.total
               ? -1
               : 1,

@@ -10,7 +10,7 @@
 import type { PublicClient } from 'viem';
 import { readableDate } from '../../shared/analytics-shape';
 import type { PurchaseWait } from '../../shared/rpc';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { authorizationUsed, refusalBelievableAt } from './chain-state';
 import type { DeskErrorCode } from '../../shared/error-codes';
 import { transactionHash } from '../../shared/wire';

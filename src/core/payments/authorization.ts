@@ -6,8 +6,10 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import type { ExactEIP3009Payload } from '@x402/evm';
 import type { PaymentChallenge } from '../../shared/wire';
 import type { Quote } from './quote';
-import { DeskError } from '../errors';
-import { paymentWindow, type ClockSample } from './chain-clock';
+import { DeskError } from '../base/errors';
+import { PAYMENT_IDENTIFIER_KEY } from '../ledger/payment-id';
+import { paymentWindow } from './chain-clock';
+import type { ClockSample } from '../client/clock-sample';
 
 /**
  * The EIP-712 types of the authorization. @x402/evm exports the same (`authorizationTypes`; a test holds them
@@ -147,25 +149,12 @@ export async function paymentPayload(
   };
 }
 
-/** The extension's key in `extensions` (the SDK's PAYMENT_IDENTIFIER; a test holds them equal). */
-export const PAYMENT_IDENTIFIER_KEY = 'payment-identifier';
-
 /** A service's offer of the extension, as the SDK's own guard reads it: an `info` with a boolean `required`. */
 const paymentIdOfferSchema = z.looseObject({ info: z.looseObject({ required: z.boolean() }) });
-
-const sentPaymentIdSchema = z.looseObject({
-  [PAYMENT_IDENTIFIER_KEY]: z.looseObject({ info: z.looseObject({ id: z.string() }) }),
-});
 
 /** True when the challenge offers `payment-identifier`. */
 function offersPaymentId(challenge: PaymentChallenge): boolean {
   return paymentIdOfferSchema.safeParse(challenge.extensions?.[PAYMENT_IDENTIFIER_KEY]).success;
-}
-
-/** The payment id a payload carries, or null. */
-export function paymentIdOf(payment: PaymentPayload): string | null {
-  const parsed = sentPaymentIdSchema.safeParse(payment.extensions);
-  return parsed.success ? parsed.data[PAYMENT_IDENTIFIER_KEY].info.id : null;
 }
 
 /** A purchase's payment id: its ledger id when that satisfies the extension's rules, else one derived from it. */

@@ -1,5 +1,5 @@
 /** What the purchaser asks of a wallet and of the service before anything is signed. */
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { authorizationMessage, typedData, type Authorization } from './authorization';
 import type { HeldQuote } from './quote-book';
 

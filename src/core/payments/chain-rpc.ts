@@ -5,7 +5,7 @@
  */
 import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
 import type { ChainRpcSource } from '../../shared/rpc';
-import { requireEncryptedOrLocal } from '../transport';
+import { requireEncryptedOrLocal } from '../base/transport';
 
 /** Public endpoints run by Base, rate-limited but enough for a balance, a receipt and a few reads a purchase. */
 const DEFAULT_CHAIN_RPC: Readonly<Record<string, string>> = {

@@ -4,9 +4,10 @@
  */
 import { z } from 'zod';
 import type { PaidSuccess } from '../../shared/wire';
-import { topLevelArrayElements } from '../cache/json-slices';
-import type { StoredSnapshot } from '../cache/snapshots';
+import { topLevelArrayElements } from '../library/json-slices';
+import type { StoredSnapshot } from '../library/snapshots';
 import { plural } from '../../shared/words';
+import { handleKey } from '../../shared/handle-key';
 
 export function snapshotsFromAnswer(body: PaidSuccess, text: string): StoredSnapshot[] {
   const raws = topLevelArrayElements(text, 'reports');
@@ -56,7 +57,7 @@ const list = (ids: string[]) => {
 
 /** Why the answer is not what was bought, in words; null when it is exactly that. */
 export function deliveryMismatch(expect: DeliveryExpectation, body: PaidSuccess): string | null {
-  if (body.username.trim().replace(/^@/, '').toLowerCase() !== expect.handle.toLowerCase()) {
+  if (handleKey(body.username) !== handleKey(expect.handle)) {
     return `reports of @${body.username.slice(0, 64)} instead of @${expect.handle}`;
   }
   const sent = body.reports.map((report) => report.id);

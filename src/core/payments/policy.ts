@@ -6,7 +6,7 @@
  */
 import { formatUnitsUsd } from '../../shared/money';
 import type { BudgetDetails, CapDetails, PayeeChangedDetails } from '../../shared/rpc-errors';
-import { refused } from '../errors';
+import { refused } from '../base/errors';
 
 /** The caps as settings keep them: token base units, decimal strings. */
 export interface Caps {

@@ -3,7 +3,7 @@
  * then its reports are read with the library secret (secret-read.ts: nothing signed) or paid for (purchaser.ts).
  */
 import type { PurchaseOutcome } from '../../shared/rpc';
-import type { LibrarySecret } from '../library-secret';
+import type { LibrarySecret } from '../library/library-secret';
 import type { QuoteBook } from './quote-book';
 import type { Purchaser, PurchaseRequest } from './purchaser';
 import type { Settlement } from './settle';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Hex, PublicClient } from 'viem';
 import type { PaidWith, PurchaseOutcome } from '../../shared/rpc';
-import { DeskError, refused } from '../errors';
+import { DeskError, refused } from '../base/errors';
 import type { DeskDb } from '../db/open';
 import type { PurchaseLedger } from '../ledger/purchases';
 import type { ServiceClient } from '../client/service-client';
@@ -19,12 +19,12 @@ import {
 } from './authorization';
 import { quoteDifference } from './quote';
 import type { HeldQuote, QuoteBook } from './quote-book';
-import type { ClockSample } from './chain-clock';
+import type { ClockSample } from '../client/clock-sample';
 import type { Spending } from './spending';
 import type { QuoteChangedDetails } from '../../shared/rpc-errors';
 import type { PurchaseSteps } from './purchase-steps';
 import type { Settlement } from './settle';
-import { requireRoomToStore } from '../disk-space';
+import { requireRoomToStore } from './disk-space';
 import {
   assertNotOwnedSinceQuote,
   assertSelectionFree,

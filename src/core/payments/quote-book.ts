@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Selection } from '../../shared/rpc';
 import type { Quote } from './quote';
+import { handleKey } from '../../shared/handle-key';
 
 export const QUOTE_FRESH_MS = 60_000;
 
@@ -72,7 +73,7 @@ export class QuoteBook {
     let newest: HeldQuote | null = null;
     for (const held of this.quotes.values()) {
       if (held.serviceUrl !== serviceUrl || held.secretReadOnly) continue;
-      if (handle !== null && held.handle.toLowerCase() !== handle.toLowerCase()) continue;
+      if (handle !== null && handleKey(held.handle) !== handleKey(handle)) continue;
       if (!newest || held.fetchedAt >= newest.fetchedAt) newest = held;
     }
     return newest;

@@ -3,14 +3,23 @@
  * quote handler and approving an assistant's purchase request both price through here.
  */
 import type { QuoteView, RpcInput } from '../../shared/rpc';
-import type { DeskContext } from '../context';
-import { priceChoice } from '../quoting';
+import type { SettingsStore } from '../settings/settings';
+import type { PurchaseLedger } from '../ledger/purchases';
+import { priceChoice, type QuotingDeps } from './quoting';
+import type { Spending } from './spending';
 import { QUOTE_FRESH_MS } from './quote-book';
 import { judgePayment } from './policy';
 import { unresolvedPurchase } from './selection-guard';
 import { TOKEN_DECIMALS } from '../../shared/money';
 
-export async function quoteView(ctx: DeskContext, input: RpcInput<'quote.get'>): Promise<QuoteView> {
+/** What pricing reads, and the rules' facts: the settings' pinned payees, spending, unresolved purchases. */
+export interface QuoteViewDeps extends QuotingDeps {
+  readonly settings: Pick<SettingsStore, 'pinnedPayTo'>;
+  readonly spending: Pick<Spending, 'paymentFacts'>;
+  readonly ledger: PurchaseLedger;
+}
+
+export async function quoteView(ctx: QuoteViewDeps, input: RpcInput<'quote.get'>): Promise<QuoteView> {
   const { handle, selection, includeOwned } = input;
   const priced = await priceChoice(ctx, handle, selection, includeOwned ?? false);
   const { held } = priced;

@@ -6,7 +6,7 @@
 import { getAddress, isAddress } from 'viem';
 import type { PaymentChallenge, PaymentRequirement } from '../../shared/wire';
 import type { QuoteFact } from '../../shared/rpc';
-import { DeskError, refused } from '../errors';
+import { DeskError, refused } from '../base/errors';
 import { plural } from '../../shared/words';
 import { findAllowed, type AllowedAsset } from './allowlist';
 import { MAX_LIMIT_UNITS, TOKEN_DECIMALS, formatUnitsUsd, usdNumberToUnits } from '../../shared/money';

@@ -14,7 +14,7 @@ import type { KeptPayments } from '../ledger/kept-payments';
 import type { Settlement } from './settle';
 import { DESK_CLOCK_EXPIRY_MARGIN_MS, refusalBelievableAt, settledOnChain } from './chain-state';
 import { parseWait } from '../ledger/purchases';
-import { isDiskFull, keepWhenDiskFull } from '../disk-space';
+import { isDiskFull, keepWhenDiskFull } from './disk-space';
 import { encryptedOrLocal } from '../../shared/transport';
 
 export interface ReconcileDeps {

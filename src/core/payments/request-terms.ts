@@ -6,7 +6,7 @@
  */
 import type { PurchaseRequestView } from '../../shared/rpc';
 import { formatUnitsUsd } from '../../shared/money';
-import { refused } from '../errors';
+import { refused } from '../base/errors';
 import type { HeldQuote } from './quote-book';
 
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

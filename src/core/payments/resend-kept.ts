@@ -2,7 +2,7 @@
  * Asking again for a lost answer with the payment already sent (decision 0024): the identical payload, to a
  * service that offered payment-identifier, before validBefore. Reconciliation calls it for purchases in doubt.
  */
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import type { PurchaseRow } from '../ledger/purchases';
 import type { KeptPayments } from '../ledger/kept-payments';
 import type { Reservations } from '../ledger/reservations';

@@ -3,13 +3,13 @@
  * rules apply, but what arrives must be what was asked for, and the read is recorded in the history.
  */
 import { randomUUID } from 'node:crypto';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import type { DeskDb } from '../db/open';
 import type { PurchaseLedger } from '../ledger/purchases';
-import type { SnapshotStore } from '../cache/snapshots';
+import type { SnapshotStore } from '../library/snapshots';
 import type { ServiceClient } from '../client/service-client';
 import type { HeldQuote } from './quote-book';
-import type { LibrarySecret } from '../library-secret';
+import type { LibrarySecret } from '../library/library-secret';
 import { deliveryMismatch, snapshotsFromAnswer, type DeliveryExpectation } from './delivery';
 
 export interface SecretReadDeps {

@@ -9,7 +9,7 @@ import { readableDate } from '../../shared/analytics-shape';
 import { z } from 'zod';
 import { handleKey } from '../../shared/handle-key';
 import { selectionSchema, type Selection } from '../../shared/rpc';
-import { refused, type DeskError } from '../errors';
+import { refused, type DeskError } from '../base/errors';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';
 import type { HeldQuote, QuoteBook } from './quote-book';
 import type { Reservation, Reservations } from '../ledger/reservations';

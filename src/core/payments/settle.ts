@@ -7,20 +7,20 @@ import type { PublicClient } from 'viem';
 import type { PaymentPayload } from '@x402/core/types';
 import type { PurchaseOutcome, PurchaseView } from '../../shared/rpc';
 import { transactionHash, type PaidSuccess } from '../../shared/wire';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import type { Reservations } from '../ledger/reservations';
 import type { DeskDb } from '../db/open';
 import { purchaseView, type PurchaseLedger } from '../ledger/purchases';
 import type { KeptPayments } from '../ledger/kept-payments';
-import type { SnapshotStore } from '../cache/snapshots';
+import type { SnapshotStore } from '../library/snapshots';
 import type { PaidAnswer } from '../client/service-client';
-import type { SettingsStore } from '../settings';
+import type { SettingsStore } from '../settings/settings';
 import type { Authorization } from './authorization';
 import type { HeldQuote } from './quote-book';
 import type { PurchaseSteps } from './purchase-steps';
 import { deliveryMismatch, expectationFromLedger, snapshotsFromAnswer } from './delivery';
 import { judgeAfterSend } from './after-send';
-import { keepWhenDiskFull } from '../disk-space';
+import { keepWhenDiskFull } from './disk-space';
 
 export interface SettlementDeps {
   db: DeskDb;

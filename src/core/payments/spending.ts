@@ -6,8 +6,9 @@
  * started at once in any number of processes cannot go over the daily cap or a handle's budget together.
  * Amounts are token base units (bigint) throughout.
  */
-import { startOfLocalDay, startOfLocalMonth } from '../../shared/money';
-import type { SettingsStore } from '../settings';
+import type { SpendView } from '../../shared/rpc';
+import { localDayKey, startOfLocalDay, startOfLocalMonth } from '../../shared/money';
+import type { SettingsStore } from '../settings/settings';
 import type { PurchaseLedger } from '../ledger/purchases';
 import type { SpendLedger } from '../ledger/spend';
 import type { HandleBudgets } from '../ledger/budgets';
@@ -25,8 +26,53 @@ export interface SpendingDeps {
   now: () => number;
 }
 
+const DEFAULT_DAYS = 30;
+
 export class Spending {
   constructor(private readonly deps: SpendingDeps) {}
+
+  /** purchases.spend: what was spent, by handle (budgets included) and by local day, against the caps. */
+  view(days: number = DEFAULT_DAYS): SpendView {
+    const { spend, budgets, settings } = this.deps;
+    const now = this.deps.now();
+    const dayStart = startOfLocalDay(now);
+    const monthStart = startOfLocalMonth(now);
+    const totals = spend.totals(monthStart);
+    const budgeted = new Map(budgets.list().map((b) => [handleKey(b.handle), b]));
+    const byHandle: SpendView['byHandle'] = spend.byHandle(monthStart).map((row) => {
+      const budget = budgeted.get(handleKey(row.handle));
+      budgeted.delete(handleKey(row.handle));
+      return {
+        handle: row.handle,
+        totalUnits: row.total.toString(),
+        monthUnits: row.month.toString(),
+        purchases: row.purchases,
+        budgetUnits: budget ? budget.monthly.toString() : null,
+      };
+    });
+    for (const budget of budgeted.values()) {
+      byHandle.push({
+        handle: budget.handle,
+        totalUnits: '0',
+        monthUnits: '0',
+        purchases: 0,
+        budgetUnits: budget.monthly.toString(),
+      });
+    }
+    const caps = settings.get();
+    return {
+      lifetimeUnits: totals.lifetime.toString(),
+      monthUnits: totals.month.toString(),
+      todayUnits: this.spentToday().toString(),
+      unsettledUnits: totals.unsettled.toString(),
+      dayStart: dayStart.toISOString(),
+      monthStart: monthStart.toISOString(),
+      dailyCapUnits: caps.dailyCapUnits,
+      perPurchaseCapUnits: caps.perPurchaseCapUnits,
+      byHandle,
+      byDay: this.byDay(dayStart, days),
+    };
+  }
 
   /**
    * What counts against today's cap: since local midnight, in the ledger or reserved. `excluding`: purchases
@@ -63,6 +109,19 @@ export class Spending {
   /** Refuses the payment unless the rules allow it or the person accepted going over (policy.ts). */
   enforce(held: HeldQuote, consent: Consent, serviceUrl: string, excluding: readonly string[] = []): void {
     enforcePayment(this.paymentFacts(held, serviceUrl, excluding), consent);
+  }
+
+  /** `days` local days ending today, oldest first: from SQL's days with spend, the others at 0. */
+  private byDay(today: Date, days: number): SpendView['byDay'] {
+    const first = new Date(today);
+    first.setDate(first.getDate() - (days - 1));
+    const spent = new Map(this.deps.spend.byDay(first).map((row) => [row.day, row.amount]));
+    const out: SpendView['byDay'] = [];
+    for (let at = new Date(first); at <= today; at.setDate(at.getDate() + 1)) {
+      const day = localDayKey(at.getTime());
+      out.push({ day, units: (spent.get(day) ?? 0n).toString() });
+    }
+    return out;
   }
 
   /** Standing reservations with no ledger row yet, of one handle or of all, taken since `since`. */

@@ -3,7 +3,7 @@
  * made for the wrong domain is refused by the token, and a service that names the wrong one is caught here.
  */
 import { parseAbi, type PublicClient } from 'viem';
-import { refused } from '../errors';
+import { refused } from '../base/errors';
 import type { Quote } from './quote';
 
 const DOMAIN_ABI = parseAbi([

@@ -1,7 +1,7 @@
 /** Receipts and purchases as files a person keeps: JSON and a printable PDF of receipts, CSV of purchases. */
 import type { ExportedFile } from '../../shared/rpc';
 import { receiptFields, serviceNamedOtherText, type Receipt } from '../../shared/receipt';
-import { pdfDocument, winAnsi, type Doc } from '../export-pdf';
+import { pdfDocument, winAnsi, type Doc } from '../library/export-pdf';
 import { unitsText } from '../../shared/money';
 import { purchaseView, type PurchaseRow } from '../ledger/purchases';
 import { partiesOf } from './receipt';

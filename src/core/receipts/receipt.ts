@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Receipt, ReceiptReport, ReceiptVerification } from '../../shared/receipt';
-import { topLevelArrayElements } from '../cache/json-slices';
+import { topLevelArrayElements } from '../library/json-slices';
 import type { PurchaseRow } from '../ledger/purchases';
 import { explorerUrl } from './verify';
 

@@ -7,7 +7,7 @@
 import type { RawAnswer } from '../client/http';
 import { parseJson, serviceError } from '../client/http';
 import { PURCHASES_PATH, type ServiceClient } from '../client/service-client';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import type { RestoreSummary } from '../../shared/rpc';
 import {
   applyRestored,

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
 import { paidSuccessSchema, type PaidSuccess } from '../../shared/wire';
-import type { SnapshotStore } from '../cache/snapshots';
+import type { SnapshotStore } from '../library/snapshots';
 import { normalizeHandle } from '../client/service-client';
 import type { DeskDb } from '../db/open';
 import type { PurchaseLedger, PurchaseRow } from '../ledger/purchases';

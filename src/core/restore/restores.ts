@@ -5,7 +5,7 @@
  */
 import type { RestorePurchasesStep } from '../../shared/rpc';
 import type { ServiceClient } from '../client/service-client';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import type { DeskWallet } from '../wallet/wallet';
 import type { PurchaseRestore } from './restore-purchases';
 import type { RestoreDeps } from './restored-purchase';

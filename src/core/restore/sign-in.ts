@@ -13,7 +13,7 @@ import {
 } from '@x402/extensions/sign-in-with-x';
 import type { RawAnswer } from '../client/http';
 import { readChallenge } from '../client/x402-wire';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 
 export const SIGN_IN_HEADER = SIGN_IN_WITH_X.toUpperCase();
 

@@ -3,7 +3,7 @@
  * advisory lock so two admins at once do it one after the other. The admin's URL is used for this run only.
  */
 import type pg from 'pg';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { MEMBER_ROLE, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from './schema';
 import { withTeamClient, type TeamConnectOptions } from './connection';
 

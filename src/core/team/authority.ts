@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { z } from 'zod';
-import { DeskError, refused } from '../errors';
+import { DeskError, refused } from '../base/errors';
 import { formatUnitsUsd } from '../../shared/money';
 import { schemaVersion } from './admin';
 import { teamClientConfig, teamError, type TeamConnectOptions } from './connection';

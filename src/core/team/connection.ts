@@ -4,7 +4,7 @@
  * network turned into one named code and a sentence that says nothing was changed.
  */
 import pg from 'pg';
-import { DeskError, refused } from '../errors';
+import { DeskError, refused } from '../base/errors';
 import { encryptedOrLocal } from '../../shared/transport';
 
 export interface TeamUrl {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import type { DeskDb } from '../db/open';
 import { writePrivateFile, type LocalSealer } from '../wallet/sealing';
 import type { TeamConnectOptions } from './connection';

@@ -6,9 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { PublicClient } from 'viem';
 import type { DeskDb } from '../db/open';
-import { DeskError } from '../errors';
-import type { DeskEvents } from '../events';
-import type { PurchaseLedger } from '../ledger/purchases';
+import { DeskError } from '../base/errors';
+import type { DeskEvents } from '../base/events';
 import type { TeamGate, TeamGateReservation } from '../payments/team-gate';
 import { authorizationUsed } from '../payments/chain-state';
 import { TeamAuthority, type TeamStatus } from './authority';
@@ -18,7 +17,6 @@ import { TeamPull, type PullInto } from './team-pull';
 export interface TeamDeskDeps {
   db: DeskDb;
   membership: TeamMembership;
-  ledger: PurchaseLedger;
   library: PullInto;
   events: DeskEvents;
   now: () => number;
@@ -154,7 +152,7 @@ export class TeamDesk implements TeamGate {
     let told = 0;
     let published = 0;
     for (const { purchase_id: purchaseId, told: was } of open) {
-      const row = this.deps.ledger.get(purchaseId);
+      const row = this.ledgerRow(purchaseId);
       if (!row || row.state === 'signed') {
         if (row?.state === 'signed' && this.holdsReservation(purchaseId)) continue;
         await authority.release(purchaseId);
@@ -177,6 +175,15 @@ export class TeamDesk implements TeamGate {
       }
     }
     return { told, published };
+  }
+
+  /** The ledger's word on a purchase: its state, and the settlement's transaction once known. */
+  private ledgerRow(purchaseId: string): { state: string; tx_hash: string | null } | undefined {
+    return this.deps.db
+      .prepare<[string], { state: string; tx_hash: string | null }>(
+        'SELECT state, tx_hash FROM purchases WHERE id = ?',
+      )
+      .get(purchaseId);
   }
 
   /** A purchase signed here whose process still holds its local reservation is still on its way. */

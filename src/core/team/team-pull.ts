@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { DeskDb } from '../db/open';
 import { intelReportSnapshotSchema, type IntelReportSnapshot } from '../../shared/wire';
-import type { StoredSnapshot } from '../cache/snapshots';
+import type { StoredSnapshot } from '../library/snapshots';
 import type { PulledReport, TeamAuthority } from './authority';
 import type { TeamMembership } from './membership';
 

@@ -1,6 +1,6 @@
 /** Joining, seeing and leaving a team: what `team join/status/leave` and Settings → Team do. */
 import type { TeamCapsView, TeamView } from '../../shared/rpc';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import type { DeskDb } from '../db/open';
 import type { TeamStatus } from './authority';
 import { TeamAuthority } from './authority';

@@ -5,9 +5,9 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { backupsFolder } from '../backup/backups-folder';
+import { backupsFolder } from '../db/backups-folder';
 import { keepReplacedKeystore } from '../backup/keystore-backup';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import type { SecretVault } from './sealing';
 import { DeskWallet } from './wallet';
 

@@ -6,7 +6,7 @@ import { createDecipheriv, pbkdf2, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 import { keccak256, toHex, type Hex } from 'viem';
 import { z } from 'zod';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 
 const hexString = z.string().regex(/^(0x)?[0-9a-fA-F]+$/);
 

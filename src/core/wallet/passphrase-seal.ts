@@ -9,7 +9,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt, type ScryptOptions } from 'node:crypto';
 import { z } from 'zod';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 
 /**
  * How hard to make a guess. 'fast-insecure-for-tests' exists so test suites that import many wallets stay

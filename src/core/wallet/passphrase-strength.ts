@@ -1,7 +1,7 @@
 /** Refuses a wallet passphrase too weak to seal a key with, by the rule in src/shared/passphrase-rating.ts. */
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
 import { ratePassphrase } from '../../shared/passphrase-rating';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 
 /** Refuses a passphrase too weak to seal a wallet with, saying why and what would pass. */
 export async function requireStrongPassphrase(passphrase: string): Promise<void> {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isAddress, getAddress, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { DeskError } from '../errors';
+import { DeskError } from '../base/errors';
 import { writePrivateFile, type SecretVault } from './sealing';
 import {
   legacySealedSchema,
@@ -20,7 +20,7 @@ import {
 } from './passphrase-seal';
 import { requireStrongPassphrase } from './passphrase-strength';
 import { decryptKeystoreV3 } from './keystore-v3';
-import type { DeskEvents } from '../events';
+import type { DeskEvents } from '../base/events';
 import { keepReplacedKeystore } from '../backup/keystore-backup';
 
 const address = z.string().refine((value) => isAddress(value));

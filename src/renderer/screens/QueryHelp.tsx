@@ -1,5 +1,5 @@
 /**
- * The query language on one card (docs/search.md, src/core/cache/search-syntax.ts): what to type and what it
+ * The query language on one card (docs/search.md, src/core/library/search-syntax.ts): what to type and what it
  * finds. Opened from Help and beside the Library's search box, or with "?".
  */
 import { Dialog } from '../components/Dialog';

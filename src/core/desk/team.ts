@@ -1,0 +1,42 @@
+/**
+ * The team domain put together (decision 0050): where this desk's membership is kept, the gate every
+ * purchase passes before its own reservation, and joining, seeing and leaving the team.
+ */
+import path from 'node:path';
+import type { DeskDb } from '../db/open';
+import type { DeskEvents } from '../base/events';
+import type { LocalSealer } from '../wallet/sealing';
+import type { SnapshotStore } from '../library/snapshots';
+import { TeamMembership } from '../team/membership';
+import { TeamDesk } from '../team/team-desk';
+import { TeamViews } from '../team/team-view';
+import type { DeskChains } from './chains';
+
+export interface TeamParts {
+  db: DeskDb;
+  dataDir: string;
+  sealer: LocalSealer;
+  snapshots: SnapshotStore;
+  events: DeskEvents;
+  chains: DeskChains;
+  now: () => number;
+}
+
+export class DeskTeam {
+  readonly membership: TeamMembership;
+  readonly desk: TeamDesk;
+  readonly views: TeamViews;
+
+  constructor({ db, dataDir, sealer, snapshots, events, chains, now }: TeamParts) {
+    this.membership = new TeamMembership(db, path.join(dataDir, 'team-db.sealed'), sealer);
+    this.desk = new TeamDesk({
+      db,
+      membership: this.membership,
+      library: snapshots,
+      events,
+      now,
+      chain: (network) => chains.chain(network),
+    });
+    this.views = new TeamViews(db, this.membership, this.desk, now);
+  }
+}
