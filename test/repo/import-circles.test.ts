@@ -56,7 +56,6 @@ describe('import circles', () => {
 const KNOWN_TIES = [
   'core: backup ⇄ db',
   'core: cache ⇄ catalog ⇄ client ⇄ context.ts ⇄ disk-space.ts ⇄ ledger ⇄ library-secret.ts ⇄ payments ⇄ quoting.ts ⇄ receipts ⇄ restore',
-  'renderer: app ⇄ screens ⇄ wallet',
 ];
 
 describe('folder ties', () => {

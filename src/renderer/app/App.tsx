@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 're
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
-import { NavigateContext, routeHash, useHashRoute, type Route } from './route';
+import { NavigateContext, routeHash, useHashRoute, type Route } from '../hooks/route';
 import { Welcome } from './Welcome';
 import { HelpDialog } from './HelpDialog';
 import { QueryHelp, isHelpKey } from '../screens/QueryHelp';

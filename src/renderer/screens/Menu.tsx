@@ -3,8 +3,8 @@ import { allChoiceWords } from './purchase/choice-words';
 import { useId, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
-import { useNavigate } from '../app/route';
-import { useDebounced } from '../app/debounce';
+import { useNavigate } from '../hooks/route';
+import { useDebounced } from '../hooks/debounce';
 import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import {
   chosenItems,

@@ -14,8 +14,8 @@ import {
 } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
-import { useNavigate } from '../app/route';
-import { useSlashFocus } from '../app/keys';
+import { useNavigate } from '../hooks/route';
+import { useSlashFocus } from '../hooks/keys';
 import { useFixedRows } from '../components/fixed-rows';
 import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import { number, plural, pluralWord } from '../format';
