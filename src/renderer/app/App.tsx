@@ -12,6 +12,7 @@ import { ShelfScreen } from '../screens/Shelf';
 import { prefetchLibrary } from '../screens/library-data';
 import { Loading } from '../components/States';
 import { dateTime, plural } from '../format';
+import { handleKey } from '../../shared/handle-key';
 
 // The Shelf is the first screen and the only one in the first load; every other screen, and wagmi with the
 // wallet code (WalletScope), loads when first opened.
@@ -55,7 +56,7 @@ function Screen(props: { route: Route }) {
       return (
         <WalletScope>
           {/* One choice per handle: a date range chosen on one is not carried to the next opened. */}
-          <MenuScreen key={route.handle.toLowerCase()} handle={route.handle} />
+          <MenuScreen key={handleKey(route.handle)} handle={route.handle} />
         </WalletScope>
       );
     case 'library':
