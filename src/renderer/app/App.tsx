@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 're
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
+import { rpcQueryKey } from '../rpc/query-key';
 import { NavigateContext, routeHash, useHashRoute, type Route } from '../hooks/route';
 import { Welcome } from './Welcome';
 import { HelpDialog } from './HelpDialog';
@@ -137,7 +138,7 @@ export function App() {
     if (settings.data?.welcomeDismissed === false) {
       void client
         .call('settings.update', { welcomeDismissed: true })
-        .then((fresh) => queryClient.setQueryData(['settings.get', {}], fresh));
+        .then((fresh) => queryClient.setQueryData(rpcQueryKey('settings.get', {}), fresh));
     }
   };
 

@@ -14,6 +14,7 @@ import {
 } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
+import { rpcQueryKey } from '../rpc/query-key';
 import { useNavigate } from '../hooks/route';
 import { useSlashFocus } from '../hooks/keys';
 import { useFixedRows } from '../components/fixed-rows';
@@ -125,7 +126,7 @@ export function ShelfScreen() {
 
   const refresh = useMutation({
     mutationFn: () => client.call('shelf.summary', { ...SHELF_SUMMARY, refresh: true }),
-    onSuccess: (fresh) => queryClient.setQueryData(['shelf.summary', SHELF_SUMMARY], fresh),
+    onSuccess: (fresh) => queryClient.setQueryData(rpcQueryKey('shelf.summary', SHELF_SUMMARY), fresh),
   });
 
   return (
