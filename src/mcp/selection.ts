@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { dateRange } from '../host/text/dates';
-import { DeskError } from '../core/errors';
+import { DeskError } from '../core';
 import type { Selection } from '../shared/rpc';
 import { ToolRefusal } from './call';
 
