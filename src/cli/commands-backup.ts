@@ -4,11 +4,10 @@
  */
 import { createInterface } from 'node:readline/promises';
 import type { DeskCore } from '../core';
+import { megabytes } from '../shared/bytes';
 import { restoredBackupSentences, restoredSentences } from '../shared/restore-text';
 import { requireNamedFile } from './files';
 import { count, UsageError, type Output } from './output';
-
-const MB = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 export async function backup(desk: DeskCore, out: Output): Promise<void> {
   const taken = await desk.handlers['library.backup']({});
@@ -16,7 +15,7 @@ export async function backup(desk: DeskCore, out: Output): Promise<void> {
   out.result(
     { ...taken, kept: status.count },
     () =>
-      `Backed up the library to ${taken.file} (${MB(taken.bytes)}); ${count(status.count, 'backup')} kept in ${status.folder}.`,
+      `Backed up the library to ${taken.file} (${megabytes(taken.bytes)}); ${count(status.count, 'backup')} kept in ${status.folder}.`,
   );
 }
 

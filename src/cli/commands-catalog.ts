@@ -4,7 +4,7 @@ import type { Freshness, QuoteView, Selection } from '../shared/rpc';
 import { quoteFactsSentence, quoteOptionSentence } from '../shared/quote-facts';
 import { DeskError, type DeskCore } from '../core';
 import { sayWhatAnInterruptLeaves } from './interrupt';
-import { dateRange } from './dates';
+import { dateRange } from '../host/text/dates';
 import { count, table, UsageError, type Output } from './output';
 import { withConsent } from './consent';
 import type { SignerFlags } from './commands-wallet';

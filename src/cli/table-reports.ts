@@ -165,7 +165,7 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
       if (values.csv)
         return (await import('./commands-receipt')).purchasesCsv(
           desk,
-          (await import('./dates')).dateRange(values.from, values.to),
+          (await import('../host/text/dates')).dateRange(values.from, values.to),
         );
       if (values.from !== undefined || values.to !== undefined)
         throw new UsageError('--from and --to go with --csv: purchases --csv --from D --to D');

@@ -4,9 +4,8 @@
  * under electron-vite it is its own entry (out/main/core-worker.js).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDeskCore, type DeskCore } from '../core';
+import { createDeskCore, DeskError, type DeskCore } from '../core';
 import { offsetClock } from '../core/payments/clock-offset';
-import { DeskError } from '../core/base/errors';
 import { dispatch, isRpcMethod } from './dispatch';
 import { toWireError, type FromWorker, type ToWorker, type WorkerStart } from './core-protocol';
 import { vaultOverPort } from './vault-bridge';

@@ -1,11 +1,12 @@
 /**
- * The one place both hosts (Electron IPC, HTTP) turn an untrusted method name and input into a core call:
- * the method must be in the contract and open to a page (not hostOnly), the input must pass its zod schema (core's door, src/core/handlers/door.ts,
- * checks it the same way for any handlers given), and whatever the handler throws leaves as a code and a
- * message fit to show a person (with the typed details of src/shared/rpc-errors.ts), never as a stack trace.
+ * The one place the hosts (Electron IPC, HTTP, the MCP server) turn an untrusted method name and input into a
+ * core call: the method must be in the contract and open to a page (not hostOnly), and whatever the handler
+ * throws leaves as a code and a message fit to show a person (with the typed details of
+ * src/shared/rpc-errors.ts), never as a stack trace. The input is parsed once, by core's door
+ * (src/core/handlers/door.ts), which every handler of a DeskCore passes through.
  */
 import { DeskError } from '../core/base/errors';
-import { checkedInput, isRpcMethod } from '../core/handlers/door';
+import { isRpcMethod } from '../core/handlers/door';
 import { rpcHostOnly, type RpcError, type RpcHandlers } from '../shared/rpc';
 import { crossingDetails } from '../shared/rpc-errors';
 
@@ -23,6 +24,7 @@ export function toRpcError(error: unknown, log: (error: unknown) => void): RpcEr
   return { code: 'internal', message: 'Something went wrong inside Intel Desk; the details are in the log.' };
 }
 
+/** `handlers` are core's own (DeskCore's, or a core thread's), each checking its input at the door. */
 export async function dispatch(
   handlers: RpcHandlers,
   method: string,
@@ -42,9 +44,9 @@ export async function dispatch(
     };
   }
   try {
-    // The union of handler signatures collapses to an intersection; checkedInput fixed the input's type.
+    // The union of handler signatures collapses to an intersection; the door checks the input's type.
     const handler = handlers[method] as (value: unknown) => Promise<unknown>;
-    return { ok: true, value: await handler(checkedInput(method, input)) };
+    return { ok: true, value: await handler(input) };
   } catch (error) {
     return { ok: false, error: toRpcError(error, log) };
   }

@@ -1,6 +1,6 @@
 /** How tools answer: text for the assistant, JSON where it is data, refusals as tool errors with their code. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { escapeJsonControls } from '../cli/output';
+import { escapeJsonControls } from '../host/text/terminal';
 import { ToolRefusal } from './call';
 
 export const text = (...parts: string[]): CallToolResult => ({

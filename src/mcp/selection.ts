@@ -3,8 +3,8 @@
  * rather than a union, which assistants fill in more reliably; exactly one kind must be given.
  */
 import { z } from 'zod';
-import { dateRange } from '../cli/dates';
-import { DeskError } from '../core/base/errors';
+import { dateRange } from '../host/text/dates';
+import { DeskError } from '../core';
 import type { Selection } from '../shared/rpc';
 import { ToolRefusal } from './call';
 

@@ -7,7 +7,7 @@
  * the control and invisible characters that can hide or reorder what a person reviewing it would see.
  */
 import { randomBytes } from 'node:crypto';
-import { terminalText } from '../cli/output';
+import { terminalText } from '../host/text/terminal';
 import type { ReportView } from '../shared/rpc';
 
 export interface Provenance {

@@ -1,7 +1,7 @@
 /** The library tools: search, read, list and compare what the person owns. All offline, none pays. */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { diffText } from '../cli/commands-diff';
+import { diffText } from '../host/text/report-diff';
 import type { LibraryItem, SearchHit } from '../shared/rpc';
 import { MAX_SEARCH_OFFSET } from '../shared/rpc';
 import type { CoreCall } from './call';

@@ -6,7 +6,10 @@ import { createRpcClient, RpcCallError } from './rpc/client';
 import { RpcProvider } from './rpc/context';
 import { createInvalidator, refreshingClient } from './rpc/invalidation';
 import { App } from './app/App';
-import './styles.css';
+import './styles/base.css';
+import './styles/panels.css';
+import './styles/charts-forms.css';
+import './styles/library-purchases.css';
 
 const connection = createRpcClient();
 const queryClient = new QueryClient({

@@ -3,6 +3,7 @@
  * the benchmark (which predicts the count the page shows), so both read the same rule.
  */
 import type { ShelfEntry } from './wire';
+import { handleKey } from './handle-key';
 
 export const SHELF_SORTS = ['updated', 'name', 'followers', 'reports'] as const;
 export type ShelfSort = (typeof SHELF_SORTS)[number];
@@ -21,9 +22,9 @@ export function indexShelf(entries: ShelfEntry[]): IndexedEntry[] {
   return entries.map((entry) => ({ entry, haystack: shelfHaystack(entry) }));
 }
 
-/** What a typed filter looks for: trimmed, without a leading @, lower-cased; '' keeps every handle. */
+/** What a typed filter looks for: its handle key (trimmed, without a leading @, lower-cased); '' keeps every handle. */
 export function shelfNeedle(text: string): string {
-  return text.trim().replace(/^@/, '').toLowerCase();
+  return handleKey(text);
 }
 
 // One collator: the same order as localeCompare without its per-call setup, which at 100k handles costs more

@@ -20,6 +20,7 @@ import { blockingPurchase } from '../../src/core/payments/selection-guard';
 import type { DeskError } from '../../src/core/base/errors';
 import { deskDbAtVersion, tempDir } from './helpers';
 import { dispatch } from '../../src/host/dispatch';
+import { checkedHandlers } from '../../src/core/handlers/door';
 import type { RpcHandlers } from '../../src/shared/rpc';
 
 const SERVICE = 'http://127.0.0.1:8402';
@@ -298,12 +299,15 @@ describe('restoring a backup file', () => {
 describe('what a window may ask of a restore', () => {
   it('cannot name a path: picking a file is for the hosts, and restore takes a name in backups/ or a token', async () => {
     let called = 0;
-    const handlers = new Proxy({} as RpcHandlers, {
-      get: () => async () => {
-        called++;
-        return null;
-      },
-    });
+    // Behind core's door, as a DeskCore's handlers are: dispatch leaves the input to it.
+    const handlers = checkedHandlers(
+      new Proxy({} as RpcHandlers, {
+        get: () => async () => {
+          called++;
+          return null;
+        },
+      }),
+    );
     const pick = await dispatch(handlers, 'library.pickRestoreFile', { file: '/etc/passwd' });
     expect(pick).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     for (const input of [

@@ -3,6 +3,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { checkedHandlers } from '../../src/core/handlers/door';
 import { DeskError } from '../../src/core/base/errors';
 import { rpcInputs, type RpcHandlers } from '../../src/shared/rpc';
 import { startWebHost, type WebHost } from '../../src/host/server';
@@ -51,7 +52,7 @@ let root: string;
 const calls: unknown[] = [];
 const logged: unknown[] = [];
 
-/** Every method refuses except the few these transport tests call. */
+/** Every method refuses except the few these transport tests call; each checks its input at core's door. */
 function handlers(): RpcHandlers {
   const refuse = async () => {
     throw new DeskError(errorCodeFrom('not_here'), 'Not part of this test.');
@@ -65,7 +66,7 @@ function handlers(): RpcHandlers {
     if (text === 'boom') throw new Error('secret internals at /home/x/desk.db');
     throw new DeskError(errorCodeFrom('search_refused'), 'That search cannot run.');
   };
-  return table;
+  return checkedHandlers(table);
 }
 
 const rpc = (method: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -3,7 +3,8 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 're
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
-import { NavigateContext, routeHash, useHashRoute, type Route } from './route';
+import { rpcQueryKey } from '../rpc/query-key';
+import { NavigateContext, routeHash, useHashRoute, type Route } from '../hooks/route';
 import { Welcome } from './Welcome';
 import { HelpDialog } from './HelpDialog';
 import { QueryHelp, isHelpKey } from '../screens/QueryHelp';
@@ -12,6 +13,7 @@ import { ShelfScreen } from '../screens/Shelf';
 import { prefetchLibrary } from '../screens/library-data';
 import { Loading } from '../components/States';
 import { dateTime, plural } from '../format';
+import { handleKey } from '../../shared/handle-key';
 
 // The Shelf is the first screen and the only one in the first load; every other screen, and wagmi with the
 // wallet code (WalletScope), loads when first opened.
@@ -55,7 +57,7 @@ function Screen(props: { route: Route }) {
       return (
         <WalletScope>
           {/* One choice per handle: a date range chosen on one is not carried to the next opened. */}
-          <MenuScreen key={route.handle.toLowerCase()} handle={route.handle} />
+          <MenuScreen key={handleKey(route.handle)} handle={route.handle} />
         </WalletScope>
       );
     case 'library':
@@ -136,7 +138,7 @@ export function App() {
     if (settings.data?.welcomeDismissed === false) {
       void client
         .call('settings.update', { welcomeDismissed: true })
-        .then((fresh) => queryClient.setQueryData(['settings.get', {}], fresh));
+        .then((fresh) => queryClient.setQueryData(rpcQueryKey('settings.get', {}), fresh));
     }
   };
 

@@ -3,7 +3,7 @@
  * stands between a person and the screen; closing it is remembered in desk.db, and Help opens it again.
  */
 import { useEffect, useRef } from 'react';
-import { useNavigate } from './route';
+import { useNavigate } from '../hooks/route';
 
 /**
  * `focus`: opened from Help, so focus moves to it; on first run the screen keeps it. `onShelf`: the Shelf is

@@ -2,7 +2,7 @@
  * The Report screen's analytics as recharts charts: bars labelled with their values (shares as percentages),
  * series over a date axis, a tooltip on every bar and point. Each chart is one tab stop named for what it
  * shows; recharts' accessibility layer moves the tooltip with the arrow keys. Colours and type sizes come
- * from styles.css (SVG presentation attributes cannot read the theme's CSS variables).
+ * from styles/charts-forms.css (SVG presentation attributes cannot read the theme's CSS variables).
  * Only the lazily loaded Report screen imports this, so recharts stays out of the first paint.
  */
 import { appLocale } from '../locale';

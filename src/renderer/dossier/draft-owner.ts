@@ -7,10 +7,11 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
+import { handleKey } from '../../shared/handle-key';
 
 const KEPT_PREFIX = 'intel-desk.dossier-draft.';
 
-const keptKey = (handle: string) => `${KEPT_PREFIX}${handle.toLowerCase()}`;
+const keptKey = (handle: string) => `${KEPT_PREFIX}${handleKey(handle)}`;
 
 /** Whether the draft core holds is the one this window kept last. */
 export function isOwnDraft(handle: string, savedAt: string | null): boolean {
@@ -52,7 +53,7 @@ export function useDossierPeers(handle: string): {
   const [elsewhere, setElsewhere] = useState<Elsewhere>(null);
   const channel = useRef<BroadcastChannel | null>(null);
   const me = useRef(crypto.randomUUID());
-  const key = handle.toLowerCase();
+  const key = handleKey(handle);
   useEffect(() => {
     if (typeof BroadcastChannel === 'undefined') return;
     const open = new BroadcastChannel(CHANNEL);

@@ -2,9 +2,9 @@
 import { useState } from 'react';
 import type { Bundle } from '../../shared/wire';
 import { dateTime, humanize } from '../format';
+import { RowsEditor, type Row } from './RowsEditor';
 
 type Edit = (next: Bundle) => void;
-type Row = Record<string, unknown>;
 
 const text = (value: unknown) =>
   typeof value === 'string' || typeof value === 'number'
@@ -83,156 +83,88 @@ function utcField(value: unknown): string | null {
 }
 
 /** Oldest first by createdAt; posts without a readable date keep their place at the end. */
-function inTimeOrder(posts: Row[]): { post: Row; index: number }[] {
+function inTimeOrder(posts: Row[]): { row: Row; index: number }[] {
   const at = (post: Row) => {
     const time = typeof post['createdAt'] === 'string' ? Date.parse(post['createdAt']) : Number.NaN;
     return Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
   };
-  return posts.map((post, index) => ({ post, index })).sort((a, b) => at(a.post) - at(b.post));
+  return posts.map((row, index) => ({ row, index })).sort((a, b) => at(a.row) - at(b.row));
 }
 
 export function PostsEditor(props: { bundle: Bundle; onChange: Edit; now: () => string }) {
-  const posts = props.bundle.posts;
-  const ordered = inTimeOrder(posts);
-  const update = (index: number, patch: Row) =>
-    props.onChange({
-      ...props.bundle,
-      posts: posts.map((post, i) => (i === index ? { ...post, ...patch } : post)),
-    });
   return (
-    <fieldset className="dossier-section">
-      <legend>Posts ({posts.length})</legend>
-      <table className="menu-table" aria-label="Posts">
-        <thead>
-          <tr>
-            <th>Created (UTC)</th>
-            <th>Text</th>
-            <th>Id</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {ordered.map(({ post, index }, position) => (
-            <tr key={text(post['id']) || index}>
-              <td className="nowrap">
-                {utcField(post['createdAt']) !== null ? (
-                  <input
-                    type="datetime-local"
-                    aria-label={`Post ${position + 1} created`}
-                    title={text(post['createdAt'])}
-                    value={utcField(post['createdAt']) ?? ''}
-                    onChange={(e) => {
-                      if (e.target.value) update(index, { createdAt: `${e.target.value}:00.000Z` });
-                    }}
-                  />
-                ) : (
-                  <input
-                    type="text"
-                    aria-label={`Post ${position + 1} created`}
-                    value={text(post['createdAt'])}
-                    onChange={(e) => update(index, { createdAt: e.target.value })}
-                  />
-                )}
-              </td>
-              <td>
-                <textarea
-                  aria-label={`Post ${position + 1} text`}
-                  rows={2}
-                  spellCheck
-                  value={text(post['text'])}
-                  onChange={(e) => update(index, { text: e.target.value })}
-                />
-              </td>
-              <td className="mono small">{text(post['id'])}</td>
-              <td>
-                <button
-                  type="button"
-                  aria-label={`Remove post ${position + 1}`}
-                  onClick={() =>
-                    props.onChange({ ...props.bundle, posts: posts.filter((_, i) => i !== index) })
-                  }
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <button
-        type="button"
-        onClick={() =>
-          props.onChange({
-            ...props.bundle,
-            posts: [...posts, { id: `post_${Date.now().toString(36)}`, text: '', createdAt: props.now() }],
-          })
-        }
-      >
-        Add post
-      </button>
-    </fieldset>
+    <RowsEditor
+      bundle={props.bundle}
+      onChange={props.onChange}
+      list="posts"
+      title="Posts"
+      noun="post"
+      columns={['Created (UTC)', 'Text', 'Id']}
+      order={inTimeOrder}
+      rowKey={(post, index) => text(post['id']) || index}
+      blank={() => ({ id: `post_${Date.now().toString(36)}`, text: '', createdAt: props.now() })}
+      cells={(post, position, update) => (
+        <>
+          <td className="nowrap">
+            {utcField(post['createdAt']) !== null ? (
+              <input
+                type="datetime-local"
+                aria-label={`Post ${position + 1} created`}
+                title={text(post['createdAt'])}
+                value={utcField(post['createdAt']) ?? ''}
+                onChange={(e) => {
+                  if (e.target.value) update({ createdAt: `${e.target.value}:00.000Z` });
+                }}
+              />
+            ) : (
+              <input
+                type="text"
+                aria-label={`Post ${position + 1} created`}
+                value={text(post['createdAt'])}
+                onChange={(e) => update({ createdAt: e.target.value })}
+              />
+            )}
+          </td>
+          <td>
+            <textarea
+              aria-label={`Post ${position + 1} text`}
+              rows={2}
+              spellCheck
+              value={text(post['text'])}
+              onChange={(e) => update({ text: e.target.value })}
+            />
+          </td>
+          <td className="mono small">{text(post['id'])}</td>
+        </>
+      )}
+    />
   );
 }
 
 export function EdgesEditor(props: { bundle: Bundle; onChange: Edit }) {
-  const edges = props.bundle.edges;
-  const update = (index: number, patch: Row) =>
-    props.onChange({
-      ...props.bundle,
-      edges: edges.map((edge, i) => (i === index ? { ...edge, ...patch } : edge)),
-    });
   return (
-    <fieldset className="dossier-section">
-      <legend>Edges ({edges.length})</legend>
-      <table className="menu-table" aria-label="Edges">
-        <thead>
-          <tr>
-            <th>From</th>
-            <th>To</th>
-            <th>Kind</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {edges.map((edge, index) => (
-            <tr key={index}>
-              {(['from', 'to', 'kind'] as const).map((field) => (
-                <td key={field}>
-                  <input
-                    type="text"
-                    aria-label={`Edge ${index + 1} ${field}`}
-                    value={text(edge[field])}
-                    onChange={(e) => update(index, { [field]: e.target.value })}
-                  />
-                </td>
-              ))}
-              <td>
-                <button
-                  type="button"
-                  aria-label={`Remove edge ${index + 1}`}
-                  onClick={() =>
-                    props.onChange({ ...props.bundle, edges: edges.filter((_, i) => i !== index) })
-                  }
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <button
-        type="button"
-        onClick={() =>
-          props.onChange({
-            ...props.bundle,
-            edges: [...edges, { from: props.bundle.username, to: '', kind: 'mentions' }],
-          })
-        }
-      >
-        Add edge
-      </button>
-    </fieldset>
+    <RowsEditor
+      bundle={props.bundle}
+      onChange={props.onChange}
+      list="edges"
+      title="Edges"
+      noun="edge"
+      columns={['From', 'To', 'Kind']}
+      rowKey={(_, index) => index}
+      blank={() => ({ from: props.bundle.username, to: '', kind: 'mentions' })}
+      cells={(edge, position, update) =>
+        (['from', 'to', 'kind'] as const).map((field) => (
+          <td key={field}>
+            <input
+              type="text"
+              aria-label={`Edge ${position + 1} ${field}`}
+              value={text(edge[field])}
+              onChange={(e) => update({ [field]: e.target.value })}
+            />
+          </td>
+        ))
+      }
+    />
   );
 }
 

@@ -2,7 +2,7 @@
  * In the demo, where a screen asks for the library secret: the demo has its own, public one, used in one
  * click from Settings, so a newcomer is never left looking for a secret nobody gave them.
  */
-import { useNavigate } from '../app/route';
+import { useNavigate } from '../hooks/route';
 
 export function DemoSecretHint(props: { offered: boolean }) {
   const navigate = useNavigate();

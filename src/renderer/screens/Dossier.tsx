@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useRpcQuery } from '../rpc/context';
 import { errorCode } from '../rpc/client';
-import { useNavigate } from '../app/route';
+import { useNavigate } from '../hooks/route';
 import { DemoSecretHint } from './DemoSecretHint';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { DossierEditor } from '../dossier/DossierEditor';

@@ -5,7 +5,7 @@
  */
 import { useId } from 'react';
 import { useRpcQuery } from '../rpc/context';
-import { useDebounced } from '../app/debounce';
+import { useDebounced } from '../hooks/debounce';
 import { SHELF_SUMMARY, useShelfHead } from './shelf-pages';
 
 const SUGGESTIONS = 30;

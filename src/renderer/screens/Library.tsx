@@ -15,9 +15,9 @@ import {
   useState,
 } from 'react';
 import { useRpcQuery } from '../rpc/context';
-import { useNavigate } from '../app/route';
-import { useSlashFocus } from '../app/keys';
-import { useDebounced } from '../app/debounce';
+import { useNavigate } from '../hooks/route';
+import { useSlashFocus } from '../hooks/keys';
+import { useDebounced } from '../hooks/debounce';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { Snippet } from '../components/Snippet';
 import { Tags } from '../components/Tags';

@@ -5,6 +5,7 @@
 import { useId, useState } from 'react';
 import { useSignMessage } from 'wagmi';
 import type { RestorePurchasesStep, RestoreSummary } from '../../shared/rpc';
+import { megabytes } from '../../shared/bytes';
 import { restoredSentences } from '../../shared/restore-text';
 import { FormMessage } from '../components/FormMessage';
 import { dateTime } from '../format';
@@ -22,7 +23,7 @@ function Backups() {
       <p data-testid="last-backup">
         {backups.data
           ? last
-            ? `Last backup ${dateTime(last.takenAt)} (${(last.bytes / (1024 * 1024)).toFixed(1)} MB); ${backups.data.count} kept in ${backups.data.folder}.`
+            ? `Last backup ${dateTime(last.takenAt)} (${megabytes(last.bytes)}); ${backups.data.count} kept in ${backups.data.folder}.`
             : 'No backup yet.'
           : '…'}
       </p>

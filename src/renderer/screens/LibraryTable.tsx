@@ -11,7 +11,10 @@ import { Tags } from '../components/Tags';
 import { useFixedRows } from '../components/fixed-rows';
 import { DEFAULT_ORDER, useLibraryRows, type LibraryView } from './library-data';
 
-/** Both must match `.library-table` in styles.css: rows have a fixed height, the header sticks on top. */
+/**
+ * Both must match `.library-table` in styles/library-purchases.css: rows have a fixed height, the header
+ * sticks on top.
+ */
 const ROW_HEIGHT = 36;
 const HEAD_HEIGHT = 36;
 

@@ -3,8 +3,9 @@ import { allChoiceWords } from './purchase/choice-words';
 import { useId, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
-import { useNavigate } from '../app/route';
-import { useDebounced } from '../app/debounce';
+import { rpcQueryKey } from '../rpc/query-key';
+import { useNavigate } from '../hooks/route';
+import { useDebounced } from '../hooks/debounce';
 import { Empty, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import {
   chosenItems,
@@ -69,7 +70,7 @@ export function MenuScreen(props: { handle: string }) {
 
   const refresh = async () => {
     const fresh = await client.call('menu.get', { handle, refresh: true });
-    queryClient.setQueryData(['menu.get', { handle }], fresh);
+    queryClient.setQueryData(rpcQueryKey('menu.get', { handle }), fresh);
   };
 
   return (

@@ -10,7 +10,7 @@ import { dateTime, networkName, plural, pluralWord, shortHash, usd } from '../fo
 import { download } from '../download';
 import { shareOf } from '../../shared/money';
 import { ReceiptDialog } from './ReceiptDialog';
-import { useNavigate } from '../app/route';
+import { useNavigate } from '../hooks/route';
 import { CopyButton } from '../components/CopyButton';
 import { SpendSummary } from './SpendSummary';
 import { PurchaseRequestsBanner } from './PurchaseRequests';

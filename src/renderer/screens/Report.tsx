@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { ExportFormat, NotOwnedReport, TimelineEntry } from '../../shared/rpc';
 import { download } from '../download';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
-import { useNavigate } from '../app/route';
+import { useNavigate } from '../hooks/route';
 import { ErrorLine, ErrorMessage, Loading } from '../components/States';
 import { RichText, ValueView } from '../components/RichText';
 import { Chart } from '../components/Charts';

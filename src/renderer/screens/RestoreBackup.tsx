@@ -6,6 +6,7 @@
  */
 import { useId, useState } from 'react';
 import type { BackupView, RestorePickView, RestoreView } from '../../shared/rpc';
+import { megabytes } from '../../shared/bytes';
 import { restoredBackupSentences } from '../../shared/restore-text';
 import { Dialog } from '../components/Dialog';
 import { dateTime } from '../format';
@@ -24,7 +25,7 @@ const KINDS: Record<BackupView['reason'], string> = {
 
 const nameOf = (file: string) => file.split(/[\\/]/).pop() ?? file;
 const label = (backup: BackupView) =>
-  `${dateTime(backup.takenAt)}, ${KINDS[backup.reason]} (${(backup.bytes / (1024 * 1024)).toFixed(1)} MB)`;
+  `${dateTime(backup.takenAt)}, ${KINDS[backup.reason]} (${megabytes(backup.bytes)})`;
 
 export function RestoreBackup() {
   const { client } = useRpc();

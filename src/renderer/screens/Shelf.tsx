@@ -14,12 +14,14 @@ import {
 } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRpc, useRpcQuery } from '../rpc/context';
-import { useNavigate } from '../app/route';
-import { useSlashFocus } from '../app/keys';
+import { rpcQueryKey } from '../rpc/query-key';
+import { useNavigate } from '../hooks/route';
+import { useSlashFocus } from '../hooks/keys';
 import { useFixedRows } from '../components/fixed-rows';
 import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
 import { number, plural, pluralWord } from '../format';
 import { SHELF_ROW_HEIGHT, ShelfRow } from './ShelfRow';
+import { handleKey } from '../../shared/handle-key';
 import { shelfHaystack, shelfNeedle, type ShelfSort } from '../../shared/shelf-filter';
 import { SHELF_SUMMARY, useShelfHead, useShelfRows } from './shelf-pages';
 import { useShelfCount } from './shelf-count';
@@ -47,7 +49,7 @@ export function ShelfScreen() {
   // One row per owned handle, not the whole library: a 100k-report library must not slow the Shelf.
   const library = useRpcQuery('library.handles', {});
   const owned = useMemo(
-    () => new Map((library.data?.handles ?? []).map((owner) => [owner.handle.toLowerCase(), owner.reports])),
+    () => new Map((library.data?.handles ?? []).map((owner) => [handleKey(owner.handle), owner.reports])),
     [library.data],
   );
   // Core is asked for the rows after the frame that shows the key: the key's own task only counts (below)
@@ -124,7 +126,7 @@ export function ShelfScreen() {
 
   const refresh = useMutation({
     mutationFn: () => client.call('shelf.summary', { ...SHELF_SUMMARY, refresh: true }),
-    onSuccess: (fresh) => queryClient.setQueryData(['shelf.summary', SHELF_SUMMARY], fresh),
+    onSuccess: (fresh) => queryClient.setQueryData(rpcQueryKey('shelf.summary', SHELF_SUMMARY), fresh),
   });
 
   return (
@@ -225,7 +227,7 @@ export function ShelfScreen() {
                     entry={entry}
                     index={index}
                     current={index === cursor}
-                    owned={owned.get(entry.username.toLowerCase())}
+                    owned={owned.get(handleKey(entry.username))}
                     onOpen={openHandle}
                   />
                 );

@@ -4,7 +4,7 @@ import { Avatar } from '../components/Avatar';
 import { count, localDay, number, plural, pluralWord } from '../format';
 import type { ShelfEntry } from '../../shared/wire';
 
-/** Must match `.shelf-row` in styles.css. */
+/** Must match `.shelf-row` in styles/panels.css. */
 export const SHELF_ROW_HEIGHT = 56;
 
 /** "3 of 6 reports owned": how much of the handle's menu is in the library, when the shelf says its size. */

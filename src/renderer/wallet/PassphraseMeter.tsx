@@ -4,7 +4,7 @@
  * load on the first keystroke, in their own chunk.
  */
 import { useEffect, useState } from 'react';
-import { useDebounced } from '../app/debounce';
+import { useDebounced } from '../hooks/debounce';
 import { PASSPHRASE_MIN_GUESSES_LOG10, PASSPHRASE_MIN_LENGTH } from '../../shared/passphrase';
 import type { PassphraseVerdict } from '../../shared/passphrase-rating';
 

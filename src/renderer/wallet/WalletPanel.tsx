@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { useConnection } from 'wagmi';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
-import { useNavigate } from '../app/route';
+import { useNavigate } from '../hooks/route';
 import { networkName } from '../format';
 import { Address } from '../components/Address';
 import { FormMessage, invalidProps } from '../components/FormMessage';

@@ -1,12 +1,13 @@
 /** Over a handle's monthly budget: the figures that make it so, spent, budget and this price. */
 import type { QuoteView } from '../../../shared/rpc';
+import { handleKey } from '../../../shared/handle-key';
 import { useRpcQuery } from '../../rpc/context';
 import { usd } from '../../format';
 
 export function BudgetNote(props: { quote: QuoteView }) {
   const spend = useRpcQuery('purchases.spend', {});
-  const handle = props.quote.handle.toLowerCase();
-  const row = spend.data?.byHandle.find((h) => h.handle.toLowerCase() === handle && h.budgetUnits !== null);
+  const handle = handleKey(props.quote.handle);
+  const row = spend.data?.byHandle.find((h) => handleKey(h.handle) === handle && h.budgetUnits !== null);
   return (
     <p className="warn-text" data-testid="over-budget">
       Over the monthly budget for @{props.quote.handle}

@@ -8,6 +8,7 @@
 import { allChoiceWords } from './choice-words';
 import { useState } from 'react';
 import type { QuoteView, Selection } from '../../../shared/rpc';
+import { handleKey } from '../../../shared/handle-key';
 import { useRpcQuery } from '../../rpc/context';
 import { dateTime, localDay, plural, usd } from '../../format';
 import { useChoiceQuote } from './useChoiceQuote';
@@ -85,7 +86,7 @@ export function Planner(props: {
         ? `Estimates at ${usd(known.unitPriceUnits)} per report, the last price ${
             known.source === 'purchase' ? 'paid' : 'quoted'
           } on ${localDay(known.at)}${
-            known.handle.toLowerCase() === props.handle.toLowerCase() ? '' : ` for @${known.handle}`
+            handleKey(known.handle) === handleKey(props.handle) ? '' : ` for @${known.handle}`
           }, until the live quote confirms one.`
         : last.isPending
           ? 'Looking up the last known price…'

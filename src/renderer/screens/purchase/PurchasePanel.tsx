@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Selection } from '../../../shared/rpc';
 import { useRpcQuery } from '../../rpc/context';
 import { errorCode, errorMessage } from '../../rpc/client';
-import { useNavigate } from '../../app/route';
+import { useNavigate } from '../../hooks/route';
 import { WalletPanel } from '../../wallet/WalletPanel';
 import { plural, usd } from '../../format';
 import { ErrorLine } from '../../components/States';

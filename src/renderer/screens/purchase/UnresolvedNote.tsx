@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { QuoteView } from '../../../shared/rpc';
 import { unresolvedNote } from './unresolved';
-import { useNavigate } from '../../app/route';
+import { useNavigate } from '../../hooks/route';
 import { dateTime } from '../../format';
 
 export function UnresolvedNote(props: {

@@ -3,8 +3,8 @@
  * names the value: a date read the wrong way would quote, and buy, the wrong reports.
  */
 import { z } from 'zod';
-import { whyNotADay } from '../shared/calendar';
-import { UsageError } from './output';
+import { whyNotADay } from '../../shared/calendar';
+import { UsageError } from './usage-error';
 
 const isoDay = z.iso.date();
 const isoInstant = z.iso.datetime({ offset: true });
