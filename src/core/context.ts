@@ -16,7 +16,7 @@ import { CatalogService } from './catalog/catalog-service';
 import { DossierDrafts } from './cache/dossier-drafts';
 import { ReportLabelStore } from './cache/report-labels';
 import { SavedSearchStore } from './cache/saved-searches';
-import { SettingsStore } from './settings';
+import { networkChoice, SettingsStore } from './settings';
 import { DeskWallet } from './wallet/wallet';
 import { walletFileIn } from './wallet/folder-wallet';
 import { LocalSealer } from './wallet/sealing';
@@ -36,6 +36,7 @@ import { startPurchase } from './payments/purchase-start';
 import { PurchaseRestores } from './restore/restores';
 import { requote } from './quoting';
 import { readChainClock, type ClockSample } from './payments/chain-clock';
+import { DeskNetwork } from './net/network';
 import { ChainClients, chainRpcFor, requireSafeChainRpc, type ChainRpc } from './payments/chain-rpc';
 import { TokenDomains } from './payments/token-domain';
 import { DeskEvents } from './events';
@@ -118,6 +119,8 @@ export class DeskContext {
    */
   private serviceForRun: string | null;
   private readonly chainClients: ChainClients;
+  /** The proxy and certificate authorities every request goes out with (net/network.ts). */
+  readonly network: DeskNetwork;
   private autoLockTimer: NodeJS.Timeout | null = null;
   private readonly tokenDomains = new TokenDomains();
 
@@ -129,7 +132,11 @@ export class DeskContext {
     this.now = options.now ?? (() => Date.now());
     this.demo = options.demo ?? false;
     this.demoAsset = options.demoAsset ?? null;
-    this.chainClients = new ChainClients(options.chainTimeoutMs ?? 5_000);
+    this.network = new DeskNetwork(
+      () => networkChoice(this.settings.get()),
+      options.environment ?? process.env,
+    );
+    this.chainClients = new ChainClients(options.chainTimeoutMs ?? 5_000, this.network.fetchForViem);
     const opened = openDeskDb(path.join(options.dataDir, 'desk.db'), () => new Date(this.now()), {
       nativeBinding: options.nativeBinding,
     });
@@ -201,7 +208,7 @@ export class DeskContext {
     });
     this.quotes = new QuoteBook(this.now);
     this.connection = new ServiceConnection(() => this.serviceUrl(), {
-      fetch: options.fetch,
+      fetch: options.fetch ?? this.network.fetch,
       attempts: options.attempts,
       timeoutMs: options.timeoutMs,
       now: this.now,
@@ -364,6 +371,7 @@ export class DeskContext {
     this.reservations.close();
     this.integrity.stop();
     for (const run of [...this.deferredWrites]) run();
+    void this.network.close();
     this.db.close();
   }
 }
