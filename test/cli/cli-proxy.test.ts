@@ -39,7 +39,7 @@ beforeAll(async () => {
   dirs.push(caDir);
   ca = makeTestCa(caDir.dir);
   stack = await startStack({ seed: { handles: 1, minReportsPerHandle: 2, maxReportsPerHandle: 2 } });
-  front = await startTlsFront(ca, stack.baseUrl);
+  front = await startTlsFront(ca, () => stack.baseUrl);
   proxy = await startConnectProxy();
   guarded = await startConnectProxy({ credentials: 'analyst:s3cret' });
 });

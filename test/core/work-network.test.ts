@@ -10,7 +10,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
 import { DeskNetwork } from '../../src/core/net/network';
 import { ChainClients } from '../../src/core/payments/chain-rpc';
-import { deskFor, failure, tempDir } from './helpers';
+import { balanceOf, deskFor, failure, PASSPHRASE, tempDir } from './helpers';
 import {
   makeTestCa,
   startConnectProxy,
@@ -33,9 +33,14 @@ beforeAll(async () => {
   const caDir = tempDir('desk-test-ca-');
   dirs.push(caDir);
   ca = makeTestCa(caDir.dir);
-  stack = await startStack({ seed: { handles: 1, minReportsPerHandle: 2, maxReportsPerHandle: 2 } });
-  service = await startTlsFront(ca, stack.baseUrl);
-  rpc = await startTlsFront(ca, stack.rpcUrl);
+  // The front first, so the service's challenges can name it as the origin a desk reaches it at.
+  service = await startTlsFront(ca, () => stack.baseUrl);
+  rpc = await startTlsFront(ca, () => stack.rpcUrl);
+  stack = await startStack({
+    seed: { handles: 1, minReportsPerHandle: 3, maxReportsPerHandle: 3 },
+    buyerCount: 1,
+    publicUrl: service.url('0.0.0.0'),
+  });
   proxy = await startConnectProxy();
   guarded = await startConnectProxy({ credentials: 'analyst:s3cret pass' });
 });
@@ -228,5 +233,50 @@ describe('the chain RPC', () => {
     } finally {
       await network.close();
     }
+  });
+});
+
+describe('a purchase', () => {
+  it('is paid through the proxy, and fails as never sent when the proxy then asks for credentials', async () => {
+    const d = await desk('0.0.0.0');
+    const withCredentials = guarded.url.replace('http://', 'http://analyst:s3cret%20pass@');
+    await d.handlers['settings.update']({
+      caFile: ca.caFile,
+      proxy: { mode: 'manual', url: withCredentials, noProxy: [] },
+    });
+    // Tunnels stay open between requests: counted from before the first request of this desk.
+    const before = guarded.tunnels.length;
+    const key = stack.buyerKeys[0]!;
+    const { address } = await d.handlers['wallet.import']({ privateKey: key, passphrase: PASSPHRASE });
+    const handle = (await d.handlers['shelf.list']({})).entries[0]!.username;
+    const ids = (await d.handlers['menu.get']({ handle })).reports.map((report) => report.id);
+    const start = await balanceOf(stack, address as `0x${string}`);
+
+    const first = await d.handlers['quote.get']({ handle, selection: { kind: 'ids', ids: ids.slice(0, 1) } });
+    const paid = await d.handlers['purchase.start']({
+      quoteId: first.quoteId,
+      confirmedAmount: first.amount,
+    });
+    expect(paid.status).toBe('completed');
+    expect(await balanceOf(stack, address as `0x${string}`)).toBe(start - BigInt(first.amount));
+    expect(guarded.tunnels.length).toBeGreaterThan(before);
+
+    // The same proxy without the credentials: the paid request never gets through the tunnel.
+    const second = await d.handlers['quote.get']({
+      handle,
+      selection: { kind: 'ids', ids: ids.slice(1, 2) },
+    });
+    await d.handlers['settings.update']({ proxy: { mode: 'manual', url: guarded.url, noProxy: [] } });
+    const refused = await d.handlers['purchase.start']({
+      quoteId: second.quoteId,
+      confirmedAmount: second.amount,
+    });
+    expect(refused).toMatchObject({ status: 'failed', purchase: { state: 'failed', movedUnits: '0' } });
+    if (refused.status !== 'failed') return;
+    expect(refused.message).toContain('asks for a user name and password (HTTP 407)');
+    expect(refused.message).toContain('The payment never left this computer; no money moved.');
+    expect(await balanceOf(stack, address as `0x${string}`)).toBe(start - BigInt(first.amount));
+    const rows = await d.handlers['purchases.list']({});
+    expect(JSON.stringify(rows)).not.toMatch(/in_doubt/);
   });
 });

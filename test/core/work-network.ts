@@ -111,11 +111,12 @@ export interface TlsFront {
 }
 
 /** TLS on the outside, the plain-http target (the reference service, anvil) inside. */
-export async function startTlsFront(ca: TestCa, target: string): Promise<TlsFront> {
-  const inner = new URL(target);
+/** `target` is read for each connection, so a front can be started before what it fronts (to name it). */
+export async function startTlsFront(ca: TestCa, target: () => string): Promise<TlsFront> {
   const sockets = tracked();
   const server = tls.createServer({ cert: ca.cert, key: ca.key }, (socket) => {
     sockets.add(socket);
+    const inner = new URL(target());
     const upstream = net.connect(Number(inner.port), inner.hostname);
     sockets.add(upstream);
     socket.pipe(upstream).pipe(socket);
