@@ -1,5 +1,5 @@
 /**
- * The CLI (and so the MCP server, which opens the same desk) honours the environment of a network at work
+ * The CLI and the MCP server honour the environment of a network at work
  * (decision 0046): HTTPS_PROXY, NO_PROXY and NODE_EXTRA_CA_CERTS, in a real child process, against the
  * reference service behind HTTPS with a certificate from a test CA and a CONNECT proxy that records tunnels.
  */
@@ -14,7 +14,7 @@ import {
   type TestCa,
   type TlsFront,
 } from '../core/work-network';
-import { runCli, stackEnv } from './run-cli';
+import { runCli, stackEnv, startCli } from './run-cli';
 
 let stack: Stack;
 let ca: TestCa;
@@ -107,5 +107,51 @@ describe('intel-desk behind a proxy and TLS inspection', () => {
     expect(run.stderr).toContain(
       'The environment variable HTTPS_PROXY does not hold a proxy Intel Desk can use',
     );
+  });
+});
+
+const message = (id: number, method: string, params: Record<string, unknown> = {}) =>
+  `${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`;
+
+/** One MCP session on stdio: initialize, then the shelf tool; what the tool answered. */
+async function mcpShelf(env: Record<string, string>): Promise<{ isError: boolean; text: string }> {
+  const data = tempDir('desk-mcp-proxy-');
+  dirs.push(data);
+  const initialize = message(1, 'initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  });
+  const { done } = startCli(
+    ['mcp'],
+    { ...stackEnv(stack, data.dir), ...NO_NETWORK_ENV, INTEL_DESK_SERVICE_URL: front.url('0.0.0.0'), ...env },
+    undefined,
+    `${initialize}${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${message(2, 'tools/call', { name: 'shelf', arguments: {} })}`,
+  );
+  const run = await done;
+  const answer = run.stdout
+    .trim()
+    .split('\n')
+    .map(
+      (line) =>
+        JSON.parse(line) as { id: number; result?: { isError?: boolean; content?: { text?: string }[] } },
+    )
+    .find((line) => line.id === 2);
+  return {
+    isError: answer?.result?.isError === true,
+    text: (answer?.result?.content ?? []).map((part) => part.text ?? '').join('\n'),
+  };
+}
+
+describe('intel-desk mcp behind a proxy', () => {
+  it('reads the shelf through HTTPS_PROXY, and says the 407 of a proxy that wants credentials', async () => {
+    const before = proxy.tunnels.length;
+    const through = await mcpShelf({ NODE_EXTRA_CA_CERTS: ca.caFile, HTTPS_PROXY: proxy.url });
+    expect(through.isError, through.text).toBe(false);
+    expect(proxy.tunnels.slice(before)).toContain(`0.0.0.0:${front.port}`);
+
+    const refused = await mcpShelf({ NODE_EXTRA_CA_CERTS: ca.caFile, HTTPS_PROXY: guarded.url });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('asks for a user name and password (HTTP 407)');
   });
 });
