@@ -67,20 +67,9 @@ export class DeskNetwork {
     }
   };
 
-  /**
-   * viem's fetchFn. viem passes a URL and its init (utils/rpc/http.ts); a Request is read into the same.
-   */
-  readonly fetchForViem = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    if (!(input instanceof Request)) return this.fetch(String(input), init);
-    const body = input.body ? await input.arrayBuffer() : null;
-    return this.fetch(input.url, { method: input.method, headers: input.headers, body, ...init });
-  };
-
-  /** The route a request to `url` takes now: the proxy's, or null when it goes directly. */
-  routeFor(url: URL): ProxyRoute | null {
-    const connectors = this.current();
-    return connectors.proxied && !bypassesProxy(url, connectors.route.noProxy) ? connectors.route : null;
-  }
+  /** viem's fetchFn: viem passes the URL and an init (utils/rpc/http.ts), never a Request of its own. */
+  readonly fetchForViem = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+    this.fetch(input instanceof Request ? input.url : String(input), init);
 
   private current(): Connectors {
     const choice = this.choice();
