@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { bypassesProxy } from '../../src/core/net/bypass';
 import { environmentRoute } from '../../src/core/net/proxy-route';
+import { networkRefusal } from '../../src/core/net/network-errors';
 import { maskedProxyUrl, noProxySchema, proxyUrlSchema } from '../../src/shared/proxy';
 
 const around = (url: string, noProxy: string[] = []) => bypassesProxy(new URL(url), noProxy);
@@ -87,5 +88,28 @@ describe('a proxy address', () => {
     });
     expect(environmentRoute({}).url).toBeNull();
     expect(() => environmentRoute({ NO_PROXY: 'a b !' })).toThrow(/NO_PROXY holds an entry/);
+  });
+});
+
+describe('a certificate refused', () => {
+  const refusal = (code: string) =>
+    networkRefusal(
+      new TypeError('fetch failed', { cause: Object.assign(new Error('tls'), { code }) }),
+      new URL('https://reports.example.com/'),
+      null,
+    );
+
+  it('says what to change by why it was refused, and that nothing was sent', () => {
+    expect(refusal('SELF_SIGNED_CERT_IN_CHAIN')?.message).toContain(
+      'Settings → Network (CA certificates file)',
+    );
+    expect(refusal('ERR_TLS_CERT_ALTNAME_INVALID')?.message).toContain('is for another name');
+    expect(refusal('CERT_HAS_EXPIRED')?.message).toContain("Check this computer's date and time");
+    for (const code of ['SELF_SIGNED_CERT_IN_CHAIN', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED']) {
+      expect(refusal(code)).toMatchObject({ code: 'certificate_untrusted', details: { notSent: true } });
+      expect(refusal(code)?.message).toContain('nothing was sent');
+    }
+    // Not the network's own: left to the service client's sentences.
+    expect(refusal('ECONNRESET')).toBeNull();
   });
 });

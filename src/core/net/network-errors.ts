@@ -52,15 +52,12 @@ function proxyRemedy(route: ProxyRoute): string {
 }
 
 function certificateSentence(host: string, code: string): string {
-  const why =
-    code === 'CERT_HAS_EXPIRED'
-      ? 'has expired'
-      : code === 'CERT_NOT_YET_VALID'
-        ? 'is not valid yet'
-        : code === 'ERR_TLS_CERT_ALTNAME_INVALID'
-          ? 'is for another name'
-          : 'is not signed by an authority Intel Desk trusts';
-  return `The certificate ${host} presented ${why} (${code}), so the connection was closed and nothing was sent. If your organisation inspects TLS, give its CA certificate in Settings → Network (CA certificates file), or for the CLI set NODE_EXTRA_CA_CERTS to that PEM file.`;
+  const closed = 'so the connection was closed and nothing was sent';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `The certificate ${host} presented is for another name (${code}), ${closed}. Check the address in Settings (or --service, --rpc for one run); behind TLS inspection, ask your network's administrators to inspect ${host} with a certificate for it.`;
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+    return `The certificate ${host} presented ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'} (${code}), ${closed}. Check this computer's date and time; otherwise the service (or the inspecting proxy) must renew it.`;
+  return `The certificate ${host} presented is not signed by an authority Intel Desk trusts (${code}), ${closed}. If your organisation inspects TLS, give its CA certificate in Settings → Network (CA certificates file), or for the CLI set NODE_EXTRA_CA_CERTS to that PEM file.`;
 }
 
 /**
