@@ -19,8 +19,24 @@ function certificateReader(): CertificateReader | null {
   return typeof reader === 'function' ? (kind) => reader.call(tls, kind) as string[] : null;
 }
 
+let systemStore: string[] | null | undefined;
+
+/**
+ * The system store's certificates, read once (the OS is asked only the first time), or null where this runtime
+ * cannot read it: an older Node, or one whose TLS library refuses (then the desk works as before, on Node's).
+ */
+function systemCertificates(): string[] | null {
+  if (systemStore !== undefined) return systemStore;
+  try {
+    systemStore = certificateReader()?.('system') ?? null;
+  } catch {
+    systemStore = null;
+  }
+  return systemStore;
+}
+
 export function systemCertificatesAvailable(): boolean {
-  return certificateReader() !== null;
+  return systemCertificates() !== null;
 }
 
 /** A CA file past this size is not a bundle of certificates. */
@@ -85,9 +101,8 @@ export function trustedCertificates(
   choice: { caFile: string | null; systemCertificates: boolean },
   env: Environment,
 ): string[] | null {
-  const reader = certificateReader();
-  const system = choice.systemCertificates && reader ? reader('system') : [];
+  const system = choice.systemCertificates ? (systemCertificates() ?? []) : [];
   const file = choice.caFile ? readCaFile(choice.caFile) : [];
   if (system.length === 0 && file.length === 0) return null;
-  return [...tls.rootCertificates, ...extraFromEnvironment(env, reader), ...system, ...file];
+  return [...tls.rootCertificates, ...extraFromEnvironment(env, certificateReader()), ...system, ...file];
 }
