@@ -21,6 +21,8 @@ Environment: INTEL_DESK_SERVICE_URL, INTEL_DESK_DATA_DIR, INTEL_DESK_PRIVATE_KEY
              INTEL_DESK_LIBRARY_SECRET (used for that command only; \`secret set\` stores one), sent
              only to the saved service or to INTEL_DESK_LIBRARY_SECRET_ORIGIN,
              INTEL_DESK_CLOCK_OFFSET_MS (testing aid: ms added to the desk's clock, at most ±300000)
+Network: HTTPS_PROXY, HTTP_PROXY, NO_PROXY (lower case first) unless the app's Settings → Network
+         chose a proxy; NODE_EXTRA_CA_CERTS (a PEM file) for a CA that inspects TLS
 Exit codes: 0 ok, 2 usage, 3 payment refused (safety rule, cap, wallet), 4 service error or failed
 purchase, 5 network error or a purchase left in doubt, 6 bundle put refused because the dossier changed
 on the service since it was fetched, 1 other.`;

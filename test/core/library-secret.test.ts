@@ -71,7 +71,7 @@ describe('the library secret is bound to the service it was entered for', () => 
       // The renderer changes the service URL while the save's first request is under way.
       fetch: async (input, init) => {
         const answer = await fetch(input, init);
-        const url = String(input instanceof Request ? input.url : input);
+        const url = input;
         if (url.includes('/api/intel/bundle') && (init?.method ?? 'GET') === 'GET' && switchService) {
           const run = switchService;
           switchService = null;
@@ -147,7 +147,7 @@ describe('a secret the service refused', () => {
     const desk = await deskFor(stack, dataDir(), {
       // The service cannot be asked when the secret is entered, so it stays unchecked until first used.
       fetch: async (input, init) => {
-        const url = String(input instanceof Request ? input.url : input);
+        const url = input;
         if (url.includes('/api/intel/list') && checks++ === 0) throw new TypeError('fetch failed');
         return fetch(input, init);
       },

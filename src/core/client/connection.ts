@@ -2,6 +2,7 @@
  * The service now selected: one client for its URL, and what the desk last saw of it. Whether the service is
  * online is known here only, so the purchaser and app.info read the same answer.
  */
+import type { DeskFetch } from '../net/network';
 import { ServiceClient } from './service-client';
 
 /** What the desk last saw of the service: an answer (any status) or a failure to get one. */
@@ -12,7 +13,7 @@ export interface ServiceContact {
 }
 
 export interface ConnectionOptions {
-  fetch?: typeof fetch | undefined;
+  fetch?: DeskFetch | undefined;
   attempts?: number | undefined;
   timeoutMs?: number | undefined;
   now: () => number;

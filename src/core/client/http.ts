@@ -2,6 +2,7 @@
  * One HTTP exchange with the service: JSON only, a deadline, a size cap read while streaming, and errors a
  * person can act on. Retries belong to the caller: free routes retry, paid requests never do.
  */
+import type { DeskFetch } from '../net/network';
 import { formatUnitsUsd, usdNumberToUnits } from '../../shared/money';
 import type { z } from 'zod';
 import { DeskError } from '../base/errors';
@@ -14,7 +15,7 @@ import { requireEncryptedOrLocal } from '../base/transport';
 export const SERVICE_URL_REMEDY = 'in Settings (or for one command with --service)';
 
 export interface HttpOptions {
-  fetch: typeof fetch;
+  fetch: DeskFetch;
   timeoutMs: number;
   maxBytes: number;
   signal?: AbortSignal;
@@ -130,7 +131,11 @@ export async function exchange(url: string, init: RequestInit, options: HttpOpti
       text: await readCapped(response, options.maxBytes),
     };
   } catch (error) {
-    if (error instanceof DeskError) throw error;
+    if (error instanceof DeskError) {
+      // The network's own refusals (a proxy, a certificate: net/network-errors.ts) mean no answer came.
+      if (error.kind === 'network') options.onContact?.({ reachable: false, reason: error.message });
+      throw error;
+    }
     const failure = networkError(url, error, options, timeout, answered);
     if (failure.kind === 'network') options.onContact?.({ reachable: false, reason: failure.message });
     else if (failure.kind === 'service') options.onContact?.({ reachable: true, reason: null });

@@ -1,4 +1,5 @@
 /** Typed calls to one Shared Report Purchase API deployment. */
+import type { DeskFetch } from '../net/network';
 import { HANDLE_NAME } from '../../shared/handle-name';
 import { z } from 'zod';
 import type { PaymentPayload } from '@x402/core/types';
@@ -35,7 +36,7 @@ import { paymentHeaders, readChallenge, readRefusal, readSettlement } from './x4
 import { errorCodeFrom } from '../../shared/error-codes';
 
 export interface ServiceClientOptions {
-  fetch?: typeof fetch;
+  fetch?: DeskFetch;
   timeoutMs?: number;
   maxBytes?: number;
   /** Attempts for free routes (paid requests are never retried). */

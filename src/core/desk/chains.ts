@@ -6,6 +6,8 @@ import type { ClockSample } from '../client/clock-sample';
 import { readChainClock } from '../payments/chain-clock';
 import { ChainClients, chainRpcFor, type ChainRpc } from '../payments/chain-rpc';
 
+type ChainFetch = ConstructorParameters<typeof ChainClients>[1];
+
 export class DeskChains {
   private readonly clients: ChainClients;
 
@@ -15,8 +17,10 @@ export class DeskChains {
     private readonly runRpcUrl: string | null,
     timeoutMs: number,
     private readonly now: () => number,
+    /** Every chain request goes out through the desk's network (proxy, certificate authorities). */
+    fetchFn: ChainFetch,
   ) {
-    this.clients = new ChainClients(timeoutMs);
+    this.clients = new ChainClients(timeoutMs, fetchFn);
   }
 
   /**

@@ -12,8 +12,9 @@ import { IntegrityWatch, isCorruption } from '../db/integrity';
 import { OtherWriters } from '../db/other-writers';
 import { backupsFolder } from '../db/backups-folder';
 import { LibraryBackups } from '../backup/scheduler';
-import { SettingsStore } from '../settings/settings';
+import { networkChoice, SettingsStore } from '../settings/settings';
 import { ServiceConnection } from '../client/connection';
+import { DeskNetwork } from '../net/network';
 import { requireSafeChainRpc } from '../payments/chain-rpc';
 import { LocalSealer } from '../wallet/sealing';
 import { CatalogCache } from '../catalog/catalog-cache';
@@ -47,6 +48,8 @@ export class DeskContext {
   /** Commits by other processes on this desk.db, told to the windows (db/other-writers.ts). */
   readonly otherWriters: OtherWriters;
   readonly settings: SettingsStore;
+  /** The proxy and certificate authorities every request goes out with (net/network.ts). */
+  readonly network: DeskNetwork;
   readonly service: DeskService;
   readonly chains: DeskChains;
   readonly wallets: DeskWallets;
@@ -89,12 +92,16 @@ export class DeskContext {
       nativeBinding,
     });
     const settings = (this.settings = new SettingsStore(db, events));
+    const network = (this.network = new DeskNetwork(
+      () => networkChoice(settings.get()),
+      options.environment ?? process.env,
+    ));
     const service = (this.service = new DeskService(
       settings,
       options.serviceUrl,
       (serviceUrl) =>
         new ServiceConnection(serviceUrl, {
-          fetch: options.fetch,
+          fetch: options.fetch ?? network.fetch,
           attempts: options.attempts,
           timeoutMs: options.timeoutMs,
           now,
@@ -106,6 +113,7 @@ export class DeskContext {
       options.rpcUrl ?? null,
       options.chainTimeoutMs ?? 5_000,
       now,
+      network.fetchForViem,
     ));
     const cache = new CatalogCache(db);
     // A damaged page the background indexing pass meets is reported as a read's is; anything else stops the
@@ -185,6 +193,7 @@ export class DeskContext {
     this.payments.reservations.close();
     this.integrity.stop();
     this.afterAnswer.flush();
+    void this.network.close();
     this.db.close();
   }
 }

@@ -4,6 +4,7 @@ import type { BackupScheduleOptions } from '../backup/scheduler';
 import type { IntegrityWatchOptions } from '../db/integrity';
 import type { KdfCost } from '../wallet/passphrase-seal';
 import type { SecretVault } from '../wallet/sealing';
+import type { DeskFetch } from '../net/network';
 
 export interface DeskCoreOptions {
   dataDir: string;
@@ -21,7 +22,13 @@ export interface DeskCoreOptions {
    * wallet goes away, the demo's keystore is unlocked with it again: the demo never told anyone a passphrase.
    */
   demoWalletPassphrase?: string;
-  fetch?: typeof fetch;
+  /** Tests only: the service's requests through this fetch instead of the network's (net/network.ts). */
+  fetch?: DeskFetch;
+  /**
+   * The environment HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and their lower-case forms) and NODE_EXTRA_CA_CERTS are
+   * read from; default process.env.
+   */
+  environment?: Readonly<Record<string, string | undefined>>;
   /**
    * Every event core emits (src/shared/events.ts): what the hosts forward to the window, and how tests and the
    * chaos run follow a purchase's steps. Listening from here hears the steps of the start's reconciliation too.

@@ -1,10 +1,12 @@
 /** Settings, including the write-only library secret: the UI learns only where it is set and how it fared. */
-import type { RpcHandlers, SettingsView } from '../../shared/rpc';
+import type { RpcHandlers, SettingsPatch, SettingsView } from '../../shared/rpc';
 import type { SettingsStore } from '../settings/settings';
 import type { LibrarySecret } from '../library/library-secret';
 import type { DeskService } from '../desk/service';
 import type { DeskCoreOptions } from '../desk/desk-options';
-import { settingsView } from '../settings/settings';
+import { networkView, settingsView } from '../settings/settings';
+import { readCaFile } from '../net/certificates';
+import type { StoredProxy } from '../net/proxy-route';
 import { DeskError } from '../base/errors';
 import { consentToCaps, type ConsentDeps } from '../payments/consent';
 import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../../shared/walletconnect-relay';
@@ -17,18 +19,34 @@ export interface SettingsHandlersDeps {
   /** What consent to raising a cap reads (payments/consent.ts). */
   readonly consent: ConsentDeps;
   readonly demo: boolean;
-  readonly options: Pick<DeskCoreOptions, 'demoLibrarySecret' | 'walletConnectRelayUrl'>;
+  readonly options: Pick<DeskCoreOptions, 'demoLibrarySecret' | 'walletConnectRelayUrl' | 'environment'>;
 }
 
 const SAVE_REMEDY = 'instead';
 
 function settingsGet(ctx: SettingsHandlersDeps): SettingsView {
+  const settings = ctx.settings.get();
   return settingsView(
-    { ...ctx.settings.get(), serviceUrl: ctx.service.serviceUrl() },
+    { ...settings, serviceUrl: ctx.service.serviceUrl() },
     ctx.librarySecret.view(),
     ctx.demo && Boolean(ctx.options.demoLibrarySecret),
     ctx.options.walletConnectRelayUrl ?? DEFAULT_WALLETCONNECT_RELAY_URL,
+    networkView(settings, ctx.options.environment ?? process.env),
   );
+}
+
+/** A manual proxy given without its address keeps the one saved, whose credentials the window never saw. */
+function proxyToStore(ctx: SettingsHandlersDeps, proxy: SettingsPatch['proxy']): StoredProxy | undefined {
+  if (proxy?.mode !== 'manual') return proxy;
+  const saved = ctx.settings.get().proxy;
+  const url = proxy.url ?? (saved.mode === 'manual' ? saved.url : null);
+  if (url === null)
+    throw new DeskError(
+      'proxy_invalid',
+      "Give the proxy's address (http://host:port) to use a proxy of your own; nothing was changed.",
+      'usage',
+    );
+  return { mode: 'manual', url, noProxy: proxy.noProxy };
 }
 
 async function setLibrarySecret(ctx: SettingsHandlersDeps, secret: string): Promise<SettingsView> {
@@ -57,14 +75,17 @@ export const settingsHandlers = (
   | 'settings.clearLibrarySecret'
 > => ({
   'settings.get': async () => settingsGet(ctx),
-  'settings.update': async ({ serviceUrl, passphrase, ...rest }) => {
+  'settings.update': async ({ serviceUrl, passphrase, proxy, ...rest }) => {
     // Refused before anything is saved: a payment's terms and its outcome must not travel in the clear, and a
     // refused raise changes no setting, the service included.
     if (serviceUrl !== undefined) requireEncryptedOrLocal('service', serviceUrl, SAVE_REMEDY);
     if (rest.chainRpcUrl) requireEncryptedOrLocal('chain RPC', rest.chainRpcUrl, SAVE_REMEDY);
+    const storedProxy = proxyToStore(ctx, proxy);
+    // A file of no certificates would fail every connection later; it is refused now, with the reason.
+    if (rest.caFile) readCaFile(rest.caFile);
     await consentToCaps(ctx.consent, rest, passphrase);
     if (serviceUrl !== undefined) ctx.service.chooseService(serviceUrl);
-    ctx.settings.update(rest);
+    ctx.settings.update({ ...rest, ...(storedProxy ? { proxy: storedProxy } : {}) });
     return settingsGet(ctx);
   },
   'settings.setLibrarySecret': ({ secret, fromEnvironment }) => {

@@ -49,7 +49,11 @@ export function requireSafeChainRpc(rpc: ChainRpc | null): void {
 export class ChainClients {
   private readonly clients = new Map<string, PublicClient>();
 
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    /** The desk's network (its proxy and certificate authorities), as viem's fetchFn. */
+    private readonly fetchFn: (input: string | URL | Request, init?: RequestInit) => Promise<Response>,
+  ) {}
 
   client(network: string, url: string): PublicClient | null {
     const chainId = Number(network.replace(/^eip155:/, ''));
@@ -65,7 +69,7 @@ export class ChainClients {
       });
       client = createPublicClient({
         chain,
-        transport: http(url, { retryCount: 0, timeout: this.timeoutMs }),
+        transport: http(url, { retryCount: 0, timeout: this.timeoutMs, fetchFn: this.fetchFn }),
       });
       this.clients.set(key, client);
     }

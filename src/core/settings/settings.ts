@@ -11,6 +11,10 @@ import {
 import { TOKEN_DECIMALS } from '../../shared/money';
 import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../base/events';
+import type { NetworkChoice } from '../net/network';
+import { environmentView, storedProxySchema, type Environment } from '../net/proxy-route';
+import { systemCertificatesAvailable } from '../net/certificates';
+import { maskedProxyUrl, type NetworkView } from '../../shared/proxy';
 
 const storedSettingsSchema = z.object({
   serviceUrl: z.string().default(''),
@@ -24,6 +28,12 @@ const storedSettingsSchema = z.object({
   chainRpcUrl: z.string().nullable().default(null),
   /** Minutes an unlocked keystore stays unlocked unused (decision 0029). */
   autoLockMinutes: z.number().int().min(1).max(AUTO_LOCK_MAX_MINUTES).default(DEFAULT_AUTO_LOCK_MINUTES),
+  /** How core finds its proxy (decision 0046); a manual one keeps its credentials here, never in the view. */
+  proxy: storedProxySchema.default({ mode: 'environment' }),
+  /** A PEM file of extra certificate authorities; null = none. */
+  caFile: z.string().nullable().catch(null).default(null),
+  /** Trust the system's certificate store too, where this runtime can read it. */
+  systemCertificates: z.boolean().catch(true).default(true),
 });
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
 
@@ -107,11 +117,31 @@ export class SettingsStore {
   }
 }
 
+export function networkChoice(settings: StoredSettings): NetworkChoice {
+  return { proxy: settings.proxy, caFile: settings.caFile, systemCertificates: settings.systemCertificates };
+}
+
+/** The network settings for the window: a proxy's user name and password stay in core. */
+export function networkView(settings: StoredSettings, env: Environment): NetworkView {
+  const proxy = settings.proxy;
+  return {
+    proxy:
+      proxy.mode === 'manual'
+        ? { mode: 'manual', url: maskedProxyUrl(proxy.url), noProxy: proxy.noProxy }
+        : { mode: proxy.mode },
+    environment: environmentView(env),
+    caFile: settings.caFile,
+    systemCertificates: settings.systemCertificates,
+    systemCertificatesAvailable: systemCertificatesAvailable(),
+  };
+}
+
 export function settingsView(
   settings: StoredSettings,
   secret: { set: boolean; accepted: boolean | null; origin: string | null },
   demoLibrarySecretOffered: boolean,
   walletConnectRelayUrl: string,
+  network: NetworkView,
 ): SettingsView {
   return {
     serviceUrl: settings.serviceUrl,
@@ -127,5 +157,6 @@ export function settingsView(
     welcomeDismissed: settings.welcomeDismissed,
     chainRpcUrl: settings.chainRpcUrl,
     autoLockMinutes: settings.autoLockMinutes,
+    network,
   };
 }

@@ -1,4 +1,4 @@
-/** Service URL, spending caps and budgets, wallet, WalletConnect, chain RPC, library secret, theme. Secrets go in; only "set / accepted" comes out. */
+/** Service URL, spending caps and budgets, wallet, WalletConnect, chain RPC, network, library secret, theme. Secrets go in; only "set / accepted" comes out. */
 import { useId, useState } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
@@ -7,6 +7,7 @@ import { FormMessage, invalidProps } from '../components/FormMessage';
 import { asksForPassphrase, ConsentPassphrase } from '../components/ConsentPassphrase';
 import { BudgetsForm } from './BudgetsForm';
 import { ChainRpcForm } from './ChainRpcForm';
+import { NetworkForm } from './NetworkForm';
 import { OptionalSettingForm } from './OptionalSettingForm';
 import { LibraryCard } from './LibraryCard';
 import { WalletPanel } from '../wallet/WalletPanel';
@@ -280,6 +281,7 @@ export function SettingsScreen() {
           <LibrarySecret settings={settings.data} />
           <ThemePicker settings={settings.data} />
           <ChainRpcForm settings={settings.data} />
+          <NetworkForm settings={settings.data} />
           <LibraryCard />
           {/* Last, so the cards above keep their rows; its text names the caps it sits beside. */}
           <BudgetsForm />

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { method } from './method';
 import { consentPassphrase, httpUrlSchema, limitUnits } from './common';
+import { caFileSchema, proxySettingSchema, type NetworkView } from '../proxy';
 
 export interface SettingsView {
   serviceUrl: string;
@@ -27,6 +28,8 @@ export interface SettingsView {
   chainRpcUrl: string | null;
   /** An unlocked keystore locks after this many minutes unused (and on the OS lock screen and sleep). */
   autoLockMinutes: number;
+  /** Proxy and certificate authorities (decision 0046), a proxy's credentials masked. */
+  network: NetworkView;
 }
 
 export const DEFAULT_AUTO_LOCK_MINUTES = 15;
@@ -48,6 +51,9 @@ export const settingsPatchSchema = z
     welcomeDismissed: z.boolean().optional(),
     chainRpcUrl: httpUrlSchema.nullable().optional(),
     autoLockMinutes: z.number().int().min(1).max(AUTO_LOCK_MAX_MINUTES).optional(),
+    proxy: proxySettingSchema.optional(),
+    caFile: caFileSchema.nullable().optional(),
+    systemCertificates: z.boolean().optional(),
     /** Needed to raise a cap while a keystore is stored (decision 0022); lowering needs nothing. */
     passphrase: consentPassphrase,
   })
