@@ -1,6 +1,6 @@
 /**
  * The application menu with its Help actions: About (version, runtime, where the logs are, and the third-party
- * notices), the notices themselves, and the logs folder.
+ * notices), the notices themselves, Check for Updates, and the logs folder.
  */
 import { app, dialog, Menu, shell, type BrowserWindow } from 'electron';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,8 @@ export interface MenuContext {
   /** The app's folder: `npm run build` writes out/THIRD_PARTY_NOTICES.txt there. */
   appPath: string;
   window: () => BrowserWindow | null;
+  /** Help → Check for Updates: the updater answers in a dialog of its own (updater.ts). */
+  checkForUpdates: () => Promise<unknown>;
 }
 
 function ask(window: BrowserWindow | null, options: Electron.MessageBoxOptions) {
@@ -70,6 +72,11 @@ export function installMenu(context: MenuContext): void {
   const template = menuTemplate(process.platform, {
     showAbout: () => showAbout(context),
     showNotices: () => showNotices(context),
+    checkForUpdates: () => {
+      void context
+        .checkForUpdates()
+        .catch((error: unknown) => log.error('Checking for updates failed', error));
+    },
     openLogsFolder: () => {
       void shell.openPath(log.dir).then((problem) => {
         if (problem) log.error(`Opening the logs folder ${log.dir} failed: ${problem}`);
