@@ -9,6 +9,12 @@ import { description, version } from '../package.json';
 import type { ShellLog } from './logs';
 import { menuTemplate } from './menu';
 
+/**
+ * The copyright line the WalletConnect Community License requires wherever the app's notices are (its
+ * Distribution Requirements, quoted exactly); the generated notices open with it too.
+ */
+export const WALLETCONNECT_ATTRIBUTION = 'Portions © 2025 Reown, Inc. All Rights Reserved';
+
 export interface MenuContext {
   log: ShellLog;
   iconPath: string;
@@ -53,7 +59,7 @@ function showAbout(context: MenuContext): void {
     type: 'info',
     title: 'About Intel Desk',
     message: `Intel Desk ${version}`,
-    detail: `${description}.\n\n${versions}\nLogs: ${context.log.dir}\n\nIntel Desk includes third-party software under its own licences (including the WalletConnect Community License); Third-Party Notices lists each with its licence text.`,
+    detail: `${description}.\n\n${versions}\nLogs: ${context.log.dir}\n\nIntel Desk includes third-party software under its own licences (including the WalletConnect Community License); Third-Party Notices lists each with its licence text.\n${WALLETCONNECT_ATTRIBUTION}`,
     buttons: ['OK', 'Third-Party Notices'],
     defaultId: 0,
     cancelId: 0,
@@ -68,6 +74,7 @@ export function installMenu(context: MenuContext): void {
     applicationName: 'Intel Desk',
     applicationVersion: version,
     iconPath: context.iconPath,
+    copyright: `Copyright © Intel Desk authors\n${WALLETCONNECT_ATTRIBUTION}`,
   });
   const template = menuTemplate(process.platform, {
     showAbout: () => showAbout(context),
