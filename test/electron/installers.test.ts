@@ -147,6 +147,22 @@ describe('the installers electron-builder makes', () => {
     expect(artifactName('linux', 'deb', Arch.x64)).toBe(`intel-desk-${version}-amd64.deb`);
   });
 
+  it('are the files the README tells a person to download', () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const install = readme.slice(
+      readme.indexOf('## Install'),
+      readme.indexOf('**If the system warns you.**'),
+    );
+    for (const [system, target, arch] of [
+      ['mac', 'dmg', Arch.arm64],
+      ['mac', 'dmg', Arch.x64],
+      ['win', 'nsis', Arch.x64],
+      ['linux', 'deb', Arch.x64],
+      ['linux', 'AppImage', Arch.x64],
+    ] as const)
+      expect(install).toContain(`\`${artifactName(system, target, arch).replace(version, 'X.Y.Z')}\``);
+  });
+
   it('embed an app-update.yml naming the GitHub releases, and on Windows the publisher updates must be signed by', async () => {
     const embedded = async (system: System) =>
       parseUpdateInfo(
