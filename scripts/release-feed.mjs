@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { load } from 'js-yaml';
+// electron-updater's own reader of a channel file: the feed is checked as installed copies will read it.
+import { parseUpdateInfo } from 'electron-updater/out/providers/Provider.js';
 
 /** The channel file electron-updater asks for on each system (electron-builder's "latest" channel). */
 export const CHANNEL_FILES = { mac: 'latest-mac.yml', win: 'latest.yml', linux: 'latest-linux.yml' };
@@ -41,9 +42,9 @@ export function checkFeed(dir, system, version) {
   const problems = [];
   let feed;
   try {
-    feed = load(readFileSync(feedFile, 'utf8'));
+    feed = parseUpdateInfo(readFileSync(feedFile, 'utf8'), channel, pathToFileURL(feedFile));
   } catch (error) {
-    return { problems: [`${channel} is not YAML: ${error.message.split('\n')[0]}`], uploads: [] };
+    return { problems: [`${channel} cannot be read: ${error.message.split('\n')[0]}`], uploads: [] };
   }
   if (feed?.version !== version)
     problems.push(`${channel} is for version ${feed?.version ?? 'none'}, not ${version}`);
