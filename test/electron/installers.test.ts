@@ -276,3 +276,58 @@ describe('scripts/release-feed.mjs', () => {
     ]);
   });
 });
+
+describe('.github/workflows/release.yml', () => {
+  interface Step {
+    name?: string;
+    run?: string;
+    env?: Record<string, string>;
+  }
+  interface Job {
+    needs?: string;
+    steps: Step[];
+    strategy?: { 'fail-fast': boolean; matrix: { include: Array<{ system: string }> } };
+  }
+  // Any YAML: electron-updater's reader of a channel file is js-yaml's load with an error message around it.
+  const workflow = parseUpdateInfo(
+    readFileSync(path.join(root, '.github/workflows/release.yml'), 'utf8'),
+    'release.yml',
+    new URL('file:///release.yml'),
+  ) as unknown as { jobs: Record<'draft' | 'build' | 'publish', Job> };
+  const runs = (job: Job) => job.steps.map((step) => step.run ?? '').join('\n');
+
+  it('builds every system, checks each feed, uploads to a draft and publishes only after all three', () => {
+    const { draft, build, publish } = workflow.jobs;
+    expect(build.strategy?.matrix.include.map((entry) => entry.system).sort()).toEqual([
+      'linux',
+      'mac',
+      'win',
+    ]);
+    expect(build.strategy?.['fail-fast']).toBe(true);
+    expect([build.needs, publish.needs]).toEqual(['draft', 'build']);
+    expect(runs(draft)).toContain('test/electron/installers.test.ts');
+    expect(runs(draft)).toContain('gh release create "$TAG" --draft');
+    expect(runs(build)).toContain('npx electron-builder --${{ matrix.system }} --publish never');
+    expect(runs(build)).toContain('node scripts/release-feed.mjs release ${{ matrix.system }}');
+    expect(runs(publish)).toContain('--draft=false');
+  });
+
+  it('hands electron-builder the signing and notarization variables it reads, from secrets only', () => {
+    const signing = workflow.jobs.build.steps.find((step) => step.name?.startsWith('Signing'));
+    for (const [name, value] of Object.entries(signing?.env ?? {}))
+      expect(value, name).toBe(`\${{ secrets.${name} }}`);
+    for (const variable of [
+      'CSC_LINK',
+      'CSC_KEY_PASSWORD',
+      'APPLE_API_KEY',
+      'APPLE_API_KEY_ID',
+      'APPLE_API_ISSUER',
+      'APPLE_ID',
+      'APPLE_APP_SPECIFIC_PASSWORD',
+      'APPLE_TEAM_ID',
+      'WIN_CSC_LINK',
+      'WIN_CSC_KEY_PASSWORD',
+    ])
+      expect(signing?.run, variable).toMatch(new RegExp(`(put |echo ")${variable}[ =]`));
+  });
+});
