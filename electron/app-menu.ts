@@ -1,6 +1,6 @@
 /**
  * The application menu with its Help actions: About (version, runtime, where the logs are, and the third-party
- * notices), the notices themselves, and the logs folder.
+ * notices), the notices themselves, Check for Updates, and the logs folder.
  */
 import { app, dialog, Menu, shell, type BrowserWindow } from 'electron';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,12 +9,20 @@ import { description, version } from '../package.json';
 import type { ShellLog } from './logs';
 import { menuTemplate } from './menu';
 
+/**
+ * The copyright line the WalletConnect Community License requires wherever the app's notices are (its
+ * Distribution Requirements, quoted exactly); the generated notices open with it too.
+ */
+export const WALLETCONNECT_ATTRIBUTION = 'Portions © 2025 Reown, Inc. All Rights Reserved';
+
 export interface MenuContext {
   log: ShellLog;
   iconPath: string;
   /** The app's folder: `npm run build` writes out/THIRD_PARTY_NOTICES.txt there. */
   appPath: string;
   window: () => BrowserWindow | null;
+  /** Help → Check for Updates: the updater answers in a dialog of its own (updater.ts). */
+  checkForUpdates: () => Promise<unknown>;
 }
 
 function ask(window: BrowserWindow | null, options: Electron.MessageBoxOptions) {
@@ -51,7 +59,7 @@ function showAbout(context: MenuContext): void {
     type: 'info',
     title: 'About Intel Desk',
     message: `Intel Desk ${version}`,
-    detail: `${description}.\n\n${versions}\nLogs: ${context.log.dir}\n\nIntel Desk includes third-party software under its own licences (including the WalletConnect Community License); Third-Party Notices lists each with its licence text.`,
+    detail: `${description}.\n\n${versions}\nLogs: ${context.log.dir}\n\nIntel Desk includes third-party software under its own licences (including the WalletConnect Community License); Third-Party Notices lists each with its licence text.\n${WALLETCONNECT_ATTRIBUTION}`,
     buttons: ['OK', 'Third-Party Notices'],
     defaultId: 0,
     cancelId: 0,
@@ -66,10 +74,16 @@ export function installMenu(context: MenuContext): void {
     applicationName: 'Intel Desk',
     applicationVersion: version,
     iconPath: context.iconPath,
+    copyright: `Copyright © Intel Desk authors\n${WALLETCONNECT_ATTRIBUTION}`,
   });
   const template = menuTemplate(process.platform, {
     showAbout: () => showAbout(context),
     showNotices: () => showNotices(context),
+    checkForUpdates: () => {
+      void context
+        .checkForUpdates()
+        .catch((error: unknown) => log.error('Checking for updates failed', error));
+    },
     openLogsFolder: () => {
       void shell.openPath(log.dir).then((problem) => {
         if (problem) log.error(`Opening the logs folder ${log.dir} failed: ${problem}`);

@@ -42,7 +42,7 @@ const envSchema = z.object({
    * (http on loopback, for a local feed): whoever can rewrite latest.yml in transit chooses the sha512 too.
    */
   INTEL_DESK_UPDATE_URL: encryptedOrLocalUrl('an update feed').optional(),
-  /** A testing aid: the WalletConnect relay to dial instead of WalletConnect's own (never in Settings). */
+  /** For tests only: a WalletConnect relay on this computer to dial instead of WalletConnect's own (decision 0045). */
   INTEL_DESK_WALLETCONNECT_RELAY_URL: walletConnectRelayUrlSchema.optional(),
 });
 

@@ -34,7 +34,7 @@ import { keepCrashDumpsLocally, watchChildProcesses, watchWindow } from './crash
 import { openRotatingLog } from './logs';
 import { notifyPurchases } from './notifications';
 import { keepDictionariesLocal, offerSpellingSuggestions, spellcheckOn } from './spellcheck';
-import { startAutoUpdates } from './updater';
+import { prepareUpdates } from './updater';
 import { lockWalletWithTheScreen } from './power';
 import { installMenu } from './app-menu';
 import { answerBackupPicks } from './restore-dialog';
@@ -301,7 +301,20 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
   keepDictionariesLocal(session.defaultSession, process.platform);
   enforceCsp(shellEnv.walletConnectRelayUrl);
   serveRenderer(rendererDir, shellEnv.walletConnectRelayUrl);
-  installMenu({ log, iconPath, appPath, window: () => mainWindow });
+  const updates = prepareUpdates({
+    log,
+    off: shellEnv.demo ? 'demo' : app.isPackaged ? null : 'development',
+    feedUrl: shellEnv.updateUrl ?? null,
+    executor: new ElectronHttpExecutor(),
+    window: () => mainWindow,
+  });
+  installMenu({
+    log,
+    iconPath,
+    appPath,
+    window: () => mainWindow,
+    checkForUpdates: () => updates.checkNow(),
+  });
   core = startCore(shellEnv);
   const running = await core;
   ipcMain.handle(RPC_CHANNEL, async (event, method: unknown, input: unknown) => {
@@ -336,14 +349,7 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
     log,
   });
   createWindow(deepLinks.ready());
-  if (app.isPackaged && !shellEnv.demo) {
-    startAutoUpdates({
-      log,
-      feedUrl: shellEnv.updateUrl ?? null,
-      executor: new ElectronHttpExecutor(),
-      window: () => mainWindow,
-    });
-  } else log.info(`Updates: off in ${shellEnv.demo ? 'the demo' : 'a development build'}.`);
+  updates.start();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });

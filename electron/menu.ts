@@ -8,6 +8,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 export interface MenuActions {
   showAbout(): void;
   showNotices(): void;
+  checkForUpdates(): void;
   openLogsFolder(): void;
 }
 
@@ -47,6 +48,7 @@ export function menuTemplate(platform: NodeJS.Platform, actions: MenuActions): M
       submenu: [
         { label: 'About Intel Desk', click: () => actions.showAbout() },
         { label: 'Third-Party Notices', click: () => actions.showNotices() },
+        { label: 'Check for Updates…', click: () => actions.checkForUpdates() },
         { label: 'Open Logs Folder', click: () => actions.openLogsFolder() },
       ],
     },

@@ -2,19 +2,39 @@
 // built app carries. That is the dependency closure of package.json's `dependencies` (what electron-builder
 // copies into the package) and of every package the app's own source imports (what vite bundles into the
 // window, main and the core worker, whichever list it is declared in). @walletconnect/* packages are under
-// the WalletConnect Community License, which requires its notice and text, like every other licence here.
+// the WalletConnect Community License, which requires its text and a copyright line "in the notices": the line,
+// as the licence words it, heads the file. A package whose licence cannot be named is refused (exit 1) until
+// LICENCE_OVERRIDES names it with where it was found.
 // Usage: node scripts/third-party-notices.mjs [output file]; run by `npm run build`; Help → About shows it.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const root = path.resolve(import.meta.dirname, '..');
-const output = path.resolve(process.argv[2] ?? path.join(root, 'out', 'THIRD_PARTY_NOTICES.txt'));
 const SOURCE_DIRS = ['electron', 'src/renderer', 'src/shared', 'src/core', 'src/host'];
 const builtins = new Set(builtinModules);
 
+/**
+ * Licences a package does not declare in its package.json, by name@version (a new version is looked at again),
+ * each with where it was read.
+ */
+export const LICENCE_OVERRIDES = {
+  'png-js@2.0.0': {
+    licence: 'MIT',
+    source: 'its LICENSE file ("MIT License", Copyright (c) 2017 Devon Govett) and the MIT header of png.js',
+  },
+};
+
+/** The WalletConnect Community License's title, as its LICENSE.md begins. */
+export const WALLETCONNECT_LICENCE = 'WALLETCONNECT COMMUNITY LICENSE AGREEMENT';
+
+/** The copyright line that licence requires "in the notices", quoted from its Distribution Requirements. */
+export function requiredAttribution(licenceText) {
+  const match = /include the following copyright notice[^“"]*[“"]([^”"]+)[”"]/.exec(licenceText);
+  return match ? match[1].trim() : null;
+}
+
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
-const own = readJson(path.join(root, 'package.json'));
 
 /** The package name of a bare import specifier ('@scope/name/sub' → '@scope/name'), or null. */
 function packageOf(specifier) {
@@ -33,7 +53,7 @@ function sourceFiles(dir) {
   });
 }
 
-function importedPackages() {
+function importedPackages(root) {
   const names = new Set();
   const pattern = /(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
   for (const dir of SOURCE_DIRS)
@@ -46,7 +66,7 @@ function importedPackages() {
 }
 
 /** Where Node would find `name` from a package in `fromDir` (nested node_modules first, then upwards). */
-function resolvePackage(name, fromDir) {
+function resolvePackage(root, name, fromDir) {
   for (let dir = fromDir; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'node_modules', name, 'package.json');
     if (existsSync(candidate)) return path.dirname(candidate);
@@ -79,49 +99,94 @@ function licenceName(manifest, dir) {
   return 'UNKNOWN';
 }
 
-const found = new Map();
-const missing = [];
-function visit(name, fromDir, optional) {
-  const dir = resolvePackage(name, fromDir);
-  if (!dir) {
-    if (!optional) missing.push(name);
-    return;
+/**
+ * Every third-party package the built app carries under `root`, with its licence and licence text.
+ * @returns {{ packages: object[], problems: string[], attributions: string[] }}
+ */
+export function shippedPackages(root, overrides = LICENCE_OVERRIDES) {
+  const own = readJson(path.join(root, 'package.json'));
+  const found = new Map();
+  const missing = [];
+  const visit = (name, fromDir, optional) => {
+    const dir = resolvePackage(root, name, fromDir);
+    if (!dir) {
+      if (!optional) missing.push(name);
+      return;
+    }
+    const manifest = readJson(path.join(dir, 'package.json'));
+    const key = `${manifest.name}@${manifest.version}`;
+    if (found.has(key)) return;
+    found.set(key, {
+      name: manifest.name,
+      version: manifest.version,
+      licence: licenceName(manifest, dir),
+      dir,
+    });
+    for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep, dir, false);
+    for (const dep of Object.keys(manifest.optionalDependencies ?? {})) visit(dep, dir, true);
+  };
+  const roots = new Set([...Object.keys(own.dependencies ?? {}), ...importedPackages(root)]);
+  for (const name of roots) visit(name, root, false);
+
+  const problems = [];
+  if (missing.length > 0) problems.push(`not installed: ${[...new Set(missing)].join(', ')}`);
+  for (const [key, override] of Object.entries(overrides)) {
+    const entry = found.get(key);
+    if (!entry) problems.push(`LICENCE_OVERRIDES names ${key}, which does not ship: remove it`);
+    else if (entry.licence !== 'UNKNOWN')
+      problems.push(`${key} now declares ${entry.licence}: remove its LICENCE_OVERRIDES entry`);
+    else Object.assign(entry, { licence: override.licence, source: override.source });
   }
-  const manifest = readJson(path.join(dir, 'package.json'));
-  const key = `${manifest.name}@${manifest.version}`;
-  if (found.has(key)) return;
-  found.set(key, {
-    name: manifest.name,
-    version: manifest.version,
-    licence: licenceName(manifest, dir),
-    dir,
+  for (const [key, entry] of found)
+    if (entry.licence === 'UNKNOWN')
+      problems.push(
+        `${key} names no licence: read its files and add it to LICENCE_OVERRIDES with the source`,
+      );
+
+  const packages = [...found.values()].sort((a, b) =>
+    a.name === b.name ? a.version.localeCompare(b.version) : a.name.localeCompare(b.name),
+  );
+  const attributions = new Set();
+  for (const p of packages.filter((entry) => entry.licence === WALLETCONNECT_LICENCE)) {
+    const line = requiredAttribution(licenceText(p.dir));
+    if (line) attributions.add(line);
+    else problems.push(`${p.name} ${p.version}: its licence's required copyright notice was not found`);
+  }
+  return { packages, problems, attributions: [...attributions] };
+}
+
+/** The notices file: the required attributions first, then each package with its licence and text. */
+export function noticesText(version, { packages, attributions }) {
+  const rule = '-'.repeat(78);
+  const sections = packages.map((p) => {
+    const text =
+      licenceText(p.dir) || `No licence file is included in the package; it declares: ${p.licence}.`;
+    const source = p.source ? ` (not declared in its package.json: from ${p.source})` : '';
+    return `${rule}\n${p.name} ${p.version}\nLicence: ${p.licence}${source}\n\n${text}\n`;
   });
-  for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep, dir, false);
-  for (const dep of Object.keys(manifest.optionalDependencies ?? {})) visit(dep, dir, true);
+  const header = [
+    `Intel Desk ${version}: third-party notices`,
+    '',
+    ...attributions,
+    ...(attributions.length > 0 ? [''] : []),
+    `Intel Desk includes the following ${packages.length} third-party packages. Each is listed with its version,`,
+    'its licence and the licence text it is distributed with.',
+    '',
+  ].join('\n');
+  return `${header}\n${sections.join('\n')}`;
 }
 
-const roots = new Set([...Object.keys(own.dependencies ?? {}), ...importedPackages()]);
-for (const name of roots) visit(name, root, false);
-if (missing.length > 0) {
-  console.error(`third-party-notices: not installed: ${[...new Set(missing)].join(', ')}`);
-  process.exit(1);
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const root = path.resolve(import.meta.dirname, '..');
+  const output = path.resolve(process.argv[2] ?? path.join(root, 'out', 'THIRD_PARTY_NOTICES.txt'));
+  const shipped = shippedPackages(root);
+  if (shipped.problems.length > 0) {
+    console.error(`third-party-notices: ${shipped.problems.join('\n  ')}`);
+    process.exit(1);
+  }
+  mkdirSync(path.dirname(output), { recursive: true });
+  writeFileSync(output, noticesText(readJson(path.join(root, 'package.json')).version, shipped));
+  console.log(
+    `third-party-notices: ${shipped.packages.length} packages in ${path.relative(process.cwd(), output)}`,
+  );
 }
-
-const packages = [...found.values()].sort((a, b) =>
-  a.name === b.name ? a.version.localeCompare(b.version) : a.name.localeCompare(b.name),
-);
-const rule = '-'.repeat(78);
-const sections = packages.map((p) => {
-  const text = licenceText(p.dir) || `No licence file is included in the package; it declares: ${p.licence}.`;
-  return `${rule}\n${p.name} ${p.version}\nLicence: ${p.licence}\n\n${text}\n`;
-});
-const header = [
-  `Intel Desk ${own.version}: third-party notices`,
-  '',
-  `Intel Desk includes the following ${packages.length} third-party packages. Each is listed with its version,`,
-  'its licence and the licence text it is distributed with.',
-  '',
-].join('\n');
-mkdirSync(path.dirname(output), { recursive: true });
-writeFileSync(output, `${header}\n${sections.join('\n')}`);
-console.log(`third-party-notices: ${packages.length} packages in ${path.relative(process.cwd(), output)}`);

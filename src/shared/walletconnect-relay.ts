@@ -1,8 +1,9 @@
 /**
  * Which WalletConnect relay the desk's connector uses, and so the one address besides its own that the page may
- * connect to (src/host/csp.ts). WalletConnect's own relay unless the run names another with
- * INTEL_DESK_WALLETCONNECT_RELAY_URL (a testing aid, never shown in Settings): a wss:// relay anywhere, or a
- * ws:// one on this machine only, as the tests' relay is (docs/decisions/0028-walletconnect-relay-url.md).
+ * connect to (src/host/csp.ts). Always WalletConnect's own, except in a test: INTEL_DESK_WALLETCONNECT_RELAY_URL
+ * (never in Settings, never offered to people) names a relay on this computer only, as the tests' loopback
+ * relay is (decision 0028). The WalletConnect Community License has every use connect to WalletConnect's network
+ * and forbids suggesting otherwise to users, so a relay elsewhere is refused (decision 0045).
  */
 import { z } from 'zod';
 
@@ -11,7 +12,7 @@ export const WALLETCONNECT_RELAY_ENV = 'INTEL_DESK_WALLETCONNECT_RELAY_URL';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const RELAY_URL_RULE =
-  'A WalletConnect relay URL is wss://host[:port], or ws://127.0.0.1:port on this machine, with no path, query or user name.';
+  "A WalletConnect relay URL is for tests only: ws:// or wss:// on 127.0.0.1, localhost or [::1], with no path, query or user name. Without it the desk uses WalletConnect's own relay, as its licence requires.";
 
 /** A relay URL, reduced to its origin (what the CSP names and the connector dials). */
 export const walletConnectRelayUrlSchema = z
@@ -26,9 +27,9 @@ export const walletConnectRelayUrlSchema = z
       return z.NEVER;
     }
     const plainOrigin = (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
-    const allowedScheme =
-      url.protocol === 'wss:' || (url.protocol === 'ws:' && LOOPBACK_HOSTS.has(url.hostname));
-    if (!plainOrigin || !allowedScheme || url.username || url.password) {
+    const onThisComputer =
+      (url.protocol === 'wss:' || url.protocol === 'ws:') && LOOPBACK_HOSTS.has(url.hostname);
+    if (!plainOrigin || !onThisComputer || url.username || url.password) {
       context.addIssue({ code: 'custom', message: RELAY_URL_RULE });
       return z.NEVER;
     }

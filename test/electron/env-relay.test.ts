@@ -1,4 +1,4 @@
-/** The shell's WalletConnect relay variable: WalletConnect's relay by default, a loopback ws:// one for tests. */
+/** The shell's WalletConnect relay variable: WalletConnect's relay always, but a loopback one in tests. */
 import { describe, expect, it } from 'vitest';
 import { readShellEnv } from '../../electron/env';
 
@@ -10,9 +10,10 @@ describe('INTEL_DESK_WALLETCONNECT_RELAY_URL in the Electron shell', () => {
     ).toBe('ws://127.0.0.1:4444');
   });
 
-  it('refuses an unencrypted relay off this machine, naming the variable', () => {
-    expect(() => readShellEnv({ INTEL_DESK_WALLETCONNECT_RELAY_URL: 'ws://relay.example.org' })).toThrow(
-      /^INTEL_DESK_WALLETCONNECT_RELAY_URL: A WalletConnect relay URL is wss:/,
-    );
+  it('refuses any relay off this machine, naming the variable', () => {
+    for (const relay of ['ws://relay.example.org', 'wss://relay.example.org'])
+      expect(() => readShellEnv({ INTEL_DESK_WALLETCONNECT_RELAY_URL: relay })).toThrow(
+        /^INTEL_DESK_WALLETCONNECT_RELAY_URL: A WalletConnect relay URL is for tests only: /,
+      );
   });
 });

@@ -5,6 +5,7 @@ import { menuTemplate } from '../../electron/menu';
 const actions = {
   showAbout: () => undefined,
   showNotices: () => undefined,
+  checkForUpdates: () => undefined,
   openLogsFolder: () => undefined,
 };
 const tops = (platform: NodeJS.Platform) => menuTemplate(platform, actions).map((m) => m.role ?? m.label);
@@ -21,10 +22,12 @@ describe('menuTemplate', () => {
     const help = menuTemplate('linux', {
       showAbout: () => ran.push('about'),
       showNotices: () => ran.push('notices'),
+      checkForUpdates: () => ran.push('updates'),
       openLogsFolder: () => ran.push('logs'),
     }).find((m) => m.role === 'help');
     const items = Array.isArray(help?.submenu) ? help.submenu : [];
     for (const item of items) item.click?.({} as never, undefined, {} as never);
-    expect(ran).toEqual(['about', 'notices', 'logs']);
+    expect(ran).toEqual(['about', 'notices', 'updates', 'logs']);
+    expect(items.map((item) => item.label)).toContain('Check for Updates…');
   });
 });

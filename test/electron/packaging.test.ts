@@ -49,7 +49,7 @@ describe('electron-builder.yml', () => {
       provider: 'github',
       owner: 'intel-desk',
       repo: 'intel-desk',
-      releaseType: 'release',
+      releaseType: 'draft',
     });
     const { repository } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       repository: { url: string };

@@ -59,6 +59,7 @@ describe('the application menu', () => {
     expect(help?.submenu?.map((i) => i.label)).toEqual([
       'About Intel Desk',
       'Third-Party Notices',
+      'Check for Updates…',
       'Open Logs Folder',
     ]);
     item('About Intel Desk')?.click?.();

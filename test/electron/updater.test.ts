@@ -81,10 +81,11 @@ afterEach(async () => {
 });
 
 async function start(feedUrl: string | null, extra: Partial<AutoUpdateOptions> = {}) {
-  const { startAutoUpdates } = await import('../../electron/updater');
+  const { prepareUpdates } = await import('../../electron/updater');
   const installs: unknown[] = [];
-  const updates = startAutoUpdates({
+  const updates = prepareUpdates({
     log,
+    off: null,
     feedUrl,
     executor: new NodeDownloadExecutor(),
     window: () => null,
@@ -96,7 +97,7 @@ async function start(feedUrl: string | null, extra: Partial<AutoUpdateOptions> =
     },
     ...extra,
   });
-  if (updates) stops.push(updates.stop);
+  stops.push(updates.stop);
   return { updates, installs };
 }
 const scheduled: number[] = [];
@@ -109,7 +110,8 @@ describe.runIf(process.platform === 'linux')('automatic updates', () => {
     const feed = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     scheduled.length = 0;
     const { updates, installs } = await start(feed);
-    await updates?.check();
+    updates.start();
+    await updates.check();
     await vi.waitFor(() => expect(electron.dialog.messageBoxes).toHaveLength(1));
     expect(electron.dialog.messageBoxes[0]).toMatchObject({
       message: 'Intel Desk 9.9.9 is ready to install.',
@@ -127,7 +129,7 @@ describe.runIf(process.platform === 'linux')('automatic updates', () => {
     const tampered = Buffer.from('the 9.9.9 package, with something added');
     ({ server } = await serveFeed({ ...feedFiles(latestYml(artifact)), [ARTIFACT]: tampered }));
     const { updates, installs } = await start(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await updates?.check();
+    await updates.check();
     expect(logText()).toMatch(/sha512 checksum mismatch/);
     expect(electron.dialog.messageBoxes).toEqual([]);
     expect(installs).toEqual([]);
@@ -139,10 +141,11 @@ describe.runIf(process.platform === 'linux')('automatic updates', () => {
   it('say nothing but a log line when the feed has nothing, or there is no feed', async () => {
     ({ server } = await serveFeed({}));
     const { updates } = await start(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await updates?.check();
+    await updates.check();
     expect(logText()).toMatch(/error Updates: .*latest-linux\.yml/);
     const none = await start(null);
-    expect(none.updates).toBeNull();
+    none.updates.start();
+    await none.updates.check();
     expect(logText()).toContain('Updates: this copy names no update feed, so it does not look for updates.');
     expect(electron.dialog.messageBoxes).toEqual([]);
     expect(electron.dialog.errorBoxes).toEqual([]);
@@ -152,8 +155,73 @@ describe.runIf(process.platform === 'linux')('automatic updates', () => {
     const same = latestYml(artifact).replace('version: 9.9.9', 'version: 0.1.0');
     ({ server } = await serveFeed({ ...feedFiles(same), [ARTIFACT]: artifact }));
     const { updates } = await start(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await updates?.check();
+    await updates.check();
     expect(logText()).toMatch(/Update for version 0\.1\.0 is not available/);
     expect(electron.dialog.messageBoxes).toEqual([]);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('Help → Check for Updates', () => {
+  const feedAt = () => `http://127.0.0.1:${(server?.address() as AddressInfo).port}/`;
+  const boxes = () => electron.dialog.messageBoxes.map((box) => box['message']);
+
+  it('says the copy is up to date when the feed’s version is the one running', async () => {
+    const same = latestYml(artifact).replace('version: 9.9.9', 'version: 0.1.0');
+    ({ server } = await serveFeed({ ...feedFiles(same), [ARTIFACT]: artifact }));
+    const { updates } = await start(feedAt());
+    await expect(updates.checkNow()).resolves.toEqual({ kind: 'up-to-date' });
+    expect(electron.dialog.messageBoxes).toEqual([
+      expect.objectContaining({ type: 'info', message: 'Intel Desk 0.1.0 is up to date.', buttons: ['OK'] }),
+    ]);
+  });
+
+  it('says a newer version is downloading, then offers it, and offers it again when asked again', async () => {
+    ({ server } = await serveFeed({ ...feedFiles(latestYml(artifact)), [ARTIFACT]: artifact }));
+    electron.fake.messageBoxResponse = 1; // Later
+    const { updates, installs } = await start(feedAt());
+    await expect(updates.checkNow()).resolves.toEqual({ kind: 'downloading', version: '9.9.9' });
+    await vi.waitFor(() => expect(boxes()).toContain('Intel Desk 9.9.9 is ready to install.'));
+    expect(boxes()).toContain('Intel Desk 9.9.9 is available.');
+    expect(installs).toEqual([]);
+
+    electron.fake.messageBoxResponse = 0; // Restart to Update
+    await expect(updates.checkNow()).resolves.toEqual({ kind: 'ready', version: '9.9.9' });
+    expect(electron.dialog.messageBoxes.at(-1)).toMatchObject({ buttons: ['Restart to Update', 'Later'] });
+    expect(installs).toHaveLength(1);
+  });
+
+  it('says the check failed, and why, when the feed has no channel file', async () => {
+    ({ server } = await serveFeed({}));
+    const { updates } = await start(feedAt());
+    const answer = await updates.checkNow();
+    expect(answer).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/latest-linux\.yml/) });
+    const [box] = electron.dialog.messageBoxes;
+    expect(box).toMatchObject({ type: 'warning', message: 'Intel Desk could not check for updates.' });
+    expect(String(box?.['detail'])).toContain('Nothing was downloaded or changed.');
+    expect(String(box?.['detail']).split('\n\n')[0]?.length).toBeLessThanOrEqual(300);
+  });
+
+  it('says so when the update it announced fails its sha512 check', async () => {
+    const tampered = Buffer.from('the 9.9.9 package, with something added');
+    ({ server } = await serveFeed({ ...feedFiles(latestYml(artifact)), [ARTIFACT]: tampered }));
+    const { updates, installs } = await start(feedAt());
+    await expect(updates.checkNow()).resolves.toEqual({ kind: 'downloading', version: '9.9.9' });
+    await vi.waitFor(() => expect(boxes()).toContain('Intel Desk 9.9.9 could not be downloaded.'));
+    expect(String(electron.dialog.messageBoxes.at(-1)?.['detail'])).toMatch(/sha512 checksum mismatch/);
+    expect(installs).toEqual([]);
+  });
+
+  it('says a copy without a feed cannot look, and a checkout or the demo does not', async () => {
+    const none = await start(null);
+    await expect(none.updates.checkNow()).resolves.toEqual({ kind: 'no-feed' });
+    const checkout = await start('http://127.0.0.1:9/', { off: 'development' });
+    await expect(checkout.updates.checkNow()).resolves.toEqual({ kind: 'off', why: 'development' });
+    const demo = await start('http://127.0.0.1:9/', { off: 'demo' });
+    await expect(demo.updates.checkNow()).resolves.toEqual({ kind: 'off', why: 'demo' });
+    expect(boxes()).toEqual([
+      'This copy of Intel Desk cannot look for updates.',
+      'Updates are off in a copy run from a checkout.',
+      'Updates are off in the demo.',
+    ]);
   });
 });

@@ -18,11 +18,9 @@ describe('the WalletConnect relay URL', () => {
     });
   });
 
-  it('takes wss:// anywhere and ws:// on this machine only, reduced to its origin', () => {
+  it('takes a test relay on this machine only, reduced to its origin', () => {
     for (const [given, origin] of [
-      ['wss://relay.example.org', 'wss://relay.example.org'],
-      ['wss://relay.example.org/', 'wss://relay.example.org'],
-      ['wss://relay.example.org:8443', 'wss://relay.example.org:8443'],
+      ['wss://127.0.0.1:8443/', 'wss://127.0.0.1:8443'],
       ['ws://127.0.0.1:9', 'ws://127.0.0.1:9'],
       ['ws://localhost:9', 'ws://localhost:9'],
       ['ws://[::1]:9', 'ws://[::1]:9'],
@@ -30,14 +28,16 @@ describe('the WalletConnect relay URL', () => {
       expect(walletConnectRelayUrlSchema.parse(given), given).toBe(origin);
   });
 
-  it('refuses anything else, naming the rule', () => {
+  it('refuses any relay off this machine, WalletConnect’s own network being the only one people use', () => {
     for (const bad of [
+      'wss://relay.example.org',
+      'wss://relay.walletconnect.org',
       'ws://relay.example.org',
       'ws://192.168.1.2:9',
       'https://relay.example.org',
-      'wss://relay.example.org/path',
-      'wss://relay.example.org/?projectId=x',
-      'wss://user:pass@relay.example.org',
+      'wss://127.0.0.1:9/path',
+      'wss://127.0.0.1:9/?projectId=x',
+      'wss://user:pass@127.0.0.1:9',
       'not a url',
     ]) {
       const parsed = walletConnectRelayUrlSchema.safeParse(bad);
@@ -47,7 +47,7 @@ describe('the WalletConnect relay URL', () => {
     expect(refused).toEqual({
       ok: false,
       message: expect.stringMatching(
-        /^INTEL_DESK_WALLETCONNECT_RELAY_URL: A WalletConnect relay URL is wss:/,
+        /^INTEL_DESK_WALLETCONNECT_RELAY_URL: A WalletConnect relay URL is for tests only: /,
       ),
     });
   });
