@@ -11,8 +11,8 @@ const SUMMARY_COLUMN = 41;
 
 const FOOTER = `Options: --json, --service URL, --data-dir DIR, --rpc URL, --demo, --timeout S (one request; default 20),
          --version (-V)
-Library: ~/.intel-desk unless --data-dir DIR; the app's is another folder (npm start's demo: .data/demo
-         in the project), which --data-dir reads too
+Library: the installed app's data folder when there is one (desk/ in its user-data folder), else
+         ~/.intel-desk (either is named on stderr); --data-dir DIR or $INTEL_DESK_DATA_DIR names another
 Signer:  --key-file F (a key for this run only), else the stored keystore, unlocked with the passphrase in
          $INTEL_DESK_PASSPHRASE (or the variable named by --passphrase-env VAR); on a terminal, asked for
          (unseen) when that variable is unset

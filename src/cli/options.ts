@@ -63,7 +63,11 @@ export const OPTION_HELP: Record<OptionName, OptionHelp> = {
   help: { text: 'this help' },
   version: { text: "intel-desk's version" },
   service: { value: 'URL', text: 'the service for this run ($INTEL_DESK_SERVICE_URL)', completes: 'none' },
-  'data-dir': { value: 'DIR', text: 'the library folder (default ~/.intel-desk)', completes: 'folder' },
+  'data-dir': {
+    value: 'DIR',
+    text: "the library folder (default: the installed app's, else ~/.intel-desk)",
+    completes: 'folder',
+  },
   rpc: { value: 'URL', text: 'the chain RPC for this run ($INTEL_DESK_RPC_URL)', completes: 'none' },
   timeout: { value: 'S', text: 'seconds one request may take (default 20)', completes: 'none' },
   demo: { text: 'the local demo chain and its token ($INTEL_DESK_DEMO=1)' },

@@ -7,17 +7,18 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../../package.json';
+import { closedPortUrl } from '../closed-port';
 import { tempDir } from '../core/helpers';
 import { root, runCli, type Run } from './run-cli';
 
 let data: ReturnType<typeof tempDir>;
 let env: Record<string, string | undefined>;
-beforeAll(() => {
+beforeAll(async () => {
   data = tempDir('desk-cli-habits-');
   // No service answers: nothing here reaches one.
   env = {
     INTEL_DESK_DATA_DIR: data.dir,
-    INTEL_DESK_SERVICE_URL: 'http://127.0.0.1:9',
+    INTEL_DESK_SERVICE_URL: await closedPortUrl(),
     INTEL_DESK_PRIVATE_KEY: undefined,
   };
 });
