@@ -136,6 +136,7 @@ async function main(): Promise<void> {
       ...(demoAsset ? { demoAsset } : {}),
       ...(service ? { serviceUrl: service } : {}),
       ...(rpcUrl ? { rpcUrl } : {}),
+      cliLauncher: { command: process.execPath, args: [path.join(root, 'bin', 'intel-desk.mjs')] },
     },
     rendererDir: path.join(root, 'out', 'renderer'),
     port,
