@@ -4,14 +4,13 @@
  * the completion and the commands cannot drift apart. Each command's module loads only when it runs.
  */
 import { form, need, type CliCommand } from './command-spec';
+import { SHELLS } from './completion-words';
 import { UsageError } from './output';
 import { didYouMean } from './suggest';
 import { ACCOUNT_COMMANDS } from './table-account';
 import { REPORT_COMMANDS } from './table-reports';
 
 export type { CliCommand } from './command-spec';
-
-const SHELLS = ['bash', 'zsh', 'fish'];
 
 const COMMANDS: readonly CliCommand[] = [
   ...REPORT_COMMANDS,

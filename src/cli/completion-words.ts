@@ -1,6 +1,9 @@
 /** What every shell's completion script says of a command: quoted words and a command's one-line headline. */
 import type { CliCommand } from './command-spec';
 
+/** The shells `intel-desk completion` writes a script for. */
+export const SHELLS: readonly string[] = ['bash', 'zsh', 'fish'];
+
 /** Single-quoted for bash and zsh. */
 export const quoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 

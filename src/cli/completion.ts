@@ -5,12 +5,10 @@
  */
 import { completionOf, flagsOf, type CliCommand } from './command-spec';
 import { fish } from './completion-fish';
-import { headline, quoted } from './completion-words';
+import { headline, quoted, SHELLS } from './completion-words';
 import { OPTION_HELP, type OptionName, type ValueCompletion } from './options';
 import { UsageError } from './output';
 import { didYouMean } from './suggest';
-
-const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 const takesValue = (name: OptionName) => OPTION_HELP[name].value !== undefined;
 
