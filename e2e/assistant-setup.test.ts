@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => fx?.close());
 
 interface McpConfig {
-  mcpServers: { 'intel-desk': { command: string; args: string[] } };
+  mcpServers: { 'intel-desk': { command: string; args: string[]; env?: Record<string, string> } };
 }
 
 describe('Use with an AI assistant', () => {
@@ -31,9 +31,21 @@ describe('Use with an AI assistant', () => {
     const card = fx.page.getByRole('group', { name: 'Use with an AI assistant' });
     const text = (await card.getByTestId('assistant-config').textContent()) ?? '';
     const config = JSON.parse(text) as McpConfig;
-    // The fixture's host names no launcher: the CLI is `intel-desk` on the PATH, and the card says so.
+    // The fixture's host names no launcher: the CLI is `intel-desk` on the PATH, and the card says so. Its
+    // service, chain and token were given for the run, so the server is given them too.
     expect(config).toEqual({
-      mcpServers: { 'intel-desk': { command: 'intel-desk', args: ['mcp', '--data-dir', fx.dataDir] } },
+      mcpServers: {
+        'intel-desk': {
+          command: 'intel-desk',
+          args: ['mcp', '--data-dir', fx.dataDir],
+          env: {
+            INTEL_DESK_SERVICE_URL: fx.stack.baseUrl,
+            INTEL_DESK_RPC_URL: fx.stack.rpcUrl,
+            INTEL_DESK_DEMO: '1',
+            INTEL_DESK_DEMO_ASSET: fx.stack.asset,
+          },
+        },
+      },
     });
     expect(await card.getByTestId('assistant-library').textContent()).toBe(
       `It reads the library in ${fx.dataDir}. The command intel-desk must be on this computer’s PATH (README: Command line).`,
@@ -53,11 +65,11 @@ describe('Use with an AI assistant', () => {
   });
 
   it('starts an MCP server on this library when run as shown', async () => {
-    const { args } = await fx.desk.core.handlers['app.assistantSetup']({});
+    const { args, env } = await fx.desk.core.handlers['app.assistantSetup']({});
     // `intel-desk` as the checkout's bin: what `npm link` or an installed launcher puts on the PATH.
     const child = spawn(process.execPath, [path.join(root, 'bin/intel-desk.mjs'), ...args], {
       cwd: root,
-      env: { ...process.env, INTEL_DESK_DATA_DIR: undefined, INTEL_DESK_SERVICE_URL: fx.stack.baseUrl },
+      env: { ...process.env, INTEL_DESK_DATA_DIR: undefined, INTEL_DESK_PRIVATE_KEY: undefined, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

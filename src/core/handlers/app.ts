@@ -11,14 +11,30 @@ import type { DeskContext } from '../context';
 export const APP_VERSION: string = packageJson.version;
 
 /**
+ * What this run was given rather than what Settings saved (the demo's service, chain and token): the server
+ * needs the same to price and list what the window does. None of it is secret.
+ */
+function runEnvironment(ctx: DeskContext): Record<string, string> {
+  const { serviceUrl, rpcUrl, demo, demoAsset } = ctx.options;
+  return {
+    ...(serviceUrl ? { INTEL_DESK_SERVICE_URL: serviceUrl } : {}),
+    ...(rpcUrl ? { INTEL_DESK_RPC_URL: rpcUrl } : {}),
+    ...(demo ? { INTEL_DESK_DEMO: '1' } : {}),
+    ...(demo && demoAsset ? { INTEL_DESK_DEMO_ASSET: demoAsset } : {}),
+  };
+}
+
+/**
  * The MCP server on this desk's own folder, named explicitly so the assistant reads this library whatever its
- * client's environment; the spending limit stays 0 and no key or passphrase is in it (decision 0027).
+ * client's environment; the spending limit stays 0 and no key, passphrase or library secret is in it
+ * (decision 0027).
  */
 function assistantSetup(ctx: DeskContext): AssistantSetup {
   const dataDir = path.resolve(ctx.options.dataDir);
   const launcher = ctx.options.cliLauncher ?? { command: 'intel-desk', args: [] };
   const args = [...launcher.args, 'mcp', '--data-dir', dataDir];
-  const server = { command: launcher.command, args };
+  const env = runEnvironment(ctx);
+  const server = { command: launcher.command, args, ...(Object.keys(env).length > 0 ? { env } : {}) };
   return {
     dataDir,
     ...server,

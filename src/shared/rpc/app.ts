@@ -29,7 +29,9 @@ export interface AssistantSetup {
   dataDir: string;
   command: string;
   args: string[];
-  /** `{"mcpServers": {"intel-desk": {"command", "args"}}}` as JSON text, the shape those clients read. */
+  /** What this run was given besides Settings (the demo's service, chain and token); absent when nothing. */
+  env?: Record<string, string>;
+  /** `{"mcpServers": {"intel-desk": {"command", "args", "env"}}}` as JSON text, the shape those clients read. */
   config: string;
   /** The command is `intel-desk` as found on the PATH: the person must have put it there. */
   commandOnPath: boolean;
