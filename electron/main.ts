@@ -106,6 +106,10 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
       autoLockWallet: !shellEnv.demo,
       followOtherWriters: true,
       walletConnectRelayUrl: shellEnv.walletConnectRelayUrl,
+      // From a checkout the CLI is the project's bin, run by Node (this binary runs no scripts as Node).
+      ...(app.isPackaged
+        ? {}
+        : { cliLauncher: { command: 'node', args: [path.join(appPath, 'bin', 'intel-desk.mjs')] } }),
       ...(shellEnv.demoAsset ? { demoAsset: shellEnv.demoAsset } : {}),
       ...(shellEnv.demo && shellEnv.demoKey ? { demoWalletPassphrase: DEMO_PASSPHRASE } : {}),
       ...(shellEnv.demo && shellEnv.demoLibrarySecret

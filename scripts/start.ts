@@ -97,7 +97,8 @@ async function main(): Promise<void> {
     log(`Demo library secret (for Dossiers; or Settings → Use the demo secret): ${demoLibrarySecret}`);
   }
 
-  // The CLI keeps its own library (~/.intel-desk) unless told otherwise: say where this one is and how to reach it.
+  // The CLI opens the installed app's library (or ~/.intel-desk) unless told otherwise: say where this one is and
+  // how to reach it.
   log(`Library and wallet: ${dataDir}`);
   log(`The CLI reads this library with --data-dir: npm run desk -- --data-dir ${shellWord(dataDir)} library`);
 
@@ -135,6 +136,7 @@ async function main(): Promise<void> {
       ...(demoAsset ? { demoAsset } : {}),
       ...(service ? { serviceUrl: service } : {}),
       ...(rpcUrl ? { rpcUrl } : {}),
+      cliLauncher: { command: process.execPath, args: [path.join(root, 'bin', 'intel-desk.mjs')] },
     },
     rendererDir: path.join(root, 'out', 'renderer'),
     port,

@@ -4,13 +4,16 @@
  * the completion and the commands cannot drift apart. Each command's module loads only when it runs.
  */
 import { form, need, type CliCommand } from './command-spec';
+import { SHELLS } from './completion-words';
+import { UsageError } from './output';
+import { didYouMean } from './suggest';
 import { ACCOUNT_COMMANDS } from './table-account';
 import { REPORT_COMMANDS } from './table-reports';
 import { TEAM_COMMANDS } from './table-team';
 
 export type { CliCommand } from './command-spec';
 
-export const COMMAND_TABLE: readonly CliCommand[] = [
+const COMMANDS: readonly CliCommand[] = [
   ...REPORT_COMMANDS,
   ...ACCOUNT_COMMANDS,
   ...TEAM_COMMANDS,
@@ -18,21 +21,43 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
     name: 'completion',
     forms: [
       form(
-        'completion bash | zsh',
+        'completion bash | zsh | fish',
         'a completion script for the shell: `source <(intel-desk',
-        'completion bash)` in ~/.bashrc (zsh: in ~/.zshrc, after compinit)',
+        'completion bash)` in ~/.bashrc (zsh: in ~/.zshrc, after compinit;',
+        'fish: save it as ~/.config/fish/completions/intel-desk.fish)',
       ),
     ],
     options: [],
-    actions: ['bash', 'zsh'],
+    actions: SHELLS,
     opensLibrary: false,
     run: async ({ args }) => {
       const { completionScript } = await import('./completion');
-      process.stdout.write(completionScript(need(args, 0, 'shell (bash or zsh)'), COMMAND_TABLE));
+      process.stdout.write(completionScript(need(args, 0, 'shell (bash, zsh or fish)'), COMMAND_TABLE));
     },
   },
 ];
-export const COMMAND_NAMES: readonly string[] = COMMAND_TABLE.map((command) => command.name);
+
+const NAMES = [...COMMANDS.map((command) => command.name), 'help'];
+
+export const COMMAND_TABLE: readonly CliCommand[] = [
+  ...COMMANDS,
+  {
+    name: 'help',
+    forms: [form('help [<command>]', 'this list, or one command with its options (as <command> --help)')],
+    options: [],
+    actions: NAMES,
+    opensLibrary: false,
+    run: async ({ args }) => {
+      const { commandHelp, mainHelp } = await import('./help');
+      const [name] = args;
+      if (name === undefined) return void process.stdout.write(`${mainHelp(COMMAND_TABLE)}\n`);
+      const command = findCommand(name);
+      if (!command) throw new UsageError(`help: no command "${name}".${didYouMean(name, NAMES)}`);
+      process.stdout.write(`${commandHelp(command)}\n`);
+    },
+  },
+];
+export const COMMAND_NAMES: readonly string[] = NAMES;
 
 export const findCommand = (name: string): CliCommand | undefined =>
   COMMAND_TABLE.find((command) => command.name === name);

@@ -1,31 +1,40 @@
 /**
- * `intel-desk completion bash|zsh`: a completion script generated from the command table, so it offers the
- * commands, each command's actions and flags, and the values a flag takes, as they are.
+ * `intel-desk completion bash|zsh|fish`: a completion script generated from the command table, so it offers
+ * the commands, each command's actions and flags, and the values a flag takes (a file name after a flag that
+ * takes a file, a folder after one that takes a folder), as they are.
  */
-import type { CliCommand } from './command-spec';
-import { GLOBAL_OPTIONS, OPTION_HELP, type OptionName } from './options';
+import { completionOf, flagsOf, type CliCommand } from './command-spec';
+import { fish } from './completion-fish';
+import { headline, quoted, SHELLS } from './completion-words';
+import { OPTION_HELP, type OptionName, type ValueCompletion } from './options';
 import { UsageError } from './output';
 import { didYouMean } from './suggest';
 
-const SHELLS = ['bash', 'zsh'] as const;
+const takesValue = (name: OptionName) => OPTION_HELP[name].value !== undefined;
 
-const flagsOf = (command: CliCommand): OptionName[] => [...new Set([...command.options, ...GLOBAL_OPTIONS])];
+function bashOffer(completes: ValueCompletion): string {
+  if (Array.isArray(completes)) return `COMPREPLY=($(compgen -W ${quoted(completes.join(' '))} -- "$cur"))`;
+  if (completes === 'file') return 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))';
+  if (completes === 'folder') return 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur"))';
+  return 'COMPREPLY=()';
+}
 
-/** Single-quoted for either shell. */
-const quoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+/** "command:--flag" cases: the flag's own completion for any command, after each command's own meaning. */
+function bashValueCases(table: readonly CliCommand[]): string[] {
+  const own = table.flatMap((command) =>
+    flagsOf(command)
+      .filter(
+        (name) => takesValue(name) && completionOf(command, name) !== (OPTION_HELP[name].completes ?? 'none'),
+      )
+      .map((name) => `    ${command.name}:--${name}) ${bashOffer(completionOf(command, name))}; return ;;`),
+  );
+  const shared = (Object.keys(OPTION_HELP) as OptionName[])
+    .filter(takesValue)
+    .map((name) => `    *:--${name}) ${bashOffer(OPTION_HELP[name].completes ?? 'none')}; return ;;`);
+  return [...own, ...shared];
+}
 
 function bash(table: readonly CliCommand[]): string {
-  const valueCases = Object.entries(OPTION_HELP)
-    .filter(([, help]) => help.value !== undefined)
-    .map(([name, help]) => {
-      const offer = Array.isArray(help.completes)
-        ? `COMPREPLY=($(compgen -W ${quoted(help.completes.join(' '))} -- "$cur"))`
-        : help.completes === 'folder'
-          ? 'COMPREPLY=($(compgen -d -- "$cur"))'
-          : // Nothing offered: bash falls back to file names (complete -o default).
-            'COMPREPLY=()';
-      return `    --${name}) ${offer}; return ;;`;
-    });
   const commandCases = table.map((command) => {
     const flags = flagsOf(command).map((flag) => `--${flag}`);
     const actions = (command.actions ?? []).join(' ');
@@ -40,8 +49,8 @@ function bash(table: readonly CliCommand[]): string {
     `    COMPREPLY=($(compgen -W ${names} -- "$cur"))`,
     '    return',
     '  fi',
-    '  case "$prev" in',
-    ...valueCases,
+    '  case "${COMP_WORDS[1]}:$prev" in',
+    ...bashValueCases(table),
     '  esac',
     '  case "${COMP_WORDS[1]}" in',
     ...commandCases,
@@ -58,24 +67,19 @@ function bash(table: readonly CliCommand[]): string {
   ].join('\n');
 }
 
-function zshFlag(name: OptionName): string {
+function zshFlag(command: CliCommand, name: OptionName): string {
   const help = OPTION_HELP[name];
-  const text = help.text.replace(/[[\]:]/g, ' ');
+  const text = (command.optionText?.[name]?.text ?? help.text).replace(/[[\]:]/g, ' ');
   if (help.value === undefined) return quoted(`--${name}[${text}]`);
-  const action = Array.isArray(help.completes)
-    ? `(${help.completes.join(' ')})`
-    : help.completes === 'file'
+  const completes = completionOf(command, name);
+  const action = Array.isArray(completes)
+    ? `(${completes.join(' ')})`
+    : completes === 'file'
       ? '_files'
-      : help.completes === 'folder'
+      : completes === 'folder'
         ? '_files -/'
         : ' ';
-  return quoted(`--${name}=[${text}]:${help.value}:${action}`);
-}
-
-/** What a command does, in its first clause: "search your library", not the whole query syntax. */
-function headline(command: CliCommand): string {
-  const summary = (command.forms[0]?.summary ?? []).join(' ').replace(/ \([^)]*\)/g, '');
-  return summary.split(/; |: /)[0] ?? summary;
+  return quoted(`--${name}=[${text}]:${command.optionText?.[name]?.value ?? help.value}:${action}`);
 }
 
 function zsh(table: readonly CliCommand[]): string {
@@ -84,7 +88,8 @@ function zsh(table: readonly CliCommand[]): string {
   );
   const commandCases = table.map((command) => {
     const actions = command.actions ? [quoted(`1:action:(${command.actions.join(' ')})`)] : [];
-    const specs = [...flagsOf(command).map(zshFlag), ...actions, quoted('*:argument:_default')];
+    const flags = flagsOf(command).map((name) => zshFlag(command, name));
+    const specs = [...flags, ...actions, quoted('*:argument:_default')];
     return `    ${command.name}) _arguments -S ${specs.join(' ')} ;;`;
   });
   return [
@@ -116,5 +121,6 @@ function zsh(table: readonly CliCommand[]): string {
 export function completionScript(shell: string, table: readonly CliCommand[]): string {
   if (shell === 'bash') return bash(table);
   if (shell === 'zsh') return zsh(table);
-  throw new UsageError(`completion takes bash or zsh.${didYouMean(shell, SHELLS)}`);
+  if (shell === 'fish') return fish(table);
+  throw new UsageError(`completion takes bash, zsh or fish.${didYouMean(shell, SHELLS)}`);
 }

@@ -1,17 +1,18 @@
 /**
- * The help, generated from the command table: `intel-desk --help` lists every command's forms, and
- * `intel-desk <command> --help` shows one command with its flags.
+ * The help, generated from the command table: `intel-desk --help` (or `help`) lists every command's forms,
+ * and `intel-desk <command> --help` (or `help <command>`) shows one command with its flags. The table is
+ * passed in: it holds `help` itself, which loads this module.
  */
-import type { CliCommand, CommandForm } from './command-spec';
-import { COMMAND_TABLE } from './command-table';
-import { GLOBAL_OPTIONS, OPTION_HELP, optionUsage } from './options';
+import { sharedFlagsOf, type CliCommand, type CommandForm } from './command-spec';
+import { OPTION_HELP, optionUsage } from './options';
 
 /** The second column starts here; a form too long for the first column gets a line of its own. */
 const SUMMARY_COLUMN = 41;
 
-const FOOTER = `Options: --json, --service URL, --data-dir DIR, --rpc URL, --demo, --timeout S (one request; default 20)
-Library: ~/.intel-desk unless --data-dir DIR; the app's is another folder (npm start's demo: .data/demo
-         in the project), which --data-dir reads too
+const FOOTER = `Options: --json, --service URL, --data-dir DIR, --rpc URL, --demo, --timeout S (one request; default 20),
+         --version (-V)
+Library: the installed app's data folder when there is one (desk/ in its user-data folder), else
+         ~/.intel-desk (either is named on stderr); --data-dir DIR or $INTEL_DESK_DATA_DIR names another
 Signer:  --key-file F (a key for this run only), else the stored keystore, unlocked with the passphrase in
          $INTEL_DESK_PASSPHRASE (or the variable named by --passphrase-env VAR); on a terminal, asked for
          (unseen) when that variable is unset
@@ -36,7 +37,7 @@ function formLines({ usage, summary }: CommandForm): string[] {
   return [...lines, ...rest.map((line) => `${indent}${line}`)];
 }
 
-export function mainHelp(table: readonly CliCommand[] = COMMAND_TABLE): string {
+export function mainHelp(table: readonly CliCommand[]): string {
   const forms = table.flatMap((command) => command.forms.flatMap(formLines));
   return ['intel-desk <command> [options]', '', ...forms, '', FOOTER].join('\n');
 }
@@ -57,7 +58,10 @@ export function commandHelp(command: CliCommand): string {
       ? ['', 'Options:', ...flags.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`)]
       : []),
     '',
-    `Global options: ${GLOBAL_OPTIONS.map(optionUsage).join(', ')}`,
+    `Global options: ${sharedFlagsOf(command)
+      .filter((name) => !command.options.includes(name))
+      .map(optionUsage)
+      .join(', ')}`,
     'Environment, the library folder, the signer and exit codes: intel-desk --help',
   ].join('\n');
 }

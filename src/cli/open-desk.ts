@@ -1,16 +1,37 @@
 /** Opening the library for a command: the run's settings from flags and environment, each checked first. */
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import path from 'node:path';
 import type { DeskCore } from '../core';
+import { defaultLibraryFolder } from '../core/app-data-folder';
 import { followPurchaseSteps } from './interrupt';
 import { count, UsageError } from './output';
 import type { Values } from './options';
 import type { TransportUse } from '../shared/transport';
 import { requireEncryptedOrLocal } from '../core/base/transport';
 
-/** The library folder: --data-dir, else $INTEL_DESK_DATA_DIR, else ~/.intel-desk. */
-export const dataDirOf = (values: Values): string =>
-  values['data-dir'] ?? process.env['INTEL_DESK_DATA_DIR'] ?? path.join(homedir(), '.intel-desk');
+const isFolder = (dir: string): boolean => statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
+
+/** Where the run's library folder came from: named by the person, or chosen for them. */
+export type LibraryChoice = { dir: string; from: 'named' | 'app' | 'home' };
+
+/**
+ * The library folder: --data-dir, else $INTEL_DESK_DATA_DIR, else the installed app's when it exists on this
+ * computer, else ~/.intel-desk (decision 0047).
+ */
+export function libraryChoice(values: Values): LibraryChoice {
+  const named = values['data-dir'] ?? process.env['INTEL_DESK_DATA_DIR'];
+  if (named !== undefined && named !== '') return { dir: named, from: 'named' };
+  return defaultLibraryFolder({ platform: process.platform, env: process.env, home: homedir() }, isFolder);
+}
+
+export const dataDirOf = (values: Values): string => libraryChoice(values).dir;
+
+/** A folder the person did not name is named for them, once, on stderr (never in --json's output). */
+function sayLibraryFolder(choice: LibraryChoice, json: boolean): void {
+  if (choice.from === 'named' || json) return;
+  const whose = choice.from === 'app' ? "the installed app's library" : 'no app library on this computer';
+  process.stderr.write(`intel-desk: library ${choice.dir} (${whose}; --data-dir DIR for another)\n`);
+}
 
 function timeoutMs(values: Values): number | null {
   const raw = values.timeout ?? process.env['INTEL_DESK_TIMEOUT'];
@@ -65,8 +86,10 @@ export async function openDesk(values: Values, command: string | undefined): Pro
     import('./commands-wallet'),
     import('./commands-secret'),
   ]);
+  const library = libraryChoice(values);
+  sayLibraryFolder(library, values.json ?? false);
   const desk = await createDeskCore({
-    dataDir: dataDirOf(values),
+    dataDir: library.dir,
     demo: values.demo ?? process.env['INTEL_DESK_DEMO'] === '1',
     ...(asset ? { demoAsset: asset } : {}),
     ...(serviceUrl ? { serviceUrl } : {}),

@@ -6,6 +6,7 @@ import { didYouMean } from './suggest';
 export const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
   service: { type: 'string' },
   'data-dir': { type: 'string' },
   rpc: { type: 'string' },
@@ -66,8 +67,13 @@ export interface OptionHelp {
 export const OPTION_HELP: Record<OptionName, OptionHelp> = {
   json: { text: 'print JSON for scripts instead of text' },
   help: { text: 'this help' },
+  version: { text: "intel-desk's version" },
   service: { value: 'URL', text: 'the service for this run ($INTEL_DESK_SERVICE_URL)', completes: 'none' },
-  'data-dir': { value: 'DIR', text: 'the library folder (default ~/.intel-desk)', completes: 'folder' },
+  'data-dir': {
+    value: 'DIR',
+    text: "the library folder (default: the installed app's, else ~/.intel-desk)",
+    completes: 'folder',
+  },
   rpc: { value: 'URL', text: 'the chain RPC for this run ($INTEL_DESK_RPC_URL)', completes: 'none' },
   timeout: { value: 'S', text: 'seconds one request may take (default 20)', completes: 'none' },
   demo: { text: 'the local demo chain and its token ($INTEL_DESK_DEMO=1)' },
@@ -84,7 +90,7 @@ export const OPTION_HELP: Record<OptionName, OptionHelp> = {
     completes: 'none',
   },
   all: { text: 'every report on the menu' },
-  from: { value: 'D', text: 'from this ISO date or timestamp', completes: 'file' },
+  from: { value: 'D', text: 'from this ISO date or timestamp', completes: 'none' },
   to: { value: 'D', text: 'up to this ISO date or timestamp', completes: 'none' },
   ids: { value: 'a,b', text: 'these report ids', completes: 'none' },
   missing: { text: 'the reports on the menu you do not own' },
@@ -137,6 +143,7 @@ export const GLOBAL_OPTIONS: readonly OptionName[] = [
   'demo',
   'timeout',
   'help',
+  'version',
 ];
 
 /** "--service URL" or "--json". */

@@ -68,6 +68,7 @@ export const ACCOUNT_COMMANDS: readonly CliCommand[] = [
       from: {
         value: 'FILE',
         text: 'the backup to put back (without it: restore purchases from the service)',
+        completes: 'file',
       },
       yes: { text: 'restore a file from outside backups/ without asking' },
     },

@@ -42,7 +42,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   const baseUrl = () => service.client().baseUrl;
   const { snapshots } = library;
   const handlers: RpcHandlers = {
-    ...appHandlers({ integrity: ctx.integrity, service, demo, recovered: ctx.recovered }),
+    ...appHandlers({ integrity: ctx.integrity, service, demo, recovered: ctx.recovered, options }),
     ...catalogHandlers(ctx.catalog.service),
     ...purchaseHandlers({
       payments,

@@ -1,9 +1,10 @@
 /**
  * The help and the shell completion come from the command table that dispatches: every command the CLI runs
- * is in `--help`, has its own `--help`, and completes in bash and zsh, with its actions and flags.
+ * is in `--help`, has its own `--help`, and completes in bash, zsh and fish, with its actions and flags, and
+ * file names after a flag that takes a file.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, COMMAND_TABLE } from '../../src/cli/command-table';
@@ -59,17 +60,29 @@ describe('intel-desk --help', () => {
 
 describe('intel-desk completion', () => {
   let data: ReturnType<typeof tempDir>;
-  let scripts: { bash: string; zsh: string };
+  let scripts: { bash: string; zsh: string; fish: string };
+  /** A folder to complete in: a file, a key file and a folder. */
+  let files: string;
   beforeAll(async () => {
     data = tempDir('desk-cli-completion-');
-    const [bash, zsh] = await Promise.all([
+    const [bash, zsh, fish] = await Promise.all([
       runCli(['completion', 'bash'], env),
       runCli(['completion', 'zsh'], env),
+      runCli(['completion', 'fish'], env),
     ]);
-    expect([bash.code, zsh.code]).toEqual([0, 0]);
-    scripts = { bash: path.join(data.dir, 'intel-desk.bash'), zsh: path.join(data.dir, '_intel-desk') };
+    expect([bash.code, zsh.code, fish.code]).toEqual([0, 0, 0]);
+    scripts = {
+      bash: path.join(data.dir, 'intel-desk.bash'),
+      zsh: path.join(data.dir, '_intel-desk'),
+      fish: path.join(data.dir, 'intel-desk.fish'),
+    };
     writeFileSync(scripts.bash, bash.stdout);
     writeFileSync(scripts.zsh, zsh.stdout);
+    writeFileSync(scripts.fish, fish.stdout);
+    files = path.join(data.dir, 'here');
+    mkdirSync(path.join(files, 'backups'), { recursive: true });
+    writeFileSync(path.join(files, 'buyer.key'), '');
+    writeFileSync(path.join(files, 'desk-copy.db'), '');
   });
   afterAll(() => data?.remove());
 
@@ -84,7 +97,7 @@ describe('intel-desk completion', () => {
         'intel-desk',
         ...words,
       ],
-      { encoding: 'utf8' },
+      { encoding: 'utf8', cwd: files },
     );
     expect(shell.stderr).toBe('');
     return shell.stdout.split('\n').filter(Boolean);
@@ -100,6 +113,17 @@ describe('intel-desk completion', () => {
     // A flag of another command is not offered; a file argument is left to bash's file names.
     expect(bashOffers('list', '--ov')).toEqual([]);
     expect(bashOffers('bundle', 'put', 'h', '')).toEqual([]);
+  });
+
+  it('offers file names after a flag that takes a file in bash, and folders after one that takes a folder', () => {
+    const everything = ['backups', 'buyer.key', 'desk-copy.db'];
+    expect(bashOffers('wallet', 'import', '--key-file', '').sort()).toEqual(everything);
+    expect(bashOffers('wallet', 'import', '--key-file', 'bu')).toEqual(['buyer.key']);
+    expect(bashOffers('wallet', 'import', '--keystore', '').sort()).toEqual(everything);
+    // restore --from names a backup file; quote --from a date, so nothing is offered for it.
+    expect(bashOffers('restore', '--from', 'de')).toEqual(['desk-copy.db']);
+    expect(bashOffers('quote', 'h', '--from', 'de')).toEqual([]);
+    expect(bashOffers('library', '--data-dir', '')).toEqual(['backups']);
   });
 
   it('offers every command its table flags in bash', () => {
@@ -148,9 +172,77 @@ describe('intel-desk completion', () => {
     );
   });
 
+  it.skipIf(!zsh)('completes a file after restore --from in zsh, and no file after quote --from', () => {
+    const shell = spawnSync(
+      'zsh',
+      [
+        '-c',
+        [
+          'compdef() { }',
+          '_arguments() { print -rl -- "$@" }',
+          'source "$1"',
+          'words=(intel-desk restore ""); CURRENT=3; _intel_desk',
+          'print -- ---',
+          'words=(intel-desk quote ""); CURRENT=3; _intel_desk',
+        ].join('\n'),
+        'zsh',
+        scripts.zsh,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(shell.stderr).toBe('');
+    const [restore = '', quote = ''] = shell.stdout.split('---\n');
+    expect(restore.split('\n')).toContain(
+      '--from=[the backup to put back (without it  restore purchases from the service)]:FILE:_files',
+    );
+    expect(quote.split('\n')).toContain('--from=[from this ISO date or timestamp]:D: ');
+  });
+
+  const fish = spawnSync('fish', ['--version']).status === 0;
+
+  /** What fish itself offers (`complete -C`) for a command line, in the folder with the test's files. */
+  function fishOffers(line: string): string[] {
+    const shell = spawnSync(
+      'fish',
+      ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', scripts.fish, line],
+      {
+        encoding: 'utf8',
+        cwd: files,
+      },
+    );
+    expect(shell.stderr).toBe('');
+    return shell.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((offer) => offer.split('\t')[0] ?? '');
+  }
+
+  it.skipIf(!fish)('completes commands, actions, flags, values and file names in fish', () => {
+    expect(fishOffers('intel-desk ')).toEqual([...COMMAND_NAMES].sort());
+    expect(fishOffers('intel-desk wal')).toEqual(['wallet']);
+    expect(fishOffers('intel-desk wallet ')).toEqual(['import', 'status']);
+    expect(fishOffers('intel-desk help wa')).toEqual(['wallet']);
+    expect(fishOffers('intel-desk buy h --ov')).toEqual(['--over-cap']);
+    expect(fishOffers('intel-desk list --ov')).toEqual([]);
+    expect(fishOffers('intel-desk export rpt_1 --format ')).toEqual(['json', 'md', 'pdf']);
+    expect(fishOffers('intel-desk wallet import --key-file ')).toEqual([
+      'backups/',
+      'buyer.key',
+      'desk-copy.db',
+    ]);
+    expect(fishOffers('intel-desk restore --from de')).toEqual(['desk-copy.db']);
+    expect(fishOffers('intel-desk quote h --from ')).toEqual([]);
+    expect(fishOffers('intel-desk library --data-dir ')).toEqual(['backups/']);
+    for (const command of COMMAND_TABLE) {
+      const offered = fishOffers(`intel-desk ${command.name} --`);
+      for (const option of command.options) expect(offered).toContain(`--${option}`);
+      expect(offered).toContain('--json');
+    }
+  });
+
   it('names the shells it knows', async () => {
     const run = await runCli(['completion', 'zhs'], env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/completion takes bash or zsh\. Did you mean zsh\?/);
+    expect(run.stderr).toMatch(/completion takes bash, zsh or fish\. Did you mean zsh\?/);
   });
 });

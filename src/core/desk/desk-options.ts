@@ -63,6 +63,11 @@ export interface DeskCoreOptions {
   autoLockCheckMs?: number;
   /** The WalletConnect relay, already validated (src/shared/walletconnect-relay.ts); default WalletConnect's. */
   walletConnectRelayUrl?: string;
+  /**
+   * How this computer starts the intel-desk CLI, for the MCP configuration Settings shows: a checkout's host
+   * gives Node and bin/intel-desk.mjs; unset, `intel-desk` on the PATH.
+   */
+  cliLauncher?: { command: string; args: string[] };
   /** When the background integrity check runs (tests start it at once). */
   integrity?: Omit<IntegrityWatchOptions, 'nativeBinding'>;
 }

@@ -1,4 +1,4 @@
-/** Service URL, spending caps and budgets, wallet, WalletConnect, chain RPC, network, library secret, theme. Secrets go in; only "set / accepted" comes out. */
+/** Service URL, spending caps and budgets, wallet, WalletConnect, chain RPC, network, library secret, theme, the assistant's setup. Secrets go in; only "set / accepted" comes out. */
 import { useId, useState } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
@@ -10,6 +10,7 @@ import { ChainRpcForm } from './ChainRpcForm';
 import { NetworkForm } from './NetworkForm';
 import { OptionalSettingForm } from './OptionalSettingForm';
 import { LibraryCard } from './LibraryCard';
+import { AssistantSetupCard } from './AssistantSetup';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { httpUrlSchema, walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { ImportWallet } from '../wallet/ImportWallet';
@@ -283,6 +284,7 @@ export function SettingsScreen() {
           <ChainRpcForm settings={settings.data} />
           <NetworkForm settings={settings.data} />
           <LibraryCard />
+          <AssistantSetupCard />
           {/* Last, so the cards above keep their rows; its text names the caps it sits beside. */}
           <BudgetsForm />
         </div>
