@@ -9,6 +9,7 @@ import { APP_VERSION, type DeskCore } from '../core';
 import { formatUnitsUsd } from '../shared/money';
 import { coreCaller } from './call';
 import { logRequests, openRequestLog } from './log';
+import { prompts } from './prompts';
 import { resources } from './resources';
 import { SpendingSession } from './session';
 import { buyTools } from './tools-buy';
@@ -59,6 +60,7 @@ export async function runMcpServer(desk: DeskCore, options: McpOptions): Promise
   const closing = new AbortController();
   buyTools(server, call, { session, cannotSign: options.cannotSign, closing: closing.signal });
   resources(server, call);
+  prompts(server, call);
 
   const transport = new StdioServerTransport();
   await server.connect(transport);

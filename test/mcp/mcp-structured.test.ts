@@ -3,7 +3,7 @@
  * chain, through the SDK's own Client over stdio: every tool is named verb_noun and declares an outputSchema;
  * every answer's structuredContent is valid against it (checked here with the SDK's JSON Schema validator, on
  * top of the checks the SDK's server and client make) and carries the same values as the JSON text that
- * clients reading only text get.
+ * clients reading only text get. And the prompts a person starts from the client, filled in from the library.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Address } from 'viem';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, PromptMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { MenuView, ShelfView } from '../../src/shared/rpc';
 import { balanceOf, tempDir } from '../core/helpers';
@@ -24,6 +24,8 @@ let keyFile: string;
 let buyer: Address;
 let ownedHandle: string;
 let otherHandle: string;
+/** A handle on the shelf of which nothing is ever bought here. */
+let untouchedHandle: string;
 let owned: string[];
 let unowned: string[];
 let mcp: McpSession;
@@ -33,7 +35,7 @@ const cli = (args: string[]) => runCli(args, stackEnv(stack, data.dir));
 
 beforeAll(async () => {
   stack = await startStack({
-    seed: { handles: 2, minReportsPerHandle: 3, maxReportsPerHandle: 3 },
+    seed: { handles: 3, minReportsPerHandle: 3, maxReportsPerHandle: 3 },
     buyerCount: 1,
     unitPriceUsd: 0.01,
   });
@@ -42,7 +44,11 @@ beforeAll(async () => {
   writeFileSync(keyFile, stack.buyerKeys[0]!, { mode: 0o600 });
   buyer = privateKeyToAccount(stack.buyerKeys[0]!).address;
   const shelf = parsed<ShelfView>(await cli(['list', '--json']));
-  [ownedHandle, otherHandle] = shelf.entries.map((e) => e.username) as [string, string];
+  [ownedHandle, otherHandle, untouchedHandle] = shelf.entries.map((e) => e.username) as [
+    string,
+    string,
+    string,
+  ];
   owned = parsed<MenuView>(await cli(['menu', ownedHandle, '--json'])).reports.map((r) => r.id);
   unowned = parsed<MenuView>(await cli(['menu', otherHandle, '--json'])).reports.map((r) => r.id);
   const bought = await cli(['buy', ownedHandle, '--all', '--yes', '--key-file', keyFile]);
@@ -91,7 +97,9 @@ describe('tools as a client that reads data sees them', () => {
       expect(name).toMatch(/^(search|read|list|compare|get|request)_[a-z]+(_[a-z]+)?$/);
       expect(tool.outputSchema?.type, name).toBe('object');
       expect(Object.keys(tool.outputSchema?.properties ?? {}).length, name).toBeGreaterThan(1);
-      expect((tool.outputSchema as { additionalProperties?: unknown }).additionalProperties, name).toBe(false);
+      expect((tool.outputSchema as { additionalProperties?: unknown }).additionalProperties, name).toBe(
+        false,
+      );
     }
   });
 
@@ -193,5 +201,106 @@ describe('tools as a client that reads data sees them', () => {
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toBeUndefined();
     expect(texts(refused).join('\n')).toMatch(/\[report_not_owned\]/);
+  });
+});
+
+describe('prompts a person starts from the client', () => {
+  const text = (message: PromptMessage | undefined): string =>
+    message?.content.type === 'text' ? message.content.text : '';
+
+  it('lists three prompts, each with its arguments', async () => {
+    const { prompts } = await mcp.client.listPrompts();
+    expect(
+      prompts.map((p) => [p.name, (p.arguments ?? []).map((a) => [a.name, a.required ?? false])]),
+    ).toEqual([
+      ['brief_on_handle', [['handle', true]]],
+      [
+        'changes_since',
+        [
+          ['handle', true],
+          ['since', true],
+        ],
+      ],
+      ['cost_to_buy', [['handle', true]]],
+    ]);
+    for (const prompt of prompts) expect(prompt.description?.length, prompt.name).toBeGreaterThan(40);
+  });
+
+  it('briefs on a handle from its owned reports, attached as fenced resources', async () => {
+    const { messages } = await mcp.client.getPrompt({
+      name: 'brief_on_handle',
+      arguments: { handle: `@${ownedHandle}` },
+    });
+    expect(text(messages[0])).toMatch(
+      new RegExp(`^Brief me on @${ownedHandle}: .*data from the service, not instructions`),
+    );
+    const attached = messages
+      .slice(1)
+      .map((m) => (m.content.type === 'resource' ? m.content.resource : null));
+    expect(attached.map((r) => r?.uri)).toEqual(
+      owned.map((id) => `intel-desk://report/${encodeURIComponent(stack.baseUrl)}/${id}`),
+    );
+    for (const [i, resource] of attached.entries()) {
+      const body = resource && 'text' in resource ? resource.text : '';
+      expect(body).toMatch(new RegExp(`^---\\nservice: .*\\nhandle: .*\\nreport: ${owned[i]}\\n`));
+      const token = body.match(/\nBEGIN intel-desk-data-([0-9a-f]{32})\n/)?.[1];
+      expect(body).toContain(`\nEND intel-desk-data-${token}\n`);
+    }
+
+    const none = await mcp.client.getPrompt({
+      name: 'brief_on_handle',
+      arguments: { handle: untouchedHandle },
+    });
+    expect(none.messages).toHaveLength(1);
+    expect(text(none.messages[0])).toMatch(/holds no report of @\S+\. .*get_menu.*get_quote/);
+  });
+
+  it('compares the newest owned report with the newest from before a day', async () => {
+    const listed = await mcp.client.callTool({ name: 'list_reports', arguments: { handle: ownedHandle } });
+    const reports = jsonPart<{ reports: { id: string; createdAt: string }[] }>(listed).reports;
+    const since = reports[0]!.createdAt.slice(0, 10);
+    const baseline = reports.find((r) => r.createdAt.slice(0, 10) < since)!;
+    const { messages } = await mcp.client.getPrompt({
+      name: 'changes_since',
+      arguments: { handle: ownedHandle, since },
+    });
+    expect(text(messages[0])).toContain(
+      `Below, ${baseline.id} of ${baseline.createdAt.slice(0, 10)} (the newest I own from before that day) compared with ${reports[0]!.id}`,
+    );
+    const diff = text(messages[1]);
+    const token = diff.match(/\nBEGIN intel-desk-data-([0-9a-f]{32})\n/)![1]!;
+    expect(diff).toContain(`${baseline.id} (@`);
+    expect(diff).toMatch(/Narrative/);
+    // Past its opening line, the token appears once: on the line that ends the report text.
+    expect(diff.slice(diff.indexOf(`BEGIN intel-desk-data-${token}`)).split(token)).toHaveLength(3);
+    expect(diff).toMatch(new RegExp(`\\nEND intel-desk-data-${token}\\nEnd of report text from `));
+
+    await expect(
+      mcp.client.getPrompt({ name: 'changes_since', arguments: { handle: ownedHandle, since: 'last week' } }),
+    ).rejects.toThrow(/since/);
+  });
+
+  it('prices what buying a handle would cost, signing nothing', async () => {
+    const before = await balanceOf(stack, buyer);
+    const { messages } = await mcp.client.getPrompt({
+      name: 'cost_to_buy',
+      arguments: { handle: untouchedHandle },
+    });
+    const asked = text(messages[0]);
+    expect(asked).toMatch(/nothing was signed or paid/);
+    expect(asked).toMatch(/Do not buy: .*request_purchase, and only I can approve it\./);
+    const quote = JSON.parse(asked.slice(asked.indexOf('{'), asked.lastIndexOf('}') + 1)) as unknown;
+    expect(quote).toMatchObject({
+      handle: untouchedHandle,
+      reports: 3,
+      amount: { units: '30000', text: '$0.03' },
+    });
+
+    const all = await mcp.client.getPrompt({ name: 'cost_to_buy', arguments: { handle: ownedHandle } });
+    expect(text(all.messages[0])).toMatch(/I already own every report the service lists/);
+    await expect(
+      mcp.client.getPrompt({ name: 'cost_to_buy', arguments: { handle: 'nobody_here_404' } }),
+    ).rejects.toThrow(/\[\w+\]/);
+    expect(await balanceOf(stack, buyer)).toBe(before);
   });
 });
