@@ -4,6 +4,7 @@
  * says what to do with them. None signs or pays: buying stays request_purchase and the person's word.
  */
 import { z } from 'zod';
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
 import { diffText } from '../cli/commands-diff';
@@ -32,6 +33,50 @@ async function ownedReports(call: CoreCall, handle: string): Promise<LibraryItem
   const { items } = await call('library.list', { handle, sort: 'date', order: 'desc', limit: 1000 });
   return items;
 }
+
+/** Suggestions offered as the person types a handle: at most 100, as MCP completion allows. */
+const startingWith = (names: string[], typed: string): string[] => {
+  const start = bare(typed).toLowerCase();
+  return names.filter((name) => name.toLowerCase().startsWith(start)).slice(0, 100);
+};
+
+/** A handle argument whose suggestions are the handles the library owns reports of. */
+const ownedHandleArg = (call: CoreCall) =>
+  completable(
+    handleArg.describe('A handle the library has reports of, e.g. "ada_lindqvist" (@ optional).'),
+    async (typed) => {
+      const { handles } = await call('library.handles', {});
+      return startingWith(
+        handles.map((h) => h.username),
+        typed,
+      );
+    },
+  );
+
+/** A handle argument whose suggestions come from the shelf (its offline copy when the service is away). */
+const shelfHandleArg = (call: CoreCall) =>
+  completable(
+    handleArg.describe('A handle on the shelf, e.g. "ada_lindqvist" (@ optional).'),
+    async (typed) => {
+      try {
+        const summary = await call('shelf.summary', {});
+        const text = bare(typed);
+        const page = await call('shelf.page', {
+          version: summary.version,
+          ...(text ? { text } : {}),
+          offset: 0,
+          limit: 100,
+        });
+        return startingWith(
+          page.entries.map((e) => e.username),
+          typed,
+        );
+      } catch {
+        // No shelf to suggest from (never fetched, service away): the person types the handle.
+        return [];
+      }
+    },
+  );
 
 const NONE_OWNED = (handle: string) =>
   `The library holds no report of @${handle}. Tell me so, and offer to look at what the service has on them with get_menu and its price with get_quote; only I can approve buying (request_purchase).`;
@@ -158,7 +203,7 @@ export function prompts(server: McpServer, call: CoreCall): void {
     {
       title: 'Brief me on @handle',
       description: `A brief on a handle from the reports the person owns of it (the newest ${BRIEF_REPORTS}, attached). Offline.`,
-      argsSchema: { handle: handleArg },
+      argsSchema: { handle: ownedHandleArg(call) },
     },
     ({ handle }) => asInvalidParams(() => brief(call, bare(handle))),
   );
@@ -170,7 +215,7 @@ export function prompts(server: McpServer, call: CoreCall): void {
       description:
         'How a handle changed since a day: the newest owned report from before it compared with the newest owned one, figure by figure and in words. Offline.',
       argsSchema: {
-        handle: handleArg,
+        handle: ownedHandleArg(call),
         since: z.iso.date().describe('The day to compare from, YYYY-MM-DD (UTC).'),
       },
     },
@@ -183,7 +228,7 @@ export function prompts(server: McpServer, call: CoreCall): void {
       title: 'What would buying @handle cost',
       description:
         "The live price of a handle's reports not owned yet, with what the person's caps, budget and payee pin say about it. Asks the service; signs nothing and pays nothing.",
-      argsSchema: { handle: handleArg },
+      argsSchema: { handle: shelfHandleArg(call) },
     },
     ({ handle }) => asInvalidParams(() => cost(call, bare(handle))),
   );

@@ -226,6 +226,21 @@ describe('prompts a person starts from the client', () => {
     for (const prompt of prompts) expect(prompt.description?.length, prompt.name).toBeGreaterThan(40);
   });
 
+  it('suggests handles as the person types one: owned ones to brief on, the shelf to price', async () => {
+    const complete = (prompt: string, value: string) =>
+      mcp.client.complete({
+        ref: { type: 'ref/prompt', name: prompt },
+        argument: { name: 'handle', value },
+      });
+    const mine = await complete('brief_on_handle', `@${ownedHandle.slice(0, 3).toUpperCase()}`);
+    expect(mine.completion.values).toContain(ownedHandle);
+    expect(mine.completion.values).not.toContain(untouchedHandle);
+    const since = await complete('changes_since', '');
+    expect(since.completion.values.sort()).toEqual([ownedHandle, otherHandle].sort());
+    const shelf = await complete('cost_to_buy', untouchedHandle.slice(0, 4));
+    expect(shelf.completion.values).toContain(untouchedHandle);
+  });
+
   it('briefs on a handle from its owned reports, attached as fenced resources', async () => {
     const { messages } = await mcp.client.getPrompt({
       name: 'brief_on_handle',
