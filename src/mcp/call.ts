@@ -2,6 +2,7 @@
  * The MCP server reaches core the way the window does: through the contract's dispatch, so every input is
  * checked by the same zod schema and every refusal leaves as a code and a message, never a stack trace.
  */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { DeskCore } from '../core';
 import { dispatch } from '../host/dispatch';
 import type { RpcInput, RpcMethod, RpcOutputs } from '../shared/rpc';
@@ -48,4 +49,18 @@ export function coreCaller(desk: DeskCore, logError: (error: unknown) => void): 
     // dispatch answers with the handler's own value: the contract types it as RpcOutputs[M].
     return result.value as RpcOutputs[M];
   };
+}
+
+/**
+ * Outside a tool (a resource read, a prompt) a refusal from core is the client's mistake (no such report, a
+ * handle the service does not know): said as invalid params, with its message and code.
+ */
+export async function asInvalidParams<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ToolRefusal)
+      throw new McpError(ErrorCode.InvalidParams, `${error.message} [${error.code}]`);
+    throw error;
+  }
 }

@@ -5,23 +5,13 @@
  */
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { ToolRefusal, type CoreCall } from './call';
+import { asInvalidParams, type CoreCall } from './call';
 import { json } from './result';
-import { fence, oneLine, plain, provenanceOf, QUOTED_DATA } from './text';
+import { reportMarkdown } from './report-text';
+import { oneLine, plain, QUOTED_DATA } from './text';
 import { REPORT_TEMPLATE, SEARCH_TEMPLATE, reportUri, searchUri } from './uris';
 
 const one = (value: string | string[] | undefined): string => (Array.isArray(value) ? value[0] : value) ?? '';
-
-/** A refusal from core is the client's mistake (no such report): said as invalid params, with its message. */
-async function asResourceError<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof ToolRefusal)
-      throw new McpError(ErrorCode.InvalidParams, `${error.message} [${error.code}]`);
-    throw error;
-  }
-}
 
 export function resources(server: McpServer, call: CoreCall): void {
   server.registerResource(
@@ -47,28 +37,12 @@ export function resources(server: McpServer, call: CoreCall): void {
       mimeType: 'text/markdown',
     },
     async (uri, variables) =>
-      asResourceError(async () => {
+      asInvalidParams(async () => {
         const serviceUrl = decodeURIComponent(one(variables['service']));
         const id = decodeURIComponent(one(variables['id']));
-        const view = await call('report.get', { id, serviceUrl });
-        const md = await call('report.export', { id, serviceUrl: view.serviceUrl, format: 'md' });
-        const fenced = fence(provenanceOf(view));
-        const header = [
-          '---',
-          `service: ${oneLine(view.serviceUrl)}`,
-          `handle: ${oneLine(view.handle)}`,
-          `report: ${oneLine(view.snapshot.id)}`,
-          `bought: ${view.purchase?.createdAt ?? 'unknown'}`,
-          `purchase: ${view.purchase?.id ?? 'unknown'}`,
-          '---',
-        ].join('\n');
         return {
           contents: [
-            {
-              uri: uri.href,
-              mimeType: 'text/markdown',
-              text: [header, '', fenced.open, '', fenced.inside(md.content), '', fenced.close].join('\n'),
-            },
+            { uri: uri.href, mimeType: 'text/markdown', text: await reportMarkdown(call, serviceUrl, id) },
           ],
         };
       }),
@@ -96,7 +70,7 @@ export function resources(server: McpServer, call: CoreCall): void {
       mimeType: 'application/json',
     },
     async (uri, variables) =>
-      asResourceError(async () => {
+      asInvalidParams(async () => {
         const id = Number(one(variables['id']));
         const { searches } = await call('searches.list', {});
         const search = searches.find((s) => s.id === id);

@@ -13,7 +13,7 @@ export const handleArg = z
   .trim()
   .min(1, 'handle is required: a handle from the shelf, such as "ada_lindqvist" (no @ needed)')
   .max(100)
-  .describe('The handle (social-network username) as listed by the shelf tool, e.g. "ada_lindqvist".');
+  .describe('The handle (social-network username) as listed by list_shelf, e.g. "ada_lindqvist".');
 
 export const selectionShape = {
   all: z
@@ -33,7 +33,7 @@ export const selectionShape = {
     .min(1)
     .max(200)
     .optional()
-    .describe('Report ids from the menu tool, e.g. ["rpt_ada_003"].'),
+    .describe('Report ids from get_menu, e.g. ["rpt_ada_003"].'),
   includeOwned: z
     .boolean()
     .optional()

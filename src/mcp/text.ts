@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { terminalText } from '../host/text/terminal';
 import type { ReportView } from '../shared/rpc';
+import type { DateRange } from '../shared/wire';
 
 export interface Provenance {
   serviceUrl: string;
@@ -31,6 +32,22 @@ export function provenanceOf(view: ReportView): Required<Provenance> {
 
 /** Service text made safe to show: no control characters, invisible ones as visible <U+XXXX> escapes. */
 export const plain = (text: string): string => terminalText(text);
+
+/** Every string in a value from the service made safe as plain() makes it; numbers and the shape unchanged. */
+function plainDeep(value: unknown): unknown {
+  if (typeof value === 'string') return plain(value);
+  if (Array.isArray(value)) return value.map(plainDeep);
+  if (typeof value === 'object' && value !== null) return plainRecord(value);
+  return value;
+}
+
+/** An object from the service (a report's analytics) with every key and string in it made safe. */
+export const plainRecord = (record: object): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(record).map(([key, inner]) => [plain(key), plainDeep(inner)]));
+
+/** A report's period as the assistant reads it: its two ends only (the service may send more fields). */
+export const periodOf = (range: DateRange | null): { from: string; to: string } | null =>
+  range === null ? null : { from: plain(range.from), to: plain(range.to) };
 
 /** A value from the service on one line (a name, an id, a URL), so it cannot start a line of its own. */
 export const oneLine = (text: string): string => plain(text).replace(/\s+/g, ' ').trim();

@@ -11,7 +11,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { formatUnitsUsd } from '../shared/money';
 import type { PurchaseOutcome, PurchaseRequestView } from '../shared/rpc';
 import { ToolRefusal, type CoreCall } from './call';
-import { guarded, json, text } from './result';
+import { guarded, json, structured, text, type Out } from './result';
+import { requestPurchaseOut, requestStatusOut } from './outputs';
 import { handleArg, selectionOf, selectionShape } from './selection';
 import type { SpendingSession } from './session';
 import { purchaseSummary, requestSummary } from './tools-catalog';
@@ -28,8 +29,19 @@ export interface BuyOptions {
 
 const NOTHING_MOVED = 'Nothing was bought and no money moved.';
 
+/** A request that waits for the person: what was said, how they can approve it, and the request. */
+function pending(said: string, request: PurchaseRequestView): CallToolResult {
+  const data: Out<typeof requestPurchaseOut> = {
+    outcome: 'pending',
+    said,
+    request: requestSummary(request),
+    approveWith: outOfBand(request.id),
+  };
+  return structured(data, said, outOfBand(request.id), json(data));
+}
+
 const outOfBand = (id: string) =>
-  `The person can approve it in a terminal with \`intel-desk approve ${id}\` (or decline it with \`intel-desk approve ${id} --decline\`); check its state with purchase_request_status.`;
+  `The person can approve it in a terminal with \`intel-desk approve ${id}\` (or decline it with \`intel-desk approve ${id} --decline\`); check its state with get_purchase_request.`;
 
 /** Why the person is not asked here and now; null when they can be. */
 function whyNotAskedNow(server: McpServer, options: BuyOptions, request: PurchaseRequestView): string | null {
@@ -87,9 +99,9 @@ async function askThePerson(
   const units = BigInt(request.amount);
   const before = options.session.remainingUnits();
   if (!options.session.reserve(units))
-    return text(
+    return pending(
       `${NOTHING_MOVED} Request ${request.id} is pending: another approval in this session holds what is left of its limit.`,
-      outOfBand(request.id),
+      request,
     );
   let spent = 0n;
   try {
@@ -113,10 +125,7 @@ async function askThePerson(
     if (answer.action !== 'accept' || answer.content?.['approve'] !== true) {
       const how =
         answer.action === 'accept' ? 'said no' : answer.action === 'decline' ? 'declined' : 'cancelled';
-      return text(
-        `The person ${how}. ${NOTHING_MOVED} Request ${request.id} stays pending.`,
-        outOfBand(request.id),
-      );
+      return pending(`The person ${how}. ${NOTHING_MOVED} Request ${request.id} stays pending.`, request);
     }
     // What was reserved for this request is all it may pay in this session.
     const approved = await call('purchaseRequest.approve', { id: request.id, limitUnits: request.amount });
@@ -126,16 +135,16 @@ async function askThePerson(
       logger: 'intel-desk',
       data: `purchase request ${request.id} approved by the person: ${approved.outcome.status}`,
     });
-    return text(
-      outcomeText(approved.outcome),
-      json({
-        request: requestSummary(approved.request),
-        ...('purchase' in approved.outcome && approved.outcome.purchase
-          ? { purchase: purchaseSummary(approved.outcome.purchase) }
-          : {}),
-        sessionLimitLeft: money(options.session.remainingUnits() + units - spent),
-      }),
-    );
+    const data: Out<typeof requestPurchaseOut> = {
+      outcome: approved.outcome.status,
+      said: outcomeText(approved.outcome),
+      request: requestSummary(approved.request),
+      ...('purchase' in approved.outcome && approved.outcome.purchase
+        ? { purchase: purchaseSummary(approved.outcome.purchase) }
+        : {}),
+      sessionLimitLeft: money(options.session.remainingUnits() + units - spent),
+    };
+    return structured(data, data.said, json(data));
   } catch (error) {
     if (error instanceof ToolRefusal)
       return {
@@ -160,7 +169,7 @@ export function buyTools(server: McpServer, call: CoreCall, options: BuyOptions)
         'Ask the person to buy reports. This tool cannot buy by itself: it records a purchase request at the live price and,',
         'where this client can ask the person and the session allows it, asks them now. Money moves only if the person approves;',
         'otherwise the request stays pending and the answer says so and how the person can approve it. Choose exactly one of',
-        'all, from/to, ids (check the price with quote first). Give the person your reason.',
+        'all, from/to, ids (check the price with get_quote first). Give the person your reason.',
       ].join(' '),
       inputSchema: {
         handle: handleArg,
@@ -172,6 +181,7 @@ export function buyTools(server: McpServer, call: CoreCall, options: BuyOptions)
           .max(500)
           .describe('Why these reports are worth buying, in a sentence the person will read.'),
       },
+      outputSchema: requestPurchaseOut,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -188,17 +198,16 @@ export function buyTools(server: McpServer, call: CoreCall, options: BuyOptions)
       });
       const why = whyNotAskedNow(server, options, request);
       if (why !== null)
-        return text(
+        return pending(
           `${NOTHING_MOVED} Purchase request ${request.id} is pending the person's approval: ${request.reportCount} report(s) of @${request.handle} for ${formatUnitsUsd(request.amount)}. ${why}`,
-          outOfBand(request.id),
-          json(requestSummary(request)),
+          request,
         );
       return askThePerson(server, call, options, request);
     }),
   );
 
   server.registerTool(
-    'purchase_request_status',
+    'get_purchase_request',
     {
       title: 'State of a purchase request',
       description:
@@ -210,6 +219,7 @@ export function buyTools(server: McpServer, call: CoreCall, options: BuyOptions)
           .regex(/^req_[0-9a-f]+$/, 'id is a purchase request id such as "req_1a2b3c4d5e6f"')
           .describe('The request id request_purchase answered with.'),
       },
+      outputSchema: requestStatusOut,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded(async ({ id }) => {
@@ -218,12 +228,11 @@ export function buyTools(server: McpServer, call: CoreCall, options: BuyOptions)
         request.purchaseId === null
           ? null
           : ((await call('purchases.list', {})).purchases.find((p) => p.id === request.purchaseId) ?? null);
-      return text(
-        json({
-          request: requestSummary(request),
-          ...(purchase ? { purchase: purchaseSummary(purchase) } : {}),
-        }),
-      );
+      const data: Out<typeof requestStatusOut> = {
+        request: requestSummary(request),
+        ...(purchase ? { purchase: purchaseSummary(purchase) } : {}),
+      };
+      return structured(data, json(data));
     }),
   );
 }

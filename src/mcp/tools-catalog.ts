@@ -3,15 +3,16 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { PurchaseRequestView, PurchaseView, QuoteView } from '../shared/rpc';
 import type { CoreCall } from './call';
-import { guarded, json, text } from './result';
+import { menuOut, purchaseOut, purchasesOut, quoteOut, requestOut, shelfOut, spendOut } from './outputs';
+import { guarded, json, structured, type Out } from './result';
 import { handleArg, selectionOf, selectionShape } from './selection';
-import { plain } from './text';
+import { periodOf, plain } from './text';
 import { money } from './money';
 
 const FREE = { readOnlyHint: true, openWorldHint: true } as const;
 const LEDGER = { readOnlyHint: true, openWorldHint: false } as const;
 
-export const purchaseSummary = (p: PurchaseView) => ({
+export const purchaseSummary = (p: PurchaseView): z.infer<typeof purchaseOut> => ({
   id: p.id,
   handle: p.handle,
   reports: p.reportCount,
@@ -26,7 +27,7 @@ export const purchaseSummary = (p: PurchaseView) => ({
   ...(p.waitingFor ? { waitingFor: p.waitingFor.summary } : {}),
 });
 
-export const requestSummary = (r: PurchaseRequestView) => ({
+export const requestSummary = (r: PurchaseRequestView): z.infer<typeof requestOut> => ({
   id: r.id,
   state: r.state,
   handle: r.handle,
@@ -41,7 +42,7 @@ export const requestSummary = (r: PurchaseRequestView) => ({
   ...(r.error ? { lastRefusal: r.error } : {}),
 });
 
-export const quoteSummary = (q: QuoteView) => ({
+export const quoteSummary = (q: QuoteView): Out<typeof quoteOut> => ({
   handle: q.handle,
   reports: q.reportCount,
   unitPrice: money(q.unitPriceUnits),
@@ -60,7 +61,7 @@ export const quoteSummary = (q: QuoteView) => ({
 
 export function catalogTools(server: McpServer, call: CoreCall): void {
   server.registerTool(
-    'shelf',
+    'list_shelf',
     {
       title: 'The shelf of handles',
       description:
@@ -70,6 +71,7 @@ export function catalogTools(server: McpServer, call: CoreCall): void {
         offset: z.number().int().min(0).optional().describe('Handles to skip (default 0).'),
         limit: z.number().int().min(1).max(100).optional().describe('Handles per page (default 25).'),
       },
+      outputSchema: shelfOut,
       annotations: FREE,
     },
     guarded(async ({ text: filter, offset, limit }) => {
@@ -80,58 +82,58 @@ export function catalogTools(server: McpServer, call: CoreCall): void {
         offset: offset ?? 0,
         limit: limit ?? 25,
       });
-      return text(
-        json({
-          ...(summary.stale ? { offlineCopyFrom: summary.fetchedAt } : {}),
-          matched: page.matched,
-          offset: page.offset,
-          handles: page.entries.map((e) => ({
-            handle: e.username,
-            name: e.displayName === undefined ? null : plain(e.displayName),
-            followers: e.followers,
-            reports: e.reportCount,
-            updated: e.gatheredAt,
-          })),
-        }),
-      );
+      const data: Out<typeof shelfOut> = {
+        ...(summary.stale && summary.fetchedAt ? { offlineCopyFrom: summary.fetchedAt } : {}),
+        matched: page.matched,
+        offset: page.offset,
+        handles: page.entries.map((e) => ({
+          handle: e.username,
+          name: e.displayName === undefined ? null : plain(e.displayName),
+          followers: e.followers ?? null,
+          reports: e.reportCount ?? null,
+          updated: e.gatheredAt ?? null,
+        })),
+      };
+      return structured(data, json(data));
     }),
   );
 
   server.registerTool(
-    'menu',
+    'get_menu',
     {
       title: "A handle's report menu",
       description:
-        "A handle's free report menu: every report's id, date, model, post count and period, and whether the person owns it. Free; signs nothing. Use the ids with quote or request_purchase.",
+        "A handle's free report menu: every report's id, date, model, post count and period, and whether the person owns it. Free; signs nothing. Use the ids with get_quote or request_purchase.",
       inputSchema: { handle: handleArg },
+      outputSchema: menuOut,
       annotations: FREE,
     },
     guarded(async ({ handle }) => {
       const view = await call('menu.get', { handle });
-      return text(
-        json({
-          handle: view.username,
-          ...(view.stale ? { offlineCopyFrom: view.fetchedAt } : {}),
-          reports: view.reports.map((r) => ({
-            id: r.id,
-            createdAt: r.createdAt,
-            model: plain(r.model),
-            postCount: r.postCount,
-            period: r.dateRange,
-            owned: r.owned,
-          })),
-        }),
-      );
+      const data: Out<typeof menuOut> = {
+        handle: view.username,
+        ...(view.stale && view.fetchedAt ? { offlineCopyFrom: view.fetchedAt } : {}),
+        reports: view.reports.map((r) => ({
+          id: r.id,
+          createdAt: r.createdAt,
+          model: plain(r.model),
+          postCount: r.postCount,
+          period: periodOf(r.dateRange),
+          owned: r.owned,
+        })),
+      };
+      return structured(data, json(data));
     }),
   );
 
   server.registerTool(
-    'quote',
+    'get_quote',
     {
       title: 'Live price',
       description:
         "The live price of a choice of reports, from the service's payment challenge, with what the person's caps and budgets say about it. Signs nothing and pays nothing. Choose exactly one of all, from/to, ids. To buy, use request_purchase: only the person can approve a purchase.",
       inputSchema: { handle: handleArg, ...selectionShape },
+      outputSchema: quoteOut,
       annotations: FREE,
     },
     guarded(async (args) => {
@@ -140,7 +142,8 @@ export function catalogTools(server: McpServer, call: CoreCall): void {
         selection: selectionOf(args),
         includeOwned: args.includeOwned ?? false,
       });
-      return text(json(quoteSummary(view)), 'This is a price only: nothing was signed or paid.');
+      const data = quoteSummary(view);
+      return structured(data, json(data), 'This is a price only: nothing was signed or paid.');
     }),
   );
 
@@ -153,25 +156,25 @@ export function catalogTools(server: McpServer, call: CoreCall): void {
       inputSchema: {
         limit: z.number().int().min(1).max(200).optional().describe('Purchases to return (default 50).'),
       },
+      outputSchema: purchasesOut,
       annotations: LEDGER,
     },
     guarded(async ({ limit }) => {
       const view = await call('purchases.list', {});
       const { requests } = await call('purchaseRequests.list', {});
-      return text(
-        json({
-          spentToday: money(view.spentTodayUnits),
-          dailyCap: money(view.dailyCapUnits),
-          perPurchaseCap: money(view.perPurchaseCapUnits),
-          purchases: view.purchases.slice(0, limit ?? 50).map(purchaseSummary),
-          requests: requests.slice(0, limit ?? 50).map(requestSummary),
-        }),
-      );
+      const data: Out<typeof purchasesOut> = {
+        spentToday: money(view.spentTodayUnits),
+        dailyCap: money(view.dailyCapUnits),
+        perPurchaseCap: money(view.perPurchaseCapUnits),
+        purchases: view.purchases.slice(0, limit ?? 50).map(purchaseSummary),
+        requests: requests.slice(0, limit ?? 50).map(requestSummary),
+      };
+      return structured(data, json(data));
     }),
   );
 
   server.registerTool(
-    'spend',
+    'get_spend',
     {
       title: 'Spend',
       description:
@@ -179,11 +182,30 @@ export function catalogTools(server: McpServer, call: CoreCall): void {
       inputSchema: {
         days: z.number().int().min(1).max(366).optional().describe('Days of the by-day series (default 30).'),
       },
+      outputSchema: spendOut,
       annotations: LEDGER,
     },
     guarded(async ({ days }) => {
       const view = await call('purchases.spend', days === undefined ? {} : { days });
-      return text(json(view));
+      const data: Out<typeof spendOut> = {
+        lifetimeUnits: view.lifetimeUnits,
+        monthUnits: view.monthUnits,
+        todayUnits: view.todayUnits,
+        unsettledUnits: view.unsettledUnits,
+        dayStart: view.dayStart,
+        monthStart: view.monthStart,
+        dailyCapUnits: view.dailyCapUnits,
+        perPurchaseCapUnits: view.perPurchaseCapUnits,
+        byHandle: view.byHandle.map((h) => ({
+          handle: h.handle,
+          totalUnits: h.totalUnits,
+          monthUnits: h.monthUnits,
+          purchases: h.purchases,
+          budgetUnits: h.budgetUnits,
+        })),
+        byDay: view.byDay.map((d) => ({ day: d.day, units: d.units })),
+      };
+      return structured(data, json(data));
     }),
   );
 }

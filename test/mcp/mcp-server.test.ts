@@ -90,22 +90,22 @@ describe('intel-desk mcp: the library as tools and resources', () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'compare_reports',
+      'get_menu',
+      'get_purchase_request',
+      'get_quote',
+      'get_spend',
       'list_purchases',
       'list_reports',
-      'menu',
-      'purchase_request_status',
-      'quote',
+      'list_shelf',
       'read_report',
       'request_purchase',
       'search_library',
-      'shelf',
-      'spend',
     ]);
     for (const tool of tools) {
       expect(tool.description?.length, tool.name).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe('object');
     }
-    const quote = tools.find((t) => t.name === 'quote')!;
+    const quote = tools.find((t) => t.name === 'get_quote')!;
     expect(Object.keys(quote.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['handle', 'all', 'from', 'to', 'ids', 'includeOwned']),
     );
@@ -212,21 +212,24 @@ describe('intel-desk mcp: the library as tools and resources', () => {
   it('shows the shelf, a menu, a live quote that signs nothing, purchases and spend', async () => {
     const before = await balance();
     const shelf = jsonPart<{ matched: number; handles: { handle: string }[] }>(
-      await mcp.client.callTool({ name: 'shelf', arguments: {} }),
+      await mcp.client.callTool({ name: 'list_shelf', arguments: {} }),
     );
     expect(shelf.matched).toBe(2);
     const menu = jsonPart<{ reports: { id: string; owned: boolean }[] }>(
-      await mcp.client.callTool({ name: 'menu', arguments: { handle: otherHandle } }),
+      await mcp.client.callTool({ name: 'get_menu', arguments: { handle: otherHandle } }),
     );
     expect(menu.reports.map((r) => [r.id, r.owned])).toEqual(unowned.map((id) => [id, false]));
-    const quote = await mcp.client.callTool({ name: 'quote', arguments: { handle: otherHandle, all: true } });
+    const quote = await mcp.client.callTool({
+      name: 'get_quote',
+      arguments: { handle: otherHandle, all: true },
+    });
     expect(jsonPart<{ reports: number; amount: { units: string; text: string } }>(quote)).toMatchObject({
       reports: 4,
       amount: { units: '40000', text: '$0.04' },
     });
     expect(texts(quote)).toContain('This is a price only: nothing was signed or paid.');
     const spend = jsonPart<{ lifetimeUnits: string }>(
-      await mcp.client.callTool({ name: 'spend', arguments: {} }),
+      await mcp.client.callTool({ name: 'get_spend', arguments: {} }),
     );
     expect(spend.lifetimeUnits).toBe('40000');
     expect(await balance()).toBe(before);
@@ -270,13 +273,13 @@ describe('intel-desk mcp: the library as tools and resources', () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['read_report', {}, /id/],
       ['read_report', { id: 'rpt_nope_001' }, /not in your library.*\[report_not_owned\]/],
-      ['quote', { handle: otherHandle, all: true, ids: ['x'] }, /exactly one of/],
-      ['quote', { handle: otherHandle, from: 'yesterday' }, /not a date/],
+      ['get_quote', { handle: otherHandle, all: true, ids: ['x'] }, /exactly one of/],
+      ['get_quote', { handle: otherHandle, from: 'yesterday' }, /not a date/],
       ['search_library', { query: 'posts>' }, /\[search_syntax\]/],
       ['list_reports', { after: '1 Oct' }, /after/],
       ['request_purchase', { handle: otherHandle, all: true }, /reason/],
       ['compare_reports', { a: owned[0], b: owned[0] }, /\[same_report\]/],
-      ['quote', { handle: ownedHandle, all: true }, /set includeOwned: true\. \[all_owned\]/],
+      ['get_quote', { handle: ownedHandle, all: true }, /set includeOwned: true\. \[all_owned\]/],
       ['no_such_tool', {}, /no_such_tool/],
     ];
     for (const [name, args, message] of cases) {
@@ -318,7 +321,7 @@ describe('intel-desk mcp: purchases wait for the person', () => {
       const status = jsonPart<{
         request: { state: string };
         purchase: { state: string; reportIds: string[] };
-      }>(await mcp.client.callTool({ name: 'purchase_request_status', arguments: { id } }));
+      }>(await mcp.client.callTool({ name: 'get_purchase_request', arguments: { id } }));
       expect(status.request.state).toBe('approved');
       expect(status.purchase).toMatchObject({ state: 'completed', reportIds: [unowned[0]] });
 

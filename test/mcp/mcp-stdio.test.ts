@@ -48,7 +48,7 @@ describe('intel-desk mcp on stdio', () => {
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     child.stdin.write(message(2, 'tools/list'));
     // Offline: the shelf is unreachable, and the refusal still comes back as protocol.
-    child.stdin.write(message(3, 'tools/call', { name: 'shelf', arguments: {} }));
+    child.stdin.write(message(3, 'tools/call', { name: 'list_shelf', arguments: {} }));
     child.stdin.end(message(4, 'tools/call', { name: 'list_reports', arguments: {} }));
     expect(await exited, stderr).toBe(0);
 
