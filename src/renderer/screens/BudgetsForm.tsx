@@ -7,8 +7,7 @@ import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { asksForPassphrase, ConsentPassphrase } from '../components/ConsentPassphrase';
-import { usd } from '../format';
-import { parseLimitInput } from '../../shared/money';
+import { readLimit, usd } from '../format';
 
 export function BudgetsForm() {
   const spend = useRpcQuery('purchases.spend', {});
@@ -44,7 +43,7 @@ export function BudgetsForm() {
       aria-labelledby={titleId}
       onSubmit={(e) => {
         e.preventDefault();
-        const monthly = parseLimitInput(amount);
+        const monthly = readLimit(amount);
         if (!monthly.ok) return setTypo(monthly.message);
         setTypo(null);
         save({ handle: handle.trim().replace(/^@/, ''), monthlyUnits: monthly.units.toString() });

@@ -13,8 +13,7 @@ import { WalletPanel } from '../wallet/WalletPanel';
 import { httpUrlSchema, walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { ImportWallet } from '../wallet/ImportWallet';
 import { AutoLockForm } from './AutoLockForm';
-import { units } from '../format';
-import { parseLimitInput } from '../../shared/money';
+import { moneyField, readLimit } from '../format';
 
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
@@ -64,8 +63,8 @@ function ServiceForm(props: { settings: SettingsView }) {
 }
 
 function CapsForm(props: { settings: SettingsView }) {
-  const [perPurchase, setPerPurchase] = useState(units(props.settings.perPurchaseCapUnits));
-  const [daily, setDaily] = useState(units(props.settings.dailyCapUnits));
+  const [perPurchase, setPerPurchase] = useState(moneyField(props.settings.perPurchaseCapUnits));
+  const [daily, setDaily] = useState(moneyField(props.settings.dailyCapUnits));
   // A typed amount that is no exact amount of USDC: said here, on its own field, and nothing is sent.
   const [typo, setTypo] = useState<{ field: 'perPurchase' | 'daily'; message: string } | null>(null);
   const update = useRpcMutation('settings.update');
@@ -79,8 +78,8 @@ function CapsForm(props: { settings: SettingsView }) {
       className="settings-block"
       onSubmit={(e) => {
         e.preventDefault();
-        const perPurchaseCap = parseLimitInput(perPurchase);
-        const dailyCap = parseLimitInput(daily);
+        const perPurchaseCap = readLimit(perPurchase);
+        const dailyCap = readLimit(daily);
         if (!perPurchaseCap.ok)
           return setTypo({ field: 'perPurchase', message: `Per purchase: ${perPurchaseCap.message}` });
         if (!dailyCap.ok) return setTypo({ field: 'daily', message: `Per day: ${dailyCap.message}` });

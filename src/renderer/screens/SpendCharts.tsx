@@ -5,7 +5,7 @@
  */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SpendView } from '../../shared/rpc';
-import { day, units, usd } from '../format';
+import { day, number, units, usd } from '../format';
 import { tickDate } from '../components/Charts';
 import { niceTicks } from '../components/nice-ticks';
 
@@ -17,9 +17,12 @@ function dayLabel(key: string, withYear = false): string {
 
 /** Axis ticks in dollars; the ticks themselves are round (niceTicks), so cents are enough. */
 const axisUsd = (value: number) =>
-  value === 0
-    ? '$0'
-    : `$${value.toLocaleString('en-US', { minimumFractionDigits: value < 10 ? 2 : 0, maximumFractionDigits: 2 })}`;
+  number(value, {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: value !== 0 && value < 10 ? 2 : 0,
+    maximumFractionDigits: 2,
+  });
 
 /**
  * A bar's length in dollars: the only place an amount becomes a float, to be drawn; every figure a person
