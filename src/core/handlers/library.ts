@@ -17,6 +17,9 @@ import { diffReports } from '../report-diff';
 import type { ReportDiff } from '../../shared/report-diff';
 import { normalizeHandle } from '../client/service-client';
 import { menuGaps } from '../cache/menu-gaps';
+import { citationFile } from '../library/citation';
+import type { ReportRecord } from '../library/report-record';
+import { exportFolder } from '../library/export-folder';
 
 interface Loaded {
   snapshot: IntelReportSnapshot;
@@ -122,6 +125,33 @@ function purchaseOf(ctx: DeskContext, found: Loaded): ReportView['purchase'] {
   return { id: row.id, createdAt: row.created_at, paidWith: row.paid_with, txHash: row.tx_hash };
 }
 
+/** The facts a researcher's export and a citation name (decision 0049). */
+function recordOf(ctx: DeskContext, found: Loaded): ReportRecord {
+  const names = ctx.snapshots.handleNames(found.serviceUrl, found.handle);
+  const purchase = purchaseOf(ctx, found);
+  const range = found.snapshot.meta.dateRange;
+  return {
+    handle: found.handle.toLowerCase(),
+    username: names.username,
+    displayName: names.displayName ?? ctx.catalog.displayNameOf(found.serviceUrl, found.handle),
+    reportId: found.snapshot.id,
+    createdAt: found.snapshot.createdAt,
+    dateRange: range ? { from: range.from, to: range.to } : null,
+    model: found.snapshot.model,
+    postCount: found.snapshot.meta.postCount ?? null,
+    serviceUrl: found.serviceUrl,
+    purchase: purchase
+      ? {
+          id: purchase.id,
+          purchasedAt: purchase.createdAt,
+          paidWith: purchase.paidWith,
+          txHash: purchase.txHash,
+        }
+      : null,
+    tags: ctx.labels.get(found.serviceUrl, found.snapshot.id).tags,
+  };
+}
+
 function provenanceOf(ctx: DeskContext, found: Loaded): Provenance | null {
   const purchaseId = ctx.snapshots.purchaseOf(found.serviceUrl, found.snapshot.id);
   const row = purchaseId ? ctx.ledger.get(purchaseId) : undefined;
@@ -147,6 +177,7 @@ async function reportExport(
   );
   if (format === 'json')
     return { filename: `${base}.json`, mimeType: 'application/json', content: found.raw, encoding: 'utf8' };
+  if (format === 'csl-json' || format === 'bibtex') return citationFile(recordOf(ctx, found), format, base);
   const provenance = provenanceOf(ctx, found);
   const labels = ctx.labels.get(found.serviceUrl, found.snapshot.id);
   const names = ctx.snapshots.handleNames(found.serviceUrl, found.handle);
@@ -172,7 +203,13 @@ export const libraryHandlers = (
   ctx: DeskContext,
 ): Pick<
   RpcHandlers,
-  'library.list' | 'library.handles' | 'library.search' | 'report.get' | 'report.export' | 'report.diff'
+  | 'library.list'
+  | 'library.handles'
+  | 'library.search'
+  | 'library.exportFolder'
+  | 'report.get'
+  | 'report.export'
+  | 'report.diff'
 > => ({
   'library.list': async (input) => libraryList(ctx, input),
   'library.handles': async () => ({ handles: ctx.snapshots.handles() }),
@@ -180,4 +217,10 @@ export const libraryHandlers = (
   'report.get': async ({ id, serviceUrl }) => reportGet(ctx, id, serviceUrl ?? null),
   'report.export': ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
   'report.diff': async ({ a, b }) => reportDiff(ctx, a, b),
+  'library.exportFolder': async ({ dir, handle }) =>
+    exportFolder(dir, ctx.snapshots.list(handleOf(handle)), async (item) => {
+      const found = ownedSnapshot(ctx, item.id, item.serviceUrl);
+      const markdown = (await reportExport(ctx, item.id, item.serviceUrl, 'md')).content;
+      return { record: recordOf(ctx, found), spentUnits: item.spentUnits, markdown };
+    }),
 });

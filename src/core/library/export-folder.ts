@@ -1,0 +1,29 @@
+/** `library.exportFolder`: the reports asked for, read one by one, written as a Markdown folder (md-folder.ts). */
+import path from 'node:path';
+import type { FolderExportView, LibraryItem } from '../../shared/rpc';
+import { DeskError } from '../errors';
+import { markdownFolder, writeFolder, type FolderReport } from './md-folder';
+
+export async function exportFolder(
+  dir: string,
+  items: readonly LibraryItem[],
+  read: (item: LibraryItem) => Promise<FolderReport>,
+  now: () => Date = () => new Date(),
+): Promise<FolderExportView> {
+  if (items.length === 0) {
+    throw new DeskError(
+      'nothing_to_export',
+      'There are no reports to export (none of this handle in the library); nothing was written.',
+      'usage',
+    );
+  }
+  const reports: FolderReport[] = [];
+  for (const item of items) reports.push(await read(item));
+  const files = markdownFolder(reports, now().toISOString());
+  writeFolder(dir, files);
+  return {
+    dir: path.resolve(dir),
+    reports: reports.length,
+    handles: new Set(files.map((file) => file.path.split('/')[0])).size,
+  };
+}
