@@ -14,6 +14,7 @@ import { httpUrlSchema, walletConnectProjectIdSchema, type SettingsView } from '
 import { ImportWallet } from '../wallet/ImportWallet';
 import { AutoLockForm } from './AutoLockForm';
 import { moneyField, readLimit } from '../format';
+import { capsText } from '../text/caps';
 
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
@@ -81,8 +82,12 @@ function CapsForm(props: { settings: SettingsView }) {
         const perPurchaseCap = readLimit(perPurchase);
         const dailyCap = readLimit(daily);
         if (!perPurchaseCap.ok)
-          return setTypo({ field: 'perPurchase', message: `Per purchase: ${perPurchaseCap.message}` });
-        if (!dailyCap.ok) return setTypo({ field: 'daily', message: `Per day: ${dailyCap.message}` });
+          return setTypo({
+            field: 'perPurchase',
+            message: capsText('perPurchaseWrong', { message: perPurchaseCap.message }),
+          });
+        if (!dailyCap.ok)
+          return setTypo({ field: 'daily', message: capsText('perDayWrong', { message: dailyCap.message }) });
         setTypo(null);
         update.mutate(
           {
@@ -94,13 +99,10 @@ function CapsForm(props: { settings: SettingsView }) {
         );
       }}
     >
-      <h2>Spending caps</h2>
-      <p className="muted small">
-        Above a cap, a purchase needs an extra confirmation. Raising a cap needs the wallet&apos;s passphrase;
-        lowering one does not.
-      </p>
+      <h2>{capsText('title')}</h2>
+      <p className="muted small">{capsText('explain')}</p>
       <label>
-        Per purchase (USD){' '}
+        {capsText('perPurchase')}{' '}
         <input
           inputMode="decimal"
           autoComplete="off"
@@ -110,7 +112,7 @@ function CapsForm(props: { settings: SettingsView }) {
         />
       </label>
       <label>
-        Per day (USD){' '}
+        {capsText('perDay')}{' '}
         <input
           inputMode="decimal"
           autoComplete="off"
@@ -119,14 +121,16 @@ function CapsForm(props: { settings: SettingsView }) {
           {...invalidProps(messageId, failed('daily'))}
         />
       </label>
-      {asked ? <ConsentPassphrase what="raise a cap" value={passphrase} onChange={setPassphrase} /> : null}
+      {asked ? (
+        <ConsentPassphrase what={capsText('consent')} value={passphrase} onChange={setPassphrase} />
+      ) : null}
       <button type="submit" disabled={update.isPending}>
-        Save caps
+        {capsText('submit')}
       </button>
       <FormMessage
         id={messageId}
         error={typo?.message ?? (update.isError ? errorMessage(update.error) : null)}
-        success={typo === null && update.isSuccess ? 'Saved.' : null}
+        success={typo === null && update.isSuccess ? capsText('saved') : null}
       />
     </form>
   );
