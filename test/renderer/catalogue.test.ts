@@ -7,6 +7,9 @@ import { catalogue } from '../../src/renderer/text/catalogue';
 import { BUDGETS_TEXT } from '../../src/renderer/text/budgets';
 import { CAPS_TEXT } from '../../src/renderer/text/caps';
 import { REPORT_TEXT } from '../../src/renderer/text/report';
+import { SPEND_TEXT } from '../../src/renderer/text/spend';
+import { PURCHASE_TEXT } from '../../src/renderer/text/purchase';
+import { LIBRARY_TEXT } from '../../src/renderer/text/library';
 
 const ENGLISH = { save: 'Save caps', over: 'Over by {amount} on @{handle}' } as const;
 const GERMAN = { de: { save: 'Limits speichern' } };
@@ -30,7 +33,7 @@ describe('catalogue', () => {
   });
 
   it('has no empty message in the screens’ catalogues', () => {
-    for (const messages of [BUDGETS_TEXT, CAPS_TEXT, REPORT_TEXT])
+    for (const messages of [BUDGETS_TEXT, CAPS_TEXT, REPORT_TEXT, SPEND_TEXT, LIBRARY_TEXT, PURCHASE_TEXT])
       for (const text of Object.values(messages)) expect(text.trim()).not.toBe('');
   });
 });

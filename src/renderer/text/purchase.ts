@@ -1,0 +1,25 @@
+/** The purchase panel's price and budget lines (purchase/PriceLines.tsx, purchase/BudgetNote.tsx). */
+import { catalogue } from './catalogue';
+
+export const PURCHASE_TEXT = {
+  report: 'report',
+  reports: 'reports',
+  includesOwned: 'Includes {reports} you already own, bought again for {amount}.',
+  ownedLeftOutOne:
+    'You already own {reports} of this choice; it is left out (buying it again would cost {amount}).',
+  ownedLeftOutMany:
+    'You already own {reports} of this choice; they are left out (buying them again would cost {amount}).',
+  reportsLabel: 'Reports',
+  ownedLabel: 'Owned',
+  totalLabel: 'Total',
+  payeeLabel: 'Payee',
+  payee: 'payee',
+  was: 'was',
+  payeeBefore: 'payee you paid before',
+  networkLabel: 'Network',
+  overBudget: 'Over the monthly budget for @{handle}',
+  overBudgetFigures: ': {month} spent this month of {budget}, and this purchase costs {amount}.',
+  overBudgetEnd: '.',
+} as const;
+
+export const purchaseText = catalogue(PURCHASE_TEXT);
