@@ -2,13 +2,17 @@
 
 import { appLocale } from './locale';
 
-import { formatMoney, moneyFieldText, parseLimitMoney } from '../shared/money-locale';
+import { formatMoney, formatTokenAmount, moneyFieldText, parseLimitMoney } from '../shared/money-locale';
 import type { UsdInput } from '../shared/money';
 
 export { unitsText as units } from '../shared/money';
 
 /** Money as the person's locale writes it, exact from its base units (decision 0049: "1.234,50 $" in de-DE). */
 export const usd = (units: bigint | string, locale = appLocale): string => formatMoney(units, locale);
+
+/** An exact token amount for people, in the locale's marks ("2,5" USDC in de-DE); `units` stays for machines. */
+export const tokenAmount = (amount: string, decimals: number, locale = appLocale): string =>
+  formatTokenAmount(amount, decimals, locale);
 
 /** A saved amount as a money field shows it, in the locale's decimal mark and read back as it was. */
 export const moneyField = (units: bigint | string, locale = appLocale): string =>

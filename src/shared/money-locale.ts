@@ -4,7 +4,7 @@
  * formats the whole dollars, as a bigint, and names the locale's marks; the decimals are the token's own
  * digits, so no amount goes through a float (decision 0034). Amounts stay in USD whatever the locale.
  */
-import { MAX_LIMIT_UNITS, TOKEN_DECIMALS, usdcText, type UsdInput } from './money';
+import { MAX_LIMIT_UNITS, TOKEN_DECIMALS, unitsText, usdcText, type UsdInput } from './money';
 
 interface LocaleMarks {
   whole: Intl.NumberFormat;
@@ -159,4 +159,16 @@ export function moneyFieldText(units: bigint | string, locale: string | undefine
   const local = (text: string) =>
     [...text].map((c) => (/\d/.test(c) ? (marks.digits[Number(c)] ?? c) : c)).join('');
   return fraction ? `${local(whole)}${marks.decimal}${local(fraction)}` : local(whole);
+}
+
+/**
+ * An exact amount of a token from its base units, in the locale's digits, grouping and decimal mark, every
+ * significant decimal ("2,5" USDC in de-DE beside "2,50 $"): the token's own decimals, not USDC's.
+ */
+export function formatTokenAmount(amount: string, decimals: number, locale: string | undefined): string {
+  const marks = marksOf(locale);
+  const [whole = '0', fraction] = unitsText(amount, decimals).split('.');
+  const local = (text: string) => [...text].map((c) => marks.digits[Number(c)] ?? c).join('');
+  const grouped = marks.plain.format(BigInt(whole));
+  return fraction ? `${grouped}${marks.decimal}${local(fraction)}` : grouped;
 }

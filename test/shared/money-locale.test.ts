@@ -3,7 +3,13 @@
  * marks, as Intl places them, and typed with the locale's decimal mark, read exactly or refused.
  */
 import { describe, expect, it } from 'vitest';
-import { formatMoney, moneyFieldText, parseLimitMoney, parseMoneyInput } from '../../src/shared/money-locale';
+import {
+  formatMoney,
+  formatTokenAmount,
+  moneyFieldText,
+  parseLimitMoney,
+  parseMoneyInput,
+} from '../../src/shared/money-locale';
 import { formatUnitsUsd } from '../../src/shared/money';
 
 const NNBSP = '\u202f';
@@ -109,5 +115,14 @@ describe('parseMoneyInput', () => {
       for (const value of ['2500000', '12500', '1234567000001', '0'])
         expect(units(moneyFieldText(value, locale), locale)).toBe(value);
     expect(moneyFieldText('2500000', 'de-DE')).toBe('2,5');
+  });
+});
+
+describe('formatTokenAmount', () => {
+  it('writes a token amount exactly in the locale’s marks, with the token’s own decimals', () => {
+    expect(formatTokenAmount('2500000', 6, 'de-DE')).toBe('2,5');
+    expect(formatTokenAmount('1234567000001', 6, 'fr-FR')).toBe(`1${NNBSP}234${NNBSP}567,000001`);
+    expect(formatTokenAmount('123456700', 2, 'hi-IN')).toBe('12,34,567');
+    expect(formatTokenAmount('1000000000000000001', 18, 'en-US')).toBe('1.000000000000000001');
   });
 });

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { QuoteView } from '../../../shared/rpc';
 import { useRpcQuery } from '../../rpc/context';
 import { ConsentPassphrase } from '../../components/ConsentPassphrase';
-import { plural, units, usd } from '../../format';
+import { plural, tokenAmount, usd } from '../../format';
 import { Dialog } from '../../components/Dialog';
 import { PriceLines } from './PriceLines';
 import { quoteFactsSentence, quoteOptionSentence } from '../../../shared/quote-facts';
@@ -58,7 +58,7 @@ export function ConfirmDialog(props: {
           }}
         >
           <p className="confirm-amount" data-testid="confirm-amount">
-            Pay exactly <strong>{usd(q.amount)}</strong> ({units(q.amount, q.tokenDecimals)} USDC) for{' '}
+            Pay exactly <strong>{usd(q.amount)}</strong> ({tokenAmount(q.amount, q.tokenDecimals)} USDC) for{' '}
             {plural(q.reportCount, 'report')} of @{q.handle}?
           </p>
           <PriceLines quote={q} />

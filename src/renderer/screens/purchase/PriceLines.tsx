@@ -1,6 +1,6 @@
 /** The quote as lines: reports and unit price, owned ones left out or bought again, total, payee, network. */
 import type { QuoteView } from '../../../shared/rpc';
-import { networkName, plural, units, usd } from '../../format';
+import { networkName, plural, tokenAmount, usd } from '../../format';
 import { purchaseText as t } from '../../text/purchase';
 import { Address, sameAddress } from '../../components/Address';
 import { PAYEE_LABEL } from './labels';
@@ -38,7 +38,7 @@ export function PriceLines(props: { quote: QuoteView }) {
       <div>
         <dt>{t('totalLabel')}</dt>
         <dd data-testid="price">
-          <strong>{usd(quote.amount)}</strong> ({units(quote.amount, quote.tokenDecimals)} USDC)
+          <strong>{usd(quote.amount)}</strong> ({tokenAmount(quote.amount, quote.tokenDecimals)} USDC)
         </dd>
       </div>
       <div>

@@ -3,7 +3,7 @@
  * payee (against the one pinned by an earlier purchase). Shows what changed and offers the one click that
  * accepts it, instead of starting the choice again.
  */
-import { units, usd } from '../../format';
+import { tokenAmount, usd } from '../../format';
 import { Address } from '../../components/Address';
 import type { Refusal } from './usePurchase';
 
@@ -16,9 +16,9 @@ export function RefusalChoice(props: {
   onAccept: () => void;
 }) {
   const { refusal } = props;
-  const confirmed = units(props.confirmed, props.tokenDecimals);
+  const confirmed = tokenAmount(props.confirmed, props.tokenDecimals);
   if (refusal.code === 'quote_changed') {
-    const amount = units(refusal.details.amount, props.tokenDecimals);
+    const amount = tokenAmount(refusal.details.amount, props.tokenDecimals);
     return (
       <div className="outcome warn" data-testid="purchase-refusal">
         <p>{refusal.message}</p>
