@@ -128,6 +128,9 @@ describe('a handle bought over the wire, exported as a Markdown folder', () => {
     const out = path.join(data.dir, 'empty');
     const error = await failure(desk.handlers['library.exportFolder']({ dir: out, handle: 'nobody_here' }));
     expect(error.code).toBe('nothing_to_export');
+    expect(error.message).toBe(
+      'The library holds no reports of @nobody_here, so there is nothing to export; nothing was written. Choose a handle the library lists.',
+    );
     expect(() => readdirSync(out)).toThrow();
   });
 

@@ -218,7 +218,7 @@ export const libraryHandlers = (
   'report.export': ({ id, serviceUrl, format }) => reportExport(ctx, id, serviceUrl ?? null, format),
   'report.diff': async ({ a, b }) => reportDiff(ctx, a, b),
   'library.exportFolder': async ({ dir, handle }) =>
-    exportFolder(dir, ctx.snapshots.list(handleOf(handle)), async (item) => {
+    exportFolder(dir, handle, ctx.snapshots.list(handleOf(handle)), async (item) => {
       const found = ownedSnapshot(ctx, item.id, item.serviceUrl);
       const markdown = (await reportExport(ctx, item.id, item.serviceUrl, 'md')).content;
       return { record: recordOf(ctx, found), spentUnits: item.spentUnits, markdown };

@@ -6,6 +6,7 @@ import { markdownFolder, writeFolder, type FolderReport } from './md-folder';
 
 export async function exportFolder(
   dir: string,
+  handle: string | undefined,
   items: readonly LibraryItem[],
   read: (item: LibraryItem) => Promise<FolderReport>,
   now: () => Date = () => new Date(),
@@ -13,7 +14,9 @@ export async function exportFolder(
   if (items.length === 0) {
     throw new DeskError(
       'nothing_to_export',
-      'There are no reports to export (none of this handle in the library); nothing was written.',
+      handle === undefined
+        ? 'The library holds no reports yet, so there is nothing to export; nothing was written.'
+        : `The library holds no reports of @${handle}, so there is nothing to export; nothing was written. Choose a handle the library lists.`,
       'usage',
     );
   }
