@@ -1,4 +1,4 @@
-/** The purchase panel's price and budget lines (purchase/PriceLines.tsx, purchase/BudgetNote.tsx). */
+/** The purchase panel's price, budget and refusal lines (purchase/PriceLines, BudgetNote, RefusalChoice). */
 import { catalogue } from './catalogue';
 
 export const PURCHASE_TEXT = {
@@ -20,6 +20,14 @@ export const PURCHASE_TEXT = {
   overBudget: 'Over the monthly budget for @{handle}',
   overBudgetFigures: ': {month} spent this month of {budget}, and this purchase costs {amount}.',
   overBudgetEnd: '.',
+  newPriceBefore: 'You confirmed {confirmed} USDC; the service now asks ',
+  newPriceAmount: '{amount} USDC',
+  newPriceAfter: ' ({usd}).',
+  payNewPrice: 'Pay the new price: {amount} USDC',
+  paidBefore: 'Paid before',
+  asksNow: 'Asks now',
+  newPayee: 'new payee',
+  acceptPayee: 'Accept the new payee and pay {amount} USDC',
 } as const;
 
 export const purchaseText = catalogue(PURCHASE_TEXT);
