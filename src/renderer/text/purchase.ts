@@ -1,4 +1,7 @@
-/** The purchase panel's price, budget and refusal lines (purchase/PriceLines, BudgetNote, RefusalChoice). */
+/**
+ * The purchase panel's price, budget and refusal lines (purchase/PriceLines, BudgetNote,
+ * RefusalChoice) and its confirmation (purchase/ConfirmDialog).
+ */
 import { catalogue } from './catalogue';
 
 export const PURCHASE_TEXT = {
@@ -28,6 +31,15 @@ export const PURCHASE_TEXT = {
   asksNow: 'Asks now',
   newPayee: 'new payee',
   acceptPayee: 'Accept the new payee and pay {amount} USDC',
+  confirmTitle: 'Confirm the purchase',
+  confirmBefore: 'Pay exactly ',
+  confirmAfter: ' ({tokens} USDC) for {reports} of @{handle}?',
+  rebuy: 'I want to pay again for the {reports} I already own',
+  acceptPayeeTick: 'I checked the new payee and accept it',
+  acceptCapTick: 'I accept going over my spending cap or budget',
+  capConsent: 'go over it',
+  cancel: 'Cancel',
+  pay: 'Pay {amount}',
 } as const;
 
 export const purchaseText = catalogue(PURCHASE_TEXT);
