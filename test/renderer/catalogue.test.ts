@@ -9,6 +9,7 @@ import { CAPS_TEXT } from '../../src/renderer/text/caps';
 import { REPORT_TEXT } from '../../src/renderer/text/report';
 import { SPEND_TEXT } from '../../src/renderer/text/spend';
 import { PURCHASE_TEXT } from '../../src/renderer/text/purchase';
+import { RECEIPT_TEXT } from '../../src/renderer/text/receipt';
 import { LIBRARY_TEXT } from '../../src/renderer/text/library';
 
 const ENGLISH = { save: 'Save caps', over: 'Over by {amount} on @{handle}' } as const;
@@ -33,7 +34,15 @@ describe('catalogue', () => {
   });
 
   it('has no empty message in the screens’ catalogues', () => {
-    for (const messages of [BUDGETS_TEXT, CAPS_TEXT, REPORT_TEXT, SPEND_TEXT, LIBRARY_TEXT, PURCHASE_TEXT])
+    for (const messages of [
+      BUDGETS_TEXT,
+      CAPS_TEXT,
+      REPORT_TEXT,
+      SPEND_TEXT,
+      LIBRARY_TEXT,
+      PURCHASE_TEXT,
+      RECEIPT_TEXT,
+    ])
       for (const text of Object.values(messages)) expect(text.trim()).not.toBe('');
   });
 });
