@@ -11,8 +11,8 @@ export { unitsText as units } from '../shared/money';
 export const usd = (units: bigint | string, locale = appLocale): string => formatMoney(units, locale);
 
 /** An exact token amount for people, in the locale's marks ("2,5" USDC in de-DE); `units` stays for machines. */
-export const tokenAmount = (amount: string, decimals: number, locale = appLocale): string =>
-  formatTokenAmount(amount, decimals, locale);
+export const tokenAmount = (amount: string, decimals: number, minDecimals = 0, locale = appLocale): string =>
+  formatTokenAmount(amount, decimals, locale, minDecimals);
 
 /** A saved amount as a money field shows it, in the locale's decimal mark and read back as it was. */
 export const moneyField = (units: bigint | string, locale = appLocale): string =>

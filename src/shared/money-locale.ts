@@ -163,11 +163,18 @@ export function moneyFieldText(units: bigint | string, locale: string | undefine
 
 /**
  * An exact amount of a token from its base units, in the locale's digits, grouping and decimal mark, every
- * significant decimal ("2,5" USDC in de-DE beside "2,50 $"): the token's own decimals, not USDC's.
+ * significant decimal ("2,5" USDC in de-DE beside "2,50 $"), at least `minDecimals` (a balance shows two):
+ * the token's own decimals, not USDC's.
  */
-export function formatTokenAmount(amount: string, decimals: number, locale: string | undefined): string {
+export function formatTokenAmount(
+  amount: string,
+  decimals: number,
+  locale: string | undefined,
+  minDecimals = 0,
+): string {
   const marks = marksOf(locale);
-  const [whole = '0', fraction] = unitsText(amount, decimals).split('.');
+  const [whole = '0', exact = ''] = unitsText(amount, decimals).split('.');
+  const fraction = exact.padEnd(Math.min(minDecimals, decimals), '0');
   const local = (text: string) => [...text].map((c) => marks.digits[Number(c)] ?? c).join('');
   const grouped = marks.plain.format(BigInt(whole));
   return fraction ? `${grouped}${marks.decimal}${local(fraction)}` : grouped;

@@ -124,5 +124,8 @@ describe('formatTokenAmount', () => {
     expect(formatTokenAmount('1234567000001', 6, 'fr-FR')).toBe(`1${NNBSP}234${NNBSP}567,000001`);
     expect(formatTokenAmount('123456700', 2, 'hi-IN')).toBe('12,34,567');
     expect(formatTokenAmount('1000000000000000001', 18, 'en-US')).toBe('1.000000000000000001');
+    // A balance shows at least two decimals, as the CLI's does.
+    expect(formatTokenAmount('1000000000', 6, 'de-DE', 2)).toBe('1.000,00');
+    expect(formatTokenAmount('999987500', 6, 'en-US', 2)).toBe('999.9875');
   });
 });

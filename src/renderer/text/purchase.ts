@@ -40,6 +40,7 @@ export const PURCHASE_TEXT = {
   capConsent: 'go over it',
   cancel: 'Cancel',
   pay: 'Pay {amount}',
+  balanceLow: 'Your balance ({balance} USDC) is below this price.',
 } as const;
 
 export const purchaseText = catalogue(PURCHASE_TEXT);
