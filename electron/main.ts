@@ -38,6 +38,7 @@ import { prepareUpdates } from './updater';
 import { lockWalletWithTheScreen } from './power';
 import { installMenu } from './app-menu';
 import { answerBackupPicks } from './restore-dialog';
+import { answerFolderExports } from './export-dialog';
 import { safeStorageVault } from './vault';
 import { MIN_SIZE, placeWindow, readWindowState, writeWindowState } from './window-state';
 
@@ -50,6 +51,8 @@ interface ShellCore {
   call(method: string, input: unknown): Promise<DispatchResult>;
   /** A file the person chose in main's dialog, handed to core (a host-only method the page cannot call). */
   pickRestoreFile(file: string): Promise<DispatchResult>;
+  /** A folder the person chose in main's dialog, for core's host-only Markdown export. */
+  exportFolder(dir: string, handle: string | undefined): Promise<DispatchResult>;
   events: DeskEventSource;
   close(): Promise<void>;
 }
@@ -83,6 +86,15 @@ let mainWindow: BrowserWindow | null = null;
 let coreClosed: Promise<void> | null = null;
 let quitReady = false;
 let failed = false;
+
+/** A host-only call of core's from main (after its own dialog), answered as the page's calls are. */
+async function hostCall(run: () => Promise<unknown>, what: string): Promise<DispatchResult> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    return { ok: false, error: toRpcError(error, (cause) => log.error(what, cause)) };
+  }
+}
 
 /**
  * How core runs for this window, the one place that decides it. Core runs in a worker thread
@@ -139,16 +151,13 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
     // Parsed here because IPC clones objects; validation, the call and error mapping ran in core's worker.
     call: async (method, input) =>
       JSON.parse(new TextDecoder().decode(await desk.dispatchJson(method, input))) as DispatchResult,
-    pickRestoreFile: async (file) => {
-      try {
-        return { ok: true, value: await desk.handlers['library.pickRestoreFile']({ file }) };
-      } catch (error) {
-        return {
-          ok: false,
-          error: toRpcError(error, (cause) => log.error('Picking a backup failed', cause)),
-        };
-      }
-    },
+    pickRestoreFile: (file) =>
+      hostCall(() => desk.handlers['library.pickRestoreFile']({ file }), 'Picking a backup failed'),
+    exportFolder: (dir, handle) =>
+      hostCall(
+        () => desk.handlers['library.exportFolder']({ dir, ...(handle === undefined ? {} : { handle }) }),
+        'Exporting a Markdown folder failed',
+      ),
     events: desk.events,
     close: () => desk.close(),
   };
@@ -342,6 +351,12 @@ async function start(shellEnv: ShellEnv, deepLinks: DeepLinks): Promise<void> {
       return answer.ok ? (answer.value as { folder: string }).folder : null;
     },
     pick: running.pickRestoreFile,
+    log: (message) => log.error(message),
+  });
+  answerFolderExports({
+    fromDeskWindow,
+    window: () => mainWindow,
+    exportFolder: running.exportFolder,
     log: (message) => log.error(message),
   });
   if (!shellEnv.demo) lockWalletWithTheScreen(running.call, log);

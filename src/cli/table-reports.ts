@@ -117,20 +117,41 @@ export const REPORT_COMMANDS: readonly CliCommand[] = [
   library('read', [form('read <reportId>', 'a report as text')], [], async (desk, { out, args }) =>
     (await import('./commands-library')).read(desk, out, need(args, 0, 'report id')),
   ),
-  library(
-    'export',
-    [form('export <reportId> --format json|md|pdf', 'a report to stdout (pdf: redirect it to a file)')],
-    ['format'],
-    async (desk, { out, values, args }) => {
-      const { exportFormatSchema } = await import('../shared/rpc');
-      const format = exportFormatSchema.safeParse(values.format ?? 'json');
-      if (!format.success) throw new UsageError('--format is json, md or pdf');
-      return (await import('./commands-library')).exportReport(
-        desk,
-        out,
-        need(args, 0, 'report id'),
-        format.data,
-      );
+  withOptionText(
+    library(
+      'export',
+      [
+        form(
+          'export <reportId> --format json|md|pdf|csl-json|bibtex',
+          'a report, or its citation, to stdout (pdf: redirect it to a file)',
+        ),
+        form(
+          'export --handle H|--all --format md-folder --out DIR',
+          "a handle's reports, or the whole library, as Markdown files with",
+          'YAML front matter and an index per handle (for Obsidian and the like)',
+        ),
+      ],
+      ['format', 'handle', 'all', 'out'],
+      async (desk, { out, values, args }) => {
+        if (values.format === 'md-folder' || values.out !== undefined)
+          return (await import('./commands-export')).exportFolder(desk, out, values, args);
+        if (values.handle !== undefined || values.all)
+          throw new UsageError('--handle and --all go with --format md-folder --out DIR');
+        const { exportFormatSchema } = await import('../shared/rpc');
+        const format = exportFormatSchema.safeParse(values.format ?? 'json');
+        if (!format.success)
+          throw new UsageError('--format is json, md, pdf, csl-json or bibtex (md-folder with --out DIR)');
+        return (await import('./commands-library')).exportReport(
+          desk,
+          out,
+          need(args, 0, 'report id'),
+          format.data,
+        );
+      },
+    ),
+    {
+      handle: { value: 'H', text: 'every report of this handle (with --format md-folder)' },
+      all: { text: 'every report in the library (with --format md-folder)' },
     },
   ),
   library(

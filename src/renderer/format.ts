@@ -2,8 +2,24 @@
 
 import { appLocale } from './locale';
 
-/** Money is shown as core and the CLI show it: src/shared/money.ts. */
-export { formatUnitsUsd as usd, unitsText as units } from '../shared/money';
+import { formatMoney, formatTokenAmount, moneyFieldText, parseLimitMoney } from '../shared/money-locale';
+import type { UsdInput } from '../shared/money';
+
+export { unitsText as units } from '../shared/money';
+
+/** Money as the person's locale writes it, exact from its base units (decision 0049: "1.234,50 $" in de-DE). */
+export const usd = (units: bigint | string, locale = appLocale): string => formatMoney(units, locale);
+
+/** An exact token amount for people, in the locale's marks ("2,5" USDC in de-DE); `units` stays for machines. */
+export const tokenAmount = (amount: string, decimals: number, minDecimals = 0, locale = appLocale): string =>
+  formatTokenAmount(amount, decimals, locale, minDecimals);
+
+/** A saved amount as a money field shows it, in the locale's decimal mark and read back as it was. */
+export const moneyField = (units: bigint | string, locale = appLocale): string =>
+  moneyFieldText(units, locale);
+
+/** A cap or a budget typed in a money field, with the locale's decimal mark. */
+export const readLimit = (typed: string, locale = appLocale): UsdInput => parseLimitMoney(typed, locale);
 
 export function count(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';

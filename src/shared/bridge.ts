@@ -18,6 +18,11 @@ export interface IntelDeskBridge {
    * Browser mode has no native dialog: the window restores copies in backups/ by name (decision 0038).
    */
   pickBackupFile?(): Promise<unknown>;
+  /**
+   * Electron only: main shows a folder dialog and core writes a handle's reports (or the library's) there as
+   * Markdown (decision 0049); answers a DispatchResult whose value is a FolderExportView, or null when cancelled.
+   */
+  exportFolder?(handle?: string): Promise<unknown>;
 }
 
 /** The web host's per-run token header (Node reads header names in lower case). */

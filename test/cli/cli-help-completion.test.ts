@@ -109,7 +109,14 @@ describe('intel-desk completion', () => {
     expect(bashOffers('wallet', '')).toEqual(['status', 'import']);
     expect(bashOffers('secret', 'c')).toEqual(['clear']);
     expect(bashOffers('buy', 'h', '--ov')).toEqual(['--over-cap']);
-    expect(bashOffers('export', 'rpt_1', '--format', '')).toEqual(['json', 'md', 'pdf']);
+    expect(bashOffers('export', 'rpt_1', '--format', '')).toEqual([
+      'json',
+      'md',
+      'pdf',
+      'csl-json',
+      'bibtex',
+      'md-folder',
+    ]);
     // A flag of another command is not offered; a file argument is left to bash's file names.
     expect(bashOffers('list', '--ov')).toEqual([]);
     expect(bashOffers('bundle', 'put', 'h', '')).toEqual([]);

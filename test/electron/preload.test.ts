@@ -1,6 +1,11 @@
 /** The real electron/preload.ts against the recording stand-in: call and onEvent cross the bridge, no more. */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { EVENT_CHANNEL, PICK_BACKUP_CHANNEL, RPC_CHANNEL } from '../../electron/channel';
+import {
+  EVENT_CHANNEL,
+  EXPORT_FOLDER_CHANNEL,
+  PICK_BACKUP_CHANNEL,
+  RPC_CHANNEL,
+} from '../../electron/channel';
 import type { FakeElectron } from './launch';
 
 vi.mock('electron', () => import('./fake-electron'));
@@ -20,10 +25,10 @@ function exposedCall() {
 }
 
 describe('preload', () => {
-  it('exposes exactly intelDesk.call, onEvent and pickBackupFile, and nothing of ipcRenderer', () => {
+  it('exposes exactly intelDesk.call, onEvent, pickBackupFile and exportFolder, and nothing of ipcRenderer', () => {
     expect(electron.contextBridge.exposed.map((e) => e.key)).toEqual(['intelDesk']);
     const api = electron.contextBridge.exposed[0]?.api as Record<string, unknown>;
-    expect(Object.keys(api)).toEqual(['call', 'onEvent', 'pickBackupFile']);
+    expect(Object.keys(api)).toEqual(['call', 'onEvent', 'pickBackupFile', 'exportFolder']);
     expect(typeof api['call']).toBe('function');
     expect(typeof api['onEvent']).toBe('function');
     expect(Object.getPrototypeOf(api)).toBe(Object.prototype);
@@ -56,6 +61,18 @@ describe('preload', () => {
     };
     await api.pickBackupFile('/etc/passwd');
     expect(electron.ipcRenderer.invocations).toEqual([[PICK_BACKUP_CHANNEL]]);
+  });
+
+  it('asks main for the export folder dialog passing a handle at most, never a path or an object', async () => {
+    const api = electron.contextBridge.exposed[0]?.api as {
+      exportFolder: (...args: unknown[]) => Promise<unknown>;
+    };
+    await api.exportFolder('alice', '/etc');
+    await api.exportFolder({ dir: '/etc' });
+    expect(electron.ipcRenderer.invocations).toEqual([
+      [EXPORT_FOLDER_CHANNEL, { handle: 'alice' }],
+      [EXPORT_FOLDER_CHANNEL, {}],
+    ]);
   });
 
   it('refuses a method that is not a string without reaching main', async () => {

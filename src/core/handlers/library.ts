@@ -19,6 +19,7 @@ export const libraryHandlers = ({
   | 'library.list'
   | 'library.handles'
   | 'library.search'
+  | 'library.exportFolder'
   | 'searches.list'
   | 'searches.save'
   | 'searches.rename'
@@ -27,6 +28,7 @@ export const libraryHandlers = ({
   'library.list': async (input) => reports.list(input),
   'library.handles': async () => ({ handles: snapshots.handles() }),
   'library.search': async (input) => reports.search(input),
+  'library.exportFolder': async ({ dir, handle }) => reports.exportFolder(dir, handle),
   'searches.list': async () => ({ searches: searches.list() }),
   'searches.save': async ({ name, query }) => searches.save(name, query),
   'searches.rename': async ({ id, name }) => searches.rename(id, name),

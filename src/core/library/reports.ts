@@ -23,6 +23,9 @@ import { snapshotPdf } from './export-pdf';
 import { diffReports } from './report-diff';
 import type { ReportLabelStore } from './report-labels';
 import type { SnapshotStore } from './snapshots';
+import { citationFile } from './citation';
+import type { ReportRecord } from './report-record';
+import { exportFolder } from './export-folder';
 
 export interface LibraryReportsDeps {
   readonly snapshots: SnapshotStore;
@@ -131,6 +134,7 @@ export class LibraryReports {
     );
     if (format === 'json')
       return { filename: `${base}.json`, mimeType: 'application/json', content: found.raw, encoding: 'utf8' };
+    if (format === 'csl-json' || format === 'bibtex') return citationFile(this.recordOf(found), format, base);
     const provenance = this.provenanceOf(found);
     const labels = this.deps.labels.get(found.serviceUrl, found.snapshot.id);
     // Named as the Report screen names it: the service's spelling and the shelf's display name.
@@ -145,6 +149,40 @@ export class LibraryReports {
       mimeType: 'application/pdf',
       content: pdf.toString('base64'),
       encoding: 'base64',
+    };
+  }
+
+  /** The library, or one handle's reports, as a folder of Markdown files with front matter (decision 0049). */
+  exportFolder(dir: string, handle: string | undefined) {
+    return exportFolder(dir, handle, this.deps.snapshots.list(handleOf(handle)), async (item) => {
+      const found = this.owned(item.id, item.serviceUrl);
+      const markdown = (await this.export(item.id, item.serviceUrl, 'md')).content;
+      return { record: this.recordOf(found), spentUnits: item.spentUnits, markdown };
+    });
+  }
+
+  /** The facts a researcher's export and a citation name (decision 0049). */
+  private recordOf(found: Loaded): ReportRecord {
+    const purchase = this.purchaseOf(found);
+    const range = found.snapshot.meta.dateRange;
+    return {
+      handle: handleKey(found.handle),
+      ...this.names(found),
+      reportId: found.snapshot.id,
+      createdAt: found.snapshot.createdAt,
+      dateRange: range ? { from: range.from, to: range.to } : null,
+      model: found.snapshot.model,
+      postCount: found.snapshot.meta.postCount ?? null,
+      serviceUrl: found.serviceUrl,
+      purchase: purchase
+        ? {
+            id: purchase.id,
+            purchasedAt: purchase.createdAt,
+            paidWith: purchase.paidWith,
+            txHash: purchase.txHash,
+          }
+        : null,
+      tags: this.deps.labels.get(found.serviceUrl, found.snapshot.id).tags,
     };
   }
 

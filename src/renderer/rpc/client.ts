@@ -5,7 +5,14 @@
  * events come over the bridge's onEvent, or the web host's event stream (event-stream.ts).
  */
 import { z } from 'zod';
-import type { RestorePickView, RpcClient, RpcInput, RpcMethod, RpcOutputs } from '../../shared/rpc';
+import type {
+  FolderExportView,
+  RestorePickView,
+  RpcClient,
+  RpcInput,
+  RpcMethod,
+  RpcOutputs,
+} from '../../shared/rpc';
 import { BRIDGE_KEY, TOKEN_HEADER, type IntelDeskBridge } from '../../shared/bridge';
 import { deskEventSchema, type DeskEvent } from '../../shared/events';
 import { rpcErrorDetails, type DetailedErrorCode, type RpcErrorDetails } from '../../shared/rpc-errors';
@@ -156,6 +163,23 @@ export function backupFilePicker(): (() => Promise<RestorePickView | null>) | nu
   if (!bridge?.pickBackupFile) return null;
   return async () => {
     const value = pickSchema.safeParse(unwrap(await bridge.pickBackupFile?.()));
+    if (!value.success)
+      throw new RpcCallError('bad_response', 'Intel Desk sent an answer this page cannot read.');
+    return value.data;
+  };
+}
+
+const folderExportSchema = z.object({ dir: z.string(), reports: z.number(), handles: z.number() }).nullable();
+
+/**
+ * Electron's folder dialog for a Markdown export (decision 0049): main shows it and core writes there; the
+ * page names a handle at most, never a path. Null when cancelled; no exporter in the browser.
+ */
+export function folderExporter(): ((handle?: string) => Promise<FolderExportView | null>) | null {
+  const bridge = window[BRIDGE_KEY];
+  if (!bridge?.exportFolder) return null;
+  return async (handle) => {
+    const value = folderExportSchema.safeParse(unwrap(await bridge.exportFolder?.(handle)));
     if (!value.success)
       throw new RpcCallError('bad_response', 'Intel Desk sent an answer this page cannot read.');
     return value.data;

@@ -7,8 +7,8 @@ import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { asksForPassphrase, ConsentPassphrase } from '../components/ConsentPassphrase';
-import { usd } from '../format';
-import { parseLimitInput } from '../../shared/money';
+import { readLimit, usd } from '../format';
+import { budgetsText as t } from '../text/budgets';
 
 export function BudgetsForm() {
   const spend = useRpcQuery('purchases.spend', {});
@@ -31,11 +31,11 @@ export function BudgetsForm() {
   const budgets = spend.data?.byHandle.filter((row) => row.budgetUnits !== null) ?? [];
   const done = set.data
     ? set.data.monthlyUnits === null
-      ? `@${set.data.handle} has no budget now.`
-      : `@${set.data.handle}: ${usd(set.data.monthlyUnits)} a month.${
+      ? t('cleared', { handle: set.data.handle })
+      : `${t('set', { handle: set.data.handle, amount: usd(set.data.monthlyUnits) })}${
           set.data.unchecked === undefined
             ? ''
-            : ` Kept without checking that the service lists @${set.data.handle} (${set.data.unchecked}).`
+            : t('unchecked', { handle: set.data.handle, reason: set.data.unchecked })
         }`
     : null;
   return (
@@ -44,39 +44,35 @@ export function BudgetsForm() {
       aria-labelledby={titleId}
       onSubmit={(e) => {
         e.preventDefault();
-        const monthly = parseLimitInput(amount);
+        const monthly = readLimit(amount);
         if (!monthly.ok) return setTypo(monthly.message);
         setTypo(null);
         save({ handle: handle.trim().replace(/^@/, ''), monthlyUnits: monthly.units.toString() });
       }}
     >
-      <h2 id={titleId}>Budgets per handle</h2>
-      <p className="muted small">
-        What a handle&apos;s reports may cost each calendar month; over it, a purchase needs an extra
-        confirmation, as over a cap. Raising or clearing a budget needs the wallet&apos;s passphrase.
-      </p>
+      <h2 id={titleId}>{t('title')}</h2>
+      <p className="muted small">{t('explain')}</p>
       {budgets.length > 0 ? (
-        <ul className="budget-list" aria-label="Budgets">
+        <ul className="budget-list" aria-label={t('listLabel')}>
           {budgets.map((row) => {
             const budget = BigInt(row.budgetUnits ?? 0);
             const month = BigInt(row.monthUnits);
             return (
               <li key={row.handle}>
-                @{row.handle}: {usd(budget)} a month, {usd(month)} spent this month
+                {t('row', { handle: row.handle, budget: usd(budget), month: usd(month) })}
                 {month > budget ? (
                   <strong className="warn-text" data-testid="budget-over">
-                    {' '}
-                    · over by {usd(month - budget)}
+                    {t('over', { amount: usd(month - budget) })}
                   </strong>
                 ) : null}{' '}
                 <button
                   type="button"
                   className="link"
-                  aria-label={`Clear the budget of @${row.handle}`}
+                  aria-label={t('clearLabel', { handle: row.handle })}
                   disabled={set.isPending}
                   onClick={() => save({ handle: row.handle, monthlyUnits: null })}
                 >
-                  Clear
+                  {t('clear')}
                 </button>
               </li>
             );
@@ -84,7 +80,7 @@ export function BudgetsForm() {
         </ul>
       ) : null}
       <label>
-        Handle{' '}
+        {t('handle')}{' '}
         <input
           value={handle}
           autoComplete="off"
@@ -94,7 +90,7 @@ export function BudgetsForm() {
         />
       </label>
       <label>
-        Per month (USD){' '}
+        {t('perMonth')}{' '}
         <input
           inputMode="decimal"
           autoComplete="off"
@@ -104,11 +100,9 @@ export function BudgetsForm() {
           {...invalidProps(messageId, failed)}
         />
       </label>
-      {asked ? (
-        <ConsentPassphrase what="raise or clear a budget" value={passphrase} onChange={setPassphrase} />
-      ) : null}
+      {asked ? <ConsentPassphrase what={t('consent')} value={passphrase} onChange={setPassphrase} /> : null}
       <button type="submit" disabled={set.isPending}>
-        Set budget
+        {t('submit')}
       </button>
       <FormMessage
         id={messageId}

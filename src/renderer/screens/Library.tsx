@@ -30,6 +30,7 @@ import { SearchSyntaxError } from './SearchSyntaxError';
 import { QueryHelp } from './QueryHelp';
 import { SearchHint } from './SearchHint';
 import type { LibraryIndexing, LibraryItem, SearchHit, SearchView } from '../../shared/rpc';
+import { LibraryExport } from './LibraryExport';
 
 const reports = (n: number) => plural(n, 'report');
 /** At the latest this long after the first rows, the handle list is filled in. */
@@ -214,6 +215,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
               {handleOptions}
             </select>
           </label>
+          <LibraryExport handle={handle} />
         </div>
       </div>
       <div className="library-layout">

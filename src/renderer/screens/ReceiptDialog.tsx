@@ -10,21 +10,18 @@ import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { Dialog } from '../components/Dialog';
 import { ErrorLine, ErrorMessage, Loading } from '../components/States';
 import { download } from '../download';
-import { dateTime, networkName, usd } from '../format';
+import { dateTime, networkName, number, usd } from '../format';
+import { RECEIPT_TEXT, receiptText as t } from '../text/receipt';
 
 function Verification(props: { receipt: Receipt; verification: ReceiptVerification | null }) {
   const v = props.verification;
-  if (!props.receipt.paid)
-    return <p>Read with the library secret: nothing was paid, so there is nothing on chain.</p>;
+  if (!props.receipt.paid) return <p>{t('secretRead')}</p>;
   if (v === null) return null;
   const other = serviceNamedOtherText(v);
   if (v.status === 'verified') {
     return (
       <div data-testid="verification">
-        <p className="ok-text">
-          Verified on chain: block {v.blockNumber}, {dateTime(v.blockTime)}. Payer, payee, amount and nonce
-          match the token&apos;s own events.
-        </p>
+        <p className="ok-text">{t('verified', { block: v.blockNumber, time: dateTime(v.blockTime) })}</p>
         {other && (
           <p className="warn-text" style={{ overflowWrap: 'anywhere' }}>
             {other}
@@ -36,14 +33,16 @@ function Verification(props: { receipt: Receipt; verification: ReceiptVerificati
   if (v.status === 'mismatch') {
     return (
       <div className="error-text" data-testid="verification">
-        <p>Does not match the chain:</p>
+        <p>{t('mismatch')}</p>
         <ul>
           {v.checks
             .filter((c) => !c.ok)
             .map((c) => (
               <li key={c.name}>
-                {c.name}: expected <span className="mono">{c.expected}</span>, the chain has{' '}
-                <span className="mono">{c.found ?? 'nothing'}</span>
+                {t('expected', { name: c.name })}
+                <span className="mono">{c.expected}</span>
+                {t('chainHas')}
+                <span className="mono">{c.found ?? t('nothing')}</span>
               </li>
             ))}
         </ul>
@@ -58,37 +57,37 @@ function Verification(props: { receipt: Receipt; verification: ReceiptVerificati
   );
 }
 
-const PLAIN_FIELDS = new Set(['Handle', 'Date', 'Amount', 'Network']);
+const PLAIN_FIELDS = new Set(['handle', 'date', 'amount', 'network']);
 
 function Fields(props: { receipt: Receipt }) {
   const r = props.receipt;
-  const rows: [string, string][] = [
-    ['Handle', `@${r.handle}`],
-    ['Date', dateTime(r.createdAt)],
-    ['Service', r.serviceUrl],
-    ['Amount', r.paid ? `${usd(r.amount)} (${r.amount} token units)` : 'nothing paid'],
-    ['Network', r.paid ? networkName(r.network) : '—'],
-    ['Payer', r.payer || '—'],
-    ['Payee', r.payee || '—'],
-    ['Nonce', r.authorization?.nonce ?? '—'],
-    ['Transaction', r.txHash ?? noTransactionText(r)],
+  const rows: [keyof typeof RECEIPT_TEXT, string][] = [
+    ['handle', `@${r.handle}`],
+    ['date', dateTime(r.createdAt)],
+    ['service', r.serviceUrl],
+    ['amount', r.paid ? t('amountPaid', { amount: usd(r.amount), units: r.amount }) : t('nothingPaid')],
+    ['network', r.paid ? networkName(r.network) : '—'],
+    ['payer', r.payer || '—'],
+    ['payee', r.payee || '—'],
+    ['nonce', r.authorization?.nonce ?? '—'],
+    ['transaction', r.txHash ?? noTransactionText(r)],
   ];
   return (
     <dl className="receipt-fields">
-      {rows.map(([label, value]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd className={PLAIN_FIELDS.has(label) ? undefined : 'mono'}>
-            {label === 'Handle' ? <bdi>{value}</bdi> : value}
+      {rows.map(([key, value]) => (
+        <div key={key}>
+          <dt>{t(key)}</dt>
+          <dd className={PLAIN_FIELDS.has(key) ? undefined : 'mono'}>
+            {key === 'handle' ? <bdi>{value}</bdi> : value}
           </dd>
         </div>
       ))}
       {r.explorerUrl ? (
         <div>
-          <dt>Explorer</dt>
+          <dt>{t('explorer')}</dt>
           <dd>
             <a href={r.explorerUrl} target="_blank" rel="noreferrer noopener">
-              View the transaction
+              {t('viewTransaction')}
             </a>
           </dd>
         </div>
@@ -106,23 +105,23 @@ export function ReceiptDialog(props: { purchaseId: string; onClose: () => void }
   return (
     // The handle in the title too: opened from a menu's result, the dialog is read apart from any list.
     <Dialog
-      title={receipt.data ? `Receipt for @${receipt.data.handle}` : 'Receipt'}
+      title={receipt.data ? t('titleFor', { handle: receipt.data.handle }) : t('title')}
       open
       onClose={props.onClose}
     >
-      {receipt.isPending ? <Loading label={verify ? 'Checking the chain…' : 'Reading the ledger…'} /> : null}
+      {receipt.isPending ? <Loading label={verify ? t('checkingChain') : t('readingLedger')} /> : null}
       {receipt.isError ? <ErrorMessage error={receipt.error} onRetry={() => void receipt.refetch()} /> : null}
       {receipt.data ? (
         <>
           <Fields receipt={receipt.data} />
           <Verification receipt={receipt.data} verification={receipt.data.verification} />
           <details>
-            <summary>Reports delivered ({receipt.data.reports.length}), SHA-256 as received</summary>
+            <summary>{t('delivered', { count: number(receipt.data.reports.length) })}</summary>
             <ul className="mono small">
               {receipt.data.reports.map((report) => (
                 <li key={report.id}>
-                  {report.id} {report.sha256 ?? '(answer not kept)'}
-                  {report.inLibrary ? '' : ' (not in the library)'}
+                  {report.id} {report.sha256 ?? t('answerNotKept')}
+                  {report.inLibrary ? '' : t('notInLibrary')}
                 </li>
               ))}
             </ul>
@@ -132,13 +131,13 @@ export function ReceiptDialog(props: { purchaseId: string; onClose: () => void }
       <ErrorLine error={exporter.error} />
       <div className="dialog-actions">
         <button type="button" onClick={props.onClose}>
-          Close
+          {t('close')}
         </button>
         <button type="button" onClick={() => exportAs('json')}>
-          Export JSON
+          {t('exportJson')}
         </button>
         <button type="button" onClick={() => exportAs('pdf')}>
-          Export PDF
+          {t('exportPdf')}
         </button>
         {receipt.data?.paid ? (
           <button
@@ -147,7 +146,7 @@ export function ReceiptDialog(props: { purchaseId: string; onClose: () => void }
             disabled={verify && receipt.isFetching}
             onClick={() => (verify ? void receipt.refetch() : setVerify(true))}
           >
-            {verify ? 'Check again' : 'Verify on chain'}
+            {verify ? t('checkAgain') : t('verify')}
           </button>
         ) : null}
       </div>

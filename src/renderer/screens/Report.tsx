@@ -12,6 +12,7 @@ import { analyticsFigures, type AnalyticsFigure } from '../../shared/analytics-s
 import { ReportCompare } from './ReportCompare';
 import { ReportTimeline, placeText } from './ReportTimeline';
 import { ReportNotes } from './ReportNotes';
+import { CiteReport } from './CiteReport';
 import { dateTime, day, humanize } from '../format';
 
 /** Owned and not-owned reports of the handle, oldest first, as the timeline shows them. */
@@ -128,6 +129,7 @@ export function ReportScreen(props: {
               </button>
             ) : null}
           </div>
+          <CiteReport id={snapshot.id} serviceUrl={serviceUrl} />
         </div>
       </div>
       <ErrorLine error={exporter.error} />

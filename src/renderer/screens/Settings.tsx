@@ -15,8 +15,8 @@ import { WalletPanel } from '../wallet/WalletPanel';
 import { httpUrlSchema, walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { ImportWallet } from '../wallet/ImportWallet';
 import { AutoLockForm } from './AutoLockForm';
-import { units } from '../format';
-import { parseLimitInput } from '../../shared/money';
+import { moneyField, readLimit } from '../format';
+import { capsText } from '../text/caps';
 
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
@@ -66,8 +66,8 @@ function ServiceForm(props: { settings: SettingsView }) {
 }
 
 function CapsForm(props: { settings: SettingsView }) {
-  const [perPurchase, setPerPurchase] = useState(units(props.settings.perPurchaseCapUnits));
-  const [daily, setDaily] = useState(units(props.settings.dailyCapUnits));
+  const [perPurchase, setPerPurchase] = useState(moneyField(props.settings.perPurchaseCapUnits));
+  const [daily, setDaily] = useState(moneyField(props.settings.dailyCapUnits));
   // A typed amount that is no exact amount of USDC: said here, on its own field, and nothing is sent.
   const [typo, setTypo] = useState<{ field: 'perPurchase' | 'daily'; message: string } | null>(null);
   const update = useRpcMutation('settings.update');
@@ -81,11 +81,15 @@ function CapsForm(props: { settings: SettingsView }) {
       className="settings-block"
       onSubmit={(e) => {
         e.preventDefault();
-        const perPurchaseCap = parseLimitInput(perPurchase);
-        const dailyCap = parseLimitInput(daily);
+        const perPurchaseCap = readLimit(perPurchase);
+        const dailyCap = readLimit(daily);
         if (!perPurchaseCap.ok)
-          return setTypo({ field: 'perPurchase', message: `Per purchase: ${perPurchaseCap.message}` });
-        if (!dailyCap.ok) return setTypo({ field: 'daily', message: `Per day: ${dailyCap.message}` });
+          return setTypo({
+            field: 'perPurchase',
+            message: capsText('perPurchaseWrong', { message: perPurchaseCap.message }),
+          });
+        if (!dailyCap.ok)
+          return setTypo({ field: 'daily', message: capsText('perDayWrong', { message: dailyCap.message }) });
         setTypo(null);
         update.mutate(
           {
@@ -97,13 +101,10 @@ function CapsForm(props: { settings: SettingsView }) {
         );
       }}
     >
-      <h2>Spending caps</h2>
-      <p className="muted small">
-        Above a cap, a purchase needs an extra confirmation. Raising a cap needs the wallet&apos;s passphrase;
-        lowering one does not.
-      </p>
+      <h2>{capsText('title')}</h2>
+      <p className="muted small">{capsText('explain')}</p>
       <label>
-        Per purchase (USD){' '}
+        {capsText('perPurchase')}{' '}
         <input
           inputMode="decimal"
           autoComplete="off"
@@ -113,7 +114,7 @@ function CapsForm(props: { settings: SettingsView }) {
         />
       </label>
       <label>
-        Per day (USD){' '}
+        {capsText('perDay')}{' '}
         <input
           inputMode="decimal"
           autoComplete="off"
@@ -122,14 +123,16 @@ function CapsForm(props: { settings: SettingsView }) {
           {...invalidProps(messageId, failed('daily'))}
         />
       </label>
-      {asked ? <ConsentPassphrase what="raise a cap" value={passphrase} onChange={setPassphrase} /> : null}
+      {asked ? (
+        <ConsentPassphrase what={capsText('consent')} value={passphrase} onChange={setPassphrase} />
+      ) : null}
       <button type="submit" disabled={update.isPending}>
-        Save caps
+        {capsText('submit')}
       </button>
       <FormMessage
         id={messageId}
         error={typo?.message ?? (update.isError ? errorMessage(update.error) : null)}
-        success={typo === null && update.isSuccess ? 'Saved.' : null}
+        success={typo === null && update.isSuccess ? capsText('saved') : null}
       />
     </form>
   );

@@ -5,7 +5,8 @@
  */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SpendView } from '../../shared/rpc';
-import { day, units, usd } from '../format';
+import { day, number, units, usd } from '../format';
+import { spendText as t } from '../text/spend';
 import { tickDate } from '../components/Charts';
 import { niceTicks } from '../components/nice-ticks';
 
@@ -17,9 +18,12 @@ function dayLabel(key: string, withYear = false): string {
 
 /** Axis ticks in dollars; the ticks themselves are round (niceTicks), so cents are enough. */
 const axisUsd = (value: number) =>
-  value === 0
-    ? '$0'
-    : `$${value.toLocaleString('en-US', { minimumFractionDigits: value < 10 ? 2 : 0, maximumFractionDigits: 2 })}`;
+  number(value, {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: value !== 0 && value < 10 ? 2 : 0,
+    maximumFractionDigits: 2,
+  });
 
 /**
  * A bar's length in dollars: the only place an amount becomes a float, to be drawn; every figure a person
@@ -39,14 +43,12 @@ export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
   const ticks = niceTicks(Math.max(0, ...days.map((row) => row.bar)));
   return (
     <figure className="spend-chart" data-testid="spend-by-day">
-      <figcaption>
-        Spent by day, last {props.days.length} days ({usd(total)})
-      </figcaption>
+      <figcaption>{t('byDayCaption', { days: number(props.days.length), amount: usd(total) })}</figcaption>
       <ResponsiveContainer width="100%" height={220}>
         <BarChart
           data={days}
           accessibilityLayer
-          title="Spent by day"
+          title={t('byDayTitle')}
           margin={{ top: 8, right: 24, bottom: 4, left: 4 }}
         >
           <CartesianGrid stroke="var(--line)" vertical={false} />
@@ -65,7 +67,7 @@ export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
             interval={0}
           />
           <Tooltip
-            formatter={(_value, _name, item) => [tooltipUsd(item.payload, 'units'), 'Spent']}
+            formatter={(_value, _name, item) => [tooltipUsd(item.payload, 'units'), t('spent')]}
             labelFormatter={(day) => dayLabel(String(day), true)}
             contentStyle={{
               background: 'var(--panel)',
@@ -74,7 +76,7 @@ export function SpendByDayChart(props: { days: SpendView['byDay'] }) {
             }}
             cursor={{ fill: 'var(--row-current)' }}
           />
-          <Bar dataKey="bar" name="Spent" fill="var(--chart)" isAnimationActive={false} />
+          <Bar dataKey="bar" name={t('spent')} fill="var(--chart)" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </figure>
@@ -96,13 +98,13 @@ export function SpendByHandleChart(props: { handles: SpendView['byHandle'] }) {
   const ticks = niceTicks(Math.max(...rows.map((row) => Math.max(row.totalBar, row.monthBar))));
   return (
     <figure className="spend-chart" data-testid="spend-by-handle">
-      <figcaption>Spent by handle: this month and in all</figcaption>
+      <figcaption>{t('byHandleCaption')}</figcaption>
       <ResponsiveContainer width="100%" height={Math.max(140, 44 * rows.length + 60)}>
         <BarChart
           data={rows}
           layout="vertical"
           accessibilityLayer
-          title="Spent by handle"
+          title={t('byHandleTitle')}
           margin={{ top: 8, right: 24, bottom: 4, left: 4 }}
         >
           <CartesianGrid stroke="var(--line)" horizontal={false} />
@@ -133,8 +135,8 @@ export function SpendByHandleChart(props: { handles: SpendView['byHandle'] }) {
             cursor={{ fill: 'var(--row-current)' }}
           />
           <Legend wrapperStyle={{ fontSize: 12 }} />
-          <Bar dataKey="monthBar" name="This month" fill="var(--chart)" isAnimationActive={false} />
-          <Bar dataKey="totalBar" name="In all" fill="var(--muted)" isAnimationActive={false} />
+          <Bar dataKey="monthBar" name={t('thisMonth')} fill="var(--chart)" isAnimationActive={false} />
+          <Bar dataKey="totalBar" name={t('inAll')} fill="var(--muted)" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </figure>

@@ -6,18 +6,19 @@ import type { SpendView } from '../../shared/rpc';
 import { useRpcQuery } from '../rpc/context';
 import { ErrorLine } from '../components/States';
 import { usd } from '../format';
+import { spendText as t } from '../text/spend';
 import { SpendByDayChart, SpendByHandleChart } from './SpendCharts';
 
 function Budgets(props: { view: SpendView }) {
   const budgets = props.view.byHandle.filter((row) => row.budgetUnits !== null);
   if (budgets.length === 0) return null;
   return (
-    <table className="menu-table spend-budgets" aria-label="Handle budgets this month">
+    <table className="menu-table spend-budgets" aria-label={t('budgetsLabel')}>
       <thead>
         <tr>
-          <th scope="col">Handle</th>
-          <th scope="col">Spent this month</th>
-          <th scope="col">Monthly budget</th>
+          <th scope="col">{t('handle')}</th>
+          <th scope="col">{t('spentThisMonth')}</th>
+          <th scope="col">{t('monthlyBudget')}</th>
         </tr>
       </thead>
       <tbody>
@@ -28,7 +29,7 @@ function Budgets(props: { view: SpendView }) {
               <td>@{row.handle}</td>
               <td className={over ? 'warn-text' : ''}>
                 {usd(row.monthUnits)}
-                {over ? ' (over)' : ''}
+                {over ? t('over') : ''}
               </td>
               <td>{usd(row.budgetUnits ?? 0n)}</td>
             </tr>
@@ -45,21 +46,19 @@ export function SpendSummary() {
   if (spend.isError) return <ErrorLine error={spend.error} />;
   if (!view) return null;
   return (
-    <section className="spend-summary" aria-label="Spend">
+    <section className="spend-summary" aria-label={t('section')}>
       <dl className="spend-totals" data-testid="spend-totals">
         <div>
-          <dt>This month</dt>
+          <dt>{t('thisMonth')}</dt>
           <dd data-testid="spend-month">{usd(view.monthUnits)}</dd>
         </div>
         <div>
-          <dt>In all</dt>
+          <dt>{t('inAll')}</dt>
           <dd data-testid="spend-lifetime">{usd(view.lifetimeUnits)}</dd>
         </div>
       </dl>
       {BigInt(view.unsettledUnits) > 0n ? (
-        <p className="small warn-text">
-          {usd(view.unsettledUnits)} of this is not settled yet and counts in full until it is.
-        </p>
+        <p className="small warn-text">{t('unsettled', { amount: usd(view.unsettledUnits) })}</p>
       ) : null}
       <Budgets view={view} />
       <div className="spend-charts">

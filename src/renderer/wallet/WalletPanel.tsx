@@ -4,7 +4,8 @@ import { useConnection } from 'wagmi';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { useNavigate } from '../hooks/route';
-import { networkName } from '../format';
+import { networkName, tokenAmount } from '../format';
+import { TOKEN_DECIMALS } from '../../shared/money';
 import { Address } from '../components/Address';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { WalletConnectPairing } from './WalletConnectPairing';
@@ -110,7 +111,9 @@ export function WalletPanel(props: { compact?: boolean }) {
           <div>
             <dt>Balance</dt>
             <dd>
-              {view.balanceUsdc !== null ? `${view.balanceUsdc} USDC` : 'unknown until the first quote'}
+              {view.balanceUnits !== null
+                ? `${tokenAmount(view.balanceUnits, TOKEN_DECIMALS, 2)} USDC`
+                : 'unknown until the first quote'}
               {view.network ? ` on ${networkName(view.network)}` : ''}
             </dd>
           </div>

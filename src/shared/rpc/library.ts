@@ -28,6 +28,13 @@ export interface LibraryItem {
   note: string | null;
 }
 
+/** What a folder export wrote: where, how many reports, for how many handles. */
+export interface FolderExportView {
+  dir: string;
+  reports: number;
+  handles: number;
+}
+
 export interface SavedSearch {
   id: number;
   name: string;
@@ -114,6 +121,17 @@ export const libraryMethods = {
     input: z.object({}),
     reads: ['library'],
     changes: [],
+  }),
+  /**
+   * A handle's reports, or the whole library's, written as a folder of Markdown files with YAML front matter
+   * and an index per handle (decision 0049) into `dir`. Host only: a page can never name a path (Electron's
+   * main after its folder dialog, the CLI's --out).
+   */
+  'library.exportFolder': method<FolderExportView>()({
+    input: z.object({ dir: z.string().trim().min(1).max(4096), handle: handleInput.optional() }),
+    reads: [],
+    changes: [],
+    hostOnly: true,
   }),
   /**
    * The query language of docs/search.md: words, "phrases", prefix*, qualifiers, comparisons, AND/OR/NOT and

@@ -5,7 +5,8 @@ import type { ReportDiff } from '../report-diff';
 import type { IntelReportSnapshot } from '../wire';
 import type { ExportedFile, PaidWith } from './common';
 
-export const exportFormatSchema = z.enum(['json', 'md', 'pdf']);
+/** A report as a file; csl-json and bibtex cite it (decision 0049). */
+export const exportFormatSchema = z.enum(['json', 'md', 'pdf', 'csl-json', 'bibtex']);
 
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
 

@@ -3,6 +3,7 @@ import type { QuoteView } from '../../../shared/rpc';
 import { handleKey } from '../../../shared/handle-key';
 import { useRpcQuery } from '../../rpc/context';
 import { usd } from '../../format';
+import { purchaseText as t } from '../../text/purchase';
 
 export function BudgetNote(props: { quote: QuoteView }) {
   const spend = useRpcQuery('purchases.spend', {});
@@ -10,10 +11,14 @@ export function BudgetNote(props: { quote: QuoteView }) {
   const row = spend.data?.byHandle.find((h) => handleKey(h.handle) === handle && h.budgetUnits !== null);
   return (
     <p className="warn-text" data-testid="over-budget">
-      Over the monthly budget for @{props.quote.handle}
+      {t('overBudget', { handle: props.quote.handle })}
       {row
-        ? `: ${usd(row.monthUnits)} spent this month of ${usd(row.budgetUnits ?? 0n)}, and this purchase costs ${usd(props.quote.amount)}.`
-        : '.'}
+        ? t('overBudgetFigures', {
+            month: usd(row.monthUnits),
+            budget: usd(row.budgetUnits ?? 0n),
+            amount: usd(props.quote.amount),
+          })
+        : t('overBudgetEnd')}
     </p>
   );
 }

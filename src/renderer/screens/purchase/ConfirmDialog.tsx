@@ -6,10 +6,11 @@ import { useState } from 'react';
 import type { QuoteView } from '../../../shared/rpc';
 import { useRpcQuery } from '../../rpc/context';
 import { ConsentPassphrase } from '../../components/ConsentPassphrase';
-import { plural, units, usd } from '../../format';
+import { plural, tokenAmount, usd } from '../../format';
 import { Dialog } from '../../components/Dialog';
 import { PriceLines } from './PriceLines';
 import { quoteFactsSentence, quoteOptionSentence } from '../../../shared/quote-facts';
+import { purchaseText as t } from '../../text/purchase';
 
 /** What the person accepted in the confirmation, with the passphrase when going over a cap needs it. */
 export interface Accepted {
@@ -47,7 +48,7 @@ export function ConfirmDialog(props: {
   // An external wallet shows the amount and asks the person itself; the keystore signs once unlocked.
   const needsPassphrase = needsCap && cap && wallet.data?.kind === 'keystore';
   return (
-    <Dialog title="Confirm the purchase" open={props.open && q !== undefined} onClose={close}>
+    <Dialog title={t('confirmTitle')} open={props.open && q !== undefined} onClose={close}>
       {q ? (
         <form
           method="dialog"
@@ -58,8 +59,13 @@ export function ConfirmDialog(props: {
           }}
         >
           <p className="confirm-amount" data-testid="confirm-amount">
-            Pay exactly <strong>{usd(q.amount)}</strong> ({units(q.amount, q.tokenDecimals)} USDC) for{' '}
-            {plural(q.reportCount, 'report')} of @{q.handle}?
+            {t('confirmBefore')}
+            <strong>{usd(q.amount)}</strong>
+            {t('confirmAfter', {
+              tokens: tokenAmount(q.amount, q.tokenDecimals),
+              reports: plural(q.reportCount, t('report'), t('reports')),
+              handle: q.handle,
+            })}
           </p>
           <PriceLines quote={q} />
           {[quoteOptionSentence(q), quoteFactsSentence(q)].map((line) =>
@@ -71,28 +77,28 @@ export function ConfirmDialog(props: {
           )}
           {needsRebuy ? (
             <label className="warn-text">
-              <input type="checkbox" checked={rebuy} onChange={(e) => setRebuy(e.target.checked)} /> I want to
-              pay again for the {plural(q.ownedCount, 'report')} I already own
+              <input type="checkbox" checked={rebuy} onChange={(e) => setRebuy(e.target.checked)} />{' '}
+              {t('rebuy', { reports: plural(q.ownedCount, t('report'), t('reports')) })}
             </label>
           ) : null}
           {needsPayee ? (
             <label className="warn-text">
-              <input type="checkbox" checked={payee} onChange={(e) => setPayee(e.target.checked)} /> I checked
-              the new payee and accept it
+              <input type="checkbox" checked={payee} onChange={(e) => setPayee(e.target.checked)} />{' '}
+              {t('acceptPayeeTick')}
             </label>
           ) : null}
           {needsCap ? (
             <label className="warn-text">
-              <input type="checkbox" checked={cap} onChange={(e) => setCap(e.target.checked)} /> I accept
-              going over my spending cap or budget
+              <input type="checkbox" checked={cap} onChange={(e) => setCap(e.target.checked)} />{' '}
+              {t('acceptCapTick')}
             </label>
           ) : null}
           {needsPassphrase ? (
-            <ConsentPassphrase what="go over it" value={passphrase} onChange={setPassphrase} />
+            <ConsentPassphrase what={t('capConsent')} value={passphrase} onChange={setPassphrase} />
           ) : null}
           <div className="dialog-actions">
             <button type="button" onClick={close} data-autofocus>
-              Cancel
+              {t('cancel')}
             </button>
             <button
               type="submit"
@@ -104,7 +110,7 @@ export function ConfirmDialog(props: {
                 (needsPassphrase && passphrase === '')
               }
             >
-              Pay {usd(q.amount)}
+              {t('pay', { amount: usd(q.amount) })}
             </button>
           </div>
         </form>

@@ -1,6 +1,7 @@
 /** The quote as lines: reports and unit price, owned ones left out or bought again, total, payee, network. */
 import type { QuoteView } from '../../../shared/rpc';
-import { networkName, plural, pluralWord, units, usd } from '../../format';
+import { networkName, plural, tokenAmount, usd } from '../../format';
+import { purchaseText as t } from '../../text/purchase';
 import { Address, sameAddress } from '../../components/Address';
 import { PAYEE_LABEL } from './labels';
 
@@ -8,9 +9,9 @@ import { PAYEE_LABEL } from './labels';
 function ownedText(quote: QuoteView): string | null {
   const n = quote.ownedCount;
   if (n === 0) return null;
-  return quote.includesOwned
-    ? `Includes ${plural(n, 'report')} you already own, bought again for ${usd(quote.ownedCostUnits)}.`
-    : `You already own ${plural(n, 'report')} of this choice; ${pluralWord(n, 'it is', 'they are')} left out (buying ${pluralWord(n, 'it', 'them')} again would cost ${usd(quote.ownedCostUnits)}).`;
+  const values = { reports: plural(n, t('report'), t('reports')), amount: usd(quote.ownedCostUnits) };
+  if (quote.includesOwned) return t('includesOwned', values);
+  return t(n === 1 ? 'ownedLeftOutOne' : 'ownedLeftOutMany', values);
 }
 
 export function PriceLines(props: { quote: QuoteView }) {
@@ -21,42 +22,42 @@ export function PriceLines(props: { quote: QuoteView }) {
   return (
     <dl className="kv price">
       <div>
-        <dt>Reports</dt>
+        <dt>{t('reportsLabel')}</dt>
         <dd>
           {quote.reportCount} × {usd(quote.unitPriceUnits)}
         </dd>
       </div>
       {owned ? (
         <div>
-          <dt>Owned</dt>
+          <dt>{t('ownedLabel')}</dt>
           <dd className={quote.includesOwned ? 'warn-text' : ''} data-testid="owned-note">
             {owned}
           </dd>
         </div>
       ) : null}
       <div>
-        <dt>Total</dt>
+        <dt>{t('totalLabel')}</dt>
         <dd data-testid="price">
-          <strong>{usd(quote.amount)}</strong> ({units(quote.amount, quote.tokenDecimals)} USDC)
+          <strong>{usd(quote.amount)}</strong> ({tokenAmount(quote.amount, quote.tokenDecimals)} USDC)
         </dd>
       </div>
       <div>
-        <dt>Payee</dt>
+        <dt>{t('payeeLabel')}</dt>
         <dd className={quote.payToStatus === 'changed' ? 'error-text' : ''}>
-          <Address address={quote.payTo} label="payee" testId="payee" />
+          <Address address={quote.payTo} label={t('payee')} testId="payee" />
           <br />
           <span className="small">{PAYEE_LABEL[quote.payToStatus]}</span>
           {quote.payToStatus === 'changed' && quote.pinnedPayTo && pinnedDiffers ? (
             <span className="small">
               {' '}
-              (was <Address address={quote.pinnedPayTo} label="payee you paid before" testId="pinned-payee" />
-              )
+              ({t('was')}{' '}
+              <Address address={quote.pinnedPayTo} label={t('payeeBefore')} testId="pinned-payee" />)
             </span>
           ) : null}
         </dd>
       </div>
       <div>
-        <dt>Network</dt>
+        <dt>{t('networkLabel')}</dt>
         <dd>{networkName(quote.network)}</dd>
       </div>
     </dl>

@@ -3,8 +3,9 @@
  * payee (against the one pinned by an earlier purchase). Shows what changed and offers the one click that
  * accepts it, instead of starting the choice again.
  */
-import { units, usd } from '../../format';
+import { tokenAmount, usd } from '../../format';
 import { Address } from '../../components/Address';
+import { purchaseText as t } from '../../text/purchase';
 import type { Refusal } from './usePurchase';
 
 export function RefusalChoice(props: {
@@ -16,18 +17,19 @@ export function RefusalChoice(props: {
   onAccept: () => void;
 }) {
   const { refusal } = props;
-  const confirmed = units(props.confirmed, props.tokenDecimals);
+  const confirmed = tokenAmount(props.confirmed, props.tokenDecimals);
   if (refusal.code === 'quote_changed') {
-    const amount = units(refusal.details.amount, props.tokenDecimals);
+    const amount = tokenAmount(refusal.details.amount, props.tokenDecimals);
     return (
       <div className="outcome warn" data-testid="purchase-refusal">
         <p>{refusal.message}</p>
         <p>
-          You confirmed {confirmed} USDC; the service now asks <strong>{amount} USDC</strong> (
-          {usd(refusal.details.amount)}).
+          {t('newPriceBefore', { confirmed })}
+          <strong>{t('newPriceAmount', { amount })}</strong>
+          {t('newPriceAfter', { usd: usd(refusal.details.amount) })}
         </p>
         <button type="button" className="primary" disabled={props.busy} onClick={props.onAccept}>
-          Pay the new price: {amount} USDC
+          {t('payNewPrice', { amount })}
         </button>
       </div>
     );
@@ -37,20 +39,20 @@ export function RefusalChoice(props: {
       <p>{refusal.message}</p>
       <dl className="kv">
         <div>
-          <dt>Paid before</dt>
+          <dt>{t('paidBefore')}</dt>
           <dd>
-            <Address address={refusal.details.pinned} label="payee you paid before" />
+            <Address address={refusal.details.pinned} label={t('payeeBefore')} />
           </dd>
         </div>
         <div>
-          <dt>Asks now</dt>
+          <dt>{t('asksNow')}</dt>
           <dd className="error-text">
-            <Address address={refusal.details.payTo} label="new payee" />
+            <Address address={refusal.details.payTo} label={t('newPayee')} />
           </dd>
         </div>
       </dl>
       <button type="button" className="primary" disabled={props.busy} onClick={props.onAccept}>
-        Accept the new payee and pay {confirmed} USDC
+        {t('acceptPayee', { amount: confirmed })}
       </button>
     </div>
   );
