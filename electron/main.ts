@@ -23,7 +23,7 @@ import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor'
 import { version } from '../package.json';
 import { toRpcError, type DispatchResult } from '../src/host/dispatch';
 import type { DeskEventSource } from '../src/shared/events';
-import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../src/shared/walletconnect-relay';
+import { enforceCsp } from './csp';
 import { checkDemoDataDir, DEMO_PASSPHRASE, prepareDemoWallet } from '../src/host/boot';
 import { startCoreThread } from '../src/host/core-thread';
 import { isAppUrl, lockDown, serveRenderer } from './app-origin';
@@ -195,34 +195,6 @@ function fromDeskWindow(event: IpcMainInvokeEvent): boolean {
   const frame = event.senderFrame;
   if (!frame || !mainWindow || mainWindow.isDestroyed()) return false;
   return event.sender.id === mainWindow.webContents.id && frame.parent === null && isAppUrl(frame.url);
-}
-
-/**
- * The CSP of src/host/csp.ts, written out literally so static scanners can read it; a host test checks
- * that both stay identical. It covers every response the window loads, app:// included. A run given another
- * WalletConnect relay (a testing aid) has that relay in place of WalletConnect's, and no other change.
- */
-function withRelay(policy: string, relayUrl: string): string {
-  return policy.replace(
-    `connect-src 'self' ${DEFAULT_WALLETCONNECT_RELAY_URL}`,
-    `connect-src 'self' ${relayUrl}`,
-  );
-}
-
-function enforceCsp(relayUrl: string): void {
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({
-      responseHeaders: {
-        ...details.responseHeaders,
-        'Content-Security-Policy': [
-          withRelay(
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self' wss://relay.walletconnect.org; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'",
-            relayUrl,
-          ),
-        ],
-      },
-    });
-  });
 }
 
 /**

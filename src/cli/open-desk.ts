@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { DeskCore } from '../core';
-import { defaultLibraryFolder } from '../core/app-data-folder';
+import { defaultLibraryFolder } from '../core/base/app-data-folder';
 import { followPurchaseSteps } from './interrupt';
 import { count, UsageError } from './output';
 import type { Values } from './options';

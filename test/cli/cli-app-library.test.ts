@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appLibraryFolder } from '../../src/core/app-data-folder';
+import { appLibraryFolder } from '../../src/core/base/app-data-folder';
 import { closedPortUrl } from '../closed-port';
 import { tempDir } from '../core/helpers';
 import { root, runCli } from './run-cli';

@@ -10,7 +10,7 @@ import {
   defaultLibraryFolder,
   homeLibraryFolder,
   type Machine,
-} from '../../src/core/app-data-folder';
+} from '../../src/core/base/app-data-folder';
 
 const linux: Machine = { platform: 'linux', env: {}, home: '/home/ana' };
 const mac: Machine = { platform: 'darwin', env: {}, home: '/Users/ana' };

@@ -213,8 +213,8 @@ describe('web host', () => {
 
 describe('one CSP everywhere', () => {
   it('Electron and the page meta tag carry the same policy as the web host', () => {
-    const main = readFileSync(path.join(__dirname, '../../electron/main.ts'), 'utf8');
-    expect(main).toContain(`"${CONTENT_SECURITY_POLICY}"`);
+    const electron = readFileSync(path.join(__dirname, '../../electron/csp.ts'), 'utf8');
+    expect(electron).toContain(`"${CONTENT_SECURITY_POLICY}"`);
     const html = readFileSync(path.join(__dirname, '../../src/renderer/index.html'), 'utf8');
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
     // frame-ancestors is ignored in a meta tag, so the page's copy leaves it out.

@@ -19,6 +19,7 @@ const root = path.resolve(__dirname, '../..');
  */
 const CORE_ENTRIES: Record<string, string> = {
   'index.ts': 'the desk: createDeskCore, its handlers and events, and the types hosts pass it',
+  'base/app-data-folder.ts': "the CLI finds the installed app's library before it opens one",
   'base/errors.ts': "DeskError: core's refusals, said and raised by hosts that load no desk",
   'handlers/door.ts':
     "isRpcMethod: dispatch refuses a method outside the contract before it reaches core's handlers",

@@ -5,7 +5,7 @@
  * inside it (electron/main.ts). Pure: the machine is passed in, so every system's answer is tested anywhere.
  */
 import path from 'node:path';
-import packageJson from '../../package.json';
+import packageJson from '../../../package.json';
 
 /** The name Electron gives the app, and so its userData folder: package.json's productName, which it prefers. */
 export const APP_NAME: string = packageJson.productName;
