@@ -77,6 +77,11 @@ describe.skipIf(postgresBin() === null)('a window following its team', () => {
     expect(await first).toBeGreaterThanOrEqual(1);
     const page = await follower.desk.handlers['library.list']({});
     expect(page.items.map((item) => item.id).sort()).toEqual(ids.slice(0, 2).sort());
+    // Marked as the team's, with who bought them; the buyer's own copies, pulled back, stay its own.
+    for (const item of page.items) expect(item.boughtBy?.analyst).toMatch(/^hana_/);
+    await buyer.desk.handlers['team.sync']({});
+    const own = await buyer.desk.handlers['library.list']({ limit: 10 });
+    expect(own.items.map((item) => item.boughtBy)).toEqual([null, null]);
 
     // The server ends the follower's listening connection; it is opened again and misses nothing.
     const listening = await cluster.query(

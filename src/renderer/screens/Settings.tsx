@@ -9,6 +9,7 @@ import { BudgetsForm } from './BudgetsForm';
 import { ChainRpcForm } from './ChainRpcForm';
 import { OptionalSettingForm } from './OptionalSettingForm';
 import { LibraryCard } from './LibraryCard';
+import { TeamCard } from './TeamCard';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { httpUrlSchema, walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { ImportWallet } from '../wallet/ImportWallet';
@@ -281,6 +282,7 @@ export function SettingsScreen() {
           <ThemePicker settings={settings.data} />
           <ChainRpcForm settings={settings.data} />
           <LibraryCard />
+          <TeamCard />
           {/* Last, so the cards above keep their rows; its text names the caps it sits beside. */}
           <BudgetsForm />
         </div>

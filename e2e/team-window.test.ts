@@ -1,0 +1,147 @@
+/**
+ * The team library in the window, in real Chromium against a real PostgreSQL cluster: Settings → Team joins
+ * with a URL whose password never comes back to the page, shows the connection and the team's caps (dated
+ * when the team is unreachable) and leaves with a confirmation; the Library marks the team's reports with who
+ * bought them; Purchases shows the team's spend against its caps.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDeskFixture, type DeskFixture } from './desk-fixture';
+import { pageState, recordRpc, shot } from './browser';
+import { deskWithWallet, firstHandle, tempDir } from '../test/core/helpers';
+import { postgresBin, startCluster, type PgCluster } from '../test/team/pg-cluster';
+import { createTestTeam, type TestTeam } from '../test/team/team-helpers';
+import type { DeskCore } from '../src/core';
+
+const runs = postgresBin() !== null;
+let fx: DeskFixture;
+let cluster: PgCluster;
+let team: TestTeam;
+let peer: DeskCore;
+const folders: { dir: string; remove(): void }[] = [];
+
+function folder(prefix: string): string {
+  const made = tempDir(prefix);
+  folders.push(made);
+  return made.dir;
+}
+
+beforeAll(async () => {
+  if (!runs) return;
+  cluster = startCluster();
+  fx = await openDeskFixture({
+    stack: { seed: { handles: 1, minReportsPerHandle: 4, maxReportsPerHandle: 4 }, buyerCount: 2 },
+    demoKey: (stack) => stack.buyerKeys[0]!,
+  });
+  team = await createTestTeam(cluster, ['alice', 'bob'], folder('desk-team-admin-'), [
+    '--daily-cap',
+    '1',
+    '--per-purchase-cap',
+    '0.25',
+  ]);
+  // Bob's desk, beside the window's, buys two reports for the team.
+  peer = (await deskWithWallet(fx.stack, folder('desk-team-bob-'), 1, { timeoutMs: 5_000 })).desk;
+  await peer.handlers['team.join']({ url: team.memberUrl('bob') });
+  const { handle, ids } = await firstHandle(fx.stack);
+  const quote = await peer.handlers['quote.get']({
+    handle,
+    selection: { kind: 'ids', ids: ids.slice(0, 2) },
+  });
+  const bought = await peer.handlers['purchase.start']({
+    quoteId: quote.quoteId,
+    confirmedAmount: quote.amount,
+  });
+  if (bought.status !== 'completed') throw new Error(`bob's purchase: ${bought.status}`);
+}, 180_000);
+
+afterAll(async () => {
+  await peer?.close().catch(() => undefined);
+  await fx?.close();
+  await cluster?.stop();
+  for (const made of folders) made.remove();
+});
+
+const nav = (name: string) => fx.page.getByRole('link', { name, exact: true }).first().click();
+
+describe.skipIf(!runs)('the team in the window', () => {
+  it('joins from Settings without the password ever coming back to the page', async () => {
+    const answers = recordRpc(fx.page);
+    await nav('Settings');
+    const card = fx.page.getByTestId('team-card');
+    const url = team.memberUrl('alice');
+    const password = decodeURIComponent(/:([^:@/]+)@/.exec(url.replace(/^postgres(ql)?:\/\//, ''))![1]!);
+    // A URL that is not PostgreSQL is refused in core's words, nothing stored.
+    await card.getByLabel('Team database URL').fill('https://example.com/team');
+    await card.getByRole('button', { name: 'Join the team' }).click();
+    await expect.poll(() => card.getByRole('status').first().textContent()).toMatch(/postgres/i);
+    expect(await card.textContent()).not.toMatch(/at .*\.ts:\d+/);
+
+    await card.getByLabel('Team database URL').fill(url);
+    await card.getByLabel('Team database URL').press('Enter');
+    await card.getByTestId('team-joined').waitFor();
+    const shown = await card.getByTestId('team-url').textContent();
+    expect(shown).not.toContain(password);
+    expect(shown).toMatch(/^postgres(ql)?:\/\/alice_/);
+    expect(await card.getByTestId('team-connection').textContent()).toBe('Reachable');
+    await expect.poll(() => card.getByTestId('team-spend').textContent()).toMatch(/of its \$1\.00 daily cap/);
+    expect(await card.getByTestId('team-spend').textContent()).toMatch(/per purchase cap \$0\.25/);
+    expect(await pageState(fx.page)).not.toContain(password);
+    expect((await answers.all()).join('\n')).not.toContain(password);
+    await shot(fx.page, 'team-settings');
+  });
+
+  it("marks the team's reports in the Library with who bought them", async () => {
+    await nav('Library');
+    const mark = fx.page.getByTestId('team-mark').first();
+    await mark.waitFor();
+    expect(await mark.textContent()).toMatch(/^Team · bought by bob_/);
+    expect(await fx.page.getByTestId('team-mark').count()).toBe(2);
+  });
+
+  it("shows the team's spend against its caps at the top of Purchases", async () => {
+    await nav('Purchases');
+    const line = fx.page.getByTestId('team-spend');
+    await line.waitFor();
+    expect(await line.textContent()).toMatch(/^Team research .* today: \$[\d.]+ of its \$1\.00 daily cap/);
+    await shot(fx.page, 'team-purchases');
+  });
+
+  it('says when the team is unreachable, with the caps as they were last read', async () => {
+    cluster.crash();
+    try {
+      await nav('Settings');
+      await fx.page.reload();
+      const card = fx.page.getByTestId('team-card');
+      await expect
+        .poll(() => card.getByTestId('team-connection').textContent(), { timeout: 20_000 })
+        .toMatch(/^Unreachable: The team database/);
+      expect(await card.getByTestId('team-spend-dated').textContent()).toMatch(/^As of .*cannot be reached/);
+      await shot(fx.page, 'team-settings-unreachable');
+    } finally {
+      cluster.start();
+    }
+  });
+
+  it('leaves after a confirmation that says the pulled reports stay readable', async () => {
+    await nav('Settings');
+    await fx.page.reload();
+    const card = fx.page.getByTestId('team-card');
+    await expect
+      .poll(() => card.getByTestId('team-connection').textContent(), { timeout: 20_000 })
+      .toBe('Reachable');
+    await card.getByRole('button', { name: 'Leave the team…' }).click();
+    const dialog = fx.page.getByRole('dialog', { name: 'Leave the team?' });
+    expect(await dialog.textContent()).toMatch(/2 reports pulled from the team stay in your Library/);
+    // Cancel has the focus: Enter does not leave.
+    await fx.page.keyboard.press('Escape');
+    expect(await card.getByTestId('team-joined').count()).toBe(1);
+    await card.getByRole('button', { name: 'Leave the team…' }).click();
+    await dialog.getByRole('button', { name: 'Leave the team' }).click();
+    await card.getByLabel('Team database URL').waitFor();
+    expect(await card.textContent()).toMatch(
+      /Left the team\. The reports pulled from it stay in your Library/,
+    );
+    expect(await fx.desk.core.handlers['team.status']({})).toEqual({ joined: false });
+    await nav('Library');
+    await fx.page.getByTestId('team-mark').first().waitFor();
+  });
+});
