@@ -6,11 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDeskFixture, type DeskFixture } from './desk-fixture';
-import { pageState, recordRpc, shot } from './browser';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Locator } from 'playwright-core';
+import { ARTIFACTS, pageState, recordRpc, shot } from './browser';
 import { deskWithWallet, firstHandle, tempDir } from '../test/core/helpers';
 import { postgresBin, startCluster, type PgCluster } from '../test/team/pg-cluster';
 import { createTestTeam, type TestTeam } from '../test/team/team-helpers';
 import type { DeskCore } from '../src/core';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { filterAndOpen, openShelf } from './flow';
 
 const runs = postgresBin() !== null;
 let fx: DeskFixture;
@@ -32,6 +38,7 @@ beforeAll(async () => {
     stack: { seed: { handles: 1, minReportsPerHandle: 4, maxReportsPerHandle: 4 }, buyerCount: 2 },
     demoKey: (stack) => stack.buyerKeys[0]!,
   });
+  await fx.page.getByRole('button', { name: 'Close' }).first().click();
   team = await createTestTeam(cluster, ['alice', 'bob'], folder('desk-team-admin-'), [
     '--daily-cap',
     '1',
@@ -60,6 +67,12 @@ afterAll(async () => {
   for (const made of folders) made.remove();
 });
 
+/** The element alone, for the README's pictures. */
+async function cropShot(locator: Locator, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await locator.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
 const nav = (name: string) => fx.page.getByRole('link', { name, exact: true }).first().click();
 
 describe.skipIf(!runs)('the team in the window', () => {
@@ -87,6 +100,7 @@ describe.skipIf(!runs)('the team in the window', () => {
     expect(await pageState(fx.page)).not.toContain(password);
     expect((await answers.all()).join('\n')).not.toContain(password);
     await shot(fx.page, 'team-settings');
+    await cropShot(card, 'team-settings-card');
   });
 
   it("marks the team's reports in the Library with who bought them", async () => {
@@ -105,6 +119,38 @@ describe.skipIf(!runs)('the team in the window', () => {
     await shot(fx.page, 'team-purchases');
   });
 
+  it('offers to sync with the team when a purchase is refused as the team owns the reports', async () => {
+    const { handle, ids } = await firstHandle(fx.stack);
+    await openShelf(fx.page);
+    await filterAndOpen(fx.page, handle);
+    const panel = fx.page.locator('aside[aria-label="Purchase"]');
+    await panel.getByRole('button', { name: /^Buy 2 reports for / }).waitFor();
+    // Meanwhile bob's desk paid for those two reports and has not published them yet.
+    const bob = new pg.Client({ connectionString: team.memberUrl('bob') });
+    await bob.connect();
+    try {
+      const purchaseId = randomUUID();
+      await bob.query(
+        `SELECT intel_desk.reserve_purchase($1, $2, $3, $4, 10000, 'eip155:31337', '0x0', '0x0', $5,
+           now() + interval '1 hour', 'bob-desk', 'bob', false, false)`,
+        [purchaseId, fx.stack.baseUrl, handle, ids.slice(2, 4), randomUUID()],
+      );
+      await bob.query("SELECT intel_desk.finish_purchase($1, 'paid', NULL)", [purchaseId]);
+    } finally {
+      await bob.end();
+    }
+    await panel.getByRole('button', { name: /^Buy 2 reports for / }).click();
+    await fx.page.getByRole('button', { name: /^Pay \$/ }).click();
+    const outcome = panel.getByTestId('purchase-outcome');
+    await outcome.waitFor();
+    expect(await outcome.textContent()).toMatch(/^The team already owns 2 of these reports, bought by bob/);
+    await panel.getByRole('button', { name: 'Sync with the team' }).click();
+    await expect
+      .poll(() => panel.getByTestId('team-owned-sync').getByRole('status').textContent())
+      .toMatch(/^Synced: nothing new from the team yet/);
+    await cropShot(panel, 'team-owned-sync');
+  });
+
   it('says when the team is unreachable, with the caps as they were last read', async () => {
     cluster.crash();
     try {
@@ -115,7 +161,7 @@ describe.skipIf(!runs)('the team in the window', () => {
         .poll(() => card.getByTestId('team-connection').textContent(), { timeout: 20_000 })
         .toMatch(/^Unreachable: The team database/);
       expect(await card.getByTestId('team-spend-dated').textContent()).toMatch(/^As of .*cannot be reached/);
-      await shot(fx.page, 'team-settings-unreachable');
+      await cropShot(card, 'team-settings-unreachable');
     } finally {
       cluster.start();
     }

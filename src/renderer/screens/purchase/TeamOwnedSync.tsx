@@ -16,9 +16,11 @@ export function TeamOwnedSync(props: { onSynced: () => void }) {
       <p role="status" className={sync.isError ? 'form-message error-text' : 'form-message ok-text'}>
         {sync.isError
           ? errorMessage(sync.error)
-          : sync.isSuccess
-            ? `Synced: ${plural(sync.data.pulled, 'report')} pulled from the team. The price above leaves out what you now hold.`
-            : ''}
+          : !sync.isSuccess
+            ? ''
+            : sync.data.pulled > 0
+              ? `Synced: ${plural(sync.data.pulled, 'report')} pulled from the team. The price above leaves out what you now hold.`
+              : 'Synced: nothing new from the team yet. Those reports reach this library once the desk that bought them publishes them.'}
       </p>
     </div>
   );
