@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { ARTIFACTS, pageState, recordRpc, shot } from './browser';
+import { addAxe, audit } from './axe';
 import { deskWithWallet, firstHandle, tempDir } from '../test/core/helpers';
 import { postgresBin, startCluster, type PgCluster } from '../test/team/pg-cluster';
 import { createTestTeam, type TestTeam } from '../test/team/team-helpers';
@@ -37,6 +38,7 @@ beforeAll(async () => {
   fx = await openDeskFixture({
     stack: { seed: { handles: 1, minReportsPerHandle: 4, maxReportsPerHandle: 4 }, buyerCount: 2 },
     demoKey: (stack) => stack.buyerKeys[0]!,
+    beforeLoad: addAxe,
   });
   await fx.page.getByRole('button', { name: 'Close' }).first().click();
   team = await createTestTeam(cluster, ['alice', 'bob'], folder('desk-team-admin-'), [
@@ -101,6 +103,11 @@ describe.skipIf(!runs)('the team in the window', () => {
     expect((await answers.all()).join('\n')).not.toContain(password);
     await shot(fx.page, 'team-settings');
     await cropShot(card, 'team-settings-card');
+    expect(await audit(fx.page, 'team joined, light')).toEqual([]);
+    await fx.page.emulateMedia({ colorScheme: 'dark' });
+    expect(await audit(fx.page, 'team joined, dark')).toEqual([]);
+    await cropShot(card, 'team-settings-card-dark');
+    await fx.page.emulateMedia({ colorScheme: 'light' });
   });
 
   it("marks the team's reports in the Library with who bought them", async () => {
@@ -109,6 +116,11 @@ describe.skipIf(!runs)('the team in the window', () => {
     await mark.waitFor();
     expect(await mark.textContent()).toMatch(/^Team · bought by bob_/);
     expect(await fx.page.getByTestId('team-mark').count()).toBe(2);
+    await cropShot(fx.page.locator('section').first(), 'team-library');
+    // The report itself says so too.
+    await mark.locator('xpath=ancestor::tr').getByRole('button').first().click();
+    await fx.page.locator('#report-title').waitFor();
+    expect(await fx.page.getByTestId('team-mark').textContent()).toMatch(/^Team · bought by bob_/);
   });
 
   it("shows the team's spend against its caps at the top of Purchases", async () => {
@@ -162,6 +174,7 @@ describe.skipIf(!runs)('the team in the window', () => {
         .toMatch(/^Unreachable: The team database/);
       expect(await card.getByTestId('team-spend-dated').textContent()).toMatch(/^As of .*cannot be reached/);
       await cropShot(card, 'team-settings-unreachable');
+      expect(await audit(fx.page, 'team unreachable')).toEqual([]);
     } finally {
       cluster.start();
     }
@@ -177,6 +190,7 @@ describe.skipIf(!runs)('the team in the window', () => {
     await card.getByRole('button', { name: 'Leave the team…' }).click();
     const dialog = fx.page.getByRole('dialog', { name: 'Leave the team?' });
     expect(await dialog.textContent()).toMatch(/2 reports pulled from the team stay in your Library/);
+    expect(await audit(fx.page, 'leave dialog')).toEqual([]);
     // Cancel has the focus: Enter does not leave.
     await fx.page.keyboard.press('Escape');
     expect(await card.getByTestId('team-joined').count()).toBe(1);

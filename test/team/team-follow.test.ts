@@ -82,6 +82,9 @@ describe.skipIf(postgresBin() === null)('a window following its team', () => {
     await buyer.desk.handlers['team.sync']({});
     const own = await buyer.desk.handlers['library.list']({ limit: 10 });
     expect(own.items.map((item) => item.boughtBy)).toEqual([null, null]);
+    const pulled = await follower.desk.handlers['report.get']({ id: ids[0]! });
+    expect(pulled.boughtBy?.analyst).toMatch(/^hana_/);
+    expect((await buyer.desk.handlers['report.get']({ id: ids[0]! })).boughtBy).toBeNull();
 
     // The server ends the follower's listening connection; it is opened again and misses nothing.
     const listening = await cluster.query(

@@ -112,6 +112,11 @@ function reportGet(ctx: DeskContext, id: string, serviceUrl: string | null): Rep
     ...menuGaps(ctx, found.serviceUrl, found.handle),
     previous,
     purchase: purchaseOf(ctx, found),
+    // As in the Library: the desk's own purchase stays its own even when the team has the report too.
+    boughtBy:
+      ctx.snapshots.purchaseOf(found.serviceUrl, found.snapshot.id) === null
+        ? ctx.teamMembership.boughtBy(found.serviceUrl, found.snapshot.id)
+        : null,
   };
 }
 
