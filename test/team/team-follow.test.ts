@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(postgresBin() === null)('a window following its team', () => {
-  it('pulls what another desk publishes at once, and listens again after the server drops it', async () => {
+  it('pulls what another desk publishes at once, and listens again after the server drops it or restarts', async () => {
     const team = await createTestTeam(cluster, ['hana', 'ivo'], folder('desk-follow-admin-'));
     const buyer = await deskWithWallet(stack, folder('desk-follow-hana-'), 0, { timeoutMs: 5_000 });
     const follower = await deskWithWallet(stack, folder('desk-follow-ivo-'), 1, {
@@ -95,6 +95,13 @@ describe.skipIf(postgresBin() === null)('a window following its team', () => {
     const second = libraryHolds(follower.desk, ids.slice(2, 4));
     expect((await buy(buyer.desk, handle, ids.slice(2, 4))).status).toBe('completed');
     await second;
+
+    // The server crashes and comes back: the follower listens again once it answers.
+    cluster.crash();
+    cluster.start();
+    const third = libraryHolds(follower.desk, ids.slice(4, 6));
+    expect((await buy(buyer.desk, handle, ids.slice(4, 6))).status).toBe('completed');
+    await third;
 
     // Left, it listens no more.
     await follower.desk.handlers['team.leave']({});

@@ -176,13 +176,20 @@ export class TeamAuthority {
       throw teamError(error, action);
     }
     let broken = false;
+    // The pool listens for errors only on idle connections: one that dies while checked out (the server
+    // crashing mid-call) would otherwise emit an error nobody hears, which ends the process.
+    const died = () => {
+      broken = true;
+    };
+    client.on('error', died);
     try {
       if (everyTime || !this.schemaChecked) await this.checkSchema(client);
       return await work(client);
     } catch (error) {
-      broken = !(error instanceof DeskError);
+      broken = broken || !(error instanceof DeskError);
       throw teamError(error, action);
     } finally {
+      client.removeListener('error', died);
       client.release(broken);
     }
   }
@@ -370,7 +377,12 @@ export class TeamAuthority {
 
   /** Tells `onReports` whenever the team publishes, until the returned stop is called. */
   async listen(onReports: () => void, onLost: (error: unknown) => void): Promise<() => Promise<void>> {
-    const client = new pg.Client(teamClientConfig(this.connection));
+    // Keepalive: a connection that dies silently (a dropped route, a server host gone) ends, and is retried.
+    const client = new pg.Client({
+      ...teamClientConfig(this.connection),
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 30_000,
+    });
     client.on('error', onLost);
     client.on('end', () => onLost(new Error('the team connection ended')));
     try {
