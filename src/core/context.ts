@@ -215,7 +215,6 @@ export class DeskContext {
       now: this.now,
       chain: (network) => this.chain(network),
     });
-    if (options.followOtherWriters) this.team.follow();
     this.connection = new ServiceConnection(() => this.serviceUrl(), {
       fetch: options.fetch,
       attempts: options.attempts,

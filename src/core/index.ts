@@ -59,6 +59,9 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   };
   // Purchases a crash or a lost answer left open are explained before anything else happens.
   await reconcile(ctx);
+  // A window's desk hears the team publish; after reconciliation, so the first sync tells the team how
+  // purchases a crash left open ended.
+  if (options.followOtherWriters) ctx.team.follow();
   ctx.backups.start();
   ctx.integrity.start();
   startIndexing(ctx);
