@@ -36,7 +36,7 @@ beforeAll(async () => {
   if (!runs) return;
   cluster = startCluster();
   fx = await openDeskFixture({
-    stack: { seed: { handles: 1, minReportsPerHandle: 4, maxReportsPerHandle: 4 }, buyerCount: 2 },
+    stack: { seed: { handles: 2, minReportsPerHandle: 4, maxReportsPerHandle: 4 }, buyerCount: 2 },
     demoKey: (stack) => stack.buyerKeys[0]!,
     beforeLoad: addAxe,
   });
@@ -73,6 +73,23 @@ afterAll(async () => {
 async function cropShot(locator: Locator, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await locator.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+/** Bob's desk takes the team's reservation of these reports (as its purchaser does), paid or still open. */
+async function bobReserves(handle: string, reportIds: string[], paid: boolean): Promise<void> {
+  const bob = new pg.Client({ connectionString: team.memberUrl('bob') });
+  await bob.connect();
+  try {
+    const purchaseId = randomUUID();
+    await bob.query(
+      `SELECT intel_desk.reserve_purchase($1, $2, $3, $4, 10000, 'eip155:31337', '0x0', '0x0', $5,
+         now() + interval '1 hour', 'bob-desk', 'bob', false, false)`,
+      [purchaseId, fx.stack.baseUrl, handle, reportIds, randomUUID()],
+    );
+    if (paid) await bob.query("SELECT intel_desk.finish_purchase($1, 'paid', NULL)", [purchaseId]);
+  } finally {
+    await bob.end();
+  }
 }
 
 const nav = (name: string) => fx.page.getByRole('link', { name, exact: true }).first().click();
@@ -138,19 +155,7 @@ describe.skipIf(!runs)('the team in the window', () => {
     const panel = fx.page.locator('aside[aria-label="Purchase"]');
     await panel.getByRole('button', { name: /^Buy 2 reports for / }).waitFor();
     // Meanwhile bob's desk paid for those two reports and has not published them yet.
-    const bob = new pg.Client({ connectionString: team.memberUrl('bob') });
-    await bob.connect();
-    try {
-      const purchaseId = randomUUID();
-      await bob.query(
-        `SELECT intel_desk.reserve_purchase($1, $2, $3, $4, 10000, 'eip155:31337', '0x0', '0x0', $5,
-           now() + interval '1 hour', 'bob-desk', 'bob', false, false)`,
-        [purchaseId, fx.stack.baseUrl, handle, ids.slice(2, 4), randomUUID()],
-      );
-      await bob.query("SELECT intel_desk.finish_purchase($1, 'paid', NULL)", [purchaseId]);
-    } finally {
-      await bob.end();
-    }
+    await bobReserves(handle, ids.slice(2, 4), true);
     await panel.getByRole('button', { name: /^Buy 2 reports for / }).click();
     await fx.page.getByRole('button', { name: /^Pay \$/ }).click();
     const outcome = panel.getByTestId('purchase-outcome');
@@ -161,6 +166,27 @@ describe.skipIf(!runs)('the team in the window', () => {
       .poll(() => panel.getByTestId('team-owned-sync').getByRole('status').textContent())
       .toMatch(/^Synced: nothing new from the team yet/);
     await cropShot(panel, 'team-owned-sync');
+  });
+
+  it('says who is buying reports of the choice for the team right now, with nothing to sync', async () => {
+    const first = (await firstHandle(fx.stack)).handle;
+    const shelf = await fx.desk.core.handlers['shelf.list']({});
+    const handle = shelf.entries.map((entry) => entry.username).find((name) => name !== first)!;
+    const menu = await fx.desk.core.handlers['menu.get']({ handle });
+    const ids = menu.reports.map((report) => report.id);
+    await openShelf(fx.page);
+    await filterAndOpen(fx.page, handle);
+    const panel = fx.page.locator('aside[aria-label="Purchase"]');
+    await panel.getByRole('button', { name: /^Buy 4 reports for / }).waitFor();
+    await bobReserves(handle, ids.slice(0, 2), false);
+    await panel.getByRole('button', { name: /^Buy 4 reports for / }).click();
+    await fx.page.getByRole('button', { name: /^Pay \$/ }).click();
+    const outcome = panel.getByTestId('purchase-outcome');
+    await outcome.waitFor();
+    expect(await outcome.textContent()).toMatch(
+      /^bob \(desk bob-desk\) is buying 2 of these reports for the team right now; nothing was signed/,
+    );
+    expect(await panel.getByTestId('team-owned-sync').count()).toBe(0);
   });
 
   it('says when the team is unreachable, with the caps as they were last read', async () => {
@@ -175,6 +201,10 @@ describe.skipIf(!runs)('the team in the window', () => {
       expect(await card.getByTestId('team-spend-dated').textContent()).toMatch(/^As of .*cannot be reached/);
       await cropShot(card, 'team-settings-unreachable');
       expect(await audit(fx.page, 'team unreachable')).toEqual([]);
+      await nav('Purchases');
+      await expect
+        .poll(() => fx.page.getByTestId('team-spend-dated').textContent(), { timeout: 20_000 })
+        .toMatch(/^As of /);
     } finally {
       cluster.start();
     }
