@@ -176,8 +176,7 @@ export class TeamAuthority {
       throw teamError(error, action);
     }
     let broken = false;
-    // The pool listens for errors only on idle connections: one that dies while checked out (the server
-    // crashing mid-call) would otherwise emit an error nobody hears, which ends the process.
+    // The pool hears errors only on idle connections: one dying while checked out would end the process.
     const died = () => {
       broken = true;
     };
@@ -377,12 +376,7 @@ export class TeamAuthority {
 
   /** Tells `onReports` whenever the team publishes, until the returned stop is called. */
   async listen(onReports: () => void, onLost: (error: unknown) => void): Promise<() => Promise<void>> {
-    // Keepalive: a connection that dies silently (a dropped route, a server host gone) ends, and is retried.
-    const client = new pg.Client({
-      ...teamClientConfig(this.connection),
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 30_000,
-    });
+    const client = new pg.Client(teamClientConfig(this.connection));
     client.on('error', onLost);
     client.on('end', () => onLost(new Error('the team connection ended')));
     try {
