@@ -76,6 +76,9 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   };
   // Purchases a crash or a lost answer left open are explained before anything else happens.
   await payments.reconcile();
+  // A window's desk hears the team publish; after reconciliation, so the first sync tells the team how
+  // purchases a crash left open ended.
+  if (options.followOtherWriters) ctx.team.desk.follow();
   ctx.backups.start();
   ctx.integrity.start();
   startIndexing(ctx);

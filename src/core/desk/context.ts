@@ -92,10 +92,8 @@ export class DeskContext {
       nativeBinding,
     });
     const settings = (this.settings = new SettingsStore(db, events));
-    const network = (this.network = new DeskNetwork(
-      () => networkChoice(settings.get()),
-      options.environment ?? process.env,
-    ));
+    const environment = options.environment ?? process.env;
+    const network = (this.network = new DeskNetwork(() => networkChoice(settings.get()), environment));
     const service = (this.service = new DeskService(
       settings,
       options.serviceUrl,
@@ -167,6 +165,7 @@ export class DeskContext {
       baseUrl: () => service.client().baseUrl,
       displayNameOf: (serviceUrl, handle) => cache.displayNameOf(serviceUrl, handle),
       handleOfReport: (serviceUrl, id) => cache.handleOfReport(serviceUrl, id),
+      boughtBy: (serviceUrl, id) => team.membership.boughtBy(serviceUrl, id),
       menuGaps: (serviceUrl, handle) => menuGaps({ catalog: cache, snapshots }, serviceUrl, handle),
     });
     this.dossiers = new Dossiers({

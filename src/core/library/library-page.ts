@@ -36,12 +36,20 @@ export interface ItemRow {
   range_to: string | null;
   stored_at: string;
   spent_atomic: number;
+  team_analyst: string | null;
+  team_desk_id: string | null;
 }
 
-/** Columns of an item; `s` is snapshots, `n` the handle's display name. */
+/** Columns of an item; `s` is snapshots, `n` the handle's display name, `t` who in the team bought it. */
 export const ITEM_COLUMNS = `s.text_id AS key, s.service_url, s.id, s.handle, s.username, n.display_name,
-  s.created_at, s.model, s.post_count, s.range_from, s.range_to, s.stored_at, s.spent_atomic`;
-export const NAMES_JOIN = 'LEFT JOIN handle_names n ON n.service_url = s.service_url AND n.handle = s.handle';
+  s.created_at, s.model, s.post_count, s.range_from, s.range_to, s.stored_at, s.spent_atomic,
+  t.analyst AS team_analyst, t.desk_id AS team_desk_id`;
+/**
+ * The handle's name, and the team's purchase of a report this desk did not buy itself (its own purchases come
+ * back from the team too, and stay its own).
+ */
+export const NAMES_JOIN = `LEFT JOIN handle_names n ON n.service_url = s.service_url AND n.handle = s.handle
+  LEFT JOIN team_reports t ON s.purchase_id IS NULL AND t.service_url = s.service_url AND t.id = s.id`;
 
 export function toItem(row: ItemRow): Omit<LibraryItem, 'tags' | 'note'> {
   const dateRange: DateRange | null =
@@ -59,6 +67,10 @@ export function toItem(row: ItemRow): Omit<LibraryItem, 'tags' | 'note'> {
     purchasedAt: row.stored_at,
     // One report's share: an integer of base units, at most a purchase's million USD, exact as a number.
     spentUnits: String(row.spent_atomic),
+    boughtBy:
+      row.team_analyst !== null && row.team_desk_id !== null
+        ? { analyst: row.team_analyst, deskId: row.team_desk_id }
+        : null,
   };
 }
 

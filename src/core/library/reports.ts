@@ -37,6 +37,8 @@ export interface LibraryReportsDeps {
   /** The shelf's display name of a handle, and the handle of a report its saved menus list (catalog/). */
   displayNameOf(serviceUrl: string, handle: string): string | null;
   handleOfReport(serviceUrl: string, id: string): string | null;
+  /** Who in the team bought a report pulled from the team library (team/), null for any other. */
+  boughtBy(serviceUrl: string, id: string): ReportView['boughtBy'];
   /** The reports the handle's last menu seen lists and the library does not hold (catalog/menu-gaps.ts). */
   menuGaps(serviceUrl: string, handle: string): Pick<ReportView, 'menuCount' | 'notOwned'>;
 }
@@ -102,6 +104,11 @@ export class LibraryReports {
       ...this.deps.menuGaps(found.serviceUrl, found.handle),
       previous,
       purchase: this.purchaseOf(found),
+      // As in the Library: the desk's own purchase stays its own even when the team has the report too.
+      boughtBy:
+        this.deps.snapshots.purchaseOf(found.serviceUrl, found.snapshot.id) === null
+          ? this.deps.boughtBy(found.serviceUrl, found.snapshot.id)
+          : null,
     };
   }
 

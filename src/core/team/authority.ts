@@ -176,13 +176,19 @@ export class TeamAuthority {
       throw teamError(error, action);
     }
     let broken = false;
+    // The pool hears errors only on idle connections: one dying while checked out would end the process.
+    const died = () => {
+      broken = true;
+    };
+    client.on('error', died);
     try {
       if (everyTime || !this.schemaChecked) await this.checkSchema(client);
       return await work(client);
     } catch (error) {
-      broken = !(error instanceof DeskError);
+      broken = broken || !(error instanceof DeskError);
       throw teamError(error, action);
     } finally {
+      client.removeListener('error', died);
       client.release(broken);
     }
   }

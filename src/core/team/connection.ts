@@ -153,6 +153,10 @@ export function teamClientConfig(options: TeamConnectOptions): pg.ClientConfig {
     statement_timeout: 10_000,
     query_timeout: 15_000,
     application_name: 'intel-desk',
+    // A connection that dies silently (a dropped route, the server's host gone) ends instead of hanging:
+    // the listening one is then opened again, a pooled one replaced.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 30_000,
   };
 }
 

@@ -131,6 +131,17 @@ export class TeamMembership {
     return left;
   }
 
+  /** Who bought a report pulled from the team, kept after leaving: the Library still marks it as the team's. */
+  boughtBy(serviceUrl: string, reportId: string): { analyst: string; deskId: string } | null {
+    return (
+      this.db
+        .prepare<[string, string], { analyst: string; deskId: string }>(
+          'SELECT analyst, desk_id AS deskId FROM team_reports WHERE service_url = ? AND id = ?',
+        )
+        .get(serviceUrl, reportId) ?? null
+    );
+  }
+
   pulled(upTo: number): void {
     this.db
       .prepare('UPDATE team_membership SET pulled_up_to = ? WHERE id = 1 AND pulled_up_to < ?')

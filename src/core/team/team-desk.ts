@@ -12,6 +12,7 @@ import type { TeamGate, TeamGateReservation } from '../payments/team-gate';
 import { authorizationUsed } from '../payments/chain-state';
 import { TeamAuthority, type TeamStatus } from './authority';
 import type { TeamMembership } from './membership';
+import { TeamFollow } from './team-follow';
 import { TeamPull, type PullInto } from './team-pull';
 
 export interface TeamDeskDeps {
@@ -38,8 +39,21 @@ export class TeamDesk implements TeamGate {
   private authorityHeld: { url: string; authority: TeamAuthority } | null = null;
   /** Syncs run one after another: two would publish the same purchase twice (harmless, but wasted). */
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly following: TeamFollow;
 
-  constructor(private readonly deps: TeamDeskDeps) {}
+  constructor(private readonly deps: TeamDeskDeps) {
+    this.following = new TeamFollow({ authority: () => this.authority(), sync: () => this.sync() });
+  }
+
+  /** For a window's desk: syncs whenever the team publishes, from now until close, while in a team. */
+  follow(): void {
+    this.following.start();
+  }
+
+  /** Joined or left: following, if asked for, moves to the team joined now. */
+  membershipChanged(): Promise<void> {
+    return this.following.restart();
+  }
 
   /** The authority for the team joined now, or null outside a team. */
   authority(): TeamAuthority | null {
@@ -225,6 +239,7 @@ export class TeamDesk implements TeamGate {
   }
 
   async close(): Promise<void> {
+    await this.following.stop();
     await this.queue;
     await this.dropAuthority();
   }

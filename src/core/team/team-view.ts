@@ -47,6 +47,7 @@ export class TeamViews {
     const analyst = user ?? process.env['PGUSER'] ?? 'unknown';
     this.membership.join({ url, password, teamName: status.name, analyst, now: new Date(this.now()) });
     this.membership.synced(status, new Date(this.now()));
+    await this.desk.membershipChanged();
     return this.view();
   }
 
@@ -96,6 +97,8 @@ export class TeamViews {
         )
         .get()?.n ?? 0;
     if (open > 0) await this.desk.sync().catch(() => undefined);
-    return { left: this.membership.leave() };
+    const left = this.membership.leave();
+    await this.desk.membershipChanged();
+    return { left };
   }
 }

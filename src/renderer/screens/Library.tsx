@@ -21,6 +21,7 @@ import { useDebounced } from '../hooks/debounce';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { Snippet } from '../components/Snippet';
 import { Tags } from '../components/Tags';
+import { TeamMark } from '../components/TeamMark';
 import { errorCode } from '../rpc/client';
 import { day, number, plural, usd } from '../format';
 import { LibraryTable } from './LibraryTable';
@@ -60,7 +61,7 @@ const HitList = memo(function HitList(props: { hits: SearchHit[] }) {
           >
             <span className="hit-head">
               {hit.displayName ? `${hit.displayName} ` : ''}@{hit.username} · {day(hit.createdAt)} ·{' '}
-              {hit.model} <Tags tags={hit.tags} note={hit.note} />
+              {hit.model} <Tags tags={hit.tags} note={hit.note} /> <TeamMark boughtBy={hit.boughtBy} />
             </span>
             <Snippet text={hit.snippet} />
           </button>

@@ -8,6 +8,7 @@ import { memo, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { LibraryItem, LibraryPage, LibrarySort } from '../../shared/rpc';
 import { day, localDay, usd } from '../format';
 import { Tags } from '../components/Tags';
+import { TeamMark } from '../components/TeamMark';
 import { useFixedRows } from '../components/fixed-rows';
 import { DEFAULT_ORDER, useLibraryRows, type LibraryView } from './library-data';
 
@@ -208,7 +209,8 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
                 </button>
               </td>
               <td role="gridcell">
-                <bdi>{item.model}</bdi> <Tags tags={item.tags} note={item.note} />
+                <bdi>{item.model}</bdi> <Tags tags={item.tags} note={item.note} />{' '}
+                <TeamMark boughtBy={item.boughtBy} />
               </td>
               <td role="gridcell" className="num">
                 {item.postCount ?? '—'}

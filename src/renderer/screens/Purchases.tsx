@@ -14,6 +14,7 @@ import { useNavigate } from '../hooks/route';
 import { CopyButton } from '../components/CopyButton';
 import { SpendSummary } from './SpendSummary';
 import { PurchaseRequestsBanner } from './PurchaseRequests';
+import { TeamSpendLine } from './TeamSpend';
 
 const STATE_TEXT: Record<string, string> = {
   signed: 'signed, not sent',
@@ -81,6 +82,7 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
       ) : null}
       <ErrorLine error={reconcile.error} />
       <PurchaseRequestsBanner />
+      <TeamSpendLine />
       {purchases.isPending ? <Loading label="Reading the ledger…" /> : null}
       {purchases.isError ? (
         <ErrorMessage error={purchases.error} onRetry={() => void purchases.refetch()} />

@@ -5,6 +5,7 @@ import { download } from '../download';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { useNavigate } from '../hooks/route';
 import { ErrorLine, ErrorMessage, Loading } from '../components/States';
+import { TeamMark } from '../components/TeamMark';
 import { RichText, ValueView } from '../components/RichText';
 import { Chart } from '../components/Charts';
 import { copyText } from '../components/CopyButton';
@@ -142,7 +143,8 @@ export function ReportScreen(props: {
         >
           {displayName ? <bdi className="report-name">{displayName}</bdi> : null}{' '}
           <bdi className={displayName ? 'muted' : 'report-name'}>@{username}</bdi>
-        </button>
+        </button>{' '}
+        <TeamMark boughtBy={report.data.boughtBy} />
       </p>
       <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
       <p className="report-place" data-testid="report-place">

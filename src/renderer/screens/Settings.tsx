@@ -11,6 +11,7 @@ import { NetworkForm } from './NetworkForm';
 import { OptionalSettingForm } from './OptionalSettingForm';
 import { LibraryCard } from './LibraryCard';
 import { AssistantSetupCard } from './AssistantSetup';
+import { TeamCard } from './TeamCard';
 import { WalletPanel } from '../wallet/WalletPanel';
 import { httpUrlSchema, walletConnectProjectIdSchema, type SettingsView } from '../../shared/rpc';
 import { ImportWallet } from '../wallet/ImportWallet';
@@ -288,6 +289,7 @@ export function SettingsScreen() {
           <NetworkForm settings={settings.data} />
           <LibraryCard />
           <AssistantSetupCard />
+          <TeamCard />
           {/* Last, so the cards above keep their rows; its text names the caps it sits beside. */}
           <BudgetsForm />
         </div>

@@ -26,6 +26,8 @@ export interface LibraryItem {
   /** The person's own tags (lower case, A to Z) and note on the report; kept when it is bought again. */
   tags: string[];
   note: string | null;
+  /** Pulled from the team this desk is (or was) in: who bought it; null for the desk's own reports. */
+  boughtBy?: { analyst: string; deskId: string } | null;
 }
 
 /** What a folder export wrote: where, how many reports, for how many handles. */

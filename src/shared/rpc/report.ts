@@ -58,6 +58,8 @@ export interface ReportView {
   previous: IntelReportSnapshot | null;
   /** The purchase that stored this copy, when the ledger holds it (a report restored from a backup may not). */
   purchase?: { id: string; createdAt: string; paidWith: PaidWith; txHash: string | null } | null;
+  /** Pulled from the team: who bought it for the team (null for this desk's own copies). */
+  boughtBy?: { analyst: string; deskId: string } | null;
 }
 
 export const reportMethods = {

@@ -20,6 +20,7 @@ import { Outcome } from './Outcome';
 import { PurchaseProgress } from './PurchaseProgress';
 import { RefusalChoice } from './RefusalChoice';
 import { SecretRead } from './SecretRead';
+import { TeamOwnedSync } from './TeamOwnedSync';
 import { useChoiceQuote } from './useChoiceQuote';
 import { headline } from './labels';
 import { termsOf, usePurchase } from './usePurchase';
@@ -162,6 +163,7 @@ export function PurchasePanel(props: {
             {run.failure}
           </p>
         ) : null}
+        {run?.failureCode === 'team_owned' ? <TeamOwnedSync onSynced={() => void quote.refetch()} /> : null}
         {run?.refusal ? (
           <RefusalChoice
             refusal={run.refusal}

@@ -10,7 +10,7 @@ import type { PaidWith, PurchaseOutcome, QuoteView } from '../../../shared/rpc';
 import type { PurchaseStep } from '../../../shared/events';
 import type { RpcErrorDetails } from '../../../shared/rpc-errors';
 import { useDeskEvent, useRpc } from '../../rpc/context';
-import { errorMessage, refusalDetails } from '../../rpc/client';
+import { errorCode, errorMessage, refusalDetails } from '../../rpc/client';
 import { useSettlePurchase } from './signing';
 import { CANCELLED, DISCONNECTED } from './wallet-answer';
 
@@ -34,6 +34,8 @@ export interface PurchaseRun {
   busy: boolean;
   outcome: PurchaseOutcome | null;
   failure: string | null;
+  /** The refusal's code, for the one a click can answer elsewhere (team_owned: sync with the team). */
+  failureCode: string | null;
   refusal: Refusal | null;
 }
 
@@ -110,6 +112,7 @@ export function usePurchase(choiceKey: string) {
       busy: true,
       outcome: null,
       failure: null,
+      failureCode: null,
       refusal: null,
     });
     const finish = (result: Partial<PurchaseRun>) =>
@@ -137,6 +140,7 @@ export function usePurchase(choiceKey: string) {
       else
         finish({
           failure: error instanceof Error && !('code' in error) ? error.message : errorMessage(error),
+          failureCode: errorCode(error),
         });
     }
   };
