@@ -231,7 +231,14 @@ describe('intel-desk completion', () => {
     expect(fishOffers('intel-desk help wa')).toEqual(['wallet']);
     expect(fishOffers('intel-desk buy h --ov')).toEqual(['--over-cap']);
     expect(fishOffers('intel-desk list --ov')).toEqual([]);
-    expect(fishOffers('intel-desk export rpt_1 --format ')).toEqual(['json', 'md', 'pdf']);
+    expect(fishOffers('intel-desk export rpt_1 --format ')).toEqual([
+      'bibtex',
+      'csl-json',
+      'json',
+      'md',
+      'md-folder',
+      'pdf',
+    ]);
     expect(fishOffers('intel-desk wallet import --key-file ')).toEqual([
       'backups/',
       'buyer.key',

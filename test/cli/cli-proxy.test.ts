@@ -126,7 +126,7 @@ async function mcpShelf(env: Record<string, string>): Promise<{ isError: boolean
     ['mcp'],
     { ...stackEnv(stack, data.dir), ...NO_NETWORK_ENV, INTEL_DESK_SERVICE_URL: front.url('0.0.0.0'), ...env },
     undefined,
-    `${initialize}${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${message(2, 'tools/call', { name: 'shelf', arguments: {} })}`,
+    `${initialize}${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${message(2, 'tools/call', { name: 'list_shelf', arguments: {} })}`,
   );
   const run = await done;
   const answer = run.stdout

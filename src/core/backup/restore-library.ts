@@ -28,6 +28,7 @@ export const RESTORE_TABLES = {
   report_notes: 'file',
   saved_searches: 'file',
   dossier_drafts: 'file',
+  team_reports: 'file',
   purchases: 'ledger',
   kept_payments: 'ledger',
   settings: 'desk',
@@ -38,6 +39,8 @@ export const RESTORE_TABLES = {
   shelf_cache: 'desk',
   menu_cache: 'desk',
   shelf_checks: 'desk',
+  team_membership: 'desk',
+  team_purchases: 'desk',
   snapshot_search: 'rebuilt',
   snapshot_facts: 'rebuilt',
   snapshot_topics: 'rebuilt',
@@ -140,7 +143,9 @@ export function restoreRows(db: DeskDb, staged: string): RestoreOutcome {
         db.exec(`INSERT INTO snapshot_search (snapshot_search) VALUES ('delete-all');
           DELETE FROM snapshot_facts; DELETE FROM snapshot_topics; DELETE FROM snapshot_filters;
           UPDATE search_progress SET indexed_up_to = 0 WHERE id = 1;
-          UPDATE upgrade_fill SET pending_up_to = 0 WHERE id = 1;`);
+          UPDATE upgrade_fill SET pending_up_to = 0 WHERE id = 1;
+          UPDATE team_membership SET pulled_up_to = 0;`);
+        // (The team's reports the file lacks come back at the next sync, which pulls from the first again.)
         for (const table of tablesOf('file')) db.exec(`DELETE FROM main.${table}`);
         // Purchases first: reports name the purchase that stored them. A purchase this desk holds is never
         // changed by a file, in whatever state the file has it (an in-doubt one stays in doubt).

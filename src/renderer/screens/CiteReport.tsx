@@ -15,23 +15,25 @@ export function CiteReport(props: { id: string; serviceUrl: string }) {
   const citation = (format: 'bibtex' | 'csl-json') =>
     cite.mutateAsync({ id: props.id, serviceUrl: props.serviceUrl, format });
   return (
-    <div className="toolbar-group" role="group" aria-label={reportText('citeGroup')}>
-      <span className="muted small" aria-hidden="true">
-        {reportText('cite')}
-      </span>
-      <button
-        type="button"
-        onClick={() => void citation('bibtex').then((file) => copyText(file.content).then(setCopied))}
-      >
-        {copied ? reportText('bibtexCopied') : reportText('copyBibtex')}
-      </button>
-      <button type="button" onClick={() => void citation('bibtex').then(download)}>
-        {reportText('saveBibtex')}
-      </button>
-      <button type="button" onClick={() => void citation('csl-json').then(download)}>
-        {reportText('saveCsl')}
-      </button>
-      <ErrorLine error={cite.error} />
-    </div>
+    // A menu that opens under the toolbar: the toolbar stays one row at 1280 px, and the summary is a
+    // control the keyboard reaches and opens with Enter or Space.
+    <details className="cite-menu">
+      <summary>{reportText('cite')}</summary>
+      <div className="cite-actions" role="group" aria-label={reportText('citeGroup')}>
+        <button
+          type="button"
+          onClick={() => void citation('bibtex').then((file) => copyText(file.content).then(setCopied))}
+        >
+          {copied ? reportText('bibtexCopied') : reportText('copyBibtex')}
+        </button>
+        <button type="button" onClick={() => void citation('bibtex').then(download)}>
+          {reportText('saveBibtex')}
+        </button>
+        <button type="button" onClick={() => void citation('csl-json').then(download)}>
+          {reportText('saveCsl')}
+        </button>
+        <ErrorLine error={cite.error} />
+      </div>
+    </details>
   );
 }

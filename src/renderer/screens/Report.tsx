@@ -143,7 +143,8 @@ export function ReportScreen(props: {
         >
           {displayName ? <bdi className="report-name">{displayName}</bdi> : null}{' '}
           <bdi className={displayName ? 'muted' : 'report-name'}>@{username}</bdi>
-        </button>{' '}
+        </button>
+        {report.data.boughtBy ? ' ' : null}
         <TeamMark boughtBy={report.data.boughtBy} />
       </p>
       <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
