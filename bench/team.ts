@@ -22,7 +22,8 @@ import { longestStall, percentile, round, timeMsAsync, type Section } from './me
 
 const DESKS = 10;
 const RESERVATIONS_PER_DESK = 40;
-const REPORTS = 100_000;
+/** 100k as the issue asks; INTEL_DESK_BENCH_TEAM_REPORTS runs it smaller while working on it. */
+const REPORTS = Number(process.env['INTEL_DESK_BENCH_TEAM_REPORTS'] ?? 100_000);
 const SERVICE = 'http://127.0.0.1:8402';
 const TEAM = 'Bench';
 

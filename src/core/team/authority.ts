@@ -304,8 +304,9 @@ export class TeamAuthority {
       const result = await client.query(
         `SELECT r.seq, r.service_url, r.handle, r.report_id, r.raw, r.sha256, r.purchase_id::text AS purchase_id,
            p.analyst, p.desk_id, p.payer, p.tx_hash
-         FROM intel_desk.reports r JOIN intel_desk.purchases p ON p.purchase_id = r.purchase_id
-         WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`,
+         FROM (SELECT * FROM intel_desk.reports WHERE seq > $1 ORDER BY seq LIMIT $2) r
+           JOIN intel_desk.purchases p ON p.purchase_id = r.purchase_id
+         ORDER BY r.seq`,
         [afterSeq, limit],
       );
       return result.rows;

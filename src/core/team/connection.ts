@@ -86,6 +86,15 @@ export function teamError(error: unknown, action: string): DeskError {
       { cause: error },
     );
   }
+  if (code === '57014') {
+    return new DeskError(
+      'team_unreachable',
+      `The team database did not finish in time (${text}); it may be overloaded. ${nothing}`,
+      'refused',
+      {},
+      { cause: error },
+    );
+  }
   if (
     code === '57P01' ||
     code === '57P02' ||

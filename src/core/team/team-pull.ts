@@ -23,6 +23,10 @@ export interface PullInto {
 }
 
 const BATCH = 500;
+/** Reports stored, or indexed, between two turns of the thread: a window's core answers in between. */
+const STEP = 100;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function readReport(report: PulledReport): StoredSnapshot | null {
   if (createHash('sha256').update(report.raw, 'utf8').digest('hex') !== report.sha256) return null;
@@ -52,10 +56,13 @@ export class TeamPull {
       const after = this.membership.current()?.pulledUpTo ?? 0;
       const batch = await this.authority.pull(after, BATCH);
       if (batch.length === 0) return stored;
-      stored += this.store(batch);
+      // A step at a time, storing then indexing, keeps a window's core free during a large first pull.
+      for (let i = 0; i < batch.length; i += STEP) {
+        stored += this.store(batch.slice(i, i + STEP));
+        await nextTurn();
+      }
+      while (this.library.indexPending(STEP) > 0) await nextTurn();
       onBatch?.(stored);
-      // Indexing a batch at a time keeps a window's core free between batches of a large first pull.
-      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
@@ -82,7 +89,6 @@ export class TeamPull {
       }
       this.membership.pulled(batch[batch.length - 1]!.seq);
     })();
-    this.library.indexPending();
     return stored;
   }
 }
