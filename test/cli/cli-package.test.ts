@@ -9,6 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { closedPortUrl } from '../closed-port';
 import { tempDir } from '../core/helpers';
 import { root as repo } from './run-cli';
 
@@ -101,5 +104,28 @@ describe('the published CLI package', () => {
     expect(help.stdout).toContain('library');
     // No TypeScript was run: there is none in the package to fall back to.
     expect(help.stderr).not.toContain('tsx');
+  });
+
+  it('serves MCP from the unpacked package, on the folder the assistant entry names', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        path.join(installed, 'bin/intel-desk.mjs'),
+        'mcp',
+        '--data-dir',
+        path.join(dir.dir, 'a library'),
+      ],
+      env: { PATH: process.env.PATH ?? '', HOME: dir.dir, INTEL_DESK_SERVICE_URL: await closedPortUrl() },
+      cwd: dir.dir,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'intel-desk-package-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('search_library');
+    } finally {
+      await client.close();
+    }
   });
 });
