@@ -118,7 +118,8 @@ async function startCore(shellEnv: ShellEnv): Promise<ShellCore> {
       autoLockWallet: !shellEnv.demo,
       followOtherWriters: true,
       walletConnectRelayUrl: shellEnv.walletConnectRelayUrl,
-      // From a checkout the CLI is the project's bin, run by Node (this binary runs no scripts as Node).
+      // From a checkout the CLI is the project's bin, run by Node (this binary runs no scripts as Node);
+      // packaged, `intel-desk` as `npm install -g intel-desk` puts it on the PATH (decision 0051).
       ...(app.isPackaged
         ? {}
         : { cliLauncher: { command: 'node', args: [path.join(appPath, 'bin', 'intel-desk.mjs')] } }),
