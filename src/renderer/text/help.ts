@@ -1,4 +1,7 @@
-/** Help from the header (HelpDialog.tsx): the version, the keyboard shortcuts and the way to the rest. */
+/**
+ * Help: the dialog from the header (HelpDialog.tsx) with the version, the keyboard shortcuts and the way to the
+ * rest, and the search syntax card (QueryHelp.tsx).
+ */
 import { catalogue } from './catalogue';
 
 export const HELP_TEXT = {
@@ -28,6 +31,47 @@ export const HELP_TEXT = {
   searchSyntax: 'Search syntax',
   showWelcome: 'Show the welcome',
   close: 'Close',
+  syntaxLabel: 'What to type',
+  youType: 'You type',
+  itFinds: 'It finds',
+  wordsTyped: 'grid battery',
+  wordsFinds: 'both words, anywhere in the report (case and accents do not matter)',
+  phraseTyped: '"supply chain"',
+  phraseFinds: 'the words in that order',
+  prefixTyped: 'regulat*',
+  prefixFinds: 'a word starting with regulat (in the app the last word you type is a prefix already)',
+  handleTyped: 'handle:ada_lindqvist',
+  handleFinds: 'reports about that handle (handle:ada* for a prefix)',
+  modelTyped: 'model:claude*',
+  modelFinds: 'reports written by that model',
+  topicTyped: 'topic:energy',
+  topicFinds: 'reports whose topic shares include it (topic:"central banks")',
+  afterTyped: 'after:2026-10-01',
+  afterFinds: 'created on or after that day (UTC)',
+  beforeTyped: 'before:2026-11-01',
+  beforeFinds: 'created before that day',
+  tagTyped: 'tag:follow-up',
+  tagFinds: 'reports you tagged so',
+  noteTyped: 'note:analyst',
+  noteFinds: 'reports whose note (yours) contains that text',
+  postsTyped: 'posts>100',
+  postsFinds: 'more than 100 posts analysed',
+  sentimentTyped: 'sentiment<0',
+  sentimentFinds: 'mean daily sentiment below 0 (scores run from -1 to 1)',
+  engagementTyped: 'likes>=5000  replies=0',
+  engagementFinds: 'by engagement: likes, reposts, replies',
+  spentTyped: 'spent<=0.01',
+  spentFinds: 'reports that cost you at most $0.01',
+  termsRequired: 'Terms side by side are all required. ',
+  orAccepts: ' accepts either side, ',
+  notExcludes: ' excludes, and parentheses group: ',
+  groupExample: '(energy OR oil) NOT handle:ada posts>50',
+  comparisons: '. Comparisons take',
+  upperCase: '. The operators are upper case.',
+  press: 'Press ',
+  toSearch: ' to search, ',
+  forCard: ' for this card, ',
+  toResults: ' from the box to the results.',
 } as const;
 
 export const helpText = catalogue(HELP_TEXT);
