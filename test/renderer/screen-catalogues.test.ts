@@ -28,12 +28,6 @@ const NOT_YET_MOVED = new Set([
   'purchase/Planner.tsx',
   'purchase/PriceLines.tsx',
   'purchase/PurchasePanel.tsx',
-  'purchase/PurchaseProgress.tsx',
-  'purchase/SecretRead.tsx',
-  'purchase/TeamOwnedSync.tsx',
-  'purchase/UnresolvedNote.tsx',
-  'purchase/labels.ts',
-  'purchase/wallet-answer.ts',
   'selection.ts',
 ]);
 
