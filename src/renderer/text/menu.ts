@@ -1,4 +1,7 @@
-/** A handle's menu: the screen (Menu.tsx), its list of reports (MenuReports.tsx) and the "every report" words. */
+/**
+ * A handle's menu: the screen (Menu.tsx), its list of reports (MenuReports.tsx), the "every report" words
+ * (purchase/choice-words.ts) and why a choice has no price (selection.ts).
+ */
 import { catalogue } from './catalogue';
 
 export const MENU_TEXT = {
@@ -43,6 +46,13 @@ export const MENU_TEXT = {
   readReport: 'Read the report of {day} ({position} of {count})',
   read: 'Read',
   notOwned: 'Not owned',
+  datesOutOfOrder: 'No price until the dates are in order.',
+  ownEvery: 'You already own every report of this handle ({reports}).',
+  noneInRange: 'No reports in this range.',
+  nothingChosen: 'Nothing chosen.',
+  ownAll: 'You own all {reports}{where}.',
+  inThisRange: ' in this range',
+  youChose: ' you chose',
 } as const;
 
 export const menuText = catalogue(MENU_TEXT);

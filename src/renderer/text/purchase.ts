@@ -1,6 +1,6 @@
 /**
  * The purchase panel's price, budget and refusal lines (purchase/PriceLines, BudgetNote,
- * RefusalChoice), its confirmation (purchase/ConfirmDialog), the payee and step labels and the outcome's
+ * RefusalChoice), its confirmation (purchase/ConfirmDialog) and outcome (Outcome), the payee and step labels and the outcome's
  * headline (purchase/labels), its progress (PurchaseProgress), reading with the secret (SecretRead), the team
  * sync (TeamOwnedSync), the unresolved note (UnresolvedNote) and the wallet's answers (wallet-answer).
  */
@@ -43,6 +43,11 @@ export const PURCHASE_TEXT = {
   cancel: 'Cancel',
   pay: 'Pay {amount}',
   balanceLow: 'Your balance ({balance} USDC) is below this price.',
+  totalTokens: ' ({tokens} USDC)',
+  readNow: 'Read now',
+  viewReceipt: 'View receipt',
+  inDoubtNoPay:
+    'Intel Desk will not pay again for this. Check it under Purchases → Check unfinished purchases; if the payment went through, the reports arrive there.',
   payeePinned: 'same payee as before',
   payeeNew: 'first purchase from this service: this payee will be remembered',
   payeeChanged: 'CHANGED since your last purchase',
