@@ -1,6 +1,6 @@
 /**
  * The purchase panel's price, budget and refusal lines (purchase/PriceLines, BudgetNote,
- * RefusalChoice), its confirmation (purchase/ConfirmDialog) and outcome (Outcome), the payee and step labels and the outcome's
+ * RefusalChoice), its confirmation (purchase/ConfirmDialog) and outcome (Outcome), the plan (Planner), the payee and step labels and the outcome's
  * headline (purchase/labels), its progress (PurchaseProgress), reading with the secret (SecretRead), the team
  * sync (TeamOwnedSync), the unresolved note (UnresolvedNote) and the wallet's answers (wallet-answer).
  */
@@ -44,6 +44,26 @@ export const PURCHASE_TEXT = {
   pay: 'Pay {amount}',
   balanceLow: 'Your balance ({balance} USDC) is below this price.',
   totalTokens: ' ({tokens} USDC)',
+  plan: 'Plan',
+  liveQuote: 'live quote',
+  nothingToBuy: 'nothing to buy',
+  unknown: 'unknown',
+  noPriceYet: 'no price known yet',
+  approximately: '≈ {amount}',
+  estimate: 'estimate',
+  estimatesLive: 'Estimates at {unit} per report, the price of the live quote.',
+  estimatesSeen:
+    'Estimates at {unit} per report, the price of the live quote of {when}, until the live quote confirms one.',
+  estimatesPaid:
+    'Estimates at {unit} per report, the last price paid on {day}{forHandle}, until the live quote confirms one.',
+  estimatesQuoted:
+    'Estimates at {unit} per report, the last price quoted on {day}{forHandle}, until the live quote confirms one.',
+  forHandle: ' for @{handle}',
+  lookingUpPrice: 'Looking up the last known price…',
+  noPriceKnown: 'No price is known yet for this service: the live quote gives the first one.',
+  allOwnedAgain: 'All {all}, the {owned} owned again',
+  allNoneOwned: 'All {all} (none owned)',
+  yourChoice: 'Your choice ({reports})',
   readNow: 'Read now',
   viewReceipt: 'View receipt',
   inDoubtNoPay:
