@@ -1,6 +1,6 @@
 /**
  * The purchase panel's price, budget and refusal lines (purchase/PriceLines, BudgetNote,
- * RefusalChoice), its confirmation (purchase/ConfirmDialog) and outcome (Outcome), the plan (Planner), the payee and step labels and the outcome's
+ * RefusalChoice), its confirmation (purchase/ConfirmDialog) and outcome (Outcome), the panel itself (PurchasePanel) and the plan (Planner), the payee and step labels and the outcome's
  * headline (purchase/labels), its progress (PurchaseProgress), reading with the secret (SecretRead), the team
  * sync (TeamOwnedSync), the unresolved note (UnresolvedNote) and the wallet's answers (wallet-answer).
  */
@@ -44,6 +44,17 @@ export const PURCHASE_TEXT = {
   pay: 'Pay {amount}',
   balanceLow: 'Your balance ({balance} USDC) is below this price.',
   totalTokens: ' ({tokens} USDC)',
+  panelLabel: 'Purchase',
+  price: 'Price',
+  nothingChosen: 'Nothing chosen.',
+  askingPrice: 'Asking the service for the price…',
+  overPurchaseCap: '{amount} is above your per-purchase cap{cap}.',
+  overDailyCap: '{amount} is above what is left of your daily cap{cap}.',
+  capOf: ' of {cap}',
+  buy: 'Buy {reports} for {amount}',
+  setUpWallet: 'Set up and unlock a wallet to buy.',
+  notPayable:
+    'The service asks for payment on a network Intel Desk does not pay on, so these reports can only be read with the library secret.',
   plan: 'Plan',
   liveQuote: 'live quote',
   nothingToBuy: 'nothing to buy',
