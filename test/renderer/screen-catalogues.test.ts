@@ -1,8 +1,9 @@
 /**
  * Decision 0049: a screen's words are in its catalogue (src/renderer/text/), so a translation is a file, not
- * a rewrite. Every module under src/renderer/screens, wallet and app is read as TypeScript and its JSX text and string
- * literals are checked: one that holds words of its own (two words, or a JSX text with a word) fails, unless
- * it is a class name, a test id, an RPC or key name or in the short list below.
+ * a rewrite. Every module of the screens, the wallet panels and the app shell is read as TypeScript, and its
+ * JSX text, string literals and person-read attributes are checked: one that holds words of its own (two
+ * words, a JSX text or a title, label or placeholder with a word) fails, unless it is a class name, a test
+ * id, an import or in the short list below.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
