@@ -14,6 +14,7 @@ import { prefetchLibrary } from '../screens/library-data';
 import { Loading } from '../components/States';
 import { dateTime, plural } from '../format';
 import { handleKey } from '../../shared/handle-key';
+import { appText as t } from '../text/app';
 
 // The Shelf is the first screen and the only one in the first load; every other screen, and wagmi with the
 // wallet code (WalletScope), loads when first opened.
@@ -41,11 +42,11 @@ const DossierScreen = lazy(() => import('../screens/Dossier').then((m) => ({ def
 const WalletScope = lazy(() => import('../wallet/WalletScope'));
 
 const NAV: { screen: Route['screen']; label: string }[] = [
-  { screen: 'shelf', label: 'Shelf' },
-  { screen: 'library', label: 'Library' },
-  { screen: 'purchases', label: 'Purchases' },
-  { screen: 'dossier', label: 'Dossiers' },
-  { screen: 'settings', label: 'Settings' },
+  { screen: 'shelf', label: t('navShelf') },
+  { screen: 'library', label: t('navLibrary') },
+  { screen: 'purchases', label: t('navPurchases') },
+  { screen: 'dossier', label: t('navDossiers') },
+  { screen: 'settings', label: t('navSettings') },
 ];
 
 function Screen(props: { route: Route }) {
@@ -153,8 +154,8 @@ export function App() {
     <NavigateContext.Provider value={navigate}>
       <div className="app">
         <header className="topbar">
-          <span className="brand">Intel Desk</span>
-          <nav aria-label="Main">
+          <span className="brand">{t('brand')}</span>
+          <nav aria-label={t('mainNav')}>
             {/* Links, as navigation is: they say where they go, and the current one says so (aria-current). */}
             {NAV.map((item) => (
               <a
@@ -181,13 +182,13 @@ export function App() {
               aria-haspopup="dialog"
               onClick={() => setHelpDialogOpen(true)}
             >
-              Help
+              {t('help')}
             </button>
           </nav>
           <span className="status">
             {info.data?.demo ? (
-              <span className="badge" title="Local service and test chain; nothing costs real money">
-                demo
+              <span className="badge" title={t('demoTitle')}>
+                {t('demo')}
               </span>
             ) : null}
             {hostDown ? (
@@ -195,9 +196,9 @@ export function App() {
                 className="badge badge-warn"
                 role="status"
                 data-testid="connection"
-                title="This page cannot reach Intel Desk itself: start it again (npm start)."
+                title={t('hostDownTitle')}
               >
-                desk unreachable
+                {t('hostDown')}
               </span>
             ) : (
               <span
@@ -205,28 +206,29 @@ export function App() {
                 data-testid="connection"
                 title={info.data?.serviceUrl}
               >
-                {info.data ? (info.data.online ? 'online' : 'offline') : '…'}
+                {info.data ? (info.data.online ? t('online') : t('offline')) : t('pending')}
               </span>
             )}
-            <span className="muted">{mode === 'electron' ? 'desktop' : 'browser'}</span>
+            <span className="muted">{mode === 'electron' ? t('desktop') : t('browser')}</span>
           </span>
         </header>
         {info.data?.databaseRecovered ? (
           <p className="notice" role="alert">
-            The local database could not be used ({info.data.databaseRecovered.reason}); it was moved to{' '}
-            {info.data.databaseRecovered.path}
-            {info.data.databaseRecovered.restored
-              ? `, and the newest good backup (taken ${dateTime(info.data.databaseRecovered.restored.takenAt)}) was restored: ${plural(info.data.databaseRecovered.restored.reports, 'report')} came back. Anything bought after that backup is not in it.`
-              : ' and a new one was started.'}{' '}
-            Settings → Library → Restore purchases brings back from the service what the wallet bought and the
-            library now lacks.
+            {t('databaseRecovered', {
+              reason: info.data.databaseRecovered.reason,
+              path: info.data.databaseRecovered.path,
+              outcome: info.data.databaseRecovered.restored
+                ? t('databaseRestored', {
+                    when: dateTime(info.data.databaseRecovered.restored.takenAt),
+                    reports: plural(info.data.databaseRecovered.restored.reports, t('report'), t('reports')),
+                  })
+                : t('databaseNew'),
+            })}
           </p>
         ) : null}
         {info.data?.libraryDamaged ? (
           <p className="notice" role="alert">
-            The library file is damaged ({info.data.libraryDamaged.reason}). Quit and start Intel Desk again:
-            the file is then set aside and replaced by the newest good backup, and Settings → Library →
-            Restore purchases brings back from the service what that backup lacks.
+            {t('libraryDamaged', { reason: info.data.libraryDamaged.reason })}
           </p>
         ) : null}
         <main ref={main} tabIndex={-1} className="content">
@@ -239,7 +241,7 @@ export function App() {
               onSyntax={() => setSyntaxOpen(true)}
             />
           ) : null}
-          <Suspense fallback={<Loading label="Opening…" />}>
+          <Suspense fallback={<Loading label={t('opening')} />}>
             <Screen route={route} />
           </Suspense>
           <QueryHelp open={syntaxOpen} onClose={() => setSyntaxOpen(false)} />

@@ -4,16 +4,17 @@
  */
 import type { MouseEvent } from 'react';
 import { Dialog } from '../components/Dialog';
+import { helpText as t } from '../text/help';
 
 const SHORTCUTS: [keys: string[], does: string][] = [
-  [['?'], 'Opens the search syntax card (outside a text field).'],
-  [['/'], 'Goes to the filter of the Shelf, or the search box of the Library.'],
-  [['↑', '↓'], 'Move between handles on the Shelf, reports in a menu, and rows of the Library.'],
-  [['Page Up', 'Page Down', 'Home', 'End'], 'Move by a page, or to the first or last row, in those lists.'],
-  [['Enter'], 'Opens the handle or report the list is on.'],
-  [['Space'], 'Ticks or unticks the report in a menu.'],
-  [['↓'], 'From the Library search box, to its results.'],
-  [['Esc'], 'Closes a dialog, such as this one.'],
+  [['?'], t('syntaxKey')],
+  [['/'], t('filterKey')],
+  [['↑', '↓'], t('arrowKeys')],
+  [[t('pageUp'), t('pageDown'), t('home'), t('end')], t('pageKeys')],
+  [[t('enter')], t('enterKey')],
+  [[t('space')], t('spaceKey')],
+  [['↓'], t('downKey')],
+  [[t('esc')], t('escKey')],
 ];
 
 /**
@@ -35,17 +36,20 @@ export function HelpDialog(props: {
   onWelcome(): void;
 }) {
   return (
-    <Dialog title="Help" open={props.open} onClose={props.onClose}>
+    <Dialog title={t('title')} open={props.open} onClose={props.onClose}>
       <p data-testid="help-version">
-        Intel Desk {props.version ?? ''}
-        {props.demo ? ', demo' : ''} ({props.mode === 'electron' ? 'desktop app' : 'in the browser'}).
+        {t('version', {
+          version: props.version ?? '',
+          demo: props.demo ? t('demo') : '',
+          mode: props.mode === 'electron' ? t('desktopApp') : t('inBrowser'),
+        })}
       </p>
-      <h3>Keyboard shortcuts</h3>
-      <table className="menu-table help-keys" aria-label="Keyboard shortcuts">
+      <h3>{t('shortcuts')}</h3>
+      <table className="menu-table help-keys" aria-label={t('shortcuts')}>
         <thead>
           <tr>
-            <th scope="col">Keys</th>
-            <th scope="col">What they do</th>
+            <th scope="col">{t('keys')}</th>
+            <th scope="col">{t('does')}</th>
           </tr>
         </thead>
         <tbody>
@@ -66,13 +70,13 @@ export function HelpDialog(props: {
       </table>
       <div className="dialog-actions">
         <button type="button" onClick={(event) => closeThen(event, props.onSyntax)}>
-          Search syntax
+          {t('searchSyntax')}
         </button>
         <button type="button" onClick={(event) => closeThen(event, props.onWelcome)}>
-          Show the welcome
+          {t('showWelcome')}
         </button>
         <button type="button" className="primary" onClick={props.onClose} data-autofocus>
-          Close
+          {t('close')}
         </button>
       </div>
     </Dialog>

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { useNavigate } from '../hooks/route';
+import { appText as t } from '../text/app';
 
 /**
  * `focus`: opened from Help, so focus moves to it; on first run the screen keeps it. `onShelf`: the Shelf is
@@ -24,44 +25,56 @@ export function Welcome(props: {
   return (
     <section className="welcome" aria-labelledby="welcome-title" data-testid="welcome">
       <h2 id="welcome-title" ref={heading} tabIndex={-1}>
-        Welcome to Intel Desk
+        {t('welcomeTitle')}
       </h2>
       {props.demo ? (
         <ul>
           <li>
-            The <span className="badge">demo</span> badge means everything runs on this computer: a local copy
-            of the report service and a local test chain (chain id 31337), not Base. Nothing here costs real
-            money.
+            {t('the')}
+            <span className="badge">{t('demo')}</span>
+            {t('demoBadgeMeans')}
           </li>
+          <li>{t('demoWallet')}</li>
           <li>
-            The wallet is a test key funded with test USDC on that local chain, ready to pay. Its balance is
-            under Settings → Wallet.
-          </li>
-          <li>
-            Start on the <strong>Shelf</strong>: open a handle, choose reports in its menu and buy them. What
-            you own is in the <strong>Library</strong>, readable offline and exportable. The demo&apos;s own
-            library secret is offered in Settings, for <strong>Dossiers</strong>; with it set, menus also
-            offer to read reports free, beside Buy.
+            {t('startOnThe')}
+            <strong>{t('shelf')}</strong>
+            {t('demoStart')}
+            <strong>{t('library')}</strong>
+            {t('demoOwned')}
+            <strong>{t('dossiers')}</strong>
+            {t('demoSecret')}
           </li>
         </ul>
       ) : (
         <ul>
           <li>
-            Start on the <strong>Shelf</strong>: open a handle, see the live price of its reports, and buy
-            them with USDC. Set up a wallet first under <strong>Settings → Wallet</strong>.
+            {t('startOnThe')}
+            <strong>{t('shelf')}</strong>
+            {t('start')}
+            <strong>{t('settingsWallet')}</strong>
+            {t('sentenceEnd')}
           </li>
           <li>
-            What you own is in the <strong>Library</strong>, readable offline, searchable and exportable.
+            {t('ownedIn')}
+            <strong>{t('library')}</strong>
+            {t('ownedEnd')}
           </li>
         </ul>
       )}
       <p>
-        The Library&apos;s search takes words, &quot;phrases&quot;, <code>handle:</code>, <code>topic:</code>,{' '}
-        <code>posts&gt;100</code> and more: press <kbd>?</kbd> or{' '}
+        {t('searchTakes')}
+        <code>handle:</code>
+        {t('comma')}
+        <code>topic:</code>
+        {t('comma')}
+        <code>posts&gt;100</code>
+        {t('searchMore')}
+        <kbd>?</kbd>
+        {t('or')}
         <button type="button" className="link" onClick={props.onSyntax}>
-          see the search syntax
+          {t('seeSyntax')}
         </button>
-        .
+        {t('sentenceEnd')}
       </p>
       <div className="actions">
         {props.onShelf ? null : (
@@ -73,11 +86,11 @@ export function Welcome(props: {
               navigate({ screen: 'shelf' });
             }}
           >
-            Start on the Shelf
+            {t('startOnShelf')}
           </button>
         )}
         <button type="button" className={props.onShelf ? 'primary' : undefined} onClick={props.onClose}>
-          Close
+          {t('close')}
         </button>
       </div>
     </section>

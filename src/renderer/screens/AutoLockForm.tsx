@@ -4,6 +4,7 @@ import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { AUTO_LOCK_MAX_MINUTES, type SettingsView } from '../../shared/rpc';
+import { settingsText as t } from '../text/settings';
 
 export function AutoLockForm(props: { settings: SettingsView }) {
   const [minutes, setMinutes] = useState(String(props.settings.autoLockMinutes));
@@ -18,7 +19,7 @@ export function AutoLockForm(props: { settings: SettingsView }) {
       }}
     >
       <label>
-        Lock the wallet after (minutes unused){' '}
+        {t('lockAfter')}{' '}
         <input
           type="number"
           min="1"
@@ -31,21 +32,18 @@ export function AutoLockForm(props: { settings: SettingsView }) {
         />
       </label>
       <button type="submit" disabled={update.isPending}>
-        Save lock time
+        {t('saveLockTime')}
       </button>
-      <p className="muted small">
-        It also locks when the computer locks its screen or sleeps. The next purchase asks for the passphrase.
-      </p>
+      <p className="muted small">{t('lockExplain')}</p>
       {demo ? (
         <p className="muted small" data-testid="auto-lock-demo">
-          Off in the demo: the demo unlocks its own test wallet, so it stays unlocked. The time saved here
-          applies when Intel Desk runs without the demo.
+          {t('lockDemo')}
         </p>
       ) : null}
       <FormMessage
         id={messageId}
         error={update.isError ? errorMessage(update.error) : null}
-        success={update.isSuccess ? 'Saved.' : null}
+        success={update.isSuccess ? t('saved') : null}
       />
     </form>
   );

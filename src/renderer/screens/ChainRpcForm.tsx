@@ -7,11 +7,12 @@ import { networkName } from '../format';
 import { httpUrlSchema, type ChainRpcSource, type SettingsView } from '../../shared/rpc';
 import { OptionalSettingForm } from './OptionalSettingForm';
 import { encryptedOrLocal } from '../../shared/transport';
+import { settingsText as t } from '../text/settings';
 
 const SOURCE_WORDS: Record<ChainRpcSource, string> = {
-  run: 'given for this run',
-  settings: 'chosen here',
-  default: "the network's public endpoint",
+  run: t('sourceRun'),
+  settings: t('sourceSettings'),
+  default: t('sourceDefault'),
 };
 
 export function ChainRpcForm(props: { settings: SettingsView }) {
@@ -23,29 +24,25 @@ export function ChainRpcForm(props: { settings: SettingsView }) {
       setting="chainRpcUrl"
       settings={props.settings}
       schema={httpUrlSchema}
-      title="Chain RPC"
-      label="RPC URL"
-      inputLabel="Chain RPC URL"
+      title={t('chainTitle')}
+      label={t('rpcUrl')}
+      inputLabel={t('chainRpcUrl')}
       inputType="url"
-      placeholder="https://…"
-      saveLabel="Use this RPC"
-      clearLabel="Use the default"
+      placeholder={t('rpcPlaceholder')}
+      saveLabel={t('useRpc')}
+      clearLabel={t('useDefault')}
     >
-      <p className="muted small">
-        After a payment leaves, the chain decides whether money moved. Base and Base Sepolia have public
-        endpoints; a private one is faster and more reliable.
-      </p>
+      <p className="muted small">{t('chainExplain')}</p>
       <p className="small" data-testid="chain-rpc-in-use">
         {inUse ? (
           <>
-            In use{network ? ` for ${networkName(network)}` : ''}: <code>{inUse.url}</code> (
-            {SOURCE_WORDS[inUse.source]})
-            {encryptedOrLocal(inUse.url)
-              ? null
-              : '. It is plain http to another host, so it is not used and no payment is made: choose an https RPC, or use the default.'}
+            {t('inUse', { network: network ? t('inUseNetwork', { network: networkName(network) }) : '' })}
+            <code>{inUse.url}</code>
+            {t('inUseSource', { source: SOURCE_WORDS[inUse.source] })}
+            {encryptedOrLocal(inUse.url) ? null : t('plainHttp')}
           </>
         ) : (
-          'In use: none yet (chosen by the network of the first quote).'
+          t('inUseNone')
         )}
       </p>
     </OptionalSettingForm>

@@ -3,17 +3,20 @@
  * click from Settings, so a newcomer is never left looking for a secret nobody gave them.
  */
 import { useNavigate } from '../hooks/route';
+import { settingsText as t } from '../text/settings';
 
 export function DemoSecretHint(props: { offered: boolean }) {
   const navigate = useNavigate();
   if (!props.offered) return null;
   return (
     <p data-testid="demo-secret-hint">
-      This demo has its own library secret: in{' '}
+      {t('demoHintStart')}{' '}
       <button type="button" className="link" onClick={() => navigate({ screen: 'settings' })}>
-        Settings
+        {t('demoHintSettings')}
       </button>{' '}
-      → Library secret, choose <strong>Use the demo secret</strong>.
+      {t('demoHintPath')}
+      <strong>{t('useDemoSecret')}</strong>
+      {t('sentenceEnd')}
     </p>
   );
 }

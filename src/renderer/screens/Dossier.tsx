@@ -7,6 +7,7 @@ import { DemoSecretHint } from './DemoSecretHint';
 import { Empty, ErrorMessage, Loading } from '../components/States';
 import { DossierEditor } from '../dossier/DossierEditor';
 import { HandlePicker } from './HandlePicker';
+import { dossierText as t } from '../text/dossier';
 
 export function DossierScreen(props: { handle?: string | undefined }) {
   const navigate = useNavigate();
@@ -25,7 +26,7 @@ export function DossierScreen(props: { handle?: string | undefined }) {
   return (
     <section aria-labelledby="dossier-title">
       <div className="screen-head">
-        <h1 id="dossier-title">Dossiers{handle ? `: @${handle}` : ''}</h1>
+        <h1 id="dossier-title">{handle ? t('titleHandle', { handle }) : t('title')}</h1>
         <form
           className="toolbar"
           onSubmit={(e) => {
@@ -33,18 +34,18 @@ export function DossierScreen(props: { handle?: string | undefined }) {
             if (typed.trim()) navigate({ screen: 'dossier', handle: typed.trim().replace(/^@/, '') });
           }}
         >
-          <HandlePicker label="Handle to open" value={typed} onChange={setTyped} />
-          <button type="submit">Open</button>
+          <HandlePicker label={t('handleToOpen')} value={typed} onChange={setTyped} />
+          <button type="submit">{t('open')}</button>
         </form>
       </div>
       {settings.data && !settings.data.librarySecretSet ? (
-        <Empty title="Dossiers need the library secret.">
+        <Empty title={t('needSecret')}>
           <p>
-            Staff enter it once in{' '}
+            {t('staffEnter')}{' '}
             <button type="button" className="link" onClick={() => navigate({ screen: 'settings' })}>
-              Settings
+              {t('settings')}
             </button>
-            ; it stays in the desk's core and is never shown again.
+            {t('staffEnd')}
           </p>
           <DemoSecretHint offered={settings.data.demoLibrarySecretOffered} />
         </Empty>
@@ -52,19 +53,17 @@ export function DossierScreen(props: { handle?: string | undefined }) {
       {secretRefused ? (
         <div className="state state-error" role="alert" data-testid="secret-refused">
           <p>
-            The service refused the library secret. Enter the right one in{' '}
+            {t('refused')}{' '}
             <button type="button" className="link" onClick={() => navigate({ screen: 'settings' })}>
-              Settings
+              {t('settings')}
             </button>
-            ; opening the dossier again will not help until then.
+            {t('refusedEnd')}
           </p>
         </div>
       ) : null}
-      {settings.data?.librarySecretSet && !handle ? (
-        <Empty title="Choose or type a handle to open its dossier." />
-      ) : null}
+      {settings.data?.librarySecretSet && !handle ? <Empty title={t('choose')} /> : null}
       {handle && dossier.isPending && dossier.fetchStatus === 'fetching' ? (
-        <Loading label="Reading the dossier…" />
+        <Loading label={t('reading')} />
       ) : null}
       {dossier.isError && !secretRefused ? (
         <ErrorMessage error={dossier.error} onRetry={() => void dossier.refetch()} />

@@ -7,6 +7,7 @@ import { useId } from 'react';
 import { useRpcQuery } from '../rpc/context';
 import { useDebounced } from '../hooks/debounce';
 import { SHELF_SUMMARY, useShelfHead } from './shelf-pages';
+import { dossierText as t } from '../text/dossier';
 
 const SUGGESTIONS = 30;
 
@@ -22,7 +23,7 @@ export function HandlePicker(props: { label: string; value: string; onChange(val
         type="text"
         aria-label={props.label}
         list={listId}
-        placeholder="handle"
+        placeholder={t('handlePlaceholder')}
         autoComplete="off"
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}

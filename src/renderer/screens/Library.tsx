@@ -32,16 +32,17 @@ import { QueryHelp } from './QueryHelp';
 import { SearchHint } from './SearchHint';
 import type { LibraryIndexing, LibraryItem, SearchHit, SearchView } from '../../shared/rpc';
 import { LibraryExport } from './LibraryExport';
+import { libraryText as t } from '../text/library';
 
-const reports = (n: number) => plural(n, 'report');
+const reports = (n: number) => plural(n, t('report'), t('reportsWord'));
 /** At the latest this long after the first rows, the handle list is filled in. */
 const HANDLE_OPTIONS_AFTER_MS = 1_000;
 
 /** How the hits are ordered, as the count line says it (see SearchView.order). */
 const ORDER_NAMES: Record<SearchView['order'], string> = {
-  best: 'best first',
-  bought: 'too many to rank: most recently bought first (add words to rank them)',
-  newest: 'newest first',
+  best: t('orderBest'),
+  bought: t('orderBought'),
+  newest: t('orderNewest'),
 };
 
 /**
@@ -51,7 +52,7 @@ const ORDER_NAMES: Record<SearchView['order'], string> = {
 const HitList = memo(function HitList(props: { hits: SearchHit[] }) {
   const navigate = useNavigate();
   return (
-    <ul className="hits" aria-label="Search results" data-testid="search-hits">
+    <ul className="hits" aria-label={t('searchResults')} data-testid="search-hits">
       {props.hits.map((hit) => (
         <li key={`${hit.serviceUrl} ${hit.id}`}>
           <button
@@ -78,21 +79,24 @@ function SearchResults(props: { text: string; handle: string; onUse(query: strin
   const first = search.data?.pages[0];
   return (
     <div aria-live="polite">
-      {search.isPending ? <Loading label="Searching…" /> : null}
+      {search.isPending ? <Loading label={t('searching')} /> : null}
       {search.isError && errorCode(search.error) === 'search_syntax' ? (
         <SearchSyntaxError error={search.error} query={props.text} />
       ) : search.isError ? (
         <ErrorMessage error={search.error} />
       ) : null}
       {first && hits.length === 0 ? (
-        <Empty title={`Nothing owned matches “${props.text}”.`}>
+        <Empty title={t('noMatch', { text: props.text })}>
           <SearchHint text={props.text} handle={props.handle} onUse={props.onUse} />
         </Empty>
       ) : null}
       {first && hits.length > 0 ? (
         <p className="muted count" data-testid="search-count">
-          {first.countCapped ? 'More than ' : ''}
-          {number(first.count)} {first.count === 1 ? 'match' : 'matches'}, {ORDER_NAMES[first.order]}
+          {first.countCapped ? t('moreThan') : ''}
+          {t(first.count === 1 ? 'matchOne' : 'matchMany', {
+            count: number(first.count),
+            order: ORDER_NAMES[first.order],
+          })}
         </p>
       ) : null}
       {shownHits.length > 0 ? <HitList hits={shownHits} /> : null}
@@ -102,7 +106,7 @@ function SearchResults(props: { text: string; handle: string; onUse(query: strin
           onClick={() => void search.fetchNextPage()}
           disabled={search.isFetchingNextPage}
         >
-          {search.isFetchingNextPage ? 'Loading…' : 'More matches'}
+          {search.isFetchingNextPage ? t('loading') : t('moreMatches')}
         </button>
       ) : null}
     </div>
@@ -115,8 +119,7 @@ function IndexingNote(props: { indexing: LibraryIndexing }) {
   const percent = total > 0 ? Math.floor((indexed / total) * 100) : 0;
   return (
     <p className="muted" role="status" data-testid="library-indexing">
-      Indexing the library: {percent}% ({indexed.toLocaleString('en-US')} of {reports(total)}). Reports appear
-      here as they are indexed.
+      {t('indexing', { percent, indexed: indexed.toLocaleString('en-US'), reports: reports(total) })}
     </p>
   );
 }
@@ -172,14 +175,14 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
   return (
     <section aria-labelledby="library-title">
       <div className="screen-head">
-        <h1 id="library-title">Library</h1>
+        <h1 id="library-title">{t('title')}</h1>
         <div className="toolbar">
           <input
             ref={searchRef}
             type="search"
             className="library-search"
-            placeholder="Search owned reports  ( / )"
-            aria-label="Search owned reports"
+            placeholder={t('searchPlaceholder')}
+            aria-label={t('searchLabel')}
             aria-describedby={syntaxHintId}
             value={text}
             onChange={(e) => setText(e.target.value)}
@@ -197,22 +200,22 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
             }}
           />
           <button type="button" aria-keyshortcuts="?" onClick={() => setSyntaxOpen(true)}>
-            Search syntax
+            {t('searchSyntax')}
           </button>
           <span id={syntaxHintId} className="sr-only">
-            Press question mark in the empty box for the search syntax.
+            {t('syntaxHint')}
           </span>
           <QueryHelp open={syntaxOpen} onClose={closeSyntax} />
           <label>
-            Handle{' '}
+            {t('handle')}{' '}
             <select
               value={handle}
               onChange={(e) => setHandle(e.target.value)}
               onFocus={wantOptions}
               onPointerDown={wantOptions}
-              aria-label="Handle"
+              aria-label={t('handle')}
             >
-              <option value="">All handles</option>
+              <option value="">{t('allHandles')}</option>
               {handleOptions}
             </select>
           </label>
@@ -222,11 +225,11 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
       <div className="library-layout">
         <SavedSearches query={settledText} onRun={setText} />
         <div className="library-main">
-          {list.isPending ? <Loading label="Opening the library…" /> : null}
+          {list.isPending ? <Loading label={t('opening')} /> : null}
           {list.isError ? <ErrorMessage error={list.error} onRetry={() => void list.refetch()} /> : null}
           {first && owned === 0 ? (
-            <Empty title="Nothing owned yet.">
-              <p>Buy reports from a handle on the Shelf; they stay here, readable offline.</p>
+            <Empty title={t('nothingOwned')}>
+              <p>{t('nothingOwnedHelp')}</p>
             </Empty>
           ) : null}
           {settledText ? (
@@ -235,11 +238,12 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
             <>
               <p className="muted count library-count">
                 <span data-testid="library-count">
-                  {handle && first.total !== owned ? `${number(first.total)} of ` : ''}
-                  {reports(owned)} owned
+                  {handle && first.total !== owned
+                    ? t('ownedOf', { shown: number(first.total), reports: reports(owned) })
+                    : t('owned', { reports: reports(owned) })}
                 </span>
                 {' · '}
-                <span data-testid="library-spent">{usd(first.totalSpentUnits)} spent</span>
+                <span data-testid="library-spent">{t('spent', { amount: usd(first.totalSpentUnits) })}</span>
               </p>
               {first.indexing ? <IndexingNote indexing={first.indexing} /> : null}
               <LibraryTable
@@ -253,7 +257,7 @@ export function LibraryScreen(props: { handle?: string | undefined }) {
               />
             </>
           ) : first && owned > 0 ? (
-            <Empty title={`Nothing owned from @${handle}.`} />
+            <Empty title={t('nothingFromHandle', { handle })} />
           ) : null}
         </div>
       </div>

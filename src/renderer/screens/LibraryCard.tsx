@@ -12,6 +12,7 @@ import { dateTime } from '../format';
 import { errorMessage } from '../rpc/client';
 import { useRpc, useRpcMutation, useRpcQuery } from '../rpc/context';
 import { RestoreBackup } from './RestoreBackup';
+import { backupsText as t } from '../text/backups';
 
 function Backups() {
   const backups = useRpcQuery('library.backups', {});
@@ -23,24 +24,26 @@ function Backups() {
       <p data-testid="last-backup">
         {backups.data
           ? last
-            ? `Last backup ${dateTime(last.takenAt)} (${megabytes(last.bytes)}); ${backups.data.count} kept in ${backups.data.folder}.`
-            : 'No backup yet.'
-          : '…'}
+            ? t('lastBackup', {
+                when: dateTime(last.takenAt),
+                size: megabytes(last.bytes),
+                count: backups.data.count,
+                folder: backups.data.folder,
+              })
+            : t('noBackupYet')
+          : t('pending')}
       </p>
-      <p className="muted small">
-        The library is backed up after purchases, daily and before an upgrade; a damaged library is restored
-        from the newest good backup at start.
-      </p>
+      <p className="muted small">{t('backupExplain')}</p>
       {backups.data?.lastError ? (
-        <p className="muted small">The last automatic backup failed: {backups.data.lastError}</p>
+        <p className="muted small">{t('lastFailed', { error: backups.data.lastError })}</p>
       ) : null}
       <button type="button" onClick={() => backupNow.mutate({})} disabled={backupNow.isPending}>
-        {backupNow.isPending ? 'Backing up…' : 'Back up now'}
+        {backupNow.isPending ? t('backingUp') : t('backUpNow')}
       </button>
       <FormMessage
         id={messageId}
         error={backupNow.isError ? errorMessage(backupNow.error) : null}
-        success={backupNow.isSuccess ? 'Backed up.' : null}
+        success={backupNow.isSuccess ? t('backedUp') : null}
       />
     </>
   );
@@ -81,12 +84,8 @@ function RestorePurchases() {
 
   return (
     <>
-      <h3>Restore purchases</h3>
-      <p className="muted small">
-        On a new computer or after losing the library: the wallet that bought the reports signs in to the
-        service, which sends them again for free. Nothing is paid, and reports the library holds receipts for
-        are checked against them.
-      </p>
+      <h3>{t('restorePurchases')}</h3>
+      <p className="muted small">{t('restorePurchasesExplain')}</p>
       <button
         type="button"
         onClick={() => void restore()}
@@ -94,10 +93,10 @@ function RestorePurchases() {
         aria-describedby={messageId}
       >
         {phase === 'signing'
-          ? 'Waiting for the wallet to sign…'
+          ? t('waitingSign')
           : phase === 'restoring'
-            ? 'Restoring…'
-            : 'Restore purchases'}
+            ? t('restoring')
+            : t('restorePurchases')}
       </button>
       <div id={messageId} role="status" aria-live="polite">
         {error ? <p className="form-message error-text">{error}</p> : null}
@@ -116,7 +115,7 @@ function RestorePurchases() {
 export function LibraryCard() {
   return (
     <div className="settings-block">
-      <h2>Library</h2>
+      <h2>{t('libraryTitle')}</h2>
       <Backups />
       <RestoreBackup />
       <RestorePurchases />

@@ -11,6 +11,7 @@ import { Tags } from '../components/Tags';
 import { TeamMark } from '../components/TeamMark';
 import { useFixedRows } from '../components/fixed-rows';
 import { DEFAULT_ORDER, useLibraryRows, type LibraryView } from './library-data';
+import { libraryText as t } from '../text/library';
 
 /**
  * Both must match `.library-table` in styles/library-purchases.css: rows have a fixed height, the header
@@ -31,12 +32,12 @@ interface Props {
 }
 
 const COLUMNS: { label: string; sort?: LibrarySort; num?: boolean }[] = [
-  { label: 'Handle', sort: 'handle' },
-  { label: 'Date', sort: 'date' },
-  { label: 'Model' },
-  { label: 'Posts', num: true },
-  { label: 'Bought', sort: 'purchased' },
-  { label: 'Spent', sort: 'spent', num: true },
+  { label: t('columnHandle'), sort: 'handle' },
+  { label: t('columnDate'), sort: 'date' },
+  { label: t('columnModel') },
+  { label: t('columnPosts'), num: true },
+  { label: t('columnBought'), sort: 'purchased' },
+  { label: t('columnSpent'), sort: 'spent', num: true },
 ];
 
 function SortHeader(props: {
@@ -132,7 +133,7 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
       ref={tableRef}
       className="menu-table library-table"
       role="grid"
-      aria-label="Owned reports"
+      aria-label={t('tableLabel')}
       aria-rowcount={total + 1}
       aria-activedescendant={currentShown ? `library-row-${current}` : undefined}
       aria-readonly="true"
@@ -180,7 +181,7 @@ export const LibraryTable = memo(function LibraryTable(props: Props) {
                 style={style}
               >
                 <td role="gridcell" className="muted">
-                  Loading…
+                  {t('loading')}
                 </td>
               </tr>
             );

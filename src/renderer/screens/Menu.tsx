@@ -21,6 +21,7 @@ import { PurchasePanel } from './purchase/PurchasePanel';
 import { Planner } from './purchase/Planner';
 import { MenuReports } from './MenuReports';
 import { plural } from '../format';
+import { menuText as t } from '../text/menu';
 
 export function MenuScreen(props: { handle: string }) {
   const { handle } = props;
@@ -77,7 +78,7 @@ export function MenuScreen(props: { handle: string }) {
     <section aria-labelledby="menu-title">
       <div className="screen-head">
         <button type="button" className="link" onClick={() => navigate({ screen: 'shelf' })}>
-          ← Shelf
+          {t('backToShelf')}
         </button>
         <h1 id="menu-title">
           <bdi>{menu.data?.displayName ?? handle}</bdi>{' '}
@@ -88,34 +89,34 @@ export function MenuScreen(props: { handle: string }) {
         <div className="toolbar">
           {ownedCount > 0 ? (
             <button type="button" onClick={() => navigate({ screen: 'library', handle })}>
-              Read owned ({ownedCount})
+              {t('readOwned', { count: ownedCount })}
             </button>
           ) : null}
           <button type="button" onClick={() => void refresh()}>
-            Refresh
+            {t('refresh')}
           </button>
         </div>
       </div>
       {menu.data ? (
         <StaleBanner stale={menu.data.stale} fetchedAt={menu.data.fetchedAt} reason={menu.data.staleReason} />
       ) : null}
-      {menu.isPending ? <Loading label="Loading the menu…" /> : null}
+      {menu.isPending ? <Loading label={t('loading')} /> : null}
       {menu.isError ? <ErrorMessage error={menu.error} onRetry={() => void menu.refetch()} /> : null}
-      {menu.data && reports.length === 0 ? <Empty title="This handle has no shared reports." /> : null}
+      {menu.data && reports.length === 0 ? <Empty title={t('noReports')} /> : null}
       {elsewhere.count > 0 ? (
         <p className="notice" data-testid="owned-elsewhere">
-          Your Library holds {plural(elsewhere.count, 'report')} of this menu bought from{' '}
-          {elsewhere.services.join(', ')}, another service than the one in use ({settings.data?.serviceUrl}).
-          Here {elsewhere.count === 1 ? 'it is' : 'they are'} not yours: buying{' '}
-          {elsewhere.count === 1 ? 'it' : 'them'} here pays again. Settings → Service URL goes back to the
-          other service.
+          {t(elsewhere.count === 1 ? 'elsewhereOne' : 'elsewhereMany', {
+            reports: plural(elsewhere.count, t('report'), t('reports')),
+            services: elsewhere.services.join(', '),
+            url: settings.data?.serviceUrl ?? '',
+          })}
         </p>
       ) : null}
       {reports.length > 0 ? (
         <div className="menu-layout">
           <div>
             <fieldset className="choice">
-              <legend>Choose</legend>
+              <legend>{t('choose')}</legend>
               <label>
                 <input
                   type="radio"
@@ -132,25 +133,25 @@ export function MenuScreen(props: { handle: string }) {
                   checked={choice.mode === 'dates'}
                   onChange={() => setChoice({ ...choice, mode: 'dates' })}
                 />{' '}
-                A date range
+                {t('dateRange')}
               </label>
               {choice.mode === 'dates' ? (
                 <span className="dates">
                   <label>
-                    From{' '}
+                    {t('from')}{' '}
                     <input
                       type="date"
-                      aria-label="From date"
+                      aria-label={t('fromDate')}
                       {...datesError}
                       value={choice.from}
                       onChange={(e) => setChoice({ ...choice, from: e.target.value })}
                     />
                   </label>
                   <label>
-                    To{' '}
+                    {t('to')}{' '}
                     <input
                       type="date"
-                      aria-label="To date"
+                      aria-label={t('toDate')}
                       {...datesError}
                       value={choice.to}
                       onChange={(e) => setChoice({ ...choice, to: e.target.value })}
@@ -158,7 +159,7 @@ export function MenuScreen(props: { handle: string }) {
                   </label>
                   {datesBackwards ? (
                     <span className="error-text" role="alert" id={datesErrorId} data-testid="dates-error">
-                      From is after To.
+                      {t('datesBackwards')}
                     </span>
                   ) : null}
                 </span>
@@ -171,7 +172,7 @@ export function MenuScreen(props: { handle: string }) {
                   // Nothing ticked: choosing one by one starts from none, not from every report.
                   onChange={() => setChoice({ ...choice, mode: 'pick', picked: [] })}
                 />{' '}
-                Individual reports
+                {t('individual')}
               </label>
               {(choice.mode === 'pick' ? ownedCount : ownedInChoice) > 0 ? (
                 <label className={choice.includeOwned ? 'warn-text' : ''}>
@@ -181,8 +182,8 @@ export function MenuScreen(props: { handle: string }) {
                     onChange={(e) => setChoice({ ...choice, includeOwned: e.target.checked })}
                   />{' '}
                   {choice.mode === 'pick'
-                    ? 'Let me choose reports I own again'
-                    : `Buy the ${ownedInChoice} I own again`}
+                    ? t('chooseOwnedAgain')
+                    : t('buyOwnedAgain', { count: ownedInChoice })}
                 </label>
               ) : null}
             </fieldset>
@@ -193,12 +194,12 @@ export function MenuScreen(props: { handle: string }) {
               includeOwned={choice.includeOwned}
               settling={settledSelection !== selection}
             />
-            <div className="toolbar tick-all" role="group" aria-label="Tick reports">
+            <div className="toolbar tick-all" role="group" aria-label={t('tickGroup')}>
               <button type="button" onClick={tickAll}>
-                Tick all
+                {t('tickAll')}
               </button>
               <button type="button" onClick={tickNone}>
-                Tick none
+                {t('tickNone')}
               </button>
             </div>
             <MenuReports

@@ -6,6 +6,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import type { MenuItemView } from '../../shared/rpc';
 import { day, dayRange } from '../format';
+import { menuText as t } from '../text/menu';
 
 export function MenuReports(props: {
   reports: MenuItemView[];
@@ -39,20 +40,20 @@ export function MenuReports(props: {
   };
   const tabStop = Math.min(current, reports.length - 1);
   return (
-    <table className="menu-table report-menu" aria-label="Reports" aria-describedby="report-menu-keys">
+    <table className="menu-table report-menu" aria-label={t('listLabel')} aria-describedby="report-menu-keys">
       <caption id="report-menu-keys" className="sr-only">
-        Space ticks a report; the up and down arrows move between reports.
+        {t('listKeys')}
       </caption>
       <thead>
         <tr>
           <th scope="col">
-            <span className="sr-only">Chosen</span>
+            <span className="sr-only">{t('chosenColumn')}</span>
           </th>
-          <th scope="col">Date</th>
-          <th scope="col">Model</th>
-          <th scope="col">Posts</th>
-          <th scope="col">Covers</th>
-          <th scope="col">Owned</th>
+          <th scope="col">{t('dateColumn')}</th>
+          <th scope="col">{t('modelColumn')}</th>
+          <th scope="col">{t('postsColumn')}</th>
+          <th scope="col">{t('coversColumn')}</th>
+          <th scope="col">{t('ownedColumn')}</th>
         </tr>
       </thead>
       <tbody ref={body} onKeyDown={onKey}>
@@ -64,14 +65,16 @@ export function MenuReports(props: {
                 <input
                   type="checkbox"
                   // Two reports can share a day: the position keeps each name unique.
-                  aria-label={`Choose report of ${day(report.createdAt)} (${index + 1} of ${reports.length})`}
+                  aria-label={t('chooseReport', {
+                    day: day(report.createdAt),
+                    position: index + 1,
+                    count: reports.length,
+                  })}
                   tabIndex={index === tabStop ? 0 : -1}
                   checked={props.chosen.has(report.id)}
                   // Not `disabled`: the row keeps its place in the arrow-key list and says why it cannot be ticked.
                   aria-disabled={locked ? true : undefined}
-                  title={
-                    locked ? 'Owned: tick “Let me choose reports I own again” to buy it again' : undefined
-                  }
+                  title={locked ? t('ownedLocked') : undefined}
                   onFocus={() => setCurrent(index)}
                   onChange={() => {
                     if (!locked) props.onToggle(report.id);
@@ -85,18 +88,22 @@ export function MenuReports(props: {
               <td>
                 {report.owned ? (
                   <>
-                    Owned{' '}
+                    {t('owned')}{' '}
                     <button
                       type="button"
                       className="link"
-                      aria-label={`Read the report of ${day(report.createdAt)} (${index + 1} of ${reports.length})`}
+                      aria-label={t('readReport', {
+                        day: day(report.createdAt),
+                        position: index + 1,
+                        count: reports.length,
+                      })}
                       onClick={() => props.onRead(report.id)}
                     >
-                      Read
+                      {t('read')}
                     </button>
                   </>
                 ) : (
-                  <span className="muted">Not owned</span>
+                  <span className="muted">{t('notOwned')}</span>
                 )}
               </td>
             </tr>

@@ -9,20 +9,27 @@ import { errorMessage } from '../rpc/client';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import type { SettingsView } from '../../shared/rpc';
 import { caFileSchema, noProxySchema, proxyUrlSchema, type NetworkView } from '../../shared/proxy';
+import { networkText as t } from '../text/network';
 
 type Mode = NetworkView['proxy']['mode'];
 
 const MODE_WORDS: Record<Mode, string> = {
-  environment: 'From the environment (HTTPS_PROXY, NO_PROXY)',
-  direct: 'No proxy',
-  manual: 'This proxy',
+  environment: t('modeEnvironment'),
+  direct: t('modeDirect'),
+  manual: t('modeManual'),
 };
 
 function environmentWords(environment: NetworkView['environment']): string {
   if (environment.problem) return environment.problem;
-  if (!environment.proxy) return 'The environment names no proxy: connections go directly.';
-  const exceptions = environment.noProxy.length ? `, except ${environment.noProxy.join(', ')}` : '';
-  return `The environment names ${environment.proxy} (${environment.variable ?? ''})${exceptions}.`;
+  if (!environment.proxy) return t('environmentNone');
+  const exceptions = environment.noProxy.length
+    ? t('environmentExcept', { hosts: environment.noProxy.join(', ') })
+    : '';
+  return t('environmentNames', {
+    proxy: environment.proxy,
+    variable: environment.variable ?? '',
+    exceptions,
+  });
 }
 
 function ProxyForm(props: { network: NetworkView }) {
@@ -57,11 +64,8 @@ function ProxyForm(props: { network: NetworkView }) {
         update.mutate({ proxy }, { onSuccess: () => setUrl('') });
       }}
     >
-      <h2 id="proxy-title">Proxy</h2>
-      <p className="muted small">
-        Connections to the service and the chain RPC go through this proxy (https only, tunnelled). This
-        computer is always reached directly.
-      </p>
+      <h2 id="proxy-title">{t('proxyTitle')}</h2>
+      <p className="muted small">{t('proxyExplain')}</p>
       {(['environment', 'direct', 'manual'] as const).map((choice) => (
         <label key={choice} className="choice-label">
           <input type="radio" name="proxy-mode" checked={mode === choice} onChange={() => setMode(choice)} />{' '}
@@ -76,14 +80,14 @@ function ProxyForm(props: { network: NetworkView }) {
       {mode === 'manual' ? (
         <>
           <label>
-            Proxy address{' '}
+            {t('proxyAddress')}{' '}
             <input
               type="text"
-              aria-label="Proxy address"
+              aria-label={t('proxyAddress')}
               spellCheck={false}
               autoComplete="off"
               placeholder={
-                saved.mode === 'manual' ? `${saved.url} (saved; type to replace)` : 'http://proxy:3128'
+                saved.mode === 'manual' ? t('proxySaved', { url: saved.url }) : t('proxyPlaceholder')
               }
               value={url}
               onChange={(e) => setUrl(e.target.value)}
@@ -91,13 +95,13 @@ function ProxyForm(props: { network: NetworkView }) {
             />
           </label>
           <label>
-            No proxy for{' '}
+            {t('noProxyFor')}{' '}
             <input
               type="text"
-              aria-label="No proxy for"
+              aria-label={t('noProxyFor')}
               spellCheck={false}
               autoComplete="off"
-              placeholder=".internal.example, 10.0.0.0/8"
+              placeholder={t('noProxyPlaceholder')}
               value={noProxy}
               onChange={(e) => setNoProxy(e.target.value)}
             />
@@ -105,12 +109,12 @@ function ProxyForm(props: { network: NetworkView }) {
         </>
       ) : null}
       <button type="submit" disabled={typo !== null || update.isPending}>
-        Save proxy
+        {t('saveProxy')}
       </button>
       <FormMessage
         id={messageId}
         error={typo ?? (update.isError ? errorMessage(update.error) : null)}
-        success={update.isSuccess ? 'Saved.' : null}
+        success={update.isSuccess ? t('saved') : null}
       />
     </form>
   );
@@ -131,19 +135,16 @@ function CertificatesForm(props: { network: NetworkView }) {
         if (checked.success) update.mutate({ caFile: checked.data });
       }}
     >
-      <h2 id="certificates-title">Certificate authorities</h2>
-      <p className="muted small">
-        Behind TLS inspection, give your organisation&apos;s CA certificate (a PEM file) so https connections
-        are trusted.
-      </p>
+      <h2 id="certificates-title">{t('certificatesTitle')}</h2>
+      <p className="muted small">{t('certificatesExplain')}</p>
       <label>
-        CA certificates file{' '}
+        {t('caFile')}{' '}
         <input
           type="text"
-          aria-label="CA certificates file"
+          aria-label={t('caFile')}
           spellCheck={false}
           autoComplete="off"
-          placeholder="/path/to/corporate-ca.pem"
+          placeholder={t('caFilePlaceholder')}
           value={file}
           onChange={(e) => setFile(e.target.value)}
           {...invalidProps(messageId, typo !== null || update.isError)}
@@ -151,14 +152,14 @@ function CertificatesForm(props: { network: NetworkView }) {
       </label>
       <div className="inline-form">
         <button type="submit" disabled={!checked.success || update.isPending}>
-          Use this file
+          {t('useFile')}
         </button>
         <button
           type="button"
           disabled={!props.network.caFile || update.isPending}
           onClick={() => update.mutate({ caFile: null }, { onSuccess: () => setFile('') })}
         >
-          Use no file
+          {t('useNoFile')}
         </button>
       </div>
       <label className="choice-label">
@@ -168,18 +169,13 @@ function CertificatesForm(props: { network: NetworkView }) {
           disabled={!props.network.systemCertificatesAvailable || update.isPending}
           onChange={(e) => update.mutate({ systemCertificates: e.target.checked })}
         />{' '}
-        Trust the system&apos;s certificate store
+        {t('trustSystem')}
       </label>
-      {props.network.systemCertificatesAvailable ? null : (
-        <p className="muted small">
-          This runtime cannot read the system&apos;s store (it needs Node 22.15 or later); use a CA file, or
-          NODE_EXTRA_CA_CERTS for the CLI.
-        </p>
-      )}
+      {props.network.systemCertificatesAvailable ? null : <p className="muted small">{t('noSystemStore')}</p>}
       <FormMessage
         id={messageId}
         error={typo ?? (update.isError ? errorMessage(update.error) : null)}
-        success={update.isSuccess ? 'Saved.' : null}
+        success={update.isSuccess ? t('saved') : null}
       />
     </form>
   );

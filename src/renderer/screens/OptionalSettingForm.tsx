@@ -8,6 +8,7 @@ import { useRpcMutation } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import type { SettingsView } from '../../shared/rpc';
+import { settingsText as t } from '../text/settings';
 
 type OptionalSetting = 'walletConnectProjectId' | 'chainRpcUrl';
 
@@ -74,7 +75,7 @@ export function OptionalSettingForm(props: {
         error={
           invalid ? checked.error?.issues[0]?.message : update.isError ? errorMessage(update.error) : null
         }
-        success={update.isSuccess ? 'Saved.' : null}
+        success={update.isSuccess ? t('saved') : null}
       />
     </form>
   );

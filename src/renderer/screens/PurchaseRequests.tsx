@@ -11,6 +11,7 @@ import { ConsentPassphrase } from '../components/ConsentPassphrase';
 import { errorCode } from '../rpc/client';
 import { ErrorLine } from '../components/States';
 import { dateTime, networkName, plural, usd } from '../format';
+import { purchasesText as t } from '../text/purchases';
 
 const OVER_LIMIT = new Set(['over_purchase_cap', 'over_daily_cap', 'over_handle_budget']);
 /** Going over was refused for the passphrase (none, or a wrong one): it is asked again. */
@@ -36,8 +37,8 @@ export function PurchaseRequestsBanner() {
     >
       <h2 id="purchase-requests-title">
         {pending.length === 1
-          ? 'An assistant asks to buy'
-          : `Assistants ask for ${plural(pending.length, 'purchase')}`}
+          ? t('assistantAsks')
+          : t('assistantsAsk', { purchases: plural(pending.length, t('purchase'), t('purchases')) })}
       </h2>
       <ul>
         {pending.map((request) => {
@@ -45,17 +46,22 @@ export function PurchaseRequestsBanner() {
           return (
             <li key={request.id} data-testid="purchase-request">
               <p>
-                {plural(request.reportCount, 'report')} of @{request.handle} for {usd(request.amount)}, asked{' '}
-                {dateTime(request.createdAt)} <span className="mono small">({request.id})</span>
+                {t('request', {
+                  reports: plural(request.reportCount, t('report'), t('reports')),
+                  handle: request.handle,
+                  amount: usd(request.amount),
+                  when: dateTime(request.createdAt),
+                })}{' '}
+                <span className="mono small">({request.id})</span>
               </p>
               <p className="small" data-testid="purchase-request-terms">
-                From <span className="mono">{request.serviceUrl}</span>, paid on{' '}
-                {networkName(request.network)} to <span className="mono">{request.payTo}</span>. Approving
-                pays on these terms or not at all.
+                {t('termsFrom')}
+                <span className="mono">{request.serviceUrl}</span>
+                {t('termsPaidOn', { network: networkName(request.network) })}
+                <span className="mono">{request.payTo}</span>
+                {t('termsEnd')}
               </p>
-              {request.reason ? (
-                <p className="small">The assistant&rsquo;s reason: {request.reason}</p>
-              ) : null}
+              {request.reason ? <p className="small">{t('reason', { reason: request.reason })}</p> : null}
               {request.error && !mine ? <p className="small warn-text">{request.error}</p> : null}
               <div className="toolbar">
                 <button
@@ -63,13 +69,13 @@ export function PurchaseRequestsBanner() {
                   disabled={!canSign || busy}
                   onClick={() => approve.mutate({ id: request.id })}
                 >
-                  Approve and pay {usd(request.amount)}
+                  {t('approve', { amount: usd(request.amount) })}
                 </button>
                 {mine &&
                 refused !== null &&
                 (OVER_LIMIT.has(refused) || (approve.variables?.acceptOverCap && PASSPHRASE.has(refused))) ? (
                   <>
-                    <ConsentPassphrase what="go over it" value={passphrase} onChange={setPassphrase} />
+                    <ConsentPassphrase what={t('goOverIt')} value={passphrase} onChange={setPassphrase} />
                     <button
                       type="button"
                       disabled={busy || passphrase === ''}
@@ -80,7 +86,7 @@ export function PurchaseRequestsBanner() {
                         )
                       }
                     >
-                      Go over it and pay
+                      {t('goOverAndPay')}
                     </button>
                   </>
                 ) : null}
@@ -90,11 +96,11 @@ export function PurchaseRequestsBanner() {
                     disabled={busy}
                     onClick={() => approve.mutate({ id: request.id, acceptPayToChange: true })}
                   >
-                    Accept the new payee and pay
+                    {t('acceptPayee')}
                   </button>
                 ) : null}
                 <button type="button" disabled={busy} onClick={() => decline.mutate({ id: request.id })}>
-                  Decline
+                  {t('decline')}
                 </button>
               </div>
             </li>
@@ -103,8 +109,8 @@ export function PurchaseRequestsBanner() {
       </ul>
       {canSign ? null : (
         <p className="small">
-          Unlock the wallet to approve here, or approve in a terminal with{' '}
-          <code>intel-desk approve &lt;id&gt;</code>.
+          {t('unlockToApprove')} <code>{t('approveCommand')}</code>
+          {t('sentenceEnd')}
         </p>
       )}
       <ErrorLine error={approve.error ?? decline.error} testId="purchase-request-error" />

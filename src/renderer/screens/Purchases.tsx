@@ -6,7 +6,8 @@ import type { ReactNode } from 'react';
 import type { PurchaseView } from '../../shared/rpc';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { Empty, ErrorLine, ErrorMessage, Loading } from '../components/States';
-import { dateTime, networkName, plural, pluralWord, shortHash, usd } from '../format';
+import { dateTime, networkName, plural, shortHash, usd } from '../format';
+import { purchasesText as t } from '../text/purchases';
 import { download } from '../download';
 import { shareOf } from '../../shared/money';
 import { ReceiptDialog } from './ReceiptDialog';
@@ -17,35 +18,32 @@ import { PurchaseRequestsBanner } from './PurchaseRequests';
 import { TeamSpendLine } from './TeamSpend';
 
 const STATE_TEXT: Record<string, string> = {
-  signed: 'signed, not sent',
-  sent: 'sent, waiting',
-  completed: 'completed',
-  failed: 'failed',
-  in_doubt: 'in doubt',
+  signed: t('stateSigned'),
+  sent: t('stateSent'),
+  completed: t('stateCompleted'),
+  failed: t('stateFailed'),
+  in_doubt: t('stateInDoubt'),
 };
 
 /** What moved, not what was quoted: a failed purchase charged nothing; one in doubt, up to its price. */
 function charged(p: PurchaseView): ReactNode {
-  if (p.paidWith === 'library_secret') return 'library secret';
+  if (p.paidWith === 'library_secret') return t('librarySecret');
   if (p.restored === 'unconfirmed') {
     return (
-      <span
-        className="warn-text"
-        title={`Restored from the service, which says it charged ${usd(p.amount)}; the chain has not confirmed it, so it counts against no cap or total.`}
-      >
-        not confirmed · {usd(p.amount)}
+      <span className="warn-text" title={t('restoredTitle', { amount: usd(p.amount) })}>
+        {t('notConfirmed', { amount: usd(p.amount) })}
       </span>
     );
   }
   if (p.movedUnits === null) {
     return (
-      <span className="warn-text" title={`Quoted ${usd(p.amount)}; not yet known whether it was charged.`}>
-        unknown · up to {usd(p.amount)}
+      <span className="warn-text" title={t('unknownTitle', { amount: usd(p.amount) })}>
+        {t('unknown', { amount: usd(p.amount) })}
       </span>
     );
   }
   if (BigInt(p.movedUnits) === 0n && BigInt(p.amount) > 0n) {
-    return <span title={`Quoted ${usd(p.amount)}; nothing was charged.`}>{usd(0n)}</span>;
+    return <span title={t('nothingChargedTitle', { amount: usd(p.amount) })}>{usd(0n)}</span>;
   }
   return usd(p.movedUnits);
 }
@@ -62,17 +60,17 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
   return (
     <section aria-labelledby="purchases-title">
       <div className="screen-head">
-        <h1 id="purchases-title">Purchases</h1>
+        <h1 id="purchases-title">{t('title')}</h1>
         <div className="toolbar">
           <button type="button" onClick={() => reconcile.mutate({})} disabled={reconcile.isPending}>
-            {reconcile.isPending ? 'Checking…' : 'Check unfinished purchases'}
+            {reconcile.isPending ? t('checking') : t('checkUnfinished')}
           </button>
           <button
             type="button"
             onClick={() => exportCsv.mutate({ format: 'csv' })}
             disabled={!view || view.purchases.length === 0}
           >
-            Export CSV
+            {t('exportCsv')}
           </button>
         </div>
       </div>
@@ -83,48 +81,54 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
       <ErrorLine error={reconcile.error} />
       <PurchaseRequestsBanner />
       <TeamSpendLine />
-      {purchases.isPending ? <Loading label="Reading the ledger…" /> : null}
+      {purchases.isPending ? <Loading label={t('reading')} /> : null}
       {purchases.isError ? (
         <ErrorMessage error={purchases.error} onRetry={() => void purchases.refetch()} />
       ) : null}
       {view ? (
         <div className="spend" data-testid="daily-spend">
           <p>
-            Today: {usd(view.spentTodayUnits)} of your {usd(view.dailyCapUnits)} daily cap · per purchase cap{' '}
-            {usd(view.perPurchaseCapUnits)}
+            {t('today', {
+              spent: usd(view.spentTodayUnits),
+              cap: usd(view.dailyCapUnits),
+              perPurchase: usd(view.perPurchaseCapUnits),
+            })}
           </p>
           <div
             className={spentShare >= 0.8 ? 'meter meter-high' : 'meter'}
             role="meter"
-            aria-label="Spent today of the daily cap"
+            aria-label={t('meterLabel')}
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={Math.round(spentShare * 100)}
-            aria-valuetext={`${usd(view.spentTodayUnits)} of ${usd(view.dailyCapUnits)}`}
+            aria-valuetext={t('meterValue', {
+              spent: usd(view.spentTodayUnits),
+              cap: usd(view.dailyCapUnits),
+            })}
           >
             <div className="meter-fill" style={{ width: `${spentShare * 100}%` }} />
           </div>
           {inDoubt > 0 ? (
             <p className="warn-text">
-              {plural(inDoubt, 'purchase')} {pluralWord(inDoubt, 'is', 'are')} not settled yet. Check
-              unfinished purchases asks the chain and the service how each ended; Intel Desk never pays twice
-              for them.
+              {t(inDoubt === 1 ? 'inDoubtOne' : 'inDoubtMany', {
+                purchases: plural(inDoubt, t('purchase'), t('purchases')),
+              })}
             </p>
           ) : null}
         </div>
       ) : null}
       {view && view.purchases.length > 0 ? <SpendSummary /> : null}
-      {view && view.purchases.length === 0 ? <Empty title="No purchases yet." /> : null}
+      {view && view.purchases.length === 0 ? <Empty title={t('noPurchases')} /> : null}
       {view && view.purchases.length > 0 ? (
-        <table className="menu-table" aria-label="Purchases">
+        <table className="menu-table" aria-label={t('tableLabel')}>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Handle</th>
-              <th scope="col">Reports</th>
-              <th scope="col">Charged</th>
-              <th scope="col">State</th>
-              <th scope="col">Receipt</th>
+              <th scope="col">{t('columnWhen')}</th>
+              <th scope="col">{t('columnHandle')}</th>
+              <th scope="col">{t('columnReports')}</th>
+              <th scope="col">{t('columnCharged')}</th>
+              <th scope="col">{t('columnState')}</th>
+              <th scope="col">{t('columnReceipt')}</th>
             </tr>
           </thead>
           <tbody>
@@ -140,9 +144,9 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
                   {p.state === 'in_doubt' && p.waitingFor ? (
                     <div className="small warn-text" data-testid="waiting-for">
                       {p.waitingFor.kind === 'expiry'
-                        ? `Waiting until ${dateTime(p.waitingFor.until)}, when the payment authorization expires.`
+                        ? t('waitingUntil', { when: dateTime(p.waitingFor.until) })
                         : p.waitingFor.summary}
-                      {p.checkedAt ? ` Last checked ${dateTime(p.checkedAt)}.` : ''}
+                      {p.checkedAt ? t('lastChecked', { when: dateTime(p.checkedAt) }) : ''}
                     </div>
                   ) : null}
                 </td>
@@ -150,8 +154,8 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
                   className="receipt"
                   title={
                     p.paidWith === 'payment'
-                      ? `${networkName(p.network)} · paid to ${p.payTo}`
-                      : 'Read with the library secret; nothing was paid.'
+                      ? t('paidTo', { network: networkName(p.network), payTo: p.payTo })
+                      : t('readWithSecret')
                   }
                 >
                   {p.txHash ? (
@@ -159,7 +163,7 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
                       <span className="mono small" title={p.txHash} data-testid="receipt">
                         {shortHash(p.txHash)}
                       </span>{' '}
-                      <CopyButton value={p.txHash} label={`Copy receipt ${p.txHash}`} />
+                      <CopyButton value={p.txHash} label={t('copyReceipt', { hash: p.txHash })} />
                     </span>
                   ) : (
                     '—'
@@ -168,10 +172,10 @@ export function PurchasesScreen(props: { purchaseId?: string | undefined }) {
                     <button
                       type="button"
                       className="link"
-                      aria-label={`Receipt of the purchase of ${dateTime(p.createdAt)}`}
+                      aria-label={t('receiptOf', { when: dateTime(p.createdAt) })}
                       onClick={() => navigate({ screen: 'purchases', purchaseId: p.id })}
                     >
-                      Receipt
+                      {t('receipt')}
                     </button>
                   </div>
                 </td>

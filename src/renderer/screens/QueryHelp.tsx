@@ -3,32 +3,35 @@
  * finds. Opened from Help and beside the Library's search box, or with "?".
  */
 import { Dialog } from '../components/Dialog';
+import { helpText as t } from '../text/help';
 
-const TERMS: [typed: string, finds: string][] = [
-  ['grid battery', 'both words, anywhere in the report (case and accents do not matter)'],
-  ['"supply chain"', 'the words in that order'],
-  ['regulat*', 'a word starting with regulat (in the app the last word you type is a prefix already)'],
-  ['handle:ada_lindqvist', 'reports about that handle (handle:ada* for a prefix)'],
-  ['model:claude*', 'reports written by that model'],
-  ['topic:energy', 'reports whose topic shares include it (topic:"central banks")'],
-  ['after:2026-10-01', 'created on or after that day (UTC)'],
-  ['before:2026-11-01', 'created before that day'],
-  ['tag:follow-up', 'reports you tagged so'],
-  ['note:analyst', 'reports whose note (yours) contains that text'],
-  ['posts>100', 'more than 100 posts analysed'],
-  ['sentiment<0', 'mean daily sentiment below 0 (scores run from -1 to 1)'],
-  ['likes>=5000  replies=0', 'by engagement: likes, reposts, replies'],
-  ['spent<=0.01', 'reports that cost you at most $0.01'],
-];
+const TERMS = (
+  [
+    'words',
+    'phrase',
+    'prefix',
+    'handle',
+    'model',
+    'topic',
+    'after',
+    'before',
+    'tag',
+    'note',
+    'posts',
+    'sentiment',
+    'engagement',
+    'spent',
+  ] as const
+).map((name): [typed: string, finds: string] => [t(`${name}Typed`), t(`${name}Finds`)]);
 
 export function QueryHelp(props: { open: boolean; onClose(): void }) {
   return (
-    <Dialog title="Search syntax" open={props.open} onClose={props.onClose}>
-      <table className="menu-table query-help" aria-label="What to type">
+    <Dialog title={t('searchSyntax')} open={props.open} onClose={props.onClose}>
+      <table className="menu-table query-help" aria-label={t('syntaxLabel')}>
         <thead>
           <tr>
-            <th scope="col">You type</th>
-            <th scope="col">It finds</th>
+            <th scope="col">{t('youType')}</th>
+            <th scope="col">{t('itFinds')}</th>
           </tr>
         </thead>
         <tbody>
@@ -43,17 +46,28 @@ export function QueryHelp(props: { open: boolean; onClose(): void }) {
         </tbody>
       </table>
       <p>
-        Terms side by side are all required. <code>OR</code> accepts either side, <code>NOT</code> excludes,
-        and parentheses group: <code>(energy OR oil) NOT handle:ada posts&gt;50</code>. Comparisons take{' '}
-        <code>&gt;</code> <code>&gt;=</code> <code>&lt;</code> <code>&lt;=</code> <code>=</code>. The
-        operators are upper case.
+        {t('termsRequired')}
+        <code>OR</code>
+        {t('orAccepts')}
+        <code>NOT</code>
+        {t('notExcludes')}
+        <code>{t('groupExample')}</code>
+        {t('comparisons')} <code>&gt;</code> <code>&gt;=</code> <code>&lt;</code> <code>&lt;=</code>{' '}
+        <code>=</code>
+        {t('upperCase')}
       </p>
       <p className="muted small">
-        Press <kbd>/</kbd> to search, <kbd>?</kbd> for this card, <kbd>↓</kbd> from the box to the results.
+        {t('press')}
+        <kbd>/</kbd>
+        {t('toSearch')}
+        <kbd>?</kbd>
+        {t('forCard')}
+        <kbd>↓</kbd>
+        {t('toResults')}
       </p>
       <div className="dialog-actions">
         <button type="button" className="primary" onClick={props.onClose} data-autofocus>
-          Close
+          {t('close')}
         </button>
       </div>
     </Dialog>

@@ -15,6 +15,7 @@ import { ReportTimeline, placeText } from './ReportTimeline';
 import { ReportNotes } from './ReportNotes';
 import { CiteReport } from './CiteReport';
 import { dateTime, day, humanize } from '../format';
+import { reportText as t } from '../text/report';
 
 /** Owned and not-owned reports of the handle, oldest first, as the timeline shows them. */
 function overTime(
@@ -22,8 +23,8 @@ function overTime(
   notOwned: NotOwnedReport[],
 ): { id: string; createdAt: string; model: string; owned: boolean }[] {
   return [
-    ...timeline.map((t) => ({ id: t.id, createdAt: t.createdAt, model: t.model, owned: true })),
-    ...notOwned.map((t) => ({ id: t.id, createdAt: t.createdAt, model: t.model, owned: false })),
+    ...timeline.map((e) => ({ id: e.id, createdAt: e.createdAt, model: e.model, owned: true })),
+    ...notOwned.map((e) => ({ id: e.id, createdAt: e.createdAt, model: e.model, owned: false })),
   ].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
@@ -59,11 +60,11 @@ export function ReportScreen(props: {
     ...(props.serviceUrl ? { serviceUrl: props.serviceUrl } : {}),
   });
   const exporter = useRpcMutation('report.export', { onSuccess: download });
-  if (report.isPending) return <Loading label="Opening the report…" />;
+  if (report.isPending) return <Loading label={t('opening')} />;
   if (report.isError) return <ErrorMessage error={report.error} onRetry={() => void report.refetch()} />;
   const { snapshot, serviceUrl, timeline, notOwned, menuCount, previous, username, displayName } =
     report.data;
-  const position = timeline.findIndex((t) => t.id === snapshot.id);
+  const position = timeline.findIndex((entry) => entry.id === snapshot.id);
   const older = position > 0 ? timeline[position - 1] : undefined;
   const newer = position >= 0 ? timeline[position + 1] : undefined;
   const change = snapshot.changeSummary;
@@ -74,7 +75,7 @@ export function ReportScreen(props: {
     <article className="report" aria-labelledby="report-title">
       <div className="screen-head no-print">
         <button type="button" className="link" onClick={() => navigate({ screen: 'library' })}>
-          ← Library
+          {t('backToLibrary')}
         </button>
         {/* Two groups that wrap whole: at 1280 px one row, narrower the export row goes under the other. */}
         <div className="toolbar report-toolbar">
@@ -84,19 +85,19 @@ export function ReportScreen(props: {
               disabled={!older}
               onClick={() => older && navigate({ screen: 'report', id: older.id, serviceUrl })}
             >
-              ← Older
+              {t('older')}
             </button>
             <select
-              aria-label="Report over time"
+              aria-label={t('overTime')}
               value={snapshot.id}
               onChange={(e) => navigate({ screen: 'report', id: e.target.value, serviceUrl })}
             >
               {/* Every report the timeline shows: those not owned are listed so the two agree, and cannot
                 be chosen since there is nothing to read; the timeline opens the menu to buy them. */}
-              {overTime(timeline, notOwned).map((t) => (
-                <option key={t.id} value={t.id} disabled={!t.owned}>
-                  {dateTime(t.createdAt)} · {t.model}
-                  {t.owned ? '' : ' · not owned'}
+              {overTime(timeline, notOwned).map((entry) => (
+                <option key={entry.id} value={entry.id} disabled={!entry.owned}>
+                  {dateTime(entry.createdAt)} · {entry.model}
+                  {entry.owned ? '' : t('notOwnedOption')}
                 </option>
               ))}
             </select>
@@ -105,28 +106,28 @@ export function ReportScreen(props: {
               disabled={!newer}
               onClick={() => newer && navigate({ screen: 'report', id: newer.id, serviceUrl })}
             >
-              Newer →
+              {t('newer')}
             </button>
           </div>
-          <div className="toolbar-group" role="group" aria-label="Export and share">
+          <div className="toolbar-group" role="group" aria-label={t('exportGroup')}>
             <span className="muted small" aria-hidden="true">
-              Export
+              {t('export')}
             </span>
-            <button type="button" aria-label="Export JSON" onClick={() => exportAs('json')}>
-              JSON
+            <button type="button" aria-label={t('exportJson')} onClick={() => exportAs('json')}>
+              {t('json')}
             </button>
-            <button type="button" aria-label="Export Markdown" onClick={() => exportAs('md')}>
-              Markdown
+            <button type="button" aria-label={t('exportMarkdown')} onClick={() => exportAs('md')}>
+              {t('markdown')}
             </button>
-            <button type="button" aria-label="Export PDF" onClick={() => exportAs('pdf')}>
-              PDF
+            <button type="button" aria-label={t('exportPdf')} onClick={() => exportAs('pdf')}>
+              {t('pdf')}
             </button>
             <button type="button" onClick={() => window.print()}>
-              Print
+              {t('print')}
             </button>
             {mode === 'browser' ? (
               <button type="button" onClick={() => void copyText(window.location.href).then(setCopied)}>
-                {copied ? 'Link copied' : 'Copy link'}
+                {copied ? t('linkCopied') : t('copyLink')}
               </button>
             ) : null}
           </div>
@@ -138,7 +139,7 @@ export function ReportScreen(props: {
         <button
           type="button"
           className="link"
-          title="This handle's reports in your library"
+          title={t('handleReports')}
           onClick={() => navigate({ screen: 'library', handle: username })}
         >
           {displayName ? <bdi className="report-name">{displayName}</bdi> : null}{' '}
@@ -147,14 +148,15 @@ export function ReportScreen(props: {
         {report.data.boughtBy ? ' ' : null}
         <TeamMark boughtBy={report.data.boughtBy} />
       </p>
-      <h1 id="report-title">Report of {dateTime(snapshot.createdAt)}</h1>
+      <h1 id="report-title">{t('heading', { date: dateTime(snapshot.createdAt) })}</h1>
       <p className="report-place" data-testid="report-place">
         {placeText(snapshot, timeline, notOwned, menuCount)}
       </p>
       <p className="muted">
-        <bdi>{snapshot.model}</bdi> · {snapshot.meta.postCount ?? '?'} posts
+        <bdi>{snapshot.model}</bdi>
+        {t('posts', { posts: snapshot.meta.postCount ?? '?' })}
         {snapshot.meta.dateRange
-          ? ` · ${day(snapshot.meta.dateRange.from)} – ${day(snapshot.meta.dateRange.to)}`
+          ? t('range', { from: day(snapshot.meta.dateRange.from), to: day(snapshot.meta.dateRange.to) })
           : ''}
       </p>
       <ReportTimeline
@@ -172,18 +174,18 @@ export function ReportScreen(props: {
           })
         }
       />
-      <section className="change" aria-label="Change summary">
-        <h2>Change since the previous report</h2>
+      <section className="change" aria-label={t('changeLabel')}>
+        <h2>{t('changeHeading')}</h2>
         {change === null || change === undefined ? (
-          <p className="muted">This is the baseline: the first report of this handle.</p>
+          <p className="muted">{t('baseline')}</p>
         ) : (
           <>
             {previous ? (
               <p className="small muted">
-                Against the report of {day(previous.createdAt)} ({previous.meta.postCount ?? '?'} posts).
+                {t('against', { day: day(previous.createdAt), posts: previous.meta.postCount ?? '?' })}
               </p>
             ) : (
-              <p className="small muted">The previous report is not owned; this is the service's summary.</p>
+              <p className="small muted">{t('previousNotOwned')}</p>
             )}
             <ValueView value={change} />
           </>
@@ -191,12 +193,12 @@ export function ReportScreen(props: {
       </section>
       <ReportCompare id={snapshot.id} serviceUrl={serviceUrl} timeline={timeline} compare={props.compare} />
       <ReportNotes key={`${serviceUrl} ${snapshot.id}`} id={snapshot.id} serviceUrl={serviceUrl} />
-      <section aria-label="Narrative">
-        <h2>Narrative</h2>
+      <section aria-label={t('narrative')}>
+        <h2>{t('narrative')}</h2>
         <Sections value={snapshot.narrative} />
       </section>
-      <section aria-label="Analytics">
-        <h2>Analytics</h2>
+      <section aria-label={t('analytics')}>
+        <h2>{t('analytics')}</h2>
         <div className="charts">
           {analyticsFigures(snapshot.analytics).map((figure) => (
             <figure key={figure.name} className="chart-box">

@@ -6,11 +6,12 @@ import { useRpcQuery } from '../rpc/context';
 import { ErrorMessage, Loading } from '../components/States';
 import { dateTime, humanize, metricLabel } from '../format';
 import { appLocale } from '../locale';
+import { reportText as t } from '../text/report';
 
 const figures = new Intl.NumberFormat(appLocale, { maximumFractionDigits: 2 });
 const number = (value: number) => figures.format(value);
 const percent = (value: number) => `${Math.round(value * 1000) / 10}%`;
-const points = (value: number) => `${Math.round(value * 1000) / 10} pts`;
+const points = (value: number) => t('pts', { value: Math.round(value * 1000) / 10 });
 
 function signed(value: number | null, format: (n: number) => string): string {
   if (value === null) return '—';
@@ -55,7 +56,7 @@ function ShareRows(props: { shares: ShareChange[] }) {
 
 function NarrativeDiff(props: { sections: NarrativeChange[] }) {
   const changed = props.sections.filter((section) => section.changed);
-  if (changed.length === 0) return <p className="muted">The narrative did not change.</p>;
+  if (changed.length === 0) return <p className="muted">{t('narrativeSame')}</p>;
   return (
     <>
       {changed.map((section) => (
@@ -82,15 +83,15 @@ function NarrativeDiff(props: { sections: NarrativeChange[] }) {
 function betweenText(diff: ReportDiff): string {
   if (diff.reportsBetween === null) return '';
   const parts = [
-    diff.reportsBetween ? `${diff.reportsBetween} owned` : '',
-    diff.notOwnedBetween ? `${diff.notOwnedBetween} not owned` : '',
+    diff.reportsBetween ? t('betweenOwned', { count: diff.reportsBetween }) : '',
+    diff.notOwnedBetween ? t('betweenNotOwned', { count: diff.notOwnedBetween }) : '',
   ].filter(Boolean);
-  return parts.length === 0 ? ' · consecutive' : ` · ${parts.join(' and ')} between them`;
+  return parts.length === 0 ? t('consecutive') : t('between', { parts: parts.join(t('and')) });
 }
 
 function DiffView(props: { diff: ReportDiff }) {
   const { diff } = props;
-  const list = (topics: string[]) => (topics.length === 0 ? 'none' : topics.join(', '));
+  const list = (topics: string[]) => (topics.length === 0 ? t('none') : topics.join(', '));
   return (
     <div className="report-diff">
       <p className="muted">
@@ -98,13 +99,13 @@ function DiffView(props: { diff: ReportDiff }) {
         {diff.newer.model}){betweenText(diff)}
       </p>
       <table className="diff-table">
-        <caption className="sr-only">Analytics before and after</caption>
+        <caption className="sr-only">{t('diffCaption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Figure</th>
-            <th scope="col">Before</th>
-            <th scope="col">After</th>
-            <th scope="col">Change</th>
+            <th scope="col">{t('figure')}</th>
+            <th scope="col">{t('before')}</th>
+            <th scope="col">{t('after')}</th>
+            <th scope="col">{t('change')}</th>
           </tr>
         </thead>
         <tbody>
@@ -113,11 +114,16 @@ function DiffView(props: { diff: ReportDiff }) {
         </tbody>
       </table>
       <p>
-        Topics added: <strong>{list(diff.topicsAdded)}</strong> · dropped:{' '}
-        <strong>{list(diff.topicsDropped)}</strong>
+        {t('topicsAdded')}
+        <strong>{list(diff.topicsAdded)}</strong>
+        {t('topicsDropped')} <strong>{list(diff.topicsDropped)}</strong>
         {diff.sentiment.shift === null
           ? ''
-          : ` · sentiment ${number(diff.sentiment.before ?? 0)} → ${number(diff.sentiment.after ?? 0)} (${signed(diff.sentiment.shift, number)})`}
+          : t('sentiment', {
+              before: number(diff.sentiment.before ?? 0),
+              after: number(diff.sentiment.after ?? 0),
+              shift: signed(diff.sentiment.shift, number),
+            })}
       </p>
       <NarrativeDiff sections={diff.narrative} />
     </div>
@@ -129,7 +135,7 @@ function DiffResult(props: { id: string; other: string; serviceUrl: string }) {
     a: { id: props.other, serviceUrl: props.serviceUrl },
     b: { id: props.id, serviceUrl: props.serviceUrl },
   });
-  if (diff.isPending) return <Loading label="Comparing…" />;
+  if (diff.isPending) return <Loading label={t('comparing')} />;
   if (diff.isError) return <ErrorMessage error={diff.error} onRetry={() => void diff.refetch()} />;
   return <DiffView diff={diff.data} />;
 }
@@ -150,11 +156,11 @@ export function ReportCompare(props: {
   const [open, setOpen] = useState(chosen !== undefined);
   if (others.length === 0) return null;
   return (
-    <section className="compare no-print" aria-label="Compare with another report">
-      <h2>Compare</h2>
+    <section className="compare no-print" aria-label={t('compareLabel')}>
+      <h2>{t('compare')}</h2>
       <div className="toolbar">
         <label>
-          Compare with{' '}
+          {t('compareWith')}{' '}
           <select value={other} onChange={(e) => setOther(e.target.value)}>
             {others.map((entry) => (
               <option key={entry.id} value={entry.id}>
@@ -164,7 +170,7 @@ export function ReportCompare(props: {
           </select>
         </label>
         <button type="button" aria-expanded={open} onClick={() => setOpen((shown) => !shown)}>
-          {open ? 'Hide changes' : 'Show changes'}
+          {open ? t('hideChanges') : t('showChanges')}
         </button>
       </div>
       {open && other ? <DiffResult id={props.id} other={other} serviceUrl={props.serviceUrl} /> : null}

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { ErrorLine } from '../components/States';
 import { dateTime } from '../format';
+import { reportText as t } from '../text/report';
 
 export function ReportNotes(props: { id: string; serviceUrl: string }) {
   const ref = { id: props.id, serviceUrl: props.serviceUrl };
@@ -35,17 +36,17 @@ export function ReportNotes(props: { id: string; serviceUrl: string }) {
 
   return (
     <section className="report-notes no-print" aria-labelledby="report-notes-title">
-      <h2 id="report-notes-title">Your tags and note</h2>
+      <h2 id="report-notes-title">{t('notesTitle')}</h2>
       <div className="tag-editor">
-        <ul aria-label="Tags" className="tags">
-          {tags.map((t) => (
-            <li key={t} className="tag">
-              #<bdi>{t}</bdi>{' '}
+        <ul aria-label={t('tags')} className="tags">
+          {tags.map((name) => (
+            <li key={name} className="tag">
+              #<bdi>{name}</bdi>{' '}
               <button
                 type="button"
                 className="link"
-                aria-label={`Remove tag ${t}`}
-                onClick={() => tag.mutate({ ...ref, action: 'remove', tag: t })}
+                aria-label={t('removeTag', { tag: name })}
+                onClick={() => tag.mutate({ ...ref, action: 'remove', tag: name })}
               >
                 ×
               </button>
@@ -53,8 +54,8 @@ export function ReportNotes(props: { id: string; serviceUrl: string }) {
           ))}
         </ul>
         <input
-          aria-label="Add a tag"
-          placeholder="Add a tag, then Enter"
+          aria-label={t('addTag')}
+          placeholder={t('addTagPlaceholder')}
           value={tagText}
           maxLength={41}
           onChange={(e) => setTagText(e.target.value)}
@@ -70,7 +71,7 @@ export function ReportNotes(props: { id: string; serviceUrl: string }) {
       </div>
       <ErrorLine error={tag.error} />
       <label className="note-editor">
-        Note
+        {t('note')}
         <textarea
           rows={4}
           maxLength={10_000}
@@ -86,13 +87,13 @@ export function ReportNotes(props: { id: string; serviceUrl: string }) {
       </label>
       <div className="note-actions">
         <button type="button" onClick={saveNote} disabled={!dirty || note.isPending}>
-          Save note
+          {t('saveNote')}
         </button>
         <span className="muted small" aria-live="polite" data-testid="note-state">
           {dirty
-            ? 'Unsaved changes'
+            ? t('unsaved')
             : labels.data?.noteUpdatedAt
-              ? `Saved ${dateTime(labels.data.noteUpdatedAt)}`
+              ? t('savedAt', { when: dateTime(labels.data.noteUpdatedAt) })
               : ''}
         </span>
       </div>

@@ -20,6 +20,7 @@ import type { NotOwnedReport, TimelineEntry } from '../../shared/rpc';
 import { isoTime, readableDate } from '../../shared/analytics-shape';
 import { day } from '../format';
 import { ChartTooltip, tickDate } from '../components/Charts';
+import { reportText as t } from '../text/report';
 
 interface Point {
   id: string;
@@ -44,15 +45,15 @@ export function placeText(
   notOwned: NotOwnedReport[],
   menuCount: number | null,
 ): string {
-  const owned = timeline.findIndex((t) => t.id === snapshot.id);
-  if (menuCount === null) return `Report ${owned + 1} of the ${timeline.length} you own`;
+  const owned = timeline.findIndex((entry) => entry.id === snapshot.id);
+  if (menuCount === null) return t('placeOwned', { place: owned + 1, count: timeline.length });
   const all = [...timeline, ...notOwned].sort(
     (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
   );
-  const place = all.findIndex((t) => t.id === snapshot.id) + 1;
+  const place = all.findIndex((entry) => entry.id === snapshot.id) + 1;
   return notOwned.length === 0
-    ? `Report ${place} of ${all.length}`
-    : `Report ${place} of ${all.length} (you own ${timeline.length})`;
+    ? t('place', { place, count: all.length })
+    : t('placeNotOwned', { place, count: all.length, owned: timeline.length });
 }
 
 const DAY = 86_400_000;
@@ -67,11 +68,11 @@ function dayTicks(points: Point[], count: number): number[] {
 
 function chainLine(point: Point): string {
   const { entry, follows } = point;
-  if (entry === null) return 'Not owned: open it to buy it on the menu';
-  if (entry.previousReportId === null) return 'Baseline: the first report of this handle';
-  const change = entry.changeHeadline ? `: ${entry.changeHeadline}` : '';
-  if (follows) return `Since ${day(follows.createdAt)}${change}`;
-  return `Its previous report is not in your library${change}`;
+  if (entry === null) return t('chainNotOwned');
+  if (entry.previousReportId === null) return t('chainBaseline');
+  const change = entry.changeHeadline ? t('chainHeadline', { headline: entry.changeHeadline }) : '';
+  if (follows) return t('chainSince', { day: day(follows.createdAt), change });
+  return t('chainMissing', { change });
 }
 
 /** Tells the timeline which point the tooltip is on, so Enter opens what the tooltip shows. */
@@ -126,7 +127,7 @@ export function ReportTimeline(props: {
   const onActive = useCallback((id: string | null) => {
     active.current = id;
   }, []);
-  const byId = new Map(timeline.map((t) => [t.id, t]));
+  const byId = new Map(timeline.map((entry) => [entry.id, entry]));
   // A report whose date is not a date has no place on the axis; the Older/Newer buttons still reach it.
   const owned: Point[] = timeline.flatMap((entry) => {
     const x = isoTime(entry.createdAt);
@@ -164,9 +165,9 @@ export function ReportTimeline(props: {
   const chosenDays = chosen.map((id) => day(byId.get(id)?.createdAt ?? ''));
 
   return (
-    <section className="timeline no-print" aria-label="Timeline">
+    <section className="timeline no-print" aria-label={t('timeline')}>
       <div className="timeline-head">
-        <h2>Timeline</h2>
+        <h2>{t('timeline')}</h2>
         {timeline.length > 1 ? (
           <button
             type="button"
@@ -176,19 +177,18 @@ export function ReportTimeline(props: {
               setChosen([]);
             }}
           >
-            {picking ? 'Cancel comparing' : 'Compare two…'}
+            {picking ? t('cancelCompare') : t('compareTwo')}
           </button>
         ) : null}
         <p className="small muted" aria-live="polite">
           {picking
-            ? `Choose two reports to compare (click, or arrow keys and Enter)${
-                chosenDays.length ? `: ${chosenDays.join(', ')} chosen` : ''
-              }.`
-            : `Each point is a report of this handle, at its date and as high as the posts it read${
-                missing.length ? '; hollow ones you do not own' : ''
-              }. Click one, or move with the arrow keys and press Enter, to open it${
-                missing.length ? ' (or its menu, to buy it)' : ''
-              }.`}
+            ? t('choosingTwo', {
+                chosen: chosenDays.length ? t('chosenDays', { days: chosenDays.join(', ') }) : '',
+              })
+            : t('timelineHelp', {
+                hollow: missing.length ? t('timelineHollow') : '',
+                menu: missing.length ? t('timelineMenu') : '',
+              })}
         </p>
       </div>
       {points.length === 0 ? null : (
@@ -205,7 +205,11 @@ export function ReportTimeline(props: {
             responsive
             style={{ width: '100%', height: 170 }}
             margin={{ top: 14, right: 20, bottom: 4, left: 0 }}
-            aria-label={`Reports of @${props.username} over time, ${points.length} in all, ${owned.length} you own: arrow keys move between them`}
+            aria-label={t('timelineChart', {
+              handle: props.username,
+              count: points.length,
+              owned: owned.length,
+            })}
           >
             <CartesianGrid vertical={false} strokeDasharray="2 3" />
             <XAxis
@@ -230,9 +234,9 @@ export function ReportTimeline(props: {
                         ? [
                             <strong key="d">
                               {readableDate(point.createdAt)}
-                              {point.id === currentId ? ' (open)' : ''}
+                              {point.id === currentId ? t('openMark') : ''}
                             </strong>,
-                            `${point.postCount ?? '?'} posts · ${point.model}`,
+                            t('pointPosts', { posts: point.postCount ?? '?', model: point.model }),
                             chainLine(point),
                           ]
                         : null

@@ -12,20 +12,25 @@ import { Dialog } from '../components/Dialog';
 import { dateTime } from '../format';
 import { backupFilePicker, errorMessage } from '../rpc/client';
 import { useRpc, useRpcQuery } from '../rpc/context';
+import { backupsText as t } from '../text/backups';
 
 type Choice = { kind: 'copy'; backup: BackupView } | { kind: 'file'; pick: RestorePickView };
 
 const KINDS: Record<BackupView['reason'], string> = {
-  purchase: 'after a purchase',
-  daily: 'daily',
-  manual: 'on request',
-  migration: 'before an upgrade',
-  restore: 'before a restore',
+  purchase: t('kindPurchase'),
+  daily: t('kindDaily'),
+  manual: t('kindManual'),
+  migration: t('kindMigration'),
+  restore: t('kindRestore'),
 };
 
 const nameOf = (file: string) => file.split(/[\\/]/).pop() ?? file;
 const label = (backup: BackupView) =>
-  `${dateTime(backup.takenAt)}, ${KINDS[backup.reason]} (${megabytes(backup.bytes)})`;
+  t('backupLabel', {
+    when: dateTime(backup.takenAt),
+    kind: KINDS[backup.reason],
+    size: megabytes(backup.bytes),
+  });
 
 export function RestoreBackup() {
   const { client } = useRpc();
@@ -78,16 +83,12 @@ export function RestoreBackup() {
   const outside = choice?.kind === 'file' && choice.pick.outsideBackups;
   return (
     <>
-      <h3>Restore from a backup</h3>
-      <p className="muted small">
-        Puts a backup&apos;s reports, tags, notes, saved searches and drafts back in place of the
-        library&apos;s. This desk&apos;s settings, spending caps, payee pins, chain RPC and purchase records
-        are kept; the library as it is now is copied into the backups folder first.
-      </p>
+      <h3>{t('restoreTitle')}</h3>
+      <p className="muted small">{t('restoreExplain')}</p>
       {copies.length > 0 ? (
         <>
           <label>
-            Backup
+            {t('backup')}
             <select value={chosenCopy?.file ?? ''} onChange={(event) => setSelected(event.target.value)}>
               {copies.map((backup) => (
                 <option key={backup.file} value={backup.file}>
@@ -102,24 +103,24 @@ export function RestoreBackup() {
             aria-describedby={messageId}
             onClick={() => chosenCopy && setChoice({ kind: 'copy', backup: chosenCopy })}
           >
-            Restore…
+            {t('restoreChosen')}
           </button>
         </>
       ) : (
-        <p className="muted small">No backup to restore yet.</p>
+        <p className="muted small">{t('noBackup')}</p>
       )}
       {pickFile ? (
         <button type="button" disabled={busy} onClick={() => void chooseFile()}>
-          Restore from a file…
+          {t('restoreFromFile')}
         </button>
       ) : (
         <p className="muted small">
-          A file from elsewhere is restored from the desktop app or with{' '}
-          <code>intel-desk restore --from FILE</code>.
+          {t('elsewhere')} <code>{t('restoreCommand')}</code>
+          {t('sentenceEnd')}
         </p>
       )}
       <div id={messageId} role="status" aria-live="polite">
-        {busy ? <p className="muted small">Restoring…</p> : null}
+        {busy ? <p className="muted small">{t('restoring')}</p> : null}
         {error ? <p className="form-message error-text">{error}</p> : null}
         {restored ? (
           <ul className="restore-summary" data-testid="restore-backup-summary">
@@ -129,30 +130,26 @@ export function RestoreBackup() {
           </ul>
         ) : null}
       </div>
-      <Dialog title="Restore the library?" open={choice !== null} onClose={() => setChoice(null)}>
+      <Dialog title={t('dialogTitle')} open={choice !== null} onClose={() => setChoice(null)}>
         {choice ? (
           <>
             <p>
               {choice.kind === 'copy'
-                ? `The library's reports are replaced by those of the backup taken ${label(choice.backup)}.`
-                : `The library's reports are replaced by those of ${choice.pick.file}.`}
+                ? t('replacedByCopy', { backup: label(choice.backup) })
+                : t('replacedByFile', { file: choice.pick.file })}
             </p>
             {outside ? (
               <p className="error-text" data-testid="restore-outside-warning">
-                This file is not in the backups folder. Restore it only if you know where it came from.
+                {t('outsideWarning')}
               </p>
             ) : null}
-            <p className="muted small">
-              This desk&apos;s settings, spending caps, payee pins, chain RPC and purchase records stay as
-              they are; purchase requests in the backup are not carried over. The library as it is now is kept
-              in the backups folder.
-            </p>
+            <p className="muted small">{t('keptExplain')}</p>
             <div className="dialog-actions">
               <button type="button" data-autofocus onClick={() => setChoice(null)}>
-                Cancel
+                {t('cancel')}
               </button>
               <button type="button" className="primary" onClick={() => void restore(choice)}>
-                {outside ? 'Restore from this file' : 'Restore'}
+                {outside ? t('restoreFromThisFile') : t('restore')}
               </button>
             </div>
           </>

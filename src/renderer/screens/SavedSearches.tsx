@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import type { SavedSearch } from '../../shared/rpc';
 import { useRpcMutation, useRpcQuery } from '../rpc/context';
 import { ErrorLine } from '../components/States';
+import { libraryText as t } from '../text/library';
 
 function SavedSearchRow(props: { search: SavedSearch; active: boolean; onRun(query: string): void }) {
   const { search } = props;
@@ -16,7 +17,7 @@ function SavedSearchRow(props: { search: SavedSearch; active: boolean; onRun(que
     return (
       <li>
         <input
-          aria-label={`New name for ${search.name}`}
+          aria-label={t('newName', { name: search.name })}
           value={renaming}
           autoFocus
           maxLength={80}
@@ -44,18 +45,18 @@ function SavedSearchRow(props: { search: SavedSearch; active: boolean; onRun(que
         <button
           type="button"
           className="link small"
-          aria-label={`Rename ${search.name}`}
+          aria-label={t('renameNamed', { name: search.name })}
           onClick={() => setRenaming(search.name)}
         >
-          Rename
+          {t('rename')}
         </button>
         <button
           type="button"
           className="link small"
-          aria-label={`Delete ${search.name}`}
+          aria-label={t('deleteNamed', { name: search.name })}
           onClick={() => remove.mutate({ id: search.id })}
         >
-          Delete
+          {t('delete')}
         </button>
       </span>
       <ErrorLine error={remove.error} />
@@ -75,11 +76,9 @@ export function SavedSearches(props: { query: string; onRun(query: string): void
   const searches = list.data?.searches ?? [];
   return (
     <aside className="saved-searches" aria-labelledby="saved-searches-title">
-      <h2 id="saved-searches-title">Saved searches</h2>
-      {searches.length === 0 && list.data ? (
-        <p className="muted small">None yet: type a search, name it and save it.</p>
-      ) : null}
-      <ul aria-label="Saved searches">
+      <h2 id="saved-searches-title">{t('savedSearches')}</h2>
+      {searches.length === 0 && list.data ? <p className="muted small">{t('noSavedSearches')}</p> : null}
+      <ul aria-label={t('savedSearches')}>
         {searches.map((search) => (
           <SavedSearchRow
             key={search.id}
@@ -91,14 +90,14 @@ export function SavedSearches(props: { query: string; onRun(query: string): void
       </ul>
       <form onSubmit={submit} className="saved-search-form">
         <input
-          aria-label="Name for this search"
-          placeholder="Name it"
+          aria-label={t('searchName')}
+          placeholder={t('nameIt')}
           value={name}
           maxLength={80}
           onChange={(e) => setName(e.target.value)}
         />
         <button type="submit" disabled={!query || !name.trim() || save.isPending}>
-          Save search
+          {t('saveSearch')}
         </button>
       </form>
       <ErrorLine error={save.error} />

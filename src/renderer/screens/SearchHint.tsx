@@ -6,6 +6,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { useRpc } from '../rpc/context';
 import { rpcQueryKey } from '../rpc/query-key';
+import { libraryText as t } from '../text/library';
 
 /** Words, digits and the marks names are made of: no quotes, qualifiers, operators or comparisons. */
 const PLAIN = /^[\p{L}\p{N}][\p{L}\p{N}\s._@-]*$/u;
@@ -36,11 +37,11 @@ export function SearchHint(props: { text: string; handle: string; onUse(query: s
   if (!found) return null;
   return (
     <p data-testid="search-hint">
-      Did you mean{' '}
+      {t('didYouMean')}{' '}
       <button type="button" className="link" onClick={() => props.onUse(found)}>
         {found}
       </button>
-      ? The words alone are not in any report&apos;s text.
+      {t('hintEnd')}
     </p>
   );
 }

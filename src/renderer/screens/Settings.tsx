@@ -18,6 +18,9 @@ import { ImportWallet } from '../wallet/ImportWallet';
 import { AutoLockForm } from './AutoLockForm';
 import { moneyField, readLimit } from '../format';
 import { capsText } from '../text/caps';
+import { settingsText as t } from '../text/settings';
+
+const THEME_NAMES = { system: t('themeSystem'), light: t('themeLight'), dark: t('themeDark') } as const;
 
 function ServiceForm(props: { settings: SettingsView }) {
   const [url, setUrl] = useState(props.settings.serviceUrl);
@@ -33,34 +36,32 @@ function ServiceForm(props: { settings: SettingsView }) {
         e.preventDefault();
         if (!httpUrlSchema.safeParse(url).success) {
           update.reset();
-          setTypo(
-            'The service URL must start with http:// or https:// (for example https://reports.example.com).',
-          );
+          setTypo(t('serviceUrlWrong'));
           return;
         }
         setTypo(null);
         update.mutate({ serviceUrl: url }, { onSuccess: (saved) => setUrl(saved.serviceUrl) });
       }}
     >
-      <h2>Service</h2>
+      <h2>{t('serviceTitle')}</h2>
       <label>
-        Service URL{' '}
+        {t('serviceUrl')}{' '}
         <input
           type="url"
           required
           value={url}
           onChange={(e) => setUrl(e.target.value)}
-          aria-label="Service URL"
+          aria-label={t('serviceUrl')}
           {...invalidProps(messageId, typo !== null || update.isError)}
         />
       </label>
       <button type="submit" disabled={update.isPending || url === props.settings.serviceUrl}>
-        Use this service
+        {t('useService')}
       </button>
       <FormMessage
         id={messageId}
         error={typo ?? (update.isError ? errorMessage(update.error) : null)}
-        success={update.isSuccess ? 'Saved.' : null}
+        success={update.isSuccess ? t('saved') : null}
       />
     </form>
   );
@@ -145,17 +146,14 @@ function WalletConnectForm(props: { settings: SettingsView }) {
       setting="walletConnectProjectId"
       settings={props.settings}
       schema={walletConnectProjectIdSchema}
-      title="WalletConnect"
-      label="Project id"
-      inputLabel="WalletConnect project id"
+      title={t('walletConnectTitle')}
+      label={t('projectId')}
+      inputLabel={t('projectIdLabel')}
       inputType="text"
-      saveLabel="Save project id"
-      clearLabel="Remove"
+      saveLabel={t('saveProjectId')}
+      clearLabel={t('remove')}
     >
-      <p className="muted small">
-        Pair a phone or hardware wallet through the WalletConnect relay. It needs a project id from
-        WalletConnect Cloud; without one, Intel Desk never contacts the relay.
-      </p>
+      <p className="muted small">{t('walletConnectExplain')}</p>
     </OptionalSettingForm>
   );
 }
@@ -178,27 +176,19 @@ function LibrarySecret(props: { settings: SettingsView }) {
         set.mutate({ secret }, { onSettled: () => setSecret('') });
       }}
     >
-      <h2>Library secret</h2>
+      <h2>{t('secretTitle')}</h2>
       <p data-testid="secret-state">
-        {isSet ? `Set for ${origin ?? ''}` : 'Not set'}
-        {isSet && accepted === true ? ' · accepted by the service' : ''}
-        {isSet && accepted === false
-          ? ' · refused by the service, so it is not used and you buy as usual; enter it again if it changed'
-          : ''}
-        {!isSet && origin
-          ? ` for this service (one is stored for ${origin} and is only ever sent there)`
-          : ''}
+        {isSet ? t('secretSetFor', { origin: origin ?? '' }) : t('secretNotSet')}
+        {isSet && accepted === true ? t('secretAccepted') : ''}
+        {isSet && accepted === false ? t('secretRefused') : ''}
+        {!isSet && origin ? t('secretStoredElsewhere', { origin }) : ''}
       </p>
-      <p className="muted">
-        What it changes: Dossiers open, and each menu&apos;s price panel offers to read reports with it, free,
-        beside Buy (buying still works as before). Sent only to the service it is entered for, over https or
-        to this computer. Changing the service URL never carries it along.
-      </p>
+      <p className="muted">{t('secretExplain')}</p>
       <label>
-        Secret{' '}
+        {t('secret')}{' '}
         <input
           type="password"
-          aria-label="Library secret"
+          aria-label={t('secretLabel')}
           autoComplete="off"
           value={secret}
           onChange={(e) => setSecret(e.target.value)}
@@ -207,23 +197,18 @@ function LibrarySecret(props: { settings: SettingsView }) {
       </label>
       <div className="inline-form">
         <button type="submit" disabled={!secret || set.isPending}>
-          Save secret
+          {t('saveSecret')}
         </button>
         <button type="button" disabled={origin === null} onClick={() => clear.mutate({})}>
-          Forget secret
+          {t('forgetSecret')}
         </button>
         {props.settings.demoLibrarySecretOffered ? (
           <button type="button" disabled={demoSecret.isPending} onClick={() => demoSecret.mutate({})}>
-            Use the demo secret
+            {t('useDemoSecret')}
           </button>
         ) : null}
       </div>
-      {props.settings.demoLibrarySecretOffered ? (
-        <p className="muted">
-          The demo service&apos;s secret is public (npm start prints it); Intel Desk uses it without showing
-          it here.
-        </p>
-      ) : null}
+      {props.settings.demoLibrarySecretOffered ? <p className="muted">{t('demoSecretPublic')}</p> : null}
       <FormMessage
         id={messageId}
         error={
@@ -244,7 +229,7 @@ function ThemePicker(props: { settings: SettingsView }) {
   const update = useRpcMutation('settings.update');
   return (
     <div className="settings-block" role="radiogroup" aria-labelledby="theme-title">
-      <h2 id="theme-title">Theme</h2>
+      <h2 id="theme-title">{t('themeTitle')}</h2>
       {(['system', 'light', 'dark'] as const).map((theme) => (
         <label key={theme} className="choice-label">
           <input
@@ -253,7 +238,7 @@ function ThemePicker(props: { settings: SettingsView }) {
             checked={props.settings.theme === theme}
             onChange={() => update.mutate({ theme })}
           />{' '}
-          {theme}
+          {THEME_NAMES[theme]}
         </label>
       ))}
     </div>
@@ -265,7 +250,7 @@ export function SettingsScreen() {
   return (
     <section aria-labelledby="settings-title">
       <div className="screen-head">
-        <h1 id="settings-title">Settings</h1>
+        <h1 id="settings-title">{t('title')}</h1>
       </div>
       {settings.isPending ? <Loading /> : null}
       {settings.isError ? (
@@ -277,7 +262,7 @@ export function SettingsScreen() {
           <ServiceForm settings={settings.data} />
           <CapsForm settings={settings.data} />
           <div className="settings-block">
-            <h2>Wallet</h2>
+            <h2>{t('walletTitle')}</h2>
             <WalletPanel />
             <ImportWallet />
             <AutoLockForm settings={settings.data} />

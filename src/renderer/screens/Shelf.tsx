@@ -19,7 +19,8 @@ import { useNavigate } from '../hooks/route';
 import { useSlashFocus } from '../hooks/keys';
 import { useFixedRows } from '../components/fixed-rows';
 import { Empty, ErrorLine, ErrorMessage, Loading, StaleBanner } from '../components/States';
-import { number, plural, pluralWord } from '../format';
+import { number, plural } from '../format';
+import { shelfText as t } from '../text/shelf';
 import { SHELF_ROW_HEIGHT, ShelfRow } from './ShelfRow';
 import { handleKey } from '../../shared/handle-key';
 import { shelfHaystack, shelfNeedle, type ShelfSort } from '../../shared/shelf-filter';
@@ -132,13 +133,13 @@ export function ShelfScreen() {
   return (
     <section aria-labelledby="shelf-title">
       <div className="screen-head">
-        <h1 id="shelf-title">Shelf</h1>
+        <h1 id="shelf-title">{t('title')}</h1>
         <div className="toolbar">
           <input
             ref={filterRef}
             type="search"
-            placeholder="Filter handles  ( / )"
-            aria-label="Filter handles"
+            placeholder={t('filterPlaceholder')}
+            aria-label={t('filterLabel')}
             value={text}
             onChange={(e) => {
               setText(e.target.value);
@@ -152,16 +153,16 @@ export function ShelfScreen() {
             }}
           />
           <label>
-            Sort{' '}
+            {t('sort')}{' '}
             <select value={sort} onChange={(e) => setSort(e.target.value as ShelfSort)}>
-              <option value="updated">Last update</option>
-              <option value="name">Name</option>
-              <option value="followers">Followers</option>
-              <option value="reports">Reports</option>
+              <option value="updated">{t('sortUpdated')}</option>
+              <option value="name">{t('sortName')}</option>
+              <option value="followers">{t('sortFollowers')}</option>
+              <option value="reports">{t('sortReports')}</option>
             </select>
           </label>
           <button type="button" onClick={() => refresh.mutate()} disabled={refresh.isPending}>
-            Refresh
+            {t('refresh')}
           </button>
         </div>
       </div>
@@ -170,48 +171,45 @@ export function ShelfScreen() {
       ) : null}
       {shelf?.skippedEntries ? (
         <p className="warn-text" data-testid="skipped-entries">
-          {plural(shelf.skippedEntries, 'entry', 'entries')} from the service had no valid handle and{' '}
-          {pluralWord(shelf.skippedEntries, 'is', 'are')} not shown.
+          {t(shelf.skippedEntries === 1 ? 'skippedOne' : 'skippedMany', {
+            entries: plural(shelf.skippedEntries, t('entry'), t('entries')),
+          })}
         </p>
       ) : null}
       {noShelf ? null : <ErrorLine error={refresh.error} />}
-      {summary.isPending || (shelf && !head.data && !head.isError) ? (
-        <Loading label="Loading the shelf…" />
-      ) : null}
+      {summary.isPending || (shelf && !head.data && !head.isError) ? <Loading label={t('loading')} /> : null}
       {noShelf ? <ErrorMessage error={summary.error} onRetry={() => void summary.refetch()} /> : null}
       {!noShelf && head.isError ? (
         <ErrorMessage error={head.error} onRetry={() => void head.refetch()} />
       ) : null}
       {noShelf || shelf?.stale ? (
         <p className="offline-pointer" data-testid="offline-pointer">
-          {noShelf
-            ? 'No copy of this shelf is saved yet. '
-            : 'This is the shelf as it was last fetched; prices need the service. '}
-          Reports you own read offline:{' '}
+          {noShelf ? t('noCopy') : t('lastFetched')}
+          {t('ownedOffline')}{' '}
           <button type="button" className="link" onClick={() => navigate({ screen: 'library' })}>
-            open the Library
+            {t('openLibrary')}
           </button>
-          .
+          {t('sentenceEnd')}
         </p>
       ) : null}
       {shelf && !shelf.configured ? (
-        <Empty title="This service has no shared reports yet.">
-          <p>Its store is not configured. Point Intel Desk at another service in Settings.</p>
+        <Empty title={t('notConfiguredTitle')}>
+          <p>{t('notConfigured')}</p>
         </Empty>
       ) : null}
       {shelf?.configured && head.data && matched === 0 ? (
-        <Empty title={text ? `No handle matches “${text}”.` : 'The shelf is empty.'} />
+        <Empty title={text ? t('noMatch', { text }) : t('empty')} />
       ) : null}
       {shelf && matched > 0 ? (
         <>
           <p className="muted count" data-testid="shelf-count">
-            {number(matched)} of {number(total)} handles
+            {t('count', { matched: number(matched), total: number(total) })}
           </p>
           <div
             ref={listRef}
             className="shelf-list"
             role="listbox"
-            aria-label="Handles"
+            aria-label={t('listLabel')}
             aria-activedescendant={rowAt(cursor) ? `shelf-${cursor}` : undefined}
             tabIndex={0}
             onKeyDown={onListKey}

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { Avatar } from '../components/Avatar';
 import { count, localDay, number, plural, pluralWord } from '../format';
 import type { ShelfEntry } from '../../shared/wire';
+import { shelfText as t } from '../text/shelf';
 
 /** Must match `.shelf-row` in styles/panels.css. */
 export const SHELF_ROW_HEIGHT = 56;
@@ -10,8 +11,8 @@ export const SHELF_ROW_HEIGHT = 56;
 /** "3 of 6 reports owned": how much of the handle's menu is in the library, when the shelf says its size. */
 function ownedText(owned: number, reportCount: number | null | undefined): string {
   if (reportCount === null || reportCount === undefined || owned > reportCount)
-    return `${plural(owned, 'report')} owned`;
-  return `${number(owned)} of ${plural(reportCount, 'report')} owned`;
+    return t('owned', { reports: plural(owned, t('report'), t('reports')) });
+  return t('ownedOf', { owned: number(owned), reports: plural(reportCount, t('report'), t('reports')) });
 }
 
 export const ShelfRow = memo(function ShelfRow(props: {
@@ -44,7 +45,7 @@ export const ShelfRow = memo(function ShelfRow(props: {
         <strong>
           <bdi>{entry.displayName || entry.username}</bdi>
           {entry.affiliationLabel ? (
-            <span className="affiliation" title="Affiliation">
+            <span className="affiliation" title={t('affiliation')}>
               <bdi>{entry.affiliationLabel}</bdi>
             </span>
           ) : null}
@@ -59,13 +60,13 @@ export const ShelfRow = memo(function ShelfRow(props: {
           ) : null}
         </span>
       </span>
-      <span className="shelf-num" title="Followers">
-        {count(entry.followers)} {pluralWord(entry.followers ?? 0, 'follower')}
+      <span className="shelf-num" title={t('followersTitle')}>
+        {count(entry.followers)} {pluralWord(entry.followers ?? 0, t('follower'), t('followers'))}
       </span>
-      <span className="shelf-num" title="Reports">
-        {count(entry.reportCount)} {pluralWord(entry.reportCount ?? 0, 'report')}
+      <span className="shelf-num" title={t('reportsTitle')}>
+        {count(entry.reportCount)} {pluralWord(entry.reportCount ?? 0, t('report'), t('reports'))}
       </span>
-      <span className="shelf-num muted" title="Last update">
+      <span className="shelf-num muted" title={t('lastUpdate')}>
         {localDay(entry.gatheredAt)}
       </span>
     </div>

@@ -12,6 +12,7 @@ import { FormMessage, invalidProps } from '../components/FormMessage';
 import { Dialog } from '../components/Dialog';
 import { count, dateTime, plural } from '../format';
 import { TeamSpend } from './TeamSpend';
+import { teamText as t } from '../text/team';
 
 type Joined = Extract<TeamView, { joined: true }>;
 
@@ -27,13 +28,9 @@ function JoinForm(props: { left: boolean }) {
         join.mutate({ url }, { onSuccess: () => setUrl('') });
       }}
     >
-      <p className="muted small">
-        A team shares one library on its PostgreSQL database: each report is bought once for the whole team,
-        the team&apos;s caps apply with yours, and every desk keeps a copy it reads offline. Each analyst pays
-        from their own wallet.
-      </p>
+      <p className="muted small">{t('joinExplain')}</p>
       <label>
-        Team database URL{' '}
+        {t('teamUrl')}{' '}
         <input
           type="text"
           inputMode="url"
@@ -41,35 +38,34 @@ function JoinForm(props: { left: boolean }) {
           spellCheck={false}
           required
           value={url}
-          placeholder="postgresql://you:password@db.example.com/team?sslmode=verify-full"
+          placeholder={t('urlPlaceholder')}
           onChange={(e) => setUrl(e.target.value)}
-          aria-label="Team database URL"
+          aria-label={t('teamUrl')}
           {...invalidProps(messageId, join.isError)}
         />
       </label>
-      <p className="muted small">A password in the URL is sealed on this computer and never shown again.</p>
+      <p className="muted small">{t('passwordSealed')}</p>
       <button type="submit" disabled={join.isPending || url.trim() === ''}>
-        {join.isPending ? 'Joining…' : 'Join the team'}
+        {join.isPending ? t('joining') : t('join')}
       </button>
       <FormMessage
         id={messageId}
         error={join.isError ? errorMessage(join.error) : null}
-        success={
-          props.left && join.isIdle
-            ? 'Left the team. The reports pulled from it stay in your Library, marked as the team’s.'
-            : null
-        }
+        success={props.left && join.isIdle ? t('leftTeam') : null}
       />
     </form>
   );
 }
 
 function synced(summary: TeamSyncView): string {
-  const parts = [`pulled ${plural(summary.pulled, 'report')}`];
-  if (summary.published > 0) parts.push(`published ${plural(summary.published, 'report')}`);
-  if (summary.told > 0) parts.push(`told the team how ${plural(summary.told, 'purchase')} ended`);
-  if (summary.freed > 0) parts.push(`freed ${plural(summary.freed, 'lapsed purchase')}`);
-  return `Synced: ${parts.join(', ')}.`;
+  const reports = (n: number) => plural(n, t('report'), t('reports'));
+  const parts = [t('pulled', { reports: reports(summary.pulled) })];
+  if (summary.published > 0) parts.push(t('published', { reports: reports(summary.published) }));
+  if (summary.told > 0)
+    parts.push(t('told', { purchases: plural(summary.told, t('purchase'), t('purchases')) }));
+  if (summary.freed > 0)
+    parts.push(t('freed', { purchases: plural(summary.freed, t('lapsedPurchase'), t('lapsedPurchases')) }));
+  return t('synced', { parts: parts.join(', ') });
 }
 
 function JoinedTeam(props: { team: Joined; onLeft: () => void }) {
@@ -82,36 +78,39 @@ function JoinedTeam(props: { team: Joined; onLeft: () => void }) {
     <>
       <dl className="kv" data-testid="team-joined">
         <div>
-          <dt>Team</dt>
+          <dt>{t('team')}</dt>
           <dd>{team.teamName}</dd>
         </div>
         <div>
-          <dt>You</dt>
+          <dt>{t('you')}</dt>
           <dd>
-            {team.analyst} <span className="muted small">(desk {team.deskId})</span>
+            {team.analyst} <span className="muted small">{t('desk', { id: team.deskId })}</span>
           </dd>
         </div>
         <div>
-          <dt>Database</dt>
+          <dt>{t('database')}</dt>
           <dd>
             <code data-testid="team-url">{team.url}</code>
           </dd>
         </div>
         <div>
-          <dt>Connection</dt>
+          <dt>{t('connection')}</dt>
           <dd data-testid="team-connection">
             {team.reachable ? (
-              <span className="ok-text">Reachable</span>
+              <span className="ok-text">{t('reachable')}</span>
             ) : (
-              <span className="error-text">Unreachable: {team.unreachableReason}</span>
+              <span className="error-text">{t('unreachable', { reason: team.unreachableReason ?? '' })}</span>
             )}
           </dd>
         </div>
         <div>
-          <dt>Last sync</dt>
+          <dt>{t('lastSync')}</dt>
           <dd>
-            {team.syncedAt ? dateTime(team.syncedAt) : 'never'} · {count(team.pulled)} team{' '}
-            {team.pulled === 1 ? 'report' : 'reports'} in this library
+            {t('lastSyncLine', {
+              when: team.syncedAt ? dateTime(team.syncedAt) : t('never'),
+              count: count(team.pulled),
+              reports: team.pulled === 1 ? t('report') : t('reports'),
+            })}
           </dd>
         </div>
       </dl>
@@ -126,10 +125,10 @@ function JoinedTeam(props: { team: Joined; onLeft: () => void }) {
             sync.mutate({});
           }}
         >
-          {sync.isPending ? 'Syncing…' : 'Sync now'}
+          {sync.isPending ? t('syncing') : t('syncNow')}
         </button>
         <button type="button" onClick={() => setLeaving(true)} disabled={leave.isPending}>
-          Leave the team…
+          {t('leaveChosen')}
         </button>
       </div>
       <FormMessage
@@ -137,15 +136,14 @@ function JoinedTeam(props: { team: Joined; onLeft: () => void }) {
         error={sync.isError ? errorMessage(sync.error) : leave.isError ? errorMessage(leave.error) : null}
         success={sync.isSuccess ? synced(sync.data) : null}
       />
-      <Dialog title="Leave the team?" open={leaving} onClose={() => setLeaving(false)}>
-        <p>This desk leaves {team.teamName} and forgets the team database&apos;s password.</p>
+      <Dialog title={t('leaveTitle')} open={leaving} onClose={() => setLeaving(false)}>
+        <p>{t('leaves', { team: team.teamName })}</p>
         <p className="muted small">
-          The {plural(team.pulled, 'report')} pulled from the team stay in your Library, readable and
-          searchable, marked as the team&apos;s. Purchases from now on are this desk&apos;s alone.
+          {t('leaveKeeps', { reports: plural(team.pulled, t('report'), t('reports')) })}
         </p>
         <div className="dialog-actions">
           <button type="button" data-autofocus onClick={() => setLeaving(false)}>
-            Cancel
+            {t('cancel')}
           </button>
           <button
             type="button"
@@ -156,7 +154,7 @@ function JoinedTeam(props: { team: Joined; onLeft: () => void }) {
               leave.mutate({}, { onSuccess: props.onLeft });
             }}
           >
-            Leave the team
+            {t('leave')}
           </button>
         </div>
       </Dialog>
@@ -169,8 +167,8 @@ export function TeamCard() {
   const [left, setLeft] = useState(false);
   return (
     <div className="settings-block" data-testid="team-card">
-      <h2>Team</h2>
-      {team.isPending ? <Loading label="Asking the team…" /> : null}
+      <h2>{t('title')}</h2>
+      {team.isPending ? <Loading label={t('asking')} /> : null}
       {team.isError ? <ErrorMessage error={team.error} onRetry={() => void team.refetch()} /> : null}
       {team.data ? (
         team.data.joined ? (

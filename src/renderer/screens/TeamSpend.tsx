@@ -5,7 +5,8 @@
 import type { TeamView } from '../../shared/rpc';
 import { shareOf } from '../../shared/money';
 import { useRpcQuery } from '../rpc/context';
-import { dateTime, plural, pluralWord, usd } from '../format';
+import { dateTime, plural, usd } from '../format';
+import { teamText as t } from '../text/team';
 
 type Joined = Extract<TeamView, { joined: true }>;
 
@@ -15,7 +16,7 @@ export function TeamSpend(props: { team: Joined }) {
   if (!caps) {
     return (
       <p className="muted small" data-testid="team-spend">
-        The team&apos;s caps are not known yet: it has not answered since this desk joined.
+        {t('capsUnknown')}
       </p>
     );
   }
@@ -23,36 +24,38 @@ export function TeamSpend(props: { team: Joined }) {
   return (
     <div className="spend team-spend" data-testid="team-spend">
       <p>
-        Team {caps.name} today: {usd(caps.spentToday)}
-        {caps.dailyCap === null
-          ? ' spent or reserved (no daily cap)'
-          : ` of its ${usd(caps.dailyCap)} daily cap`}{' '}
-        ({caps.timeZone}) · per purchase cap{' '}
-        {caps.perPurchaseCap === null ? 'none' : usd(caps.perPurchaseCap)}
-        {caps.overCap === 'consent' ? ' · over a cap with your consent' : ''}
+        {t('today', {
+          name: caps.name,
+          spent: usd(caps.spentToday),
+          cap: caps.dailyCap === null ? t('noDailyCap') : t('ofDailyCap', { cap: usd(caps.dailyCap) }),
+          timeZone: caps.timeZone,
+          perPurchase: caps.perPurchaseCap === null ? t('none') : usd(caps.perPurchaseCap),
+          overCap: caps.overCap === 'consent' ? t('overCapConsent') : '',
+        })}
       </p>
       {caps.dailyCap !== null ? (
         <div
           className={share >= 0.8 ? 'meter meter-high' : 'meter'}
           role="meter"
-          aria-label="Team spent today of its daily cap"
+          aria-label={t('meterLabel')}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={Math.round(share * 100)}
-          aria-valuetext={`${usd(caps.spentToday)} of ${usd(caps.dailyCap)}`}
+          aria-valuetext={t('meterValue', { spent: usd(caps.spentToday), cap: usd(caps.dailyCap) })}
         >
           <div className="meter-fill" style={{ width: `${share * 100}%` }} />
         </div>
       ) : null}
       {caps.inDoubt > 0 ? (
         <p className="warn-text small">
-          {plural(caps.inDoubt, 'team purchase')} {pluralWord(caps.inDoubt, 'is', 'are')} in doubt, counted in
-          full until the chain says how {caps.inDoubt === 1 ? 'it' : 'they'} ended.
+          {t(caps.inDoubt === 1 ? 'inDoubtOne' : 'inDoubtMany', {
+            purchases: plural(caps.inDoubt, t('teamPurchase'), t('teamPurchases')),
+          })}
         </p>
       ) : null}
       {team.reachable ? null : (
         <p className="warn-text small" data-testid="team-spend-dated">
-          As of {dateTime(team.capsAt)}: the team cannot be reached now, so buying waits until it answers.
+          {t('asOf', { when: dateTime(team.capsAt) })}
         </p>
       )}
     </div>

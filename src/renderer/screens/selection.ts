@@ -1,6 +1,7 @@
 /** What the person chose on a menu, the exact RPC selection that prices it, and why nothing can be priced. */
 import type { MenuItemView, Selection } from '../../shared/rpc';
 import { plural } from '../format';
+import { menuText as t } from '../text/menu';
 
 export interface Choice {
   mode: 'all' | 'dates' | 'pick';
@@ -53,17 +54,17 @@ export function chosenItems(reports: MenuItemView[], choice: Choice): MenuItemVi
 /** Why the choice cannot be priced, in words; null when it can. */
 export function emptyReason(reports: MenuItemView[], choice: Choice): string | null {
   // The dates themselves say what is wrong with them (Menu); the price panel only says why it is empty.
-  if (rangeBackwards(choice)) return 'No price until the dates are in order.';
+  if (rangeBackwards(choice)) return t('datesOutOfOrder');
   const covered = coveredItems(reports, choice);
   // Nothing to choose from is not "nothing chosen": every report of the handle is already owned.
   if (reports.length > 0 && reports.every((item) => item.owned) && !choice.includeOwned) {
     if (choice.mode === 'all' || covered.length === 0)
-      return `You already own every report of this handle (${plural(reports.length, 'report')}).`;
+      return t('ownEvery', { reports: plural(reports.length, t('report'), t('reports')) });
   }
-  if (covered.length === 0) return choice.mode === 'dates' ? 'No reports in this range.' : 'Nothing chosen.';
+  if (covered.length === 0) return choice.mode === 'dates' ? t('noneInRange') : t('nothingChosen');
   if (chosenItems(reports, choice).length === 0) {
-    const where = choice.mode === 'all' ? '' : choice.mode === 'dates' ? ' in this range' : ' you chose';
-    return `You own all ${plural(covered.length, 'report')}${where}.`;
+    const where = choice.mode === 'all' ? '' : choice.mode === 'dates' ? t('inThisRange') : t('youChose');
+    return t('ownAll', { reports: plural(covered.length, t('report'), t('reports')), where });
   }
   return null;
 }

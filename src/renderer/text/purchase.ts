@@ -1,6 +1,8 @@
 /**
  * The purchase panel's price, budget and refusal lines (purchase/PriceLines, BudgetNote,
- * RefusalChoice) and its confirmation (purchase/ConfirmDialog).
+ * RefusalChoice), its confirmation (purchase/ConfirmDialog) and outcome (Outcome), the panel itself (PurchasePanel) and the plan (Planner), the payee and step labels and the outcome's
+ * headline (purchase/labels), its progress (PurchaseProgress), reading with the secret (SecretRead), the team
+ * sync (TeamOwnedSync), the unresolved note (UnresolvedNote) and the wallet's answers (wallet-answer).
  */
 import { catalogue } from './catalogue';
 
@@ -41,6 +43,87 @@ export const PURCHASE_TEXT = {
   cancel: 'Cancel',
   pay: 'Pay {amount}',
   balanceLow: 'Your balance ({balance} USDC) is below this price.',
+  totalTokens: ' ({tokens} USDC)',
+  panelLabel: 'Purchase',
+  price: 'Price',
+  nothingChosen: 'Nothing chosen.',
+  askingPrice: 'Asking the service for the price…',
+  overPurchaseCap: '{amount} is above your per-purchase cap{cap}.',
+  overDailyCap: '{amount} is above what is left of your daily cap{cap}.',
+  capOf: ' of {cap}',
+  buy: 'Buy {reports} for {amount}',
+  setUpWallet: 'Set up and unlock a wallet to buy.',
+  notPayable:
+    'The service asks for payment on a network Intel Desk does not pay on, so these reports can only be read with the library secret.',
+  plan: 'Plan',
+  liveQuote: 'live quote',
+  nothingToBuy: 'nothing to buy',
+  unknown: 'unknown',
+  noPriceYet: 'no price known yet',
+  approximately: '≈ {amount}',
+  estimate: 'estimate',
+  estimatesLive: 'Estimates at {unit} per report, the price of the live quote.',
+  estimatesSeen:
+    'Estimates at {unit} per report, the price of the live quote of {when}, until the live quote confirms one.',
+  estimatesPaid:
+    'Estimates at {unit} per report, the last price paid on {day}{forHandle}, until the live quote confirms one.',
+  estimatesQuoted:
+    'Estimates at {unit} per report, the last price quoted on {day}{forHandle}, until the live quote confirms one.',
+  forHandle: ' for @{handle}',
+  lookingUpPrice: 'Looking up the last known price…',
+  noPriceKnown: 'No price is known yet for this service: the live quote gives the first one.',
+  allOwnedAgain: 'All {all}, the {owned} owned again',
+  allNoneOwned: 'All {all} (none owned)',
+  yourChoice: 'Your choice ({reports})',
+  readNow: 'Read now',
+  viewReceipt: 'View receipt',
+  inDoubtNoPay:
+    'Intel Desk will not pay again for this. Check it under Purchases → Check unfinished purchases; if the payment went through, the reports arrive there.',
+  payeePinned: 'same payee as before',
+  payeeNew: 'first purchase from this service: this payee will be remembered',
+  payeeChanged: 'CHANGED since your last purchase',
+  stepQuoted: 'Price confirmed',
+  stepSigning: 'Signing the payment',
+  stepSigned: 'Payment signed',
+  stepLedger: 'Written to the ledger',
+  stepSent: 'Paid request sent',
+  stepAnswered: 'Answer received',
+  stepStored: 'Reports stored',
+  stepCompleted: 'Done',
+  stepFailed: 'Failed',
+  stepInDoubt: 'In doubt',
+  saySigning: 'Signing the payment…',
+  saySigned: 'Payment signed and written to the ledger…',
+  saySent: 'Paid request sent; waiting for the reports…',
+  sayStored: 'Reports stored.',
+  sayFailed: 'Failed.',
+  sayInDoubt: 'In doubt.',
+  readWithSecret: 'Read {reports} with the library secret; nothing was paid.',
+  bought: 'Bought {reports} for {amount}.',
+  readingWithSecret: 'Reading with the library secret…',
+  waitingForWallet: 'Waiting for your wallet to sign the payment…',
+  stopWaiting: 'Stops waiting for the wallet; nothing is paid.',
+  secretTitle: 'Or read with the library secret',
+  secretExplain:
+    'The library secret set in Settings lets first-party staff read reports without paying: nothing is signed and nothing is charged (the price would be {amount}), and Purchases lists the read as made with the secret, with nothing on chain. Buy stays available above.',
+  secretRead: 'Read {reports} with the library secret',
+  syncingTeam: 'Syncing with the team…',
+  syncTeam: 'Sync with the team',
+  teamPulled: 'Synced: {reports} pulled from the team. The price above leaves out what you now hold.',
+  teamNothing:
+    'Synced: nothing new from the team yet. Those reports reach this library once the desk that bought them publishes them.',
+  unresolvedInDoubt: 'Your purchase of these reports on {when} is in doubt: its payment may still settle.',
+  unresolvedSent: 'Your purchase of these reports on {when} is still on its way to the service.',
+  unresolvedNoPay: 'Intel Desk will not pay for them again until it is resolved.',
+  checkInPurchases: 'Check it in Purchases',
+  walletSessionEnded: 'The wallet ended its session before signing, so nothing was paid.',
+  walletCancelled: 'You cancelled the signature request, so nothing was paid.',
+  walletDisconnected: 'The wallet was disconnected before it signed, so nothing was paid.',
+  walletRefused: 'The wallet refused to sign, so nothing was paid.',
+  walletCouldNot: 'The wallet could not sign{detail}, so nothing was paid.',
+  walletDetail: ' ({detail})',
+  walletExpired:
+    "The wallet did not sign before the payment's authorization expired (at {time}), so nothing was paid. A signature it gives now is refused.",
 } as const;
 
 export const purchaseText = catalogue(PURCHASE_TEXT);

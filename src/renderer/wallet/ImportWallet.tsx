@@ -9,6 +9,7 @@ import { Dialog } from '../components/Dialog';
 import { FormMessage, invalidProps } from '../components/FormMessage';
 import { PASSPHRASE_HINT } from '../../shared/passphrase';
 import { PassphraseMeter } from './PassphraseMeter';
+import { walletText as t } from '../text/wallet';
 
 /** Which field an import error is about, by its stable code; others concern the whole form. */
 const IMPORT_ERROR_FIELD: Record<string, 'privateKey' | 'keystoreFile' | 'keystorePassword' | 'passphrase'> =
@@ -59,33 +60,36 @@ export function ImportWallet() {
   return (
     <form className="settings-block" onSubmit={submit} autoComplete="off">
       <Dialog
-        title="Replace the wallet?"
+        title={t('replaceTitle')}
         open={existing !== null && !keepCurrent && !importWallet.isPending}
         onClose={() => setKeepCurrent(true)}
       >
         <p>
-          A wallet is already set up: <code data-testid="wallet-current">{existing?.current}</code>.
+          {t('alreadySetUp')}
+          <code data-testid="wallet-current">{existing?.current}</code>
+          {t('sentenceEnd')}
         </p>
         <p>
-          Importing <code data-testid="wallet-incoming">{existing?.incoming}</code> replaces it. The current
-          keystore is kept in the backups folder of the data folder, so it can be restored.
+          {t('importing')}
+          <code data-testid="wallet-incoming">{existing?.incoming}</code>
+          {t('importingReplaces')}
         </p>
         <div className="inline-form">
           <button type="button" onClick={() => setKeepCurrent(true)}>
-            Keep the current wallet
+            {t('keepCurrent')}
           </button>
           <button type="button" onClick={() => submitImport(true)}>
-            Replace the wallet
+            {t('replace')}
           </button>
         </div>
       </Dialog>
-      <h3>Import a wallet</h3>
-      <p className="muted small">The key is encrypted in Intel Desk's keystore and never shown again.</p>
+      <h3>{t('importTitle')}</h3>
+      <p className="muted small">{t('keyEncrypted')}</p>
       <fieldset>
-        <legend>Import from</legend>
+        <legend>{t('importFrom')}</legend>
         <label>
           <input type="radio" name="import-kind" checked={kind === 'key'} onChange={() => setKind('key')} />{' '}
-          Hexadecimal key
+          {t('hexKey')}
         </label>
         <label>
           <input
@@ -94,12 +98,12 @@ export function ImportWallet() {
             checked={kind === 'keystore'}
             onChange={() => setKind('keystore')}
           />{' '}
-          Keystore JSON file
+          {t('keystoreJson')}
         </label>
       </fieldset>
       {kind === 'key' ? (
         <label>
-          Private key{' '}
+          {t('privateKey')}{' '}
           <input
             type="password"
             value={privateKey}
@@ -110,7 +114,7 @@ export function ImportWallet() {
       ) : (
         <>
           <label>
-            Keystore file{' '}
+            {t('keystoreFile')}{' '}
             <input
               type="file"
               accept=".json,application/json"
@@ -119,7 +123,7 @@ export function ImportWallet() {
             />
           </label>
           <label>
-            Keystore password{' '}
+            {t('keystorePassword')}{' '}
             <input
               type="password"
               value={keystorePassword}
@@ -130,7 +134,7 @@ export function ImportWallet() {
         </>
       )}
       <label>
-        New passphrase for Intel Desk{' '}
+        {t('newPassphrase')}{' '}
         <input
           type="password"
           autoComplete="new-password"
@@ -148,10 +152,10 @@ export function ImportWallet() {
       <PassphraseMeter passphrase={passphrase} id={strengthId} />
       <div className="inline-form">
         <button type="submit" disabled={importWallet.isPending || !passphrase}>
-          {importWallet.isPending ? 'Sealing the key…' : 'Import wallet'}
+          {importWallet.isPending ? t('sealing') : t('importWallet')}
         </button>
         <button type="button" onClick={() => lock.mutate({})}>
-          Lock wallet
+          {t('lockWallet')}
         </button>
       </div>
       <FormMessage
@@ -160,7 +164,7 @@ export function ImportWallet() {
           importWallet.isError
             ? existing !== null
               ? keepCurrent
-                ? `Nothing was imported; ${existing.current} is still the wallet.`
+                ? t('nothingImported', { address: existing.current })
                 : null
               : // The hint is right under the field: the error says only what is wrong.
                 errorMessage(importWallet.error).replace(` ${PASSPHRASE_HINT}`, '')
@@ -168,7 +172,7 @@ export function ImportWallet() {
               ? errorMessage(lock.error)
               : null
         }
-        success={importWallet.isSuccess ? 'Wallet imported and unlocked.' : null}
+        success={importWallet.isSuccess ? t('imported') : null}
       />
     </form>
   );

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useDebounced } from '../hooks/debounce';
 import { PASSPHRASE_MIN_GUESSES_LOG10, PASSPHRASE_MIN_LENGTH } from '../../shared/passphrase';
 import type { PassphraseVerdict } from '../../shared/passphrase-rating';
+import { walletText as t } from '../text/wallet';
 
 function share(passphrase: string, verdict: PassphraseVerdict): number {
   if (verdict.ok) return 1;
@@ -34,13 +35,13 @@ export function PassphraseMeter(props: { passphrase: string; id: string }) {
   if (!props.passphrase || !rated) return null;
   const { verdict } = rated;
   const fill = share(rated.passphrase, verdict);
-  const text = verdict.ok ? 'Strong enough.' : `Too easy to guess: ${verdict.reason ?? 'keep going'}.`;
+  const text = verdict.ok ? t('strongEnough') : t('tooEasy', { reason: verdict.reason ?? t('keepGoing') });
   return (
     <div className="passphrase-meter" data-testid="passphrase-meter">
       <div
         className={verdict.ok ? 'meter meter-ok' : 'meter meter-high'}
         role="meter"
-        aria-label="Passphrase strength"
+        aria-label={t('strength')}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={Math.round(fill * 100)}

@@ -19,6 +19,7 @@ import {
   rememberExternal,
   type LastExternal,
 } from './last-external';
+import { walletText as t } from '../text/wallet';
 
 function useRemembered(): LastExternal | null {
   const [remembered, setRemembered] = useState(recallExternal);
@@ -48,8 +49,9 @@ export function PayerNotice(props: { view: WalletView }) {
   const missing = remembered;
   if (!missing || view.kind === 'external') return null;
 
-  const walletName = missing.kind === 'walletconnect' ? 'WalletConnect wallet' : 'browser wallet';
-  const payerName = info.data?.demo ? 'the demo wallet' : 'the Intel Desk keystore';
+  const walletName = missing.kind === 'walletconnect' ? t('walletConnectWallet') : t('browserWallet');
+  const payerName = info.data?.demo ? t('demoWallet') : t('keystorePayer');
+  const payerPays = info.data?.demo ? t('demoWalletPays') : t('keystorePays');
   const reconnect = () => {
     if (connectedHere && sameAddress(connectedHere.address, missing.address)) {
       useExternal.mutate({ address: connectedHere.address }, { onSuccess: () => rememberExternal(missing) });
@@ -72,28 +74,31 @@ export function PayerNotice(props: { view: WalletView }) {
         {view.address ? (
           <>
             <strong>
-              {payerName.charAt(0).toUpperCase() + payerName.slice(1)} pays
-              {view.unlocked ? '' : ' once unlocked'}
+              {payerPays}
+              {view.unlocked ? '' : t('onceUnlocked')}
             </strong>
-            : <Address address={view.address} label="paying wallet address" />.{' '}
+            {t('colon')}
+            <Address address={view.address} label={t('payingAddress')} />
+            {t('sentenceEnd')}{' '}
           </>
         ) : (
-          <strong>No wallet pays now. </strong>
+          <strong>{t('noPayer')}</strong>
         )}
-        The {walletName} <Address address={missing.address} label={`${walletName} address`} /> you chose is
-        not connected to Intel Desk (it forgets it when it restarts).
+        {t('chosenStart', { wallet: walletName })}
+        <Address address={missing.address} label={t('walletAddress', { wallet: walletName })} />
+        {t('chosenEnd')}
       </p>
       <div className="actions">
         {canReconnect ? (
           <button type="button" className="primary" onClick={reconnect} disabled={wallet.isPending}>
-            Reconnect the {walletName}
+            {t('reconnect', { wallet: walletName })}
           </button>
         ) : missing.kind === 'walletconnect' ? (
-          <span className="muted small">Pair it again below to pay with it.</span>
+          <span className="muted small">{t('pairAgain')}</span>
         ) : null}
         {view.address ? (
           <button type="button" onClick={keepPayer}>
-            Pay with {payerName}
+            {t('payWith', { payer: payerName })}
           </button>
         ) : null}
       </div>

@@ -9,6 +9,7 @@ import { useRpcQuery } from '../rpc/context';
 import { ConnectedWallet, useExternalWallet } from './external-wallet';
 import { QrCode } from '../components/QrCode';
 import { ErrorLine } from '../components/States';
+import { walletText as t } from '../text/wallet';
 
 export function WalletConnectPairing() {
   const settings = useRpcQuery('settings.get', {});
@@ -27,7 +28,7 @@ export function WalletConnectPairing() {
 
   if (!connector || !settings.data?.walletConnectProjectId) return null;
   if (wallet.connectedWith((c) => c.id === 'walletConnect'))
-    return <ConnectedWallet label="WalletConnect wallet" address={wallet.address} />;
+    return <ConnectedWallet label={t('walletConnectWalletTitle')} address={wallet.address} />;
   const connect = async () => {
     setUri(null);
     await wallet.connect(connector);
@@ -36,23 +37,19 @@ export function WalletConnectPairing() {
   return (
     <div className="walletconnect" data-testid="walletconnect">
       <button type="button" disabled={wallet.isPending} onClick={() => void connect()}>
-        {wallet.isPending
-          ? uri
-            ? 'Waiting for the wallet…'
-            : 'Contacting the WalletConnect relay…'
-          : 'Connect with WalletConnect'}
+        {wallet.isPending ? (uri ? t('waiting') : t('contacting')) : t('connectWalletConnect')}
       </button>
       {uri ? (
         <figure>
-          <QrCode value={uri} label="WalletConnect pairing code" />
+          <QrCode value={uri} label={t('pairingCode')} />
           <figcaption className="small">
-            Scan with your wallet, or paste this link into a wallet on this computer:{' '}
+            {t('scan')}{' '}
             <button type="button" className="link" onClick={() => void navigator.clipboard.writeText(uri)}>
-              Copy pairing link
+              {t('copyPairing')}
             </button>
             <input
               className="pairing-link"
-              aria-label="WalletConnect pairing link"
+              aria-label={t('pairingLink')}
               readOnly
               value={uri}
               onFocus={(event) => event.currentTarget.select()}

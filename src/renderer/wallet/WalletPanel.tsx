@@ -11,6 +11,7 @@ import { FormMessage, invalidProps } from '../components/FormMessage';
 import { WalletConnectPairing } from './WalletConnectPairing';
 import { ConnectedWallet, useExternalWallet, usePresentBrowserWallets } from './external-wallet';
 import { PayerNotice } from './PayerNotice';
+import { walletText as t } from '../text/wallet';
 
 export function UnlockForm() {
   const [passphrase, setPassphrase] = useState('');
@@ -26,15 +27,15 @@ export function UnlockForm() {
     >
       <input
         type="password"
-        aria-label="Wallet passphrase"
-        placeholder="Passphrase"
+        aria-label={t('passphraseLabel')}
+        placeholder={t('passphrasePlaceholder')}
         autoComplete="current-password"
         value={passphrase}
         onChange={(e) => setPassphrase(e.target.value)}
         {...invalidProps(messageId, unlock.isError)}
       />
       <button type="submit" disabled={!passphrase || unlock.isPending}>
-        {unlock.isPending ? 'Unlocking…' : 'Unlock'}
+        {unlock.isPending ? t('unlocking') : t('unlock')}
       </button>
       <FormMessage id={messageId} error={unlock.isError ? errorMessage(unlock.error) : null} />
     </form>
@@ -46,7 +47,7 @@ function BrowserWallets(props: { paying: boolean }) {
   const wallet = useExternalWallet();
   if (connectors.length === 0) return null;
   if (wallet.connectedWith((c) => c.type === 'injected'))
-    return <ConnectedWallet label="Browser wallet" address={wallet.address} paying={props.paying} />;
+    return <ConnectedWallet label={t('browserWalletTitle')} address={wallet.address} paying={props.paying} />;
   return (
     <div className="inline-form">
       {connectors.map((connector) => (
@@ -56,7 +57,7 @@ function BrowserWallets(props: { paying: boolean }) {
           disabled={wallet.isPending}
           onClick={() => void wallet.connect(connector)}
         >
-          Use {connector.name === 'Injected' ? 'browser wallet' : connector.name}
+          {t('useWallet', { name: connector.name === 'Injected' ? t('browserWallet') : connector.name })}
         </button>
       ))}
       {wallet.error ? <span className="error-text">{wallet.error}</span> : null}
@@ -71,20 +72,20 @@ export function WalletPanel(props: { compact?: boolean }) {
   const view = wallet.data;
   const connection = useConnection();
   const externalKind =
-    connection.connector?.type === 'walletConnect' ? 'WalletConnect wallet' : 'Browser wallet';
+    connection.connector?.type === 'walletConnect' ? t('walletConnectWalletTitle') : t('browserWalletTitle');
   return (
     <div className="wallet-panel" data-testid="wallet-panel">
       {/* In Settings the card around it already says "Wallet". */}
-      {props.compact ? <h3>Wallet</h3> : null}
+      {props.compact ? <h3>{t('title')}</h3> : null}
       {view ? <PayerNotice view={view} /> : null}
-      {wallet.isPending ? <p className="muted">Checking the wallet…</p> : null}
+      {wallet.isPending ? <p className="muted">{t('checking')}</p> : null}
       {wallet.isError ? <p className="error-text">{errorMessage(wallet.error)}</p> : null}
       {view && !view.address ? (
         <p>
-          No wallet yet.{' '}
+          {t('noWallet')}{' '}
           {props.compact ? (
             <button type="button" className="link" onClick={() => navigate({ screen: 'settings' })}>
-              Import one in Settings
+              {t('importInSettings')}
             </button>
           ) : null}
         </p>
@@ -92,29 +93,29 @@ export function WalletPanel(props: { compact?: boolean }) {
       {view?.address ? (
         <dl className="kv">
           <div>
-            <dt>Address</dt>
+            <dt>{t('address')}</dt>
             <dd>
-              <Address address={view.address} label="wallet address" testId="wallet-address" />
+              <Address address={view.address} label={t('addressLabel')} testId="wallet-address" />
             </dd>
           </div>
           <div>
-            <dt>Kind</dt>
-            <dd>{view.kind === 'external' ? externalKind : 'Intel Desk keystore'}</dd>
+            <dt>{t('kind')}</dt>
+            <dd>{view.kind === 'external' ? externalKind : t('keystore')}</dd>
           </div>
           {/* A connected wallet locks and unlocks itself; only the keystore's state is Intel Desk's to show. */}
           {view.kind === 'external' ? null : (
             <div>
-              <dt>State</dt>
-              <dd data-testid="wallet-state">{view.unlocked ? 'unlocked' : 'locked'}</dd>
+              <dt>{t('state')}</dt>
+              <dd data-testid="wallet-state">{view.unlocked ? t('unlocked') : t('locked')}</dd>
             </div>
           )}
           <div>
-            <dt>Balance</dt>
+            <dt>{t('balance')}</dt>
             <dd>
               {view.balanceUnits !== null
-                ? `${tokenAmount(view.balanceUnits, TOKEN_DECIMALS, 2)} USDC`
-                : 'unknown until the first quote'}
-              {view.network ? ` on ${networkName(view.network)}` : ''}
+                ? t('balanceUsdc', { amount: tokenAmount(view.balanceUnits, TOKEN_DECIMALS, 2) })
+                : t('balanceUnknown')}
+              {view.network ? t('onNetwork', { network: networkName(view.network) }) : ''}
             </dd>
           </div>
         </dl>

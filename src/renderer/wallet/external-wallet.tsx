@@ -5,6 +5,7 @@ import { useRpcMutation } from '../rpc/context';
 import { errorMessage } from '../rpc/client';
 import { shortAddress } from '../format';
 import { forgetRememberedExternal, kindOf, rememberExternal } from './last-external';
+import { walletText as t } from '../text/wallet';
 
 export function useExternalWallet() {
   const { connectAsync, isPending } = useConnect();
@@ -35,7 +36,7 @@ export function ConnectedWallet(props: { label: string; address: string | undefi
   return (
     <p className="muted">
       {props.label} {shortAddress(props.address)}{' '}
-      {props.paying === false ? 'connected in this window, not paying.' : 'connected.'}{' '}
+      {props.paying === false ? t('connectedNotPaying') : t('connected')}{' '}
       <button
         type="button"
         className="link"
@@ -45,7 +46,7 @@ export function ConnectedWallet(props: { label: string; address: string | undefi
           disconnect();
         }}
       >
-        Disconnect
+        {t('disconnect')}
       </button>
     </p>
   );

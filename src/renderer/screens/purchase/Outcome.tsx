@@ -1,6 +1,7 @@
 /** The result of the last purchase of this choice: what was bought and a way to read it, or why not. */
 import type { PurchaseOutcome } from '../../../shared/rpc';
 import { headline } from './labels';
+import { purchaseText as t } from '../../text/purchase';
 
 // No live-region roles here: the panel's one status region announces the outcome (see PurchaseProgress).
 export function Outcome(props: {
@@ -18,11 +19,11 @@ export function Outcome(props: {
           <div className="outcome-actions">
             {newest ? (
               <button type="button" onClick={() => props.onRead(newest)}>
-                Read now
+                {t('readNow')}
               </button>
             ) : null}
             <button type="button" onClick={() => props.onReceipt(outcome.purchase.id)}>
-              View receipt
+              {t('viewReceipt')}
             </button>
           </div>
         </div>
@@ -32,10 +33,7 @@ export function Outcome(props: {
       return (
         <div className="outcome warn" data-testid="purchase-outcome">
           <p>{outcome.message}</p>
-          <p>
-            Intel Desk will not pay again for this. Check it under Purchases → Check unfinished purchases; if
-            the payment went through, the reports arrive there.
-          </p>
+          <p>{t('inDoubtNoPay')}</p>
         </div>
       );
     case 'failed':

@@ -12,6 +12,7 @@ import { handleKey } from '../../../shared/handle-key';
 import { useRpcQuery } from '../../rpc/context';
 import { dateTime, localDay, plural, usd } from '../../format';
 import { useChoiceQuote } from './useChoiceQuote';
+import { purchaseText as t } from '../../text/purchase';
 
 export interface PlanCounts {
   /** Every report on the menu. */
@@ -35,16 +36,16 @@ function Cost(props: {
   let note: string;
   if (live) {
     value = usd(live.amount);
-    note = 'live quote';
+    note = t('liveQuote');
   } else if (count === 0) {
     value = usd(0n);
-    note = 'nothing to buy';
+    note = t('nothingToBuy');
   } else if (unit === null) {
-    value = 'unknown';
-    note = 'no price known yet';
+    value = t('unknown');
+    note = t('noPriceYet');
   } else {
-    value = `≈ ${usd(BigInt(count) * BigInt(unit))}`;
-    note = 'estimate';
+    value = t('approximately', { amount: usd(BigInt(count) * BigInt(unit)) });
+    note = t('estimate');
   }
   return (
     <div data-testid={`plan-${props.id}`}>
@@ -79,22 +80,25 @@ export function Planner(props: {
   const known = last.data ?? null;
   const unit = live ? live.unitPriceUnits : (seen?.unitPriceUnits ?? known?.unitPriceUnits ?? null);
   const source = live
-    ? `Estimates at ${usd(live.unitPriceUnits)} per report, the price of the live quote.`
+    ? t('estimatesLive', { unit: usd(live.unitPriceUnits) })
     : seen
-      ? `Estimates at ${usd(seen.unitPriceUnits)} per report, the price of the live quote of ${dateTime(seen.fetchedAt)}, until the live quote confirms one.`
+      ? t('estimatesSeen', { unit: usd(seen.unitPriceUnits), when: dateTime(seen.fetchedAt) })
       : known
-        ? `Estimates at ${usd(known.unitPriceUnits)} per report, the last price ${
-            known.source === 'purchase' ? 'paid' : 'quoted'
-          } on ${localDay(known.at)}${
-            handleKey(known.handle) === handleKey(props.handle) ? '' : ` for @${known.handle}`
-          }, until the live quote confirms one.`
+        ? t(known.source === 'purchase' ? 'estimatesPaid' : 'estimatesQuoted', {
+            unit: usd(known.unitPriceUnits),
+            day: localDay(known.at),
+            forHandle:
+              handleKey(known.handle) === handleKey(props.handle)
+                ? ''
+                : t('forHandle', { handle: known.handle }),
+          })
         : last.isPending
-          ? 'Looking up the last known price…'
-          : 'No price is known yet for this service: the live quote gives the first one.';
+          ? t('lookingUpPrice')
+          : t('noPriceKnown');
   return (
     <section className="planner" aria-labelledby="planner-title" data-testid="planner">
       <h2 id="planner-title" className="planner-title">
-        Plan
+        {t('plan')}
       </h2>
       <dl className="planner-costs">
         {/* The same words as the menu's "All reports" choice, which buys the missing ones unless the
@@ -109,15 +113,15 @@ export function Planner(props: {
           id="all"
           label={
             counts.all > counts.missing
-              ? `All ${counts.all}, the ${counts.all - counts.missing} owned again`
-              : `All ${counts.all} (none owned)`
+              ? t('allOwnedAgain', { all: counts.all, owned: counts.all - counts.missing })
+              : t('allNoneOwned', { all: counts.all })
           }
           count={counts.all}
           unit={unit}
         />
         <Cost
           id="your-choice"
-          label={`Your choice (${plural(counts.chosen, 'report')})`}
+          label={t('yourChoice', { reports: plural(counts.chosen, t('report'), t('reports')) })}
           count={counts.chosen}
           unit={unit}
           live={live}

@@ -38,7 +38,8 @@ export function PriceLines(props: { quote: QuoteView }) {
       <div>
         <dt>{t('totalLabel')}</dt>
         <dd data-testid="price">
-          <strong>{usd(quote.amount)}</strong> ({tokenAmount(quote.amount, quote.tokenDecimals)} USDC)
+          <strong>{usd(quote.amount)}</strong>
+          {t('totalTokens', { tokens: tokenAmount(quote.amount, quote.tokenDecimals) })}
         </dd>
       </div>
       <div>

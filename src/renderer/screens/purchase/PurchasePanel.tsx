@@ -24,6 +24,7 @@ import { TeamOwnedSync } from './TeamOwnedSync';
 import { useChoiceQuote } from './useChoiceQuote';
 import { headline } from './labels';
 import { termsOf, usePurchase } from './usePurchase';
+import { purchaseText as t } from '../../text/purchase';
 
 /** A field the person is typing in elsewhere keeps focus; otherwise focus follows the result. */
 function typingElsewhere(panel: HTMLElement | null): boolean {
@@ -74,16 +75,16 @@ export function PurchasePanel(props: {
   const justBought = !busy && run?.outcome?.status === 'completed';
 
   return (
-    <aside className="purchase-panel" aria-label="Purchase" ref={panel}>
-      <h2>Price</h2>
+    <aside className="purchase-panel" aria-label={t('panelLabel')} ref={panel}>
+      <h2>{t('price')}</h2>
       {props.selection === null && !justBought ? (
         <p className="muted" data-testid="nothing-to-price">
-          {props.emptyReason ?? 'Nothing chosen.'}
+          {props.emptyReason ?? t('nothingChosen')}
         </p>
       ) : null}
       {props.selection !== null && (quote.isPending || props.settling) && !q && !quote.isError ? (
         <p className="muted" role="status">
-          Asking the service for the price…
+          {t('askingPrice')}
         </p>
       ) : null}
       {props.selection === null || !quote.isError ? null : errorCode(quote.error) === 'all_owned' ? (
@@ -101,14 +102,18 @@ export function PurchasePanel(props: {
           <PriceLines quote={q} />
           {q.overPurchaseCap ? (
             <p className="warn-text" data-testid="over-purchase-cap">
-              {usd(q.amount)} is above your per-purchase cap
-              {settings.data ? ` of ${usd(settings.data.perPurchaseCapUnits)}` : ''}.
+              {t('overPurchaseCap', {
+                amount: usd(q.amount),
+                cap: settings.data ? t('capOf', { cap: usd(settings.data.perPurchaseCapUnits) }) : '',
+              })}
             </p>
           ) : null}
           {q.overDailyCap ? (
             <p className="warn-text" data-testid="over-daily-cap">
-              {usd(q.amount)} is above what is left of your daily cap
-              {settings.data ? ` of ${usd(settings.data.dailyCapUnits)}` : ''}.
+              {t('overDailyCap', {
+                amount: usd(q.amount),
+                cap: settings.data ? t('capOf', { cap: usd(settings.data.dailyCapUnits) }) : '',
+              })}
             </p>
           ) : null}
           {q.overHandleBudget ? <BudgetNote quote={q} /> : null}
@@ -124,14 +129,16 @@ export function PurchasePanel(props: {
                 disabled={!walletReady || !canStart || q.unresolved !== null}
                 onClick={() => setConfirming(true)}
               >
-                Buy {plural(q.reportCount, 'report')} for {usd(q.amount)}
+                {t('buy', {
+                  reports: plural(q.reportCount, t('report'), t('reports')),
+                  amount: usd(q.amount),
+                })}
               </button>
-              {!walletReady ? <p className="muted small">Set up and unlock a wallet to buy.</p> : null}
+              {!walletReady ? <p className="muted small">{t('setUpWallet')}</p> : null}
             </>
           ) : (
             <p className="muted small" data-testid="not-payable">
-              The service asks for payment on a network Intel Desk does not pay on, so these reports can only
-              be read with the library secret.
+              {t('notPayable')}
             </p>
           )}
           {q.secretAvailable ? (

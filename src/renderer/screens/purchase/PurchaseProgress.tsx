@@ -5,6 +5,7 @@
  */
 import type { PurchaseStep } from '../../../shared/events';
 import { STEP_ANNOUNCEMENT, STEP_LABEL } from './labels';
+import { purchaseText as t } from '../../text/purchase';
 
 export function PurchaseProgress(props: {
   steps: PurchaseStep[];
@@ -19,10 +20,10 @@ export function PurchaseProgress(props: {
   const { steps, busy } = props;
   const latest = steps.at(-1);
   const working = props.withSecret
-    ? 'Reading with the library secret…'
+    ? t('readingWithSecret')
     : props.onCancel
-      ? 'Waiting for your wallet to sign the payment…'
-      : 'Signing the payment…';
+      ? t('waitingForWallet')
+      : t('saySigning');
   // Waiting on a wallet outranks the step's words: "Signing the payment…" would hide who is to act.
   const waiting = busy && props.onCancel ? working : null;
   const announcement = busy ? (waiting ?? (latest ? STEP_ANNOUNCEMENT[latest] : working)) : props.result;
@@ -35,9 +36,9 @@ export function PurchaseProgress(props: {
       {busy && props.onCancel ? (
         <p className="cancel-signing">
           <button type="button" onClick={props.onCancel} data-testid="cancel-signing">
-            Cancel
+            {t('cancel')}
           </button>{' '}
-          <span className="muted small">Stops waiting for the wallet; nothing is paid.</span>
+          <span className="muted small">{t('stopWaiting')}</span>
         </p>
       ) : null}
       {steps.length > 0 ? (

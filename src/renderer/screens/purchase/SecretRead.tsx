@@ -5,19 +5,16 @@
  */
 import type { QuoteView } from '../../../shared/rpc';
 import { plural, usd } from '../../format';
+import { purchaseText as t } from '../../text/purchase';
 
 export function SecretRead(props: { quote: QuoteView; disabled: boolean; onRead: () => void }) {
   const q = props.quote;
   return (
     <div className="secret-read" data-testid="secret-read">
-      <h3>Or read with the library secret</h3>
-      <p className="small">
-        The library secret set in Settings lets first-party staff read reports without paying: nothing is
-        signed and nothing is charged (the price would be {usd(q.amount)}), and Purchases lists the read as
-        made with the secret, with nothing on chain. Buy stays available above.
-      </p>
+      <h3>{t('secretTitle')}</h3>
+      <p className="small">{t('secretExplain', { amount: usd(q.amount) })}</p>
       <button type="button" disabled={props.disabled} onClick={props.onRead}>
-        Read {plural(q.reportCount, 'report')} with the library secret
+        {t('secretRead', { reports: plural(q.reportCount, t('report'), t('reports')) })}
       </button>
     </div>
   );

@@ -5,13 +5,14 @@
 import { useRpcMutation } from '../../rpc/context';
 import { errorMessage } from '../../rpc/client';
 import { plural } from '../../format';
+import { purchaseText as t } from '../../text/purchase';
 
 export function TeamOwnedSync(props: { onSynced: () => void }) {
   const sync = useRpcMutation('team.sync', { onSuccess: props.onSynced });
   return (
     <div className="team-owned-sync" data-testid="team-owned-sync">
       <button type="button" className="primary" disabled={sync.isPending} onClick={() => sync.mutate({})}>
-        {sync.isPending ? 'Syncing with the team…' : 'Sync with the team'}
+        {sync.isPending ? t('syncingTeam') : t('syncTeam')}
       </button>
       <p role="status" className={sync.isError ? 'form-message error-text' : 'form-message ok-text'}>
         {sync.isError
@@ -19,8 +20,8 @@ export function TeamOwnedSync(props: { onSynced: () => void }) {
           : !sync.isSuccess
             ? ''
             : sync.data.pulled > 0
-              ? `Synced: ${plural(sync.data.pulled, 'report')} pulled from the team. The price above leaves out what you now hold.`
-              : 'Synced: nothing new from the team yet. Those reports reach this library once the desk that bought them publishes them.'}
+              ? t('teamPulled', { reports: plural(sync.data.pulled, t('report'), t('reports')) })
+              : t('teamNothing')}
       </p>
     </div>
   );

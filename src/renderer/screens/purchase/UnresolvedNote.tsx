@@ -8,6 +8,7 @@ import type { QuoteView } from '../../../shared/rpc';
 import { unresolvedNote } from './unresolved';
 import { useNavigate } from '../../hooks/route';
 import { dateTime } from '../../format';
+import { purchaseText as t } from '../../text/purchase';
 
 export function UnresolvedNote(props: {
   unresolved: NonNullable<QuoteView['unresolved']>;
@@ -31,12 +32,12 @@ export function UnresolvedNote(props: {
     <div className="notice" data-testid="unresolved-purchase">
       <p>
         {state === 'in_doubt'
-          ? `Your purchase of these reports on ${dateTime(createdAt)} is in doubt: its payment may still settle.`
-          : `Your purchase of these reports on ${dateTime(createdAt)} is still on its way to the service.`}{' '}
-        Intel Desk will not pay for them again until it is resolved.
+          ? t('unresolvedInDoubt', { when: dateTime(createdAt) })
+          : t('unresolvedSent', { when: dateTime(createdAt) })}{' '}
+        {t('unresolvedNoPay')}
       </p>
       <button type="button" onClick={() => navigate({ screen: 'purchases', purchaseId })}>
-        Check it in Purchases
+        {t('checkInPurchases')}
       </button>
     </div>
   );

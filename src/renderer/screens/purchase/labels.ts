@@ -5,39 +5,40 @@
 import type { PurchaseOutcome, QuoteView } from '../../../shared/rpc';
 import type { PurchaseStep } from '../../../shared/events';
 import { plural, usd } from '../../format';
+import { purchaseText as t } from '../../text/purchase';
 
 export const PAYEE_LABEL: Record<QuoteView['payToStatus'], string> = {
-  pinned: 'same payee as before',
-  new: 'first purchase from this service: this payee will be remembered',
-  changed: 'CHANGED since your last purchase',
+  pinned: t('payeePinned'),
+  new: t('payeeNew'),
+  changed: t('payeeChanged'),
 };
 
 /** Each step as a line of the progress list. */
 export const STEP_LABEL: Record<PurchaseStep, string> = {
-  quoted: 'Price confirmed',
-  signing: 'Signing the payment',
-  signed: 'Payment signed',
-  ledger_written: 'Written to the ledger',
-  sent: 'Paid request sent',
-  response_received: 'Answer received',
-  stored: 'Reports stored',
-  completed: 'Done',
-  failed: 'Failed',
-  in_doubt: 'In doubt',
+  quoted: t('stepQuoted'),
+  signing: t('stepSigning'),
+  signed: t('stepSigned'),
+  ledger_written: t('stepLedger'),
+  sent: t('stepSent'),
+  response_received: t('stepAnswered'),
+  stored: t('stepStored'),
+  completed: t('stepCompleted'),
+  failed: t('stepFailed'),
+  in_doubt: t('stepInDoubt'),
 };
 
 /** What the status region says while at each step: fewer, longer sentences than the list. */
 export const STEP_ANNOUNCEMENT: Record<PurchaseStep, string> = {
-  quoted: 'Signing the payment…',
-  signing: 'Signing the payment…',
-  signed: 'Payment signed and written to the ledger…',
-  ledger_written: 'Payment signed and written to the ledger…',
-  sent: 'Paid request sent; waiting for the reports…',
-  response_received: 'Paid request sent; waiting for the reports…',
-  stored: 'Reports stored.',
-  completed: 'Reports stored.',
-  failed: 'Failed.',
-  in_doubt: 'In doubt.',
+  quoted: t('saySigning'),
+  signing: t('saySigning'),
+  signed: t('saySigned'),
+  ledger_written: t('saySigned'),
+  sent: t('saySent'),
+  response_received: t('saySent'),
+  stored: t('sayStored'),
+  completed: t('sayStored'),
+  failed: t('sayFailed'),
+  in_doubt: t('sayInDoubt'),
 };
 
 /** The outcome in one sentence: shown in the outcome, and said by the panel's status region. */
@@ -45,10 +46,10 @@ export function headline(outcome: PurchaseOutcome): string {
   switch (outcome.status) {
     case 'completed': {
       const { purchase } = outcome;
-      const reports = plural(purchase.reportCount, 'report');
+      const reports = plural(purchase.reportCount, t('report'), t('reports'));
       return purchase.paidWith === 'library_secret'
-        ? `Read ${reports} with the library secret; nothing was paid.`
-        : `Bought ${reports} for ${usd(purchase.amount)}.`;
+        ? t('readWithSecret', { reports })
+        : t('bought', { reports, amount: usd(purchase.amount) });
     }
     case 'needs_signature':
       return '';

@@ -5,6 +5,7 @@
  */
 import type { Connector } from 'wagmi';
 import type { ExternalSignRequest } from '../../../shared/rpc';
+import { purchaseText as t } from '../../text/purchase';
 
 /** Core refuses a signature within 10 s of the authorization's end; the window stops waiting a little before. */
 export const STOP_BEFORE_EXPIRY_MS = 15_000;
@@ -12,10 +13,10 @@ export const STOP_BEFORE_EXPIRY_MS = 15_000;
 const REFUSED_CODES = [4001, 5000];
 /** WalletConnect's USER_DISCONNECTED: the session ended while the request waited. */
 const SESSION_ENDED_CODES = [6000];
-const SESSION_ENDED = 'The wallet ended its session before signing, so nothing was paid.';
+const SESSION_ENDED = t('walletSessionEnded');
 /** The person stopped waiting (Cancel), or the wallet was disconnected here while the request waited. */
-export const CANCELLED = 'You cancelled the signature request, so nothing was paid.';
-export const DISCONNECTED = 'The wallet was disconnected before it signed, so nothing was paid.';
+export const CANCELLED = t('walletCancelled');
+export const DISCONNECTED = t('walletDisconnected');
 
 /** EIP-1193's "not connected to the requested chain", raised by the connector with the whole story. */
 const WRONG_CHAIN_CODE = 4901;
@@ -34,12 +35,12 @@ function withCode(error: unknown, codes: number[]): { message?: unknown } | null
 const carriesCode = (error: unknown, codes: number[]) => withCode(error, codes) !== null;
 
 function walletFailure(error: unknown): Error {
-  if (carriesCode(error, REFUSED_CODES)) return new Error('The wallet refused to sign, so nothing was paid.');
+  if (carriesCode(error, REFUSED_CODES)) return new Error(t('walletRefused'));
   if (carriesCode(error, SESSION_ENDED_CODES)) return new Error(SESSION_ENDED);
   const wrongChain = withCode(error, [WRONG_CHAIN_CODE]);
   if (typeof wrongChain?.message === 'string') return new Error(wrongChain.message);
   const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : '';
-  return new Error(`The wallet could not sign${detail ? ` (${detail})` : ''}, so nothing was paid.`);
+  return new Error(t('walletCouldNot', { detail: detail ? t('walletDetail', { detail }) : '' }));
 }
 
 /**
@@ -58,12 +59,7 @@ export function walletAnswer(
   let unwatch = () => undefined as void;
   const ended = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () =>
-        reject(
-          new Error(
-            `The wallet did not sign before the payment's authorization expired (at ${new Date(validBeforeMs).toLocaleTimeString()}), so nothing was paid. A signature it gives now is refused.`,
-          ),
-        ),
+      () => reject(new Error(t('walletExpired', { time: new Date(validBeforeMs).toLocaleTimeString() }))),
       Math.max(0, validBeforeMs - STOP_BEFORE_EXPIRY_MS - Date.now()),
     );
     const onStop = () => reject(new Error(typeof stop?.reason === 'string' ? stop.reason : CANCELLED));

@@ -1,0 +1,42 @@
+/** The Shelf's words: the screen (Shelf.tsx) and one handle's row (ShelfRow.tsx). */
+import { catalogue } from './catalogue';
+
+export const SHELF_TEXT = {
+  title: 'Shelf',
+  filterPlaceholder: 'Filter handles  ( / )',
+  filterLabel: 'Filter handles',
+  sort: 'Sort',
+  sortUpdated: 'Last update',
+  sortName: 'Name',
+  sortFollowers: 'Followers',
+  sortReports: 'Reports',
+  refresh: 'Refresh',
+  entry: 'entry',
+  entries: 'entries',
+  skippedOne: '{entries} from the service had no valid handle and is not shown.',
+  skippedMany: '{entries} from the service had no valid handle and are not shown.',
+  loading: 'Loading the shelf…',
+  noCopy: 'No copy of this shelf is saved yet. ',
+  lastFetched: 'This is the shelf as it was last fetched; prices need the service. ',
+  ownedOffline: 'Reports you own read offline:',
+  openLibrary: 'open the Library',
+  sentenceEnd: '.',
+  notConfiguredTitle: 'This service has no shared reports yet.',
+  notConfigured: 'Its store is not configured. Point Intel Desk at another service in Settings.',
+  noMatch: 'No handle matches “{text}”.',
+  empty: 'The shelf is empty.',
+  count: '{matched} of {total} handles',
+  listLabel: 'Handles',
+  report: 'report',
+  reports: 'reports',
+  follower: 'follower',
+  followers: 'followers',
+  owned: '{reports} owned',
+  ownedOf: '{owned} of {reports} owned',
+  affiliation: 'Affiliation',
+  followersTitle: 'Followers',
+  reportsTitle: 'Reports',
+  lastUpdate: 'Last update',
+} as const;
+
+export const shelfText = catalogue(SHELF_TEXT);
