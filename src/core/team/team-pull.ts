@@ -24,7 +24,7 @@ export interface PullInto {
 
 const BATCH = 500;
 /** Reports stored, or indexed, between two turns of the thread: a window's core answers in between. */
-const STEP = 100;
+const STEP = 25;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -1,0 +1,68 @@
+/**
+ * A fault proxy in front of a PostgreSQL cluster's Unix socket, as a flaky network or a dying load balancer
+ * would be: it passes the protocol through untouched, and on request swallows the server's answer to the next
+ * statement whose text holds a word, then cuts the client off. The server has acted; the client never learns.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface PgFaultProxy {
+  /** The folder a client names as `host=` to go through the proxy. */
+  socketDir: string;
+  /** Swallow the answer to the next statement holding `word`, and close that client's connection. */
+  cutAnswerTo(word: string): void;
+  /** How many answers were cut so far. */
+  cuts: number;
+  close(): Promise<void>;
+}
+
+export async function startPgFaultProxy(serverSocketDir: string): Promise<PgFaultProxy> {
+  const socketDir = mkdtempSync(path.join(tmpdir(), 'desk-pg-proxy-'));
+  const sockets = new Set<Socket>();
+  let cutWord: string | null = null;
+  const proxy: PgFaultProxy = {
+    socketDir,
+    cutAnswerTo: (word) => {
+      cutWord = word;
+    },
+    cuts: 0,
+    close: async () => undefined,
+  };
+  const server: Server = createServer((client) => {
+    const upstream = connect(path.join(serverSocketDir, '.s.PGSQL.5432'));
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.once('close', () => sockets.delete(socket));
+    }
+    let cutting = false;
+    client.on('data', (chunk: Buffer) => {
+      if (cutWord !== null && chunk.toString('latin1').includes(cutWord)) {
+        cutWord = null;
+        cutting = true;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!cutting) return void client.write(chunk);
+      // The server answered (and committed): the answer is dropped and the client cut off.
+      proxy.cuts += 1;
+      client.destroy();
+      upstream.destroy();
+    });
+    client.once('close', () => upstream.destroy());
+    upstream.once('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(path.join(socketDir, '.s.PGSQL.5432'), resolve));
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => {
+        rmSync(socketDir, { recursive: true, force: true });
+        resolve();
+      });
+    });
+  return proxy;
+}
