@@ -10,7 +10,7 @@ import type { StoredSnapshot } from '../library/snapshots';
 import type { PulledReport, TeamAuthority } from './authority';
 import type { TeamMembership } from './membership';
 
-/** Where pulled reports go: the local library's store, as a purchase's reports do. */
+/** Where pulled reports go: the local library's store, as a purchase's reports do (it indexes them after). */
 export interface PullInto {
   put(
     serviceUrl: string,
@@ -19,7 +19,6 @@ export interface PullInto {
     purchaseId: null,
     storedAt: string,
   ): void;
-  indexPending(max?: number): number;
 }
 
 const BATCH = 500;
@@ -56,12 +55,12 @@ export class TeamPull {
       const after = this.membership.current()?.pulledUpTo ?? 0;
       const batch = await this.authority.pull(after, BATCH);
       if (batch.length === 0) return stored;
-      // A step at a time, storing then indexing, keeps a window's core free during a large first pull.
+      // A step at a time keeps a window's core free during a large first pull; the library's own indexing
+      // pass, which each store schedules, takes its steps in between within its time budget.
       for (let i = 0; i < batch.length; i += STEP) {
         stored += this.store(batch.slice(i, i + STEP));
         await nextTurn();
       }
-      while (this.library.indexPending(STEP) > 0) await nextTurn();
       onBatch?.(stored);
     }
   }
