@@ -10,6 +10,7 @@ import type { PurchaseStep } from '../../src/core';
 import { startStack, type Stack } from '../../src/service/stack';
 import { bundleDeskWorker } from '../../scripts/chaos/bundle';
 import { settlementsOnChain } from '../../scripts/chaos/chain';
+import { shiftChainClock } from '../service/chain-time';
 import { DeskProcess, type CommandResult } from '../../scripts/chaos/desk-process';
 import { DESK_CLOCK_EXPIRY_MARGIN_MS } from '../../src/core/payments/chain-state';
 import { postgresBin, startCluster, type PgCluster } from '../../scripts/pg-cluster';
@@ -280,6 +281,15 @@ describe.skipIf(postgresBin() === null)('a team desk killed in the middle of a p
       "UPDATE intel_desk.purchases SET valid_before = now() - interval '61 seconds' WHERE state = 'reserved'",
     );
     await colleague.stop();
+    // The chain's clock behind the database's: the authorizations may still settle there, so nothing is freed.
+    await shiftChainClock(stack, -3_600);
+    await teamSync(bob);
+    const open = await cluster.query(
+      team.database,
+      "SELECT count(*)::int AS open FROM intel_desk.purchases WHERE state = 'reserved'",
+    );
+    expect(open.rows[0]).toEqual({ open: 2 });
+    await shiftChainClock(stack, 0);
     await teamSync(bob);
     const again = deskProcess(bob);
     await again.start();

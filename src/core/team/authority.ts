@@ -99,23 +99,23 @@ const statusSchema = z.object({
 });
 
 /** A purchase of the team still open past its authorization's close: the chain can tell how it ended. */
-export interface LapsedTeamPurchase {
-  purchaseId: string;
-  network: string;
-  asset: string;
-  payer: string;
-  nonce: string;
-  mine: boolean;
-}
-
-const lapsedSchema = z.object({
-  purchase_id: z.string(),
-  network: z.string(),
-  asset: z.string(),
-  payer: z.string(),
-  nonce: z.string(),
-  mine: z.boolean(),
-});
+const lapsedSchema = z
+  .object({
+    purchase_id: z.string(),
+    network: z.string(),
+    asset: z.string(),
+    payer: z.string(),
+    nonce: z.string(),
+    valid_before: z.coerce.bigint(),
+    mine: z.boolean(),
+  })
+  // validBefore in seconds: the chain's clock, not the database's, decides it has passed.
+  .transform(({ purchase_id, valid_before, ...rest }) => ({
+    ...rest,
+    purchaseId: purchase_id,
+    validBefore: valid_before,
+  }));
+export type LapsedTeamPurchase = z.output<typeof lapsedSchema>;
 
 function refusal(answer: z.infer<typeof refusalSchema>): DeskError {
   const who = answer.analyst
@@ -363,16 +363,14 @@ export class TeamAuthority {
   async lapsed(): Promise<LapsedTeamPurchase[]> {
     const rows = await this.call('status', async (client) => {
       const result = await client.query(
-        `SELECT purchase_id::text AS purchase_id, network, asset, payer, nonce, member_role = session_user AS mine
+        `SELECT purchase_id::text AS purchase_id, network, asset, payer, nonce,
+           extract(epoch FROM valid_before)::bigint::text AS valid_before, member_role = session_user AS mine
          FROM intel_desk.purchases WHERE state IN ('reserved', 'in_doubt')
            AND valid_before + interval '60 seconds' < now()`,
       );
       return result.rows;
     });
-    return rows.map((row) => {
-      const parsed = lapsedSchema.parse(row);
-      return { ...parsed, purchaseId: parsed.purchase_id };
-    });
+    return rows.map((row) => lapsedSchema.parse(row));
   }
 
   /** Tells `onReports` whenever the team publishes, until the returned stop is called. */

@@ -10,7 +10,7 @@ import { DeskError } from '../base/errors';
 import type { DeskEvents } from '../base/events';
 import type { TeamGate, TeamGateReservation } from '../payments/team-gate';
 import { authorizationUsed } from '../payments/chain-state';
-import { TeamAuthority, type TeamStatus } from './authority';
+import { TeamAuthority, type LapsedTeamPurchase, type TeamStatus } from './authority';
 import type { TeamMembership } from './membership';
 import { TeamFollow } from './team-follow';
 import { TeamPull, type PullInto } from './team-pull';
@@ -221,16 +221,18 @@ export class TeamDesk implements TeamGate {
   }
 
   /**
-   * Team purchases still open a minute past their authorization's close: the chain says whether the nonce
-   * was used. Unused, it can never be, so the reports are freed; used, the purchase paid (its desk
-   * publishes the reports when it returns). Without a chain RPC this desk leaves them to one that has one.
+   * Team purchases still open a minute past their authorization's close by the database's clock. The chain's
+   * own clock must be past it too (EIP-3009 settles only while block.timestamp < validBefore): a database
+   * clock running ahead of the chain must not free an authorization that can still settle. Read at that block,
+   * unused, it can never be used, so the reports are freed; used, the purchase paid (its desk publishes the
+   * reports when it returns). Without a chain RPC this desk leaves them to one that has one.
    */
   private async freeLapsed(authority: TeamAuthority): Promise<number> {
     let freed = 0;
     for (const lapsed of await authority.lapsed()) {
       const chain = this.deps.chain(lapsed.network);
       if (!chain) continue;
-      const used = await authorizationUsed(lapsed, chain).catch(() => null);
+      const used = await closedAndUsed(lapsed, chain).catch(() => null);
       if (used === null) continue;
       const outcome = await authority.finish(lapsed.purchaseId, used ? 'paid' : 'failed', null);
       if (outcome === 'failed') freed++;
@@ -243,6 +245,13 @@ export class TeamDesk implements TeamGate {
     await this.queue;
     await this.dropAuthority();
   }
+}
+
+/** Whether a closed authorization was used, read at a block past its close; null while the chain is not there. */
+async function closedAndUsed(lapsed: LapsedTeamPurchase, chain: PublicClient): Promise<boolean | null> {
+  const block = await chain.getBlock({ blockTag: 'latest' });
+  if (block.timestamp < lapsed.validBefore) return null;
+  return authorizationUsed(lapsed, chain, block.number);
 }
 
 function notJoined(): DeskError {
