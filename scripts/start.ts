@@ -134,8 +134,6 @@ async function main(): Promise<void> {
       ...(rpcUrl ? { rpcUrl } : {}),
       ...(demoLibrarySecret ? { demoLibrarySecret } : {}),
       ...(demoAsset ? { demoAsset } : {}),
-      ...(service ? { serviceUrl: service } : {}),
-      ...(rpcUrl ? { rpcUrl } : {}),
       cliLauncher: { command: process.execPath, args: [path.join(root, 'bin', 'intel-desk.mjs')] },
     },
     rendererDir: path.join(root, 'out', 'renderer'),
