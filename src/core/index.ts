@@ -66,6 +66,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
       settings: ctx.settings,
       service,
       librarySecret: library.secret,
+      proxyCredentials: ctx.proxyCredentials,
       consent: payments.consent,
       demo,
       options,

@@ -4,7 +4,8 @@
  * `0.0.0.0` names the front as another host would be named (not loopback, so it may be proxied), yet reaches it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { startStack, type Stack } from '../../src/service/stack';
 import type { DeskCore } from '../../src/core';
@@ -181,6 +182,55 @@ describe('a proxy chosen in Settings', () => {
     await d.handlers['settings.update']({ caFile: ca.caFile });
     expect((await d.handlers['shelf.list']({})).entries.length).toBeGreaterThan(0);
     expect((await d.handlers['settings.get']({})).network.proxy).toMatchObject({ noProxy: ['example.org'] });
+  });
+
+  it("keeps the credentials out of desk.db, sealed beside it, and moves an older desk.db's out at open", async () => {
+    const dir = tempDir('desk-proxy-sealed-');
+    dirs.push(dir);
+    const withCredentials = guarded.url.replace('http://', 'http://analyst:s3cret%20pass@');
+    const storedSettings = () => {
+      const db = new Database(path.join(dir.dir, 'desk.db'), { readonly: true });
+      try {
+        return JSON.stringify(db.prepare('SELECT key, value FROM settings').all());
+      } finally {
+        db.close();
+      }
+    };
+    const first = await deskFor(stack, dir.dir, { serviceUrl: service.url('0.0.0.0'), environment: {} });
+    await first.handlers['settings.update']({
+      caFile: ca.caFile,
+      proxy: { mode: 'manual', url: withCredentials, noProxy: [] },
+    });
+    await first.close();
+    expect(storedSettings()).toContain(guarded.url);
+    expect(storedSettings()).not.toMatch(/s3cret|analyst/);
+    expect(readFileSync(path.join(dir.dir, 'proxy-credentials.sealed'), 'utf8')).not.toMatch(
+      /s3cret|analyst/,
+    );
+
+    // An older release kept the whole address in desk.db: the next open seals its credentials and still uses them.
+    const db = new Database(path.join(dir.dir, 'desk.db'));
+    db.prepare('UPDATE settings SET value = ? WHERE key = ?').run(
+      JSON.stringify({ mode: 'manual', url: withCredentials, noProxy: [] }),
+      'proxy',
+    );
+    db.close();
+    rmSync(path.join(dir.dir, 'proxy-credentials.sealed'));
+    const again = await deskFor(stack, dir.dir, { serviceUrl: service.url('0.0.0.0'), environment: {} });
+    desks.push(again);
+    expect(storedSettings()).not.toMatch(/s3cret|analyst/);
+    const before = guarded.authorizations.length;
+    expect((await again.handlers['shelf.list']({})).entries.length).toBeGreaterThan(0);
+    expect(guarded.authorizations.slice(before).at(-1)).toBe(
+      `Basic ${Buffer.from('analyst:s3cret pass').toString('base64')}`,
+    );
+
+    // Another proxy given: the credentials are not carried to it, and going direct forgets them.
+    await again.handlers['settings.update']({ proxy: { mode: 'manual', url: proxy.url, noProxy: [] } });
+    expect(existsSync(path.join(dir.dir, 'proxy-credentials.sealed'))).toBe(false);
+    await again.handlers['settings.update']({ proxy: { mode: 'manual', url: withCredentials, noProxy: [] } });
+    await again.handlers['settings.update']({ proxy: { mode: 'direct' } });
+    expect(existsSync(path.join(dir.dir, 'proxy-credentials.sealed'))).toBe(false);
   });
 
   it('names Settings in the 407 when the address there has no credentials, and goes direct when told to', async () => {

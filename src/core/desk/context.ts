@@ -15,6 +15,7 @@ import { LibraryBackups } from '../backup/scheduler';
 import { networkChoice, SettingsStore } from '../settings/settings';
 import { ServiceConnection } from '../client/connection';
 import { DeskNetwork } from '../net/network';
+import { ProxyCredentials } from '../net/proxy-credentials';
 import { requireSafeChainRpc } from '../payments/chain-rpc';
 import { LocalSealer } from '../wallet/sealing';
 import { CatalogCache } from '../catalog/catalog-cache';
@@ -50,6 +51,8 @@ export class DeskContext {
   readonly settings: SettingsStore;
   /** The proxy and certificate authorities every request goes out with (net/network.ts). */
   readonly network: DeskNetwork;
+  /** A proxy's user name and password, sealed out of desk.db (net/proxy-credentials.ts). */
+  readonly proxyCredentials: ProxyCredentials;
   readonly service: DeskService;
   readonly chains: DeskChains;
   readonly wallets: DeskWallets;
@@ -93,7 +96,20 @@ export class DeskContext {
     });
     const settings = (this.settings = new SettingsStore(db, events));
     const environment = options.environment ?? process.env;
-    const network = (this.network = new DeskNetwork(() => networkChoice(settings.get()), environment));
+    // One key (the OS keychain, else local.key beside the data) seals the library secret and kept payments.
+    const sealer = new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault);
+    // Sealed with local.key alone, never the keychain: the CLI and the MCP server, which have no keychain,
+    // must reach the same proxy (decision 0046).
+    const proxyCredentials = (this.proxyCredentials = new ProxyCredentials(
+      path.join(options.dataDir, 'proxy-credentials.sealed'),
+      new LocalSealer(path.join(options.dataDir, 'local.key'), undefined),
+    ));
+    const unsealedProxy = proxyCredentials.moveOutOf(settings.get().proxy);
+    if (unsealedProxy) settings.update({ proxy: unsealedProxy });
+    const network = (this.network = new DeskNetwork(() => {
+      const choice = networkChoice(settings.get());
+      return { ...choice, proxy: proxyCredentials.joined(choice.proxy) };
+    }, environment));
     const service = (this.service = new DeskService(
       settings,
       options.serviceUrl,
@@ -119,8 +135,6 @@ export class DeskContext {
     const onIndexError = (error: unknown) => {
       if (isCorruption(error)) integrity.report(error.message);
     };
-    // One key (the OS keychain, else local.key beside the data) seals the library secret and kept payments.
-    const sealer = new LocalSealer(path.join(options.dataDir, 'local.key'), options.vault);
     const library = (this.library = new Library({
       db,
       events,

@@ -7,6 +7,7 @@ import type { DeskCoreOptions } from '../desk/desk-options';
 import { networkView, settingsView } from '../settings/settings';
 import { readCaFile } from '../net/certificates';
 import type { StoredProxy } from '../net/proxy-route';
+import type { ProxyCredentials } from '../net/proxy-credentials';
 import { DeskError } from '../base/errors';
 import { consentToCaps, type ConsentDeps } from '../payments/consent';
 import { DEFAULT_WALLETCONNECT_RELAY_URL } from '../../shared/walletconnect-relay';
@@ -16,6 +17,7 @@ export interface SettingsHandlersDeps {
   readonly settings: SettingsStore;
   readonly service: Pick<DeskService, 'serviceUrl' | 'chooseService'>;
   readonly librarySecret: LibrarySecret;
+  readonly proxyCredentials: Pick<ProxyCredentials, 'keep' | 'forget' | 'joined'>;
   /** What consent to raising a cap reads (payments/consent.ts). */
   readonly consent: ConsentDeps;
   readonly demo: boolean;
@@ -31,7 +33,11 @@ function settingsGet(ctx: SettingsHandlersDeps): SettingsView {
     ctx.librarySecret.view(),
     ctx.demo && Boolean(ctx.options.demoLibrarySecret),
     ctx.options.walletConnectRelayUrl ?? DEFAULT_WALLETCONNECT_RELAY_URL,
-    networkView(settings, ctx.options.environment ?? process.env),
+    // Masked, the address shows whether credentials are kept with it.
+    networkView(
+      { ...settings, proxy: ctx.proxyCredentials.joined(settings.proxy) },
+      ctx.options.environment ?? process.env,
+    ),
   );
 }
 
@@ -47,6 +53,21 @@ function proxyToStore(ctx: SettingsHandlersDeps, proxy: SettingsPatch['proxy']):
       'usage',
     );
   return { mode: 'manual', url, noProxy: proxy.noProxy };
+}
+
+/** Once nothing refused the change: a new address's credentials go to their sealed file, never to desk.db. */
+function sealCredentials(
+  ctx: SettingsHandlersDeps,
+  stored: StoredProxy,
+  asked: SettingsPatch['proxy'],
+): StoredProxy {
+  if (stored.mode !== 'manual') {
+    ctx.proxyCredentials.forget();
+    return stored;
+  }
+  // Without an address of its own the change keeps the saved one, and the credentials sealed with it.
+  if (asked?.mode === 'manual' && asked.url === undefined) return stored;
+  return { ...stored, url: ctx.proxyCredentials.keep(stored.url) };
 }
 
 async function setLibrarySecret(ctx: SettingsHandlersDeps, secret: string): Promise<SettingsView> {
@@ -85,7 +106,10 @@ export const settingsHandlers = (
     if (rest.caFile) readCaFile(rest.caFile);
     await consentToCaps(ctx.consent, rest, passphrase);
     if (serviceUrl !== undefined) ctx.service.chooseService(serviceUrl);
-    ctx.settings.update({ ...rest, ...(storedProxy ? { proxy: storedProxy } : {}) });
+    ctx.settings.update({
+      ...rest,
+      ...(storedProxy ? { proxy: sealCredentials(ctx, storedProxy, proxy) } : {}),
+    });
     return settingsGet(ctx);
   },
   'settings.setLibrarySecret': ({ secret, fromEnvironment }) => {
