@@ -86,7 +86,15 @@ export class TeamMembership {
 
   private password(): string | null {
     if (!existsSync(this.passwordFile)) return null;
-    const plain = this.sealer.open(readFileSync(this.passwordFile, 'utf8'));
+    const sealed = readFileSync(this.passwordFile, 'utf8');
+    if (this.sealer.needsKeychain(sealed)) {
+      throw new DeskError(
+        'team_auth_failed',
+        'The team database password was sealed by the desktop app with the system keychain, which the command line and the MCP server cannot open; run "intel-desk team join --db URL" here once (the app reads the password kept that way too).',
+        'refused',
+      );
+    }
+    const plain = this.sealer.open(sealed);
     if (plain === null) {
       throw new DeskError(
         'team_auth_failed',

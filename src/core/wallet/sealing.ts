@@ -75,6 +75,13 @@ export class LocalSealer {
     return JSON.stringify({ local: aesSeal(this.localKey(), Buffer.from(plain, 'utf8'), Buffer.alloc(0)) });
   }
 
+  /** Sealed by the OS keychain, which this process has not (a CLI or MCP run beside the desktop app). */
+  needsKeychain(sealedText: string): boolean {
+    return (
+      z.object({ vault: z.string() }).safeParse(safeParse(sealedText)).success && !this.vault?.isAvailable()
+    );
+  }
+
   open(sealedText: string): string | null {
     const parsed = z
       .union([z.object({ vault: z.string() }), z.object({ local: sealedSchema })])
