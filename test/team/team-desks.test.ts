@@ -4,6 +4,9 @@
  * freed once the chain shows its authorization closed unused, a desk cut off from the team reading and
  * refusing to buy, a schema newer than the desk knows, and hostile URLs.
  */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskCore } from '../../src/core';
 import { startStack, type Stack } from '../../src/service/stack';
@@ -12,6 +15,7 @@ import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
 import { anvilCall } from '../service/chain-time';
 import { postgresBin, startCluster, type PgCluster } from '../../scripts/pg-cluster';
 import { createTestTeam, type TestTeam } from './team-helpers';
+import { startPgLink, type PgLink } from './pg-link';
 
 const UNIT = 10_000n;
 let stack: Stack;
@@ -20,6 +24,7 @@ let flaky: FlakyProxy;
 let handles: string[];
 const folders: { dir: string; remove(): void }[] = [];
 const desks: DeskCore[] = [];
+const links: PgLink[] = [];
 
 function folder(prefix: string): string {
   const made = tempDir(prefix);
@@ -27,17 +32,44 @@ function folder(prefix: string): string {
   return made.dir;
 }
 
-async function member(team: TestTeam, analyst: string, buyer: number, serviceUrl = stack.baseUrl) {
+async function member(
+  team: TestTeam,
+  analyst: string,
+  buyer: number,
+  serviceUrl = stack.baseUrl,
+  link: PgLink | null = null,
+) {
   const dir = folder(`desk-team-${analyst}-`);
   const { desk } = await deskWithWallet({ ...stack, baseUrl: serviceUrl }, dir, buyer, { timeoutMs: 5_000 });
   desks.push(desk);
-  await desk.handlers['team.join']({ url: team.memberUrl(analyst) });
+  const url = team.memberUrl(analyst);
+  await desk.handlers['team.join']({
+    url: link ? url.replace(/host=[^&]+/, `host=${encodeURIComponent(link.socketDir)}`) : url,
+  });
   return { desk, dir };
 }
 
 async function buy(desk: DeskCore, handle: string, ids: string[]) {
   const quote = await desk.handlers['quote.get']({ handle, selection: { kind: 'ids', ids } });
   return desk.handlers['purchase.start']({ quoteId: quote.quoteId, confirmedAmount: quote.amount });
+}
+
+/** Each report a desk holds as (service, report id, SHA-256 of the bytes the service sent), read from desk.db. */
+function heldReports(dataDir: string): string[] {
+  const db = new Database(path.join(dataDir, 'desk.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare<[], { service_url: string; id: string; raw_json: string }>(
+        'SELECT service_url, id, raw_json FROM snapshots',
+      )
+      .all()
+      .map(
+        (row) =>
+          `${row.service_url} ${row.id} ${createHash('sha256').update(row.raw_json, 'utf8').digest('hex')}`,
+      );
+  } finally {
+    db.close();
+  }
 }
 
 async function menuIds(handle: string): Promise<string[]> {
@@ -62,6 +94,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   for (const desk of desks) await desk.close().catch(() => undefined);
+  for (const link of links) await link.close();
   for (const made of folders) made.remove();
   await flaky?.close();
   await stack?.stop();
@@ -71,37 +104,41 @@ afterAll(async () => {
 describe.skipIf(postgresBin() === null)('a team of desks', () => {
   it('reads offline, refuses to buy while the team is unreachable, and catches up after', async () => {
     const team = await createTestTeam(cluster, ['dan', 'erin'], folder('desk-team-admin-'));
+    const link = await startPgLink(cluster.socketDir);
+    links.push(link);
     const dan = await member(team, 'dan', 0);
-    const erin = await member(team, 'erin', 1);
+    const erin = await member(team, 'erin', 1, stack.baseUrl, link);
     const ids = await menuIds(handles[4]!);
     expect((await buy(dan.desk, handles[4]!, ids.slice(0, 2))).status).toBe('completed');
     // Dan's desk publishes in the background once the purchase ends; its sync waits for that.
     await dan.desk.handlers['team.sync']({});
     await erin.desk.handlers['team.sync']({});
-    cluster.crash();
-    try {
-      // Erin reads and searches what she pulled; buying moves no money.
-      const library = await erin.desk.handlers['library.list']({});
-      expect(library.items.map((item) => item.id).sort()).toEqual(ids.slice(0, 2).sort());
-      const refusal = await failure(buy(erin.desk, handles[4]!, ids.slice(2, 3)));
-      expect(refusal.code).toBe('team_unreachable');
-      expect(refusal.message).toMatch(/Nothing was signed/);
-      const status = await erin.desk.handlers['team.status']({});
-      expect(status).toMatchObject({ joined: true, reachable: false });
-    } finally {
-      cluster.start();
-    }
+    // Erin alone loses the team; dan goes on buying.
+    await link.unplug();
     expect((await buy(dan.desk, handles[4]!, ids.slice(2, 4))).status).toBe('completed');
     await dan.desk.handlers['team.sync']({});
+    // Erin reads and searches what she pulled; buying moves no money.
+    const library = await erin.desk.handlers['library.list']({});
+    expect(library.items.map((item) => item.id).sort()).toEqual(ids.slice(0, 2).sort());
+    const found = await erin.desk.handlers['library.search']({ text: 'posted', handle: handles[4]! });
+    expect(found.hits.map((hit) => hit.id).sort()).toEqual(ids.slice(0, 2).sort());
+    const refusal = await failure(buy(erin.desk, handles[4]!, ids.slice(4, 5)));
+    expect(refusal.code).toBe('team_unreachable');
+    expect(refusal.message).toMatch(/Nothing was signed/);
+    expect(await erin.desk.handlers['team.status']({})).toMatchObject({ joined: true, reachable: false });
+    await link.plug();
     await erin.desk.handlers['team.sync']({});
+    // Erin holds what the team holds, byte for byte: the same (service, report id, SHA-256) set.
     const teamReports = await cluster.query(
       team.database,
-      'SELECT service_url, report_id, sha256 FROM intel_desk.reports ORDER BY report_id',
+      'SELECT service_url, report_id, sha256 FROM intel_desk.reports',
     );
-    const held = await erin.desk.handlers['library.list']({});
-    expect(held.items.map((item) => item.id).sort()).toEqual(
-      teamReports.rows.map((row: { report_id: string }) => row.report_id).sort(),
+    const teamSet = teamReports.rows.map(
+      (row: { service_url: string; report_id: string; sha256: string }) =>
+        `${row.service_url} ${row.report_id} ${row.sha256}`,
     );
+    expect(teamSet).toHaveLength(4);
+    expect(heldReports(erin.dir).sort()).toEqual(teamSet.sort());
   }, 300_000);
 
   it('reads but refuses to buy when the team schema is newer than this desk knows', async () => {
