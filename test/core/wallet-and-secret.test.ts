@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startStack, type Stack } from '../../src/service/stack';
 import { DeskError } from '../../src/core/base/errors';
-import type { SecretVault } from '../../src/core/wallet/sealing';
+import { keychain } from './test-keychain';
 import {
   PASSPHRASE,
   balanceOf,
@@ -261,24 +261,6 @@ describe('the library secret (spec 5.8)', () => {
     }
   });
 });
-
-/** A stand-in for the Electron shell's safeStorage adapter: AES-GCM under a key only this "user" holds. */
-function keychain(key = randomBytes(32), available = true): SecretVault {
-  return {
-    isAvailable: () => available,
-    encrypt(plain) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]);
-    },
-    decrypt(data) {
-      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
-      decipher.setAuthTag(data.subarray(12, 28));
-      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
-    },
-  };
-}
 
 describe('the OS keychain adapter', () => {
   it('wraps the sealed key and the library secret, and says so when the keychain is missing or foreign', async () => {

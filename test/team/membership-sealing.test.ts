@@ -4,35 +4,17 @@
  * rather than that the password cannot be unsealed "on this computer"; joined once from the command line, it
  * is sealed so both read it.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDeskDb } from '../../src/core/db/open';
 import { LocalSealer, type SecretVault } from '../../src/core/wallet/sealing';
+import { keychain } from '../core/test-keychain';
 import { TeamMembership } from '../../src/core/team/membership';
 import { failure, tempDir } from '../core/helpers';
 
 const folders: { remove(): void }[] = [];
 afterEach(() => folders.splice(0).forEach((folder) => folder.remove()));
-
-/** A stand-in for Electron's safeStorage: AES-GCM under a key only the app's process holds. */
-function keychain(key = randomBytes(32)): SecretVault {
-  return {
-    isAvailable: () => true,
-    encrypt(plain) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]);
-    },
-    decrypt(data) {
-      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
-      decipher.setAuthTag(data.subarray(12, 28));
-      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
-    },
-  };
-}
 
 function membershipIn(dir: string, vault: SecretVault | undefined) {
   const { db } = openDeskDb(path.join(dir, 'desk.db'), () => new Date());

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PurchaseStep } from '../../src/core';
+import { purchaseStepSchema } from '../../src/shared/events';
 import { startStack, type Stack } from '../../src/service/stack';
 import { bundleDeskWorker } from '../../scripts/chaos/bundle';
 import { settlementsOnChain } from '../../scripts/chaos/chain';
@@ -14,21 +15,15 @@ import { shiftChainClock } from '../service/chain-time';
 import { DeskProcess, type CommandResult } from '../../scripts/chaos/desk-process';
 import { DESK_CLOCK_EXPIRY_MARGIN_MS } from '../../src/core/payments/chain-state';
 import { postgresBin, startCluster, type PgCluster } from '../../scripts/pg-cluster';
-import { deskFor, ledgerRows, onPurchaseSteps, tempDir } from '../core/helpers';
+import { deskFor, firstHandle, ledgerRows, onPurchaseSteps, tempDir } from '../core/helpers';
 import { runCli, stackEnv } from '../cli/run-cli';
 import { createTestTeam, type TestTeam } from './team-helpers';
 
 const PASSPHRASE = 'team kill, anvil test keys only';
-/** Every step a desk can die at, with what the colleague is told while the dead desk's purchase is open. */
-const STEPS: readonly PurchaseStep[] = [
-  'signing',
-  'signed',
-  'ledger_written',
-  'sent',
-  'response_received',
-  'stored',
-  'completed',
-];
+/** Every step a desk can die at on the way to a completed purchase. */
+const STEPS: readonly PurchaseStep[] = purchaseStepSchema.options.filter(
+  (step) => step !== 'quoted' && step !== 'failed' && step !== 'in_doubt',
+);
 const REFUSED_BEFORE_SIGNING = ['team_in_progress', 'team_owned'];
 /** Once a purchase's report is the team's, a colleague's quote leaves it out or the team refuses it. */
 const ALREADY_THE_TEAMS = ['team_owned', 'all_owned'];
@@ -144,14 +139,7 @@ beforeAll(async () => {
     }),
     bundleDeskWorker(),
   ]);
-  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
-    entries: { username: string }[];
-  };
-  handle = shelf.entries[0]!.username;
-  const menu = (await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json()) as {
-    reports: { id: string }[];
-  };
-  ids = menu.reports.map((report) => report.id);
+  ({ handle, ids } = await firstHandle(stack));
   team = await createTestTeam(cluster, ['alice', 'bob'], folder('desk-team-admin-'));
   alice = { dir: folder('desk-team-kill-alice-'), buyer: 0 };
   bob = { dir: folder('desk-team-kill-bob-'), buyer: 1 };
