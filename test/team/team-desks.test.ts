@@ -120,6 +120,8 @@ describe.skipIf(postgresBin() === null)('a team of desks', () => {
     // Erin reads and searches what she pulled; buying moves no money.
     const library = await erin.desk.handlers['library.list']({});
     expect(library.items.map((item) => item.id).sort()).toEqual(ids.slice(0, 2).sort());
+    // Spelled as the service spells the handle, as dan's own copies are, though erin never opened its menu.
+    expect(new Set(library.items.map((item) => item.username))).toEqual(new Set([handles[4]]));
     const found = await erin.desk.handlers['library.search']({ text: 'posted', handle: handles[4]! });
     expect(found.hits.map((hit) => hit.id).sort()).toEqual(ids.slice(0, 2).sort());
     const refusal = await failure(buy(erin.desk, handles[4]!, ids.slice(4, 5)));

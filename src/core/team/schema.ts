@@ -172,7 +172,7 @@ BEGIN
   IF NOT p_dry_run THEN
     INSERT INTO purchases (purchase_id, team_id, service_url, handle, report_count, amount, network, asset,
       payer, nonce, valid_before, desk_id, analyst, member_role, state, day)
-    VALUES (p_purchase_id, t.id, p_service_url, lower(p_handle), array_length(p_report_ids, 1), p_amount,
+    VALUES (p_purchase_id, t.id, p_service_url, p_handle, array_length(p_report_ids, 1), p_amount,
       p_network, lower(p_asset), lower(p_payer), lower(p_nonce), p_valid_before, p_desk_id, p_analyst, session_user, 'reserved', today);
     INSERT INTO claims (team_id, service_url, report_id, purchase_id)
       SELECT DISTINCT t.id, p_service_url, id, p_purchase_id FROM unnest(p_report_ids) AS id;
