@@ -160,8 +160,11 @@ export class Payments {
 
   /** quote.get's answer: the live price of a choice and what the payment rules say of it (quote-view.ts). */
   quote(input: RpcInput<'quote.get'>): Promise<QuoteView> {
-    const { settings } = this.parts;
-    return quoteView({ ...this.quoting, settings, spending: this.spending, ledger: this.ledger }, input);
+    const { settings, team } = this.parts;
+    return quoteView(
+      { ...this.quoting, settings, spending: this.spending, ledger: this.ledger, team },
+      input,
+    );
   }
 
   price(handle: string, selection: Selection, includeOwned: boolean): Promise<PricedChoice> {

@@ -3,12 +3,13 @@
  * tells the team how this desk's purchases ended, publishes their reports, frees team purchases whose
  * authorization closed unused, and pulls what the team published into the local library.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { PublicClient } from 'viem';
 import type { DeskDb } from '../db/open';
 import { DeskError } from '../base/errors';
 import type { DeskEvents } from '../base/events';
-import type { TeamGate, TeamGateReservation } from '../payments/team-gate';
+import type { QuoteTeamView } from '../../shared/rpc';
+import type { TeamGate, TeamGateReservation, TeamLookRequest } from '../payments/team-gate';
 import { authorizationUsed } from '../payments/chain-state';
 import { TeamAuthority, type TeamStatus } from './authority';
 import type { TeamMembership } from './membership';
@@ -88,6 +89,44 @@ export class TeamDesk implements TeamGate {
       if (error instanceof DeskError && error.code !== 'team_unreachable')
         this.forget(reservation.purchaseId);
       throw error;
+    }
+  }
+
+  /**
+   * The reservation's dry run for a quote, with the claims on its reports: what Buy would meet. The dry run
+   * holds nothing, so the authorization's terms are placeholders; the amount and the reports are the quote's.
+   */
+  async look(request: TeamLookRequest): Promise<QuoteTeamView | null> {
+    if (!this.deps.membership.current()) return null;
+    try {
+      const authority = this.authority();
+      const membership = this.deps.membership.current();
+      if (!authority || !membership) return null;
+      const { claims, refusal } = await authority.look({
+        ...request,
+        purchaseId: randomUUID(),
+        payer: ZERO_ADDRESS,
+        nonce: ZERO_NONCE,
+        validBefore: BigInt(Math.floor(this.deps.now() / 1000) + 3600),
+        deskId: membership.deskId,
+        analyst: membership.analyst,
+        acceptOverCap: false,
+      });
+      const reports = claims.map(({ reportId, ...mark }) => ({ id: reportId, ...mark }));
+      return {
+        reachable: true,
+        reports,
+        free: new Set(request.reportIds).size - reports.length,
+        refusal:
+          refusal && isTeamRefusal(refusal.code) ? { code: refusal.code, message: refusal.message } : null,
+      };
+    } catch (error) {
+      const known = error instanceof DeskError;
+      return {
+        reachable: false,
+        code: known ? error.code : 'team_db_error',
+        reason: known ? error.message : String(error),
+      };
     }
   }
 
@@ -244,6 +283,18 @@ export class TeamDesk implements TeamGate {
     await this.dropAuthority();
   }
 }
+
+type TeamRefusalCode = NonNullable<Extract<QuoteTeamView, { reachable: true }>['refusal']>['code'];
+const TEAM_REFUSALS: ReadonlySet<string> = new Set<TeamRefusalCode>([
+  'team_owned',
+  'team_in_progress',
+  'over_team_purchase_cap',
+  'over_team_daily_cap',
+]);
+const isTeamRefusal = (code: string): code is TeamRefusalCode => TEAM_REFUSALS.has(code);
+
+const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
+const ZERO_NONCE = `0x${'0'.repeat(64)}`;
 
 function notJoined(): DeskError {
   return new DeskError(
