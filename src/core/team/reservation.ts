@@ -54,7 +54,7 @@ function refusal(answer: z.infer<typeof refusalSchema>): DeskError {
       return refused(
         'team_owned',
         `The team already owns ${reports}, bought by ${who}; ${nothing}. Sync with the team ("intel-desk team sync") and ask for a new price: it leaves out what the team owns.`,
-        { count, analyst: answer.analyst, purchaseId: answer.purchaseId },
+        { count, analyst: answer.analyst, deskId: answer.deskId, purchaseId: answer.purchaseId },
       );
     case 'team_in_progress':
       return refused(
