@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { PublicClient } from 'viem';
 import type { DeskDb } from '../db/open';
+import type { PurchaseLedger } from '../ledger/purchases';
 import { DeskError } from '../base/errors';
 import type { DeskEvents } from '../base/events';
 import type { QuoteTeamView } from '../../shared/rpc';
@@ -18,6 +19,8 @@ import { TeamPull, type PullInto } from './team-pull';
 
 export interface TeamDeskDeps {
   db: DeskDb;
+  /** The ledger's word on how each purchase ended here. */
+  ledger: Pick<PurchaseLedger, 'get'>;
   membership: TeamMembership;
   library: PullInto;
   events: DeskEvents;
@@ -205,7 +208,7 @@ export class TeamDesk implements TeamGate {
     let told = 0;
     let published = 0;
     for (const { purchase_id: purchaseId, told: was } of open) {
-      const row = this.ledgerRow(purchaseId);
+      const row = this.deps.ledger.get(purchaseId);
       if (!row || row.state === 'signed') {
         if (row?.state === 'signed' && this.holdsReservation(purchaseId)) continue;
         await authority.release(purchaseId);
@@ -228,15 +231,6 @@ export class TeamDesk implements TeamGate {
       }
     }
     return { told, published };
-  }
-
-  /** The ledger's word on a purchase: its state, and the settlement's transaction once known. */
-  private ledgerRow(purchaseId: string): { state: string; tx_hash: string | null } | undefined {
-    return this.deps.db
-      .prepare<[string], { state: string; tx_hash: string | null }>(
-        'SELECT state, tx_hash FROM purchases WHERE id = ?',
-      )
-      .get(purchaseId);
   }
 
   /** A purchase signed here whose process still holds its local reservation is still on its way. */
