@@ -44,9 +44,20 @@ export class TeamDesk implements TeamGate {
   /** Syncs run one after another: two would publish the same purchase twice (harmless, but wasted). */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly following: TeamFollow;
+  /** The team's status as last read, and when (this desk's clock): see status(). */
+  private heard: { url: string; status: TeamStatus; at: number } | null = null;
+  private reading: {
+    url: string;
+    answer: Promise<{ status: TeamStatus; at: number; fresh: boolean }>;
+  } | null = null;
 
   constructor(private readonly deps: TeamDeskDeps) {
-    this.following = new TeamFollow({ authority: () => this.authority(), sync: () => this.sync() });
+    this.following = new TeamFollow({
+      authority: () => this.authority(),
+      sync: () => this.sync(),
+      // The connection that hears the team went: what was heard may be stale, so the next status asks.
+      lost: () => this.forgetStatus(),
+    });
   }
 
   /** For a window's desk: syncs whenever the team publishes, from now until close, while in a team. */
@@ -56,7 +67,41 @@ export class TeamDesk implements TeamGate {
 
   /** Joined or left: following, if asked for, moves to the team joined now. */
   membershipChanged(): Promise<void> {
+    this.forgetStatus();
     return this.following.restart();
+  }
+
+  /**
+   * The team's caps and spend. A window refetches them whenever its settings or purchases change, several
+   * screens at once: a status read (or synced) in the last STATUS_FRESH_MS is answered again without a
+   * round trip to the database. This desk's own reservations and outcomes forget it, so they show at once.
+   */
+  async status(): Promise<{ status: TeamStatus; at: number; fresh: boolean }> {
+    const authority = this.authority();
+    const url = this.deps.membership.connection()?.url;
+    if (!authority || url === undefined) throw notJoined();
+    const heard = this.heard;
+    if (heard?.url === url && Math.abs(this.deps.now() - heard.at) < STATUS_FRESH_MS)
+      return { status: heard.status, at: heard.at, fresh: false };
+    // Screens asking at once share the one read on its way.
+    if (this.reading?.url === url) return this.reading.answer;
+    const answer = authority.status().then((status) => {
+      const at = this.deps.now();
+      this.heard = { url, status, at };
+      return { status, at, fresh: true };
+    });
+    const reading = { url, answer };
+    this.reading = reading;
+    const done = () => {
+      if (this.reading === reading) this.reading = null;
+    };
+    answer.then(done, done);
+    return answer;
+  }
+
+  private forgetStatus(): void {
+    this.heard = null;
+    this.reading = null;
   }
 
   /** The authority for the team joined now, or null outside a team. */
@@ -83,6 +128,7 @@ export class TeamDesk implements TeamGate {
     const authority = this.authority();
     const membership = this.deps.membership.current();
     if (!authority || !membership) return;
+    this.forgetStatus();
     // Noted before asking: if the answer to the COMMIT is lost, the row may exist, and the next sync finds
     // no ledger row for it here and releases it.
     this.tell(reservation.purchaseId, 'reserved');
@@ -143,6 +189,7 @@ export class TeamDesk implements TeamGate {
 
   ended(purchaseId: string): void {
     if (!this.told(purchaseId)) return;
+    this.forgetStatus();
     void this.serially(() => this.tellOutcomes()).catch(() => undefined);
   }
 
@@ -159,8 +206,9 @@ export class TeamDesk implements TeamGate {
         this.deps.membership,
         this.deps.library,
       ).all();
-      const status = await authority.status();
-      this.deps.membership.synced(status, new Date(this.deps.now()));
+      this.forgetStatus();
+      const { status, at } = await this.status();
+      this.deps.membership.synced(status, new Date(at));
       this.deps.events.changed('purchases.changed');
       return { told, published, freed, pulled, status };
     });
@@ -286,6 +334,9 @@ const TEAM_REFUSALS: ReadonlySet<string> = new Set<TeamRefusalCode>([
   'over_team_daily_cap',
 ]);
 const isTeamRefusal = (code: string): code is TeamRefusalCode => TEAM_REFUSALS.has(code);
+
+/** How long a status read answers again: a window's burst of refetches, not a colleague's purchase. */
+export const STATUS_FRESH_MS = 5_000;
 
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 const ZERO_NONCE = `0x${'0'.repeat(64)}`;
