@@ -80,6 +80,19 @@ describe.skipIf(!runs)('an MCP session of a desk in a team', () => {
         team.database,
         'SELECT count(*)::int AS n FROM intel_desk.purchases',
       );
+      // The price says it first: the team owns two of the three.
+      const priced = await mcp.client.callTool({
+        name: 'get_quote',
+        arguments: { handle, ids: ids.slice(0, 3) },
+      });
+      expect((priced.structuredContent as { team: unknown }).team).toMatchObject({
+        reachable: true,
+        ownedByTeam: 2,
+        beingBought: 0,
+        free: 1,
+        refusal: 'team_owned',
+        said: expect.stringMatching(/^The team already owns 2 of these reports, bought by bob_/),
+      });
       const asked = await mcp.client.callTool({
         name: 'request_purchase',
         arguments: { handle, ids: ids.slice(0, 3), reason: 'the newest three' },

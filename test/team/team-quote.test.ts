@@ -13,6 +13,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import { balanceOf, deskWithWallet, failure, firstHandle, ledgerRows, tempDir } from '../core/helpers';
 import { postgresBin, startCluster, type PgCluster } from '../../scripts/pg-cluster';
 import { createTestTeam, type TestTeam } from './team-helpers';
+import { runCli, stackEnv } from '../cli/run-cli';
 
 let stack: Stack;
 let cluster: PgCluster;
@@ -100,6 +101,16 @@ describe.skipIf(!runs)('a quote in a team', () => {
     );
     expect(quote.team.refusal?.code).toBe('team_owned');
     expect(quote.team.refusal?.message).toMatch(/^The team already owns 2 of these reports, bought by bob_/);
+
+    // `intel-desk quote` says so too, on the same data folder.
+    const cli = await runCli(
+      ['quote', handle, '--ids', ids.slice(0, 3).join(',')],
+      stackEnv(stack, alice.dir),
+    );
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(
+      /^team: The team already owns 2 of these reports, bought by bob_.*intel-desk team sync/m,
+    );
 
     // What the quote said is what Buy meets: nothing signed, no money moved.
     const payer = privateKeyToAccount(stack.buyerKeys[0]!).address;
