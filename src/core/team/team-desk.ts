@@ -37,6 +37,18 @@ export interface TeamSyncSummary {
   status: TeamStatus;
 }
 
+/** A status as read at `at` (this desk's clock); fresh when it came from the database just now. */
+export interface StatusRead {
+  status: TeamStatus;
+  at: number;
+  fresh: boolean;
+}
+
+interface StatusReading {
+  url: string;
+  answer: Promise<StatusRead>;
+}
+
 type Told = 'reserved' | 'in_doubt' | 'paid' | 'published' | 'failed';
 
 export class TeamDesk implements TeamGate {
@@ -46,10 +58,7 @@ export class TeamDesk implements TeamGate {
   private readonly following: TeamFollow;
   /** The team's status as last read, and when (this desk's clock): see status(). */
   private heard: { url: string; status: TeamStatus; at: number } | null = null;
-  private reading: {
-    url: string;
-    answer: Promise<{ status: TeamStatus; at: number; fresh: boolean }>;
-  } | null = null;
+  private reading: StatusReading | null = null;
 
   constructor(private readonly deps: TeamDeskDeps) {
     this.following = new TeamFollow({
@@ -76,27 +85,30 @@ export class TeamDesk implements TeamGate {
    * screens at once: a status read (or synced) in the last STATUS_FRESH_MS is answered again without a
    * round trip to the database. This desk's own reservations and outcomes forget it, so they show at once.
    */
-  async status(): Promise<{ status: TeamStatus; at: number; fresh: boolean }> {
+  async status(): Promise<StatusRead> {
     const authority = this.authority();
-    const url = this.deps.membership.connection()?.url;
+    const url = this.authorityHeld?.url;
     if (!authority || url === undefined) throw notJoined();
     const heard = this.heard;
     if (heard?.url === url && Math.abs(this.deps.now() - heard.at) < STATUS_FRESH_MS)
       return { status: heard.status, at: heard.at, fresh: false };
     // Screens asking at once share the one read on its way.
     if (this.reading?.url === url) return this.reading.answer;
-    const answer = authority.status().then((status) => {
-      const at = this.deps.now();
-      this.heard = { url, status, at };
-      return { status, at, fresh: true };
-    });
-    const reading = { url, answer };
+    const reading: StatusReading = {
+      url,
+      answer: authority.status().then((status) => {
+        const at = this.deps.now();
+        // Forgotten meanwhile (this desk reserved, left): the answer may predate that, so it is not kept.
+        if (this.reading === reading) this.heard = { url, status, at };
+        return { status, at, fresh: true };
+      }),
+    };
     this.reading = reading;
     const done = () => {
       if (this.reading === reading) this.reading = null;
     };
-    answer.then(done, done);
-    return answer;
+    reading.answer.then(done, done);
+    return reading.answer;
   }
 
   private forgetStatus(): void {
@@ -138,6 +150,9 @@ export class TeamDesk implements TeamGate {
       if (error instanceof DeskError && error.code !== 'team_unreachable')
         this.forget(reservation.purchaseId);
       throw error;
+    } finally {
+      // A status read while the reservation was on its way may not count it.
+      this.forgetStatus();
     }
   }
 
