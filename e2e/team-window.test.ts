@@ -160,7 +160,9 @@ describe.skipIf(!runs)('the team in the window', () => {
     await fx.page.getByRole('button', { name: /^Pay \$/ }).click();
     const outcome = panel.getByTestId('purchase-outcome');
     await outcome.waitFor();
-    expect(await outcome.textContent()).toMatch(/^The team already owns 2 of these reports, bought by bob/);
+    expect(await outcome.textContent()).toMatch(
+      /^The team already owns 2 of these reports, bought by bob \(desk bob-desk\); nothing was signed\. Press “Sync with the team”/,
+    );
     await panel.getByRole('button', { name: 'Sync with the team' }).click();
     await expect
       .poll(() => panel.getByTestId('team-owned-sync').getByRole('status').textContent())
@@ -218,6 +220,10 @@ describe.skipIf(!runs)('the team in the window', () => {
       expect(await markOf(id)).toBe('Owned by the team · bought by bob, not in your Library yet');
     await cropShot(fx.page.locator('section').first(), 'team-menu');
     expect(await audit(fx.page, 'team menu')).toEqual([]);
+    await fx.page.emulateMedia({ colorScheme: 'dark' });
+    expect(await audit(fx.page, 'team menu, dark')).toEqual([]);
+    await cropShot(fx.page.locator('section').first(), 'team-menu-dark');
+    await fx.page.emulateMedia({ colorScheme: 'light' });
 
     // Another handle, two of whose reports bob is buying: those rows say so, and so does the quote.
     const shelf = await fx.desk.core.handlers['shelf.list']({});

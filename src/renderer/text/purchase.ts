@@ -123,7 +123,7 @@ export const PURCHASE_TEXT = {
   teamWho: '{analyst} (desk {desk})',
   teamAnotherDesk: 'another desk',
   teamOwnedRefusal:
-    'The team already owns {count} of these reports, bought by {who}; nothing was signed. Sync with the team (the button below), and the new price leaves out what the team owns.',
+    'The team already owns {count} of these reports, bought by {who}; nothing was signed. Press “Sync with the team”, and the new price leaves out what the team owns.',
   unresolvedInDoubt: 'Your purchase of these reports on {when} is in doubt: its payment may still settle.',
   unresolvedSent: 'Your purchase of these reports on {when} is still on its way to the service.',
   unresolvedNoPay: 'Intel Desk will not pay for them again until it is resolved.',
