@@ -175,4 +175,16 @@ describe.skipIf(!runs)('a quote in a team', () => {
       cluster.start();
     }
   });
+
+  it('says buying needs the team when its schema is newer than this desk knows', async () => {
+    const version = "UPDATE intel_desk.meta SET value = $1 WHERE key = 'schema_version'";
+    await cluster.query(team.database, version, ['99']);
+    try {
+      const quote = await quoteOf(alice.desk, [ids[5]!]);
+      expect(quote.reportCount).toBe(1);
+      expect(quote.team).toMatchObject({ reachable: false, code: 'team_schema_newer' });
+    } finally {
+      await cluster.query(team.database, version, ['1']);
+    }
+  });
 });

@@ -119,6 +119,7 @@ export const PURCHASE_TEXT = {
     '{who} is buying {count} of these reports for the team right now. Buy would be refused before anything is signed: choose the others, or wait until that purchase is done.',
   teamUnreachableNote:
     'Buying needs the team, and it did not answer: {reason} The price above is the service’s; Buy waits until the team answers.',
+  teamCannotNote: 'Buying needs the team: {reason} The price above is the service’s; Buy waits until then.',
   teamTryAgain: 'Ask the team again',
   teamWho: '{analyst} (desk {desk})',
   teamAnotherDesk: 'another desk',

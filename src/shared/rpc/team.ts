@@ -63,6 +63,7 @@ export type QuoteTeamView =
         message: string;
       } | null;
     }
+  /** No answer (team_unreachable), or none this desk can act on (a schema it does not know, a sign-in refused). */
   | { reachable: false; code: string; reason: string };
 
 export interface TeamCreated {

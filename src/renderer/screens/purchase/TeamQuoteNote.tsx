@@ -34,7 +34,9 @@ export function TeamQuoteNote(props: { team: QuoteTeamView; id: string; onAskAga
     return (
       <div className="team-quote-note" data-testid="team-quote">
         <p className="warn-text" id={props.id}>
-          {t('teamUnreachableNote', { reason: team.reason })}
+          {t(team.code === 'team_unreachable' ? 'teamUnreachableNote' : 'teamCannotNote', {
+            reason: team.reason,
+          })}
         </p>
         <button type="button" onClick={props.onAskAgain}>
           {t('teamTryAgain')}
