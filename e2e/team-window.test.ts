@@ -160,7 +160,9 @@ describe.skipIf(!runs)('the team in the window', () => {
     await fx.page.getByRole('button', { name: /^Pay \$/ }).click();
     const outcome = panel.getByTestId('purchase-outcome');
     await outcome.waitFor();
-    expect(await outcome.textContent()).toMatch(/^The team already owns 2 of these reports, bought by bob/);
+    expect(await outcome.textContent()).toMatch(
+      /^The team already owns 2 of these reports, bought by bob \(desk bob-desk\); nothing was signed\. Press “Sync with the team”/,
+    );
     await panel.getByRole('button', { name: 'Sync with the team' }).click();
     await expect
       .poll(() => panel.getByTestId('team-owned-sync').getByRole('status').textContent())
@@ -189,6 +191,58 @@ describe.skipIf(!runs)('the team in the window', () => {
     expect(await panel.getByTestId('team-owned-sync').count()).toBe(0);
   });
 
+  it("marks the menu and the quote with the team's word before Buy, and Buy waits", async () => {
+    const { handle, ids } = await firstHandle(fx.stack);
+    await openShelf(fx.page);
+    await filterAndOpen(fx.page, handle);
+    // A fresh page: the quote is asked for now, after bob's purchases.
+    await fx.page.reload();
+    const panel = fx.page.locator('aside[aria-label="Purchase"]');
+    const note = panel.getByTestId('team-quote');
+    await expect
+      .poll(() => note.first().textContent(), { timeout: 20_000 })
+      .toMatch(
+        /^The team already owns 2 of these reports, bought by bob \(desk bob-desk\), not in your Library yet\. Buy would be refused before anything is signed/,
+      );
+    const buy = panel.getByRole('button', { name: /^Buy 2 reports for / });
+    expect(await buy.isDisabled()).toBe(true);
+    expect(await panel.getByRole('button', { name: 'Sync with the team' }).count()).toBe(1);
+    // The rows say it too: the two pulled from the team, the two it owns that are not here yet.
+    const rows = fx.page.locator('table.report-menu tbody tr');
+    const markOf = async (id: string) => {
+      const position = (await fx.desk.core.handlers['menu.get']({ handle })).reports.findIndex(
+        (r) => r.id === id,
+      );
+      return rows.nth(position).getByTestId('menu-team-mark').textContent();
+    };
+    for (const id of ids.slice(0, 2)) expect(await markOf(id)).toMatch(/^Owned · the team’s, bought by bob_/);
+    for (const id of ids.slice(2, 4))
+      expect(await markOf(id)).toBe('Owned by the team · bought by bob, not in your Library yet');
+    await cropShot(fx.page.locator('section').first(), 'team-menu');
+    expect(await audit(fx.page, 'team menu')).toEqual([]);
+    await fx.page.emulateMedia({ colorScheme: 'dark' });
+    expect(await audit(fx.page, 'team menu, dark')).toEqual([]);
+    await cropShot(fx.page.locator('section').first(), 'team-menu-dark');
+    await fx.page.emulateMedia({ colorScheme: 'light' });
+
+    // Another handle, two of whose reports bob is buying: those rows say so, and so does the quote.
+    const shelf = await fx.desk.core.handlers['shelf.list']({});
+    const other = shelf.entries.map((entry) => entry.username).find((name) => name !== handle)!;
+    await openShelf(fx.page);
+    await filterAndOpen(fx.page, other);
+    await fx.page.reload();
+    await expect
+      .poll(() => note.first().textContent(), { timeout: 20_000 })
+      .toMatch(
+        /^bob \(desk bob-desk\) is buying 2 of these reports for the team right now\. Buy would be refused/,
+      );
+    expect(await panel.getByRole('button', { name: /^Buy 4 reports for / }).isDisabled()).toBe(true);
+    const buying = fx.page.getByTestId('menu-team-mark');
+    expect(await buying.count()).toBe(2);
+    expect(await buying.first().textContent()).toBe('Being bought by bob (desk bob-desk) for the team');
+    await cropShot(panel, 'team-quote-buying');
+  });
+
   it('says when the team is unreachable, with the caps as they were last read', async () => {
     cluster.crash();
     try {
@@ -205,6 +259,17 @@ describe.skipIf(!runs)('the team in the window', () => {
       await expect
         .poll(() => fx.page.getByTestId('team-spend-dated').textContent(), { timeout: 20_000 })
         .toMatch(/^As of /);
+      // A menu still shows the service's price, and says buying needs the team.
+      const { handle } = await firstHandle(fx.stack);
+      await openShelf(fx.page);
+      await filterAndOpen(fx.page, handle);
+      const panel = fx.page.locator('aside[aria-label="Purchase"]');
+      await expect
+        .poll(() => panel.getByTestId('team-quote').first().textContent(), { timeout: 20_000 })
+        .toMatch(/^Buying needs the team, and it did not answer: The team database/);
+      expect(await panel.getByRole('button', { name: /^Buy 2 reports for \$/ }).isDisabled()).toBe(true);
+      expect(await panel.getByRole('button', { name: 'Ask the team again' }).count()).toBe(1);
+      await cropShot(panel, 'team-quote-unreachable');
     } finally {
       cluster.start();
     }

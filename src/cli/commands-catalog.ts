@@ -172,6 +172,15 @@ function buyWillLine(view: QuoteView, flags: Flags): string {
   return '';
 }
 
+/** In a team: what the team says of these reports before anything is signed (decision 0050). */
+function teamLine(view: QuoteView): string {
+  const team = view.team;
+  if (team === null) return '';
+  if (!team.reachable) return `buy needs the team, and it did not answer: ${team.reason}`;
+  if (team.refusal) return `team: ${team.refusal.message}`;
+  return 'team: no one owns or is buying these reports; buy reserves them for the team first';
+}
+
 export async function quote(desk: DeskCore, out: Output, handle: string, flags: Flags) {
   const view = await quoteFor(desk, out, handle, flags);
   out.result(view, () =>
@@ -179,6 +188,7 @@ export async function quote(desk: DeskCore, out: Output, handle: string, flags: 
       `${count(view.reportCount, 'report')} of @${view.handle} at ${formatUnitsUsd(view.unitPriceUnits)} each: ${formatUnitsUsd(view.amount)} (${view.amount} USDC base units)`,
       buyWillLine(view, flags),
       ownedLine(view),
+      teamLine(view),
       `pay to ${view.payTo} (${view.payToStatus}) on ${view.network}, token ${view.asset}`,
       quoteOptionSentence(view) ?? '',
       quoteFactsSentence(view) ?? '',

@@ -129,6 +129,20 @@ export const quoteOut = {
   overDailyCap: z.boolean(),
   overHandleBudget: z.boolean(),
   unresolvedEarlierPurchase: z.string().nullable(),
+  team: z
+    .object({
+      reachable: z.boolean(),
+      ownedByTeam: z.number().int().describe('Reports a colleague already bought for the team.'),
+      beingBought: z.number().int().describe('Reports a colleague is buying for the team right now.'),
+      free: z.number().int(),
+      refusal: z
+        .string()
+        .nullable()
+        .describe('The code a purchase would be refused with before signing (team_owned, …), or null.'),
+      said: z.string(),
+    })
+    .optional()
+    .describe('In a team: what the team says of these reports before anything is signed.'),
   priceFetchedAt: z.string(),
 };
 

@@ -56,8 +56,33 @@ export const quoteSummary = (q: QuoteView): Out<typeof quoteOut> => ({
   overDailyCap: q.overDailyCap,
   overHandleBudget: q.overHandleBudget,
   unresolvedEarlierPurchase: q.unresolved?.purchaseId ?? null,
+  ...(q.team ? { team: teamSummary(q.team) } : {}),
   priceFetchedAt: q.fetchedAt,
 });
+
+/** The team's word on a quote, in the sentence the CLI would print (names come from colleagues' desks). */
+function teamSummary(team: NonNullable<QuoteView['team']>): NonNullable<Out<typeof quoteOut>['team']> {
+  if (!team.reachable)
+    return {
+      reachable: false,
+      ownedByTeam: 0,
+      beingBought: 0,
+      free: 0,
+      refusal: team.code,
+      said: plain(`Buying needs the team, and it did not answer: ${team.reason}`),
+    };
+  return {
+    reachable: true,
+    ownedByTeam: team.reports.filter((mark) => mark.state === 'owned').length,
+    beingBought: team.reports.filter((mark) => mark.state === 'in_progress').length,
+    free: team.free,
+    refusal: team.refusal?.code ?? null,
+    said: plain(
+      team.refusal?.message ??
+        'The team owns none of these and no one is buying them: a purchase reserves them for the team first.',
+    ),
+  };
+}
 
 export function catalogTools(server: McpServer, call: CoreCall): void {
   server.registerTool(

@@ -47,7 +47,15 @@ export const walletExistsDetailsSchema = z.object({
 });
 export type WalletExistsDetails = z.infer<typeof walletExistsDetailsSchema>;
 
+/** A purchase refused because the team already owns some of its reports: how many, and who bought them. */
+export const teamOwnedDetailsSchema = z.object({
+  count: z.number().int().positive(),
+  analyst: z.string().max(200).optional(),
+  deskId: z.string().max(200).optional(),
+});
+
 export const rpcErrorDetailsSchemas = {
+  team_owned: teamOwnedDetailsSchema,
   search_syntax: searchSyntaxDetailsSchema,
   quote_changed: quoteChangedDetailsSchema,
   payee_changed: payeeChangedDetailsSchema,

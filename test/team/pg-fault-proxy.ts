@@ -15,6 +15,8 @@ export interface PgFaultProxy {
   cutAnswerTo(word: string): void;
   /** How many answers were cut so far. */
   cuts: number;
+  /** How many statements holding `word` clients sent through the proxy so far. */
+  statements(word: string): number;
   close(): Promise<void>;
 }
 
@@ -22,12 +24,14 @@ export async function startPgFaultProxy(serverSocketDir: string): Promise<PgFaul
   const socketDir = mkdtempSync(path.join(tmpdir(), 'desk-pg-proxy-'));
   const sockets = new Set<Socket>();
   let cutWord: string | null = null;
+  const sent: string[] = [];
   const proxy: PgFaultProxy = {
     socketDir,
     cutAnswerTo: (word) => {
       cutWord = word;
     },
     cuts: 0,
+    statements: (word) => sent.filter((text) => text.includes(word)).length,
     close: async () => undefined,
   };
   const server: Server = createServer((client) => {
@@ -39,6 +43,7 @@ export async function startPgFaultProxy(serverSocketDir: string): Promise<PgFaul
     }
     let cutting = false;
     client.on('data', (chunk: Buffer) => {
+      sent.push(chunk.toString('latin1'));
       if (cutWord !== null && chunk.toString('latin1').includes(cutWord)) {
         cutWord = null;
         cutting = true;

@@ -33,6 +33,7 @@ import { Payments } from './payments';
 import { DeskWallets } from './wallets';
 import { AfterAnswer } from './after-answer';
 import { DeskTeam } from './team';
+import { PurchaseLedger } from '../ledger/purchases';
 
 export type { DeskCoreOptions };
 
@@ -161,9 +162,16 @@ export class DeskContext {
     const wallet = this.wallets.wallet;
     const demoAsset = options.demoAsset ?? null;
     const parts = { db, events, now, settings, wallet, sealer, snapshots, librarySecret, catalogService };
-    const team = (this.team = new DeskTeam({ ...parts, dataDir: options.dataDir, chains }));
+    const purchaseLedger = new PurchaseLedger(db, () => new Date(now()), events);
+    const team = (this.team = new DeskTeam({
+      ...parts,
+      ledger: purchaseLedger,
+      dataDir: options.dataDir,
+      chains,
+    }));
     const payments = (this.payments = new Payments({
       ...parts,
+      ledger: purchaseLedger,
       team: team.desk,
       service,
       chains,

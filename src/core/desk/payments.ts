@@ -7,7 +7,7 @@ import type { PurchaseOutcome, QuoteView, RpcInput, Selection } from '../../shar
 import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../base/events';
 import { requireSafeChainRpc } from '../payments/chain-rpc';
-import { PurchaseLedger } from '../ledger/purchases';
+import type { PurchaseLedger } from '../ledger/purchases';
 import { KeptPayments } from '../ledger/kept-payments';
 import { SpendLedger } from '../ledger/spend';
 import { HandleBudgets } from '../ledger/budgets';
@@ -39,6 +39,8 @@ import type { TeamGate } from '../payments/team-gate';
 
 export interface PaymentsParts {
   db: DeskDb;
+  /** The purchase ledger, made before the team (which reads how purchases ended) and payments. */
+  ledger: PurchaseLedger;
   events: DeskEvents;
   now: () => number;
   settings: SettingsStore;
@@ -83,7 +85,7 @@ export class Payments {
 
   constructor(private readonly parts: PaymentsParts) {
     const { db, events, now, settings, wallet, snapshots, service, chains } = parts;
-    this.ledger = new PurchaseLedger(db, () => new Date(now()), events);
+    this.ledger = parts.ledger;
     this.spend = new SpendLedger(db);
     this.budgets = new HandleBudgets(db, now, events);
     this.requests = new PurchaseRequests(db, now, events);
@@ -160,8 +162,11 @@ export class Payments {
 
   /** quote.get's answer: the live price of a choice and what the payment rules say of it (quote-view.ts). */
   quote(input: RpcInput<'quote.get'>): Promise<QuoteView> {
-    const { settings } = this.parts;
-    return quoteView({ ...this.quoting, settings, spending: this.spending, ledger: this.ledger }, input);
+    const { settings, team } = this.parts;
+    return quoteView(
+      { ...this.quoting, settings, spending: this.spending, ledger: this.ledger, team },
+      input,
+    );
   }
 
   price(handle: string, selection: Selection, includeOwned: boolean): Promise<PricedChoice> {

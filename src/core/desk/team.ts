@@ -7,6 +7,7 @@ import type { DeskDb } from '../db/open';
 import type { DeskEvents } from '../base/events';
 import type { LocalSealer } from '../wallet/sealing';
 import type { SnapshotStore } from '../library/snapshots';
+import type { PurchaseLedger } from '../ledger/purchases';
 import { TeamMembership } from '../team/membership';
 import { TeamDesk } from '../team/team-desk';
 import { TeamViews } from '../team/team-view';
@@ -14,6 +15,7 @@ import type { DeskChains } from './chains';
 
 export interface TeamParts {
   db: DeskDb;
+  ledger: PurchaseLedger;
   dataDir: string;
   sealer: LocalSealer;
   snapshots: SnapshotStore;
@@ -27,10 +29,11 @@ export class DeskTeam {
   readonly desk: TeamDesk;
   readonly views: TeamViews;
 
-  constructor({ db, dataDir, sealer, snapshots, events, chains, now }: TeamParts) {
+  constructor({ db, ledger, dataDir, sealer, snapshots, events, chains, now }: TeamParts) {
     this.membership = new TeamMembership(db, path.join(dataDir, 'team-db.sealed'), sealer);
     this.desk = new TeamDesk({
       db,
+      ledger,
       membership: this.membership,
       library: snapshots,
       events,

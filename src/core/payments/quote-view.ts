@@ -11,12 +11,15 @@ import { QUOTE_FRESH_MS } from './quote-book';
 import { judgePayment } from './policy';
 import { unresolvedPurchase } from './selection-guard';
 import { TOKEN_DECIMALS } from '../../shared/money';
+import type { TeamGate } from './team-gate';
 
 /** What pricing reads, and the rules' facts: the settings' pinned payees, spending, unresolved purchases. */
 export interface QuoteViewDeps extends QuotingDeps {
   readonly settings: Pick<SettingsStore, 'pinnedPayTo'>;
   readonly spending: Pick<Spending, 'paymentFacts'>;
   readonly ledger: PurchaseLedger;
+  /** The team's word on the quote's reports (team-gate.ts); null in no team. */
+  readonly team: Pick<TeamGate, 'look'>;
 }
 
 export async function quoteView(ctx: QuoteViewDeps, input: RpcInput<'quote.get'>): Promise<QuoteView> {
@@ -31,6 +34,14 @@ export async function quoteView(ctx: QuoteViewDeps, input: RpcInput<'quote.get'>
     serviceUrl: held.serviceUrl,
     handle: held.handle,
     selection: held.selection,
+  });
+  const team = await ctx.team.look({
+    serviceUrl: held.serviceUrl,
+    handle: held.handle,
+    reportIds: held.expectedIds,
+    amount: quote.amount,
+    network: quote.network,
+    asset: quote.asset,
   });
   return {
     quoteId: held.id,
@@ -60,6 +71,7 @@ export async function quoteView(ctx: QuoteViewDeps, input: RpcInput<'quote.get'>
       unresolved && (unresolved.state === 'sent' || unresolved.state === 'in_doubt')
         ? { purchaseId: unresolved.id, state: unresolved.state, createdAt: unresolved.created_at }
         : null,
+    team,
     option: { number: quote.option.index + 1, of: quote.option.count },
     stated: quote.facts.stated,
     derived: quote.facts.derived,

@@ -1,3 +1,5 @@
+import type { QuoteTeamView } from '../../shared/rpc';
+
 /**
  * The team's reservation as the purchaser needs it (decision 0043): taken before the desk's own, released when
  * nothing was signed, told when the purchase ended. A desk in no team passes through a gate that does nothing.
@@ -16,7 +18,15 @@ export interface TeamGateReservation {
   acceptOverCap: boolean;
 }
 
+/** A quote's reports and price, as the team's dry run of the reservation needs them. */
+export type TeamLookRequest = Pick<
+  TeamGateReservation,
+  'serviceUrl' | 'handle' | 'reportIds' | 'amount' | 'network' | 'asset'
+>;
+
 export interface TeamGate {
+  /** What the team says of a quote before Buy; null in no team. Never throws: unreachable is an answer. */
+  look(request: TeamLookRequest): Promise<QuoteTeamView | null>;
   /** Refuses (team_owned, team_in_progress, over a team cap, team_unreachable) or holds the reports. */
   reserve(reservation: TeamGateReservation): Promise<void>;
   /** Nothing was signed for this purchase after all: its team reservation goes. Never throws. */
@@ -26,6 +36,7 @@ export interface TeamGate {
 }
 
 export const NO_TEAM: TeamGate = {
+  look: () => Promise.resolve(null),
   reserve: () => Promise.resolve(),
   release: () => Promise.resolve(),
   ended: () => undefined,

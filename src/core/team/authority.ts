@@ -6,43 +6,18 @@
 import pg from 'pg';
 import { z } from 'zod';
 import { DeskError, refused } from '../base/errors';
-import { formatUnitsUsd } from '../../shared/money';
+
 import { schemaVersion } from './admin';
 import { teamClientConfig, teamError, type TeamConnectOptions } from './connection';
 import { TEAM_SCHEMA_VERSION } from './schema';
-
-export interface TeamReservation {
-  purchaseId: string;
-  serviceUrl: string;
-  handle: string;
-  reportIds: readonly string[];
-  amount: bigint;
-  network: string;
-  asset: string;
-  payer: string;
-  nonce: string;
-  validBefore: bigint;
-  deskId: string;
-  analyst: string;
-  acceptOverCap: boolean;
-}
-
-const refusalSchema = z.object({
-  refused: z.enum(['team_owned', 'team_in_progress', 'over_team_purchase_cap', 'over_team_daily_cap']),
-  count: z.number().int().optional(),
-  analyst: z.string().optional(),
-  deskId: z.string().optional(),
-  purchaseId: z.string().optional(),
-  cap: z.string().regex(/^\d+$/).optional(),
-  spent: z.string().regex(/^\d+$/).optional(),
-  overCap: z.enum(['refuse', 'consent']).optional(),
-  timeZone: z.string().optional(),
-});
-const grantedSchema = z.object({
-  spent: z.string().regex(/^\d+$/),
-  dailyCap: z.string().regex(/^\d+$/).nullable(),
-  perPurchaseCap: z.string().regex(/^\d+$/).nullable(),
-});
+import {
+  claimOf,
+  grantedSchema,
+  reservationRefusal,
+  reserveQuery,
+  type TeamClaim,
+  type TeamReservation,
+} from './reservation';
 
 export interface PulledReport {
   seq: number;
@@ -117,41 +92,6 @@ const lapsedSchema = z
   }));
 export type LapsedTeamPurchase = z.output<typeof lapsedSchema>;
 
-function refusal(answer: z.infer<typeof refusalSchema>): DeskError {
-  const who = answer.analyst
-    ? `${answer.analyst}${answer.deskId ? ` (desk ${answer.deskId})` : ''}`
-    : 'another desk';
-  const count = answer.count ?? 1;
-  const reports = count === 1 ? 'one of these reports' : `${count} of these reports`;
-  const nothing = 'nothing was signed';
-  switch (answer.refused) {
-    case 'team_owned':
-      return refused(
-        'team_owned',
-        `The team already owns ${reports}, bought by ${who}; ${nothing}. Sync with the team ("intel-desk team sync") and ask for a new price: it leaves out what the team owns.`,
-        { count, analyst: answer.analyst, purchaseId: answer.purchaseId },
-      );
-    case 'team_in_progress':
-      return refused(
-        'team_in_progress',
-        `${who} is buying ${reports} for the team right now; ${nothing}. They reach this desk once that purchase is done.`,
-        { count, analyst: answer.analyst, purchaseId: answer.purchaseId },
-      );
-    case 'over_team_purchase_cap':
-      return refused(
-        'over_team_purchase_cap',
-        `This purchase is over the team's per-purchase cap of ${formatUnitsUsd(BigInt(answer.cap ?? '0'))}; ${nothing}.${answer.overCap === 'consent' ? ' The team allows it with your explicit consent.' : " Ask the team's admin to raise the cap."}`,
-        { cap: answer.cap, consentAllowed: answer.overCap === 'consent' },
-      );
-    case 'over_team_daily_cap':
-      return refused(
-        'over_team_daily_cap',
-        `The team has spent or reserved ${formatUnitsUsd(BigInt(answer.spent ?? '0'))} of its daily cap of ${formatUnitsUsd(BigInt(answer.cap ?? '0'))} today (${answer.timeZone ?? 'UTC'}); this purchase would go over it, so ${nothing}.${answer.overCap === 'consent' ? ' The team allows it with your explicit consent.' : ''}`,
-        { cap: answer.cap, spent: answer.spent, consentAllowed: answer.overCap === 'consent' },
-      );
-  }
-}
-
 export class TeamAuthority {
   private readonly pool: pg.Pool;
   private schemaChecked = false;
@@ -221,44 +161,33 @@ export class TeamAuthority {
 
   /** Takes the team's reservation (or, with dryRun, says whether it would be granted); refusals are named. */
   async reserve(request: TeamReservation, dryRun = false): Promise<z.infer<typeof grantedSchema>> {
-    const answer = await this.call(
-      'reserve',
+    const answer = await this.call('reserve', (client) => reserveQuery(client, request, dryRun), true);
+    const denied = reservationRefusal(answer);
+    if (denied) throw denied;
+    return grantedSchema.parse(answer);
+  }
+
+  /**
+   * What the team says of a choice before Buy, in one connection: who owns or is buying each of its reports
+   * (the claims this member may read), and the reservation's dry run, refused or not. Nothing is held.
+   */
+  async look(request: TeamReservation): Promise<{ claims: TeamClaim[]; refusal: DeskError | null }> {
+    const { rows, answer } = await this.call(
+      'quote',
       async (client) => {
-        const result = await client.query<{ answer: unknown }>(
-          `SELECT intel_desk.reserve_purchase($1, $2, $3, $4, $5, $6, $7, $8, $9, to_timestamp($10), $11, $12, $13, $14)
-           AS answer`,
-          [
-            request.purchaseId,
-            request.serviceUrl,
-            request.handle,
-            request.reportIds,
-            request.amount.toString(),
-            request.network,
-            request.asset,
-            request.payer,
-            request.nonce,
-            Number(request.validBefore),
-            request.deskId,
-            request.analyst,
-            request.acceptOverCap,
-            dryRun,
-          ],
+        const result = await client.query(
+          `SELECT c.report_id, p.state, p.analyst, p.desk_id
+           FROM intel_desk.claims c JOIN intel_desk.purchases p ON p.purchase_id = c.purchase_id
+           WHERE c.service_url = $1 AND c.report_id = ANY ($2) ORDER BY c.report_id`,
+          [request.serviceUrl, request.reportIds],
         );
-        return result.rows[0]?.answer;
+        return { rows: result.rows as unknown[], answer: await reserveQuery(client, request, true) };
       },
       true,
     );
-    const denied = refusalSchema.safeParse(answer);
-    if (denied.success) throw refusal(denied.data);
-    const granted = grantedSchema.safeParse(answer);
-    if (!granted.success) {
-      throw new DeskError(
-        'team_db_error',
-        'The team database answered a reservation in a form this desk does not know; nothing was signed.',
-        'service',
-      );
-    }
-    return granted.data;
+    const refusal = reservationRefusal(answer);
+    if (!refusal) grantedSchema.parse(answer);
+    return { claims: rows.map(claimOf), refusal };
   }
 
   async release(purchaseId: string): Promise<boolean> {

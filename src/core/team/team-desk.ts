@@ -3,12 +3,14 @@
  * tells the team how this desk's purchases ended, publishes their reports, frees team purchases whose
  * authorization closed unused, and pulls what the team published into the local library.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { PublicClient } from 'viem';
 import type { DeskDb } from '../db/open';
+import type { PurchaseLedger } from '../ledger/purchases';
 import { DeskError } from '../base/errors';
 import type { DeskEvents } from '../base/events';
-import type { TeamGate, TeamGateReservation } from '../payments/team-gate';
+import type { QuoteTeamView } from '../../shared/rpc';
+import type { TeamGate, TeamGateReservation, TeamLookRequest } from '../payments/team-gate';
 import { authorizationUsed } from '../payments/chain-state';
 import { TeamAuthority, type LapsedTeamPurchase, type TeamStatus } from './authority';
 import type { TeamMembership } from './membership';
@@ -17,6 +19,8 @@ import { TeamPull, type PullInto } from './team-pull';
 
 export interface TeamDeskDeps {
   db: DeskDb;
+  /** The ledger's word on how each purchase ended here. */
+  ledger: Pick<PurchaseLedger, 'get'>;
   membership: TeamMembership;
   library: PullInto;
   events: DeskEvents;
@@ -33,6 +37,18 @@ export interface TeamSyncSummary {
   status: TeamStatus;
 }
 
+/** A status as read at `at` (this desk's clock); fresh when it came from the database just now. */
+export interface StatusRead {
+  status: TeamStatus;
+  at: number;
+  fresh: boolean;
+}
+
+interface StatusReading {
+  url: string;
+  answer: Promise<StatusRead>;
+}
+
 type Told = 'reserved' | 'in_doubt' | 'paid' | 'published' | 'failed';
 
 export class TeamDesk implements TeamGate {
@@ -40,9 +56,17 @@ export class TeamDesk implements TeamGate {
   /** Syncs run one after another: two would publish the same purchase twice (harmless, but wasted). */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly following: TeamFollow;
+  /** The team's status as last read, and when (this desk's clock): see status(). */
+  private heard: { url: string; status: TeamStatus; at: number } | null = null;
+  private reading: StatusReading | null = null;
 
   constructor(private readonly deps: TeamDeskDeps) {
-    this.following = new TeamFollow({ authority: () => this.authority(), sync: () => this.sync() });
+    this.following = new TeamFollow({
+      authority: () => this.authority(),
+      sync: () => this.sync(),
+      // The connection that hears the team went: what was heard may be stale, so the next status asks.
+      lost: () => this.forgetStatus(),
+    });
   }
 
   /** For a window's desk: syncs whenever the team publishes, from now until close, while in a team. */
@@ -52,7 +76,44 @@ export class TeamDesk implements TeamGate {
 
   /** Joined or left: following, if asked for, moves to the team joined now. */
   membershipChanged(): Promise<void> {
+    this.forgetStatus();
     return this.following.restart();
+  }
+
+  /**
+   * The team's caps and spend. A window refetches them whenever its settings or purchases change, several
+   * screens at once: a status read (or synced) in the last STATUS_FRESH_MS is answered again without a
+   * round trip to the database. This desk's own reservations and outcomes forget it, so they show at once.
+   */
+  async status(): Promise<StatusRead> {
+    const authority = this.authority();
+    const url = this.authorityHeld?.url;
+    if (!authority || url === undefined) throw notJoined();
+    const heard = this.heard;
+    if (heard?.url === url && Math.abs(this.deps.now() - heard.at) < STATUS_FRESH_MS)
+      return { status: heard.status, at: heard.at, fresh: false };
+    // Screens asking at once share the one read on its way.
+    if (this.reading?.url === url) return this.reading.answer;
+    const reading: StatusReading = {
+      url,
+      answer: authority.status().then((status) => {
+        const at = this.deps.now();
+        // Forgotten meanwhile (this desk reserved, left): the answer may predate that, so it is not kept.
+        if (this.reading === reading) this.heard = { url, status, at };
+        return { status, at, fresh: true };
+      }),
+    };
+    this.reading = reading;
+    const done = () => {
+      if (this.reading === reading) this.reading = null;
+    };
+    reading.answer.then(done, done);
+    return reading.answer;
+  }
+
+  private forgetStatus(): void {
+    this.heard = null;
+    this.reading = null;
   }
 
   /** The authority for the team joined now, or null outside a team. */
@@ -79,6 +140,7 @@ export class TeamDesk implements TeamGate {
     const authority = this.authority();
     const membership = this.deps.membership.current();
     if (!authority || !membership) return;
+    this.forgetStatus();
     // Noted before asking: if the answer to the COMMIT is lost, the row may exist, and the next sync finds
     // no ledger row for it here and releases it.
     this.tell(reservation.purchaseId, 'reserved');
@@ -88,6 +150,47 @@ export class TeamDesk implements TeamGate {
       if (error instanceof DeskError && error.code !== 'team_unreachable')
         this.forget(reservation.purchaseId);
       throw error;
+    } finally {
+      // A status read while the reservation was on its way may not count it.
+      this.forgetStatus();
+    }
+  }
+
+  /**
+   * The reservation's dry run for a quote, with the claims on its reports: what Buy would meet. The dry run
+   * holds nothing, so the authorization's terms are placeholders; the amount and the reports are the quote's.
+   */
+  async look(request: TeamLookRequest): Promise<QuoteTeamView | null> {
+    if (!this.deps.membership.current()) return null;
+    try {
+      const authority = this.authority();
+      const membership = this.deps.membership.current();
+      if (!authority || !membership) return null;
+      const { claims, refusal } = await authority.look({
+        ...request,
+        purchaseId: randomUUID(),
+        payer: ZERO_ADDRESS,
+        nonce: ZERO_NONCE,
+        validBefore: BigInt(Math.floor(this.deps.now() / 1000) + 3600),
+        deskId: membership.deskId,
+        analyst: membership.analyst,
+        acceptOverCap: false,
+      });
+      const reports = claims.map(({ reportId, ...mark }) => ({ id: reportId, ...mark }));
+      return {
+        reachable: true,
+        reports,
+        free: new Set(request.reportIds).size - reports.length,
+        refusal:
+          refusal && isTeamRefusal(refusal.code) ? { code: refusal.code, message: refusal.message } : null,
+      };
+    } catch (error) {
+      const known = error instanceof DeskError;
+      return {
+        reachable: false,
+        code: known ? error.code : 'team_db_error',
+        reason: known ? error.message : String(error),
+      };
     }
   }
 
@@ -101,6 +204,7 @@ export class TeamDesk implements TeamGate {
 
   ended(purchaseId: string): void {
     if (!this.told(purchaseId)) return;
+    this.forgetStatus();
     void this.serially(() => this.tellOutcomes()).catch(() => undefined);
   }
 
@@ -117,8 +221,9 @@ export class TeamDesk implements TeamGate {
         this.deps.membership,
         this.deps.library,
       ).all();
-      const status = await authority.status();
-      this.deps.membership.synced(status, new Date(this.deps.now()));
+      this.forgetStatus();
+      const { status, at } = await this.status();
+      this.deps.membership.synced(status, new Date(at));
       this.deps.events.changed('purchases.changed');
       return { told, published, freed, pulled, status };
     });
@@ -166,7 +271,7 @@ export class TeamDesk implements TeamGate {
     let told = 0;
     let published = 0;
     for (const { purchase_id: purchaseId, told: was } of open) {
-      const row = this.ledgerRow(purchaseId);
+      const row = this.deps.ledger.get(purchaseId);
       if (!row || row.state === 'signed') {
         if (row?.state === 'signed' && this.holdsReservation(purchaseId)) continue;
         await authority.release(purchaseId);
@@ -189,15 +294,6 @@ export class TeamDesk implements TeamGate {
       }
     }
     return { told, published };
-  }
-
-  /** The ledger's word on a purchase: its state, and the settlement's transaction once known. */
-  private ledgerRow(purchaseId: string): { state: string; tx_hash: string | null } | undefined {
-    return this.deps.db
-      .prepare<[string], { state: string; tx_hash: string | null }>(
-        'SELECT state, tx_hash FROM purchases WHERE id = ?',
-      )
-      .get(purchaseId);
   }
 
   /** A purchase signed here whose process still holds its local reservation is still on its way. */
@@ -253,6 +349,21 @@ async function closedAndUsed(lapsed: LapsedTeamPurchase, chain: PublicClient): P
   if (block.timestamp < lapsed.validBefore) return null;
   return authorizationUsed(lapsed, chain, block.number);
 }
+
+type TeamRefusalCode = NonNullable<Extract<QuoteTeamView, { reachable: true }>['refusal']>['code'];
+const TEAM_REFUSALS: ReadonlySet<string> = new Set<TeamRefusalCode>([
+  'team_owned',
+  'team_in_progress',
+  'over_team_purchase_cap',
+  'over_team_daily_cap',
+]);
+const isTeamRefusal = (code: string): code is TeamRefusalCode => TEAM_REFUSALS.has(code);
+
+/** How long a status read answers again: a window's burst of refetches, not a colleague's purchase. */
+export const STATUS_FRESH_MS = 5_000;
+
+const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
+const ZERO_NONCE = `0x${'0'.repeat(64)}`;
 
 function notJoined(): DeskError {
   return new DeskError(

@@ -10,6 +10,8 @@ export interface TeamFollowDeps {
   authority: () => TeamAuthority | null;
   /** Pulls what the team published (and tells it what this desk owes it); its failures are the next try's. */
   sync: () => Promise<unknown>;
+  /** The connection was lost (told before it is tried again). */
+  lost?: () => void;
   firstRetryMs?: number;
   maxRetryMs?: number;
 }
@@ -82,6 +84,7 @@ export class TeamFollow {
 
   private lost(generation: number): void {
     if (generation !== this.generation) return;
+    this.deps.lost?.();
     const stop = this.stopListening;
     this.stopListening = null;
     void stop?.();

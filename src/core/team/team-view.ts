@@ -59,10 +59,10 @@ export class TeamViews {
     let capsAt: string | null = null;
     let unreachableReason: string | null = null;
     try {
-      const status = await this.desk.authority()!.status();
-      this.membership.synced(status, new Date(this.now()));
+      const { status, at, fresh } = await this.desk.status();
+      if (fresh) this.membership.synced(status, new Date(at));
       caps = capsView(status);
-      capsAt = new Date(this.now()).toISOString();
+      capsAt = new Date(at).toISOString();
     } catch (error) {
       unreachableReason = error instanceof DeskError ? error.message : String(error);
       if (membership.status) {

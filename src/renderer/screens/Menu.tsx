@@ -19,6 +19,7 @@ import {
 } from './selection';
 import { PurchasePanel } from './purchase/PurchasePanel';
 import { Planner } from './purchase/Planner';
+import { useChoiceQuote } from './purchase/useChoiceQuote';
 import { MenuReports } from './MenuReports';
 import { plural } from '../format';
 import { menuText as t } from '../text/menu';
@@ -37,6 +38,24 @@ export function MenuScreen(props: { handle: string }) {
   const chosen = useMemo(() => new Set(chosenItems(reports, choice).map((r) => r.id)), [reports, choice]);
   const selection = useMemo(() => toSelection(reports, choice), [reports, choice]);
   const settledSelection = useDebounced(selection, 350);
+  // The same quote the price panel shows (one request): in a team it says who owns or is buying its reports.
+  const quote = useChoiceQuote(menu.data?.username ?? handle, settledSelection, choice.includeOwned);
+  const teamMarks = useMemo(
+    () =>
+      new Map(
+        quote.data?.team?.reachable && !quote.isError ? quote.data.team.reports.map((m) => [m.id, m]) : [],
+      ),
+    [quote.data, quote.isError],
+  );
+  const teamBought = useMemo(
+    () =>
+      new Map(
+        (held.data?.items ?? []).flatMap((item) =>
+          item.boughtBy ? [[item.id, item.boughtBy] as const] : [],
+        ),
+      ),
+    [held.data],
+  );
   const ownedCount = reports.filter((r) => r.owned).length;
   const ownedInChoice = covered.filter((r) => r.owned).length;
   const elsewhere = useMemo(
@@ -206,6 +225,8 @@ export function MenuScreen(props: { handle: string }) {
               reports={reports}
               chosen={chosen}
               ownedLocked={!choice.includeOwned}
+              teamMarks={teamMarks}
+              teamBought={teamBought}
               onToggle={toggle}
               onRead={(id) => navigate({ screen: 'report', id })}
             />

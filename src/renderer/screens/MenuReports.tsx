@@ -4,7 +4,7 @@
  * many reports the handle has. An owned report's Read button stays in the tab order: it is an action.
  */
 import { useRef, useState, type KeyboardEvent } from 'react';
-import type { MenuItemView } from '../../shared/rpc';
+import type { LibraryItem, MenuItemView, TeamReportMark } from '../../shared/rpc';
 import { day, dayRange } from '../format';
 import { menuText as t } from '../text/menu';
 
@@ -14,6 +14,10 @@ export function MenuReports(props: {
   chosen: Set<string>;
   /** Owned reports cannot be ticked: buying them again was not chosen. */
   ownedLocked: boolean;
+  /** In a team: reports of the quote the team owns or is buying (from the quote's dry run). */
+  teamMarks: ReadonlyMap<string, TeamReportMark>;
+  /** Owned reports pulled from the team, with who bought them. */
+  teamBought: ReadonlyMap<string, NonNullable<LibraryItem['boughtBy']>>;
   onToggle(id: string): void;
   onRead(id: string): void;
 }) {
@@ -59,6 +63,8 @@ export function MenuReports(props: {
       <tbody ref={body} onKeyDown={onKey}>
         {reports.map((report, index) => {
           const locked = report.owned && props.ownedLocked;
+          const bought = report.owned ? props.teamBought.get(report.id) : undefined;
+          const mark = props.teamMarks.get(report.id);
           return (
             <tr key={report.id} className={props.chosen.has(report.id) ? 'chosen' : ''}>
               <td>
@@ -88,7 +94,11 @@ export function MenuReports(props: {
               <td>
                 {report.owned ? (
                   <>
-                    {t('owned')}{' '}
+                    {bought ? (
+                      <span data-testid="menu-team-mark">{t('teamBought', { analyst: bought.analyst })}</span>
+                    ) : (
+                      t('owned')
+                    )}{' '}
                     <button
                       type="button"
                       className="link"
@@ -102,6 +112,12 @@ export function MenuReports(props: {
                       {t('read')}
                     </button>
                   </>
+                ) : mark ? (
+                  <span className="warn-text" data-testid="menu-team-mark">
+                    {mark.state === 'owned'
+                      ? t('teamOwned', { analyst: mark.analyst })
+                      : t('teamBuying', { analyst: mark.analyst, desk: mark.deskId })}
+                  </span>
                 ) : (
                   <span className="muted">{t('notOwned')}</span>
                 )}

@@ -112,6 +112,19 @@ export const PURCHASE_TEXT = {
   teamPulled: 'Synced: {reports} pulled from the team. The price above leaves out what you now hold.',
   teamNothing:
     'Synced: nothing new from the team yet. Those reports reach this library once the desk that bought them publishes them.',
+  teamFree: 'The team owns none of these and no one is buying them: Buy reserves them for the team first.',
+  teamOwnedNote:
+    'The team already owns {count} of these reports, bought by {who}, not in your Library yet. Buy would be refused before anything is signed: sync with the team, and the price leaves them out.',
+  teamBuyingNote:
+    '{who} is buying {count} of these reports for the team right now. Buy would be refused before anything is signed: choose the others, or wait until that purchase is done.',
+  teamUnreachableNote:
+    'Buying needs the team, and it did not answer: {reason} The price above is the service’s; Buy waits until the team answers.',
+  teamCannotNote: 'Buying needs the team: {reason} The price above is the service’s; Buy waits until then.',
+  teamTryAgain: 'Ask the team again',
+  teamWho: '{analyst} (desk {desk})',
+  teamAnotherDesk: 'another desk',
+  teamOwnedRefusal:
+    'The team already owns {count} of these reports, bought by {who}; nothing was signed. Press “Sync with the team”, and the new price leaves out what the team owns.',
   unresolvedInDoubt: 'Your purchase of these reports on {when} is in doubt: its payment may still settle.',
   unresolvedSent: 'Your purchase of these reports on {when} is still on its way to the service.',
   unresolvedNoPay: 'Intel Desk will not pay for them again until it is resolved.',

@@ -6,6 +6,7 @@ import type { LastPriceView, SpendView } from '../spend';
 import { baseUnits, consentPassphrase, handleInput, limitUnits, selectionSchema } from './common';
 import type { ExportedFile, PaidWith, PurchaseState, Selection } from './common';
 import type { DeskErrorCode } from '../error-codes';
+import type { QuoteTeamView } from './team';
 
 /** A day (2026-10-01) or an ISO timestamp, as the ledger's createdAt is compared with it. */
 const isoDayOrTime = z
@@ -60,6 +61,11 @@ export interface QuoteView {
    * doubt): core refuses to pay for them again until Purchases resolves it.
    */
   unresolved: { purchaseId: string; state: 'sent' | 'in_doubt'; createdAt: string } | null;
+  /**
+   * In a team (decision 0050): who owns or is buying the priced reports, and what Buy would meet, from the
+   * reservation's dry run; null for a desk in no team.
+   */
+  team: QuoteTeamView | null;
   /** Which of the service's payment options is paid (1-based), of how many; the first one the rules allow. */
   option: { number: number; of: number };
   /** Facts of the payment the service stated in its challenge, and facts Intel Desk derived (see QuoteFact). */

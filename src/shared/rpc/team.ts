@@ -39,6 +39,33 @@ export type TeamView =
       capsAt: string | null;
     };
 
+/** A report the team owns (a colleague paid for it) or is buying right now (a purchase still open). */
+export interface TeamReportMark {
+  id: string;
+  state: 'owned' | 'in_progress';
+  analyst: string;
+  deskId: string;
+}
+
+/**
+ * What the team says of a quote's reports, for a desk in a team: the reports it owns or is buying (the rest
+ * are free), and the refusal the reservation would meet at Buy, before anything is signed. When the team does
+ * not answer, the price still stands, but buying needs the team.
+ */
+export type QuoteTeamView =
+  | {
+      reachable: true;
+      reports: TeamReportMark[];
+      /** How many of the quote's reports no purchase of the team claims. */
+      free: number;
+      refusal: {
+        code: 'team_owned' | 'team_in_progress' | 'over_team_purchase_cap' | 'over_team_daily_cap';
+        message: string;
+      } | null;
+    }
+  /** No answer (team_unreachable), or none this desk can act on (a schema it does not know, a sign-in refused). */
+  | { reachable: false; code: string; reason: string };
+
 export interface TeamCreated {
   name: string;
   groupRole: string;

@@ -2,7 +2,7 @@
  * The price panel of a menu: the live quote of the choice, the wallet, and the purchase with its
  * confirmation, progress and result. Each job is its own file in this folder.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Selection } from '../../../shared/rpc';
 import { useRpcQuery } from '../../rpc/context';
 import { errorCode, errorMessage } from '../../rpc/client';
@@ -21,6 +21,7 @@ import { PurchaseProgress } from './PurchaseProgress';
 import { RefusalChoice } from './RefusalChoice';
 import { SecretRead } from './SecretRead';
 import { TeamOwnedSync } from './TeamOwnedSync';
+import { TeamQuoteNote, teamBlocksBuy, teamOffersSync } from './TeamQuoteNote';
 import { useChoiceQuote } from './useChoiceQuote';
 import { headline } from './labels';
 import { termsOf, usePurchase } from './usePurchase';
@@ -55,6 +56,7 @@ export function PurchasePanel(props: {
   const busy = run?.busy ?? false;
   const panel = useRef<HTMLElement>(null);
   const result = useRef<HTMLDivElement>(null);
+  const teamNoteId = useId();
 
   // Buy is disabled while paying, and the price lines go once the reports are owned: focus goes to the
   // progress and then the result, never to <body>.
@@ -117,6 +119,9 @@ export function PurchasePanel(props: {
             </p>
           ) : null}
           {q.overHandleBudget ? <BudgetNote quote={q} /> : null}
+          {q.team ? (
+            <TeamQuoteNote team={q.team} id={teamNoteId} onAskAgain={() => void quote.refetch()} />
+          ) : null}
           {q.payable ? (
             <>
               <BalanceNote quote={q} wallet={wallet.data} />
@@ -126,7 +131,8 @@ export function PurchasePanel(props: {
               <button
                 type="button"
                 className="primary"
-                disabled={!walletReady || !canStart || q.unresolved !== null}
+                disabled={!walletReady || !canStart || q.unresolved !== null || teamBlocksBuy(q.team)}
+                aria-describedby={teamBlocksBuy(q.team) ? teamNoteId : undefined}
                 onClick={() => setConfirming(true)}
               >
                 {t('buy', {
@@ -170,7 +176,9 @@ export function PurchasePanel(props: {
             {run.failure}
           </p>
         ) : null}
-        {run?.failureCode === 'team_owned' ? <TeamOwnedSync onSynced={() => void quote.refetch()} /> : null}
+        {run?.failureCode === 'team_owned' && !teamOffersSync(q?.team ?? null) ? (
+          <TeamOwnedSync onSynced={() => void quote.refetch()} />
+        ) : null}
         {run?.refusal ? (
           <RefusalChoice
             refusal={run.refusal}

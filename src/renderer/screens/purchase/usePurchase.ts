@@ -13,6 +13,7 @@ import { useDeskEvent, useRpc } from '../../rpc/context';
 import { errorCode, errorMessage, refusalDetails } from '../../rpc/client';
 import { useSettlePurchase } from './signing';
 import { CANCELLED, DISCONNECTED } from './wallet-answer';
+import { purchaseText as t } from '../../text/purchase';
 
 /** A refusal the person can answer in one click; what they accept is in the details core sent. */
 export type Refusal =
@@ -57,6 +58,23 @@ function refusalOf(error: unknown): Refusal | null {
   const payee = refusalDetails(error, 'payee_changed');
   if (payee) return { code: 'payee_changed', message: errorMessage(error), details: payee };
   return null;
+}
+
+/**
+ * Core's sentence for a refusal, or the window's own where core's names a command: the team owning reports
+ * is answered by the Sync button beside it, not by "intel-desk team sync".
+ */
+function failureOf(error: unknown): string {
+  const owned = refusalDetails(error, 'team_owned');
+  if (owned) {
+    const who = owned.analyst
+      ? owned.deskId
+        ? t('teamWho', { analyst: owned.analyst, desk: owned.deskId })
+        : owned.analyst
+      : t('teamAnotherDesk');
+    return t('teamOwnedRefusal', { count: owned.count, who });
+  }
+  return error instanceof Error && !('code' in error) ? error.message : errorMessage(error);
 }
 
 export function usePurchase(choiceKey: string) {
@@ -139,7 +157,7 @@ export function usePurchase(choiceKey: string) {
       if (refusal) finish({ refusal });
       else
         finish({
-          failure: error instanceof Error && !('code' in error) ? error.message : errorMessage(error),
+          failure: failureOf(error),
           failureCode: errorCode(error),
         });
     }
