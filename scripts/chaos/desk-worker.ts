@@ -82,6 +82,13 @@ async function run(command: WorkerCommand): Promise<unknown> {
         passphrase: env.PASSPHRASE,
       });
       return {};
+    case 'teamJoin':
+      await desk.handlers['team.join']({ url: command.url });
+      return {};
+    case 'teamSync': {
+      const synced = await desk.handlers['team.sync']({});
+      return { told: synced.told, published: synced.published, freed: synced.freed, pulled: synced.pulled };
+    }
     case 'close':
       await desk.close();
       return {};

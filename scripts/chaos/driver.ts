@@ -4,6 +4,8 @@
  * seeded source. It then reconciles until nothing is in doubt and checks the invariants against the chain.
  * With `shared`, three desk processes share one data folder (the window, a CLI run and the MCP server of one
  * person) and draw their purchases from a few handles, so they race for the same reports and the same caps.
+ * With `team`, three desks with a folder and a wallet each join one team on a throwaway PostgreSQL cluster,
+ * race for the same reports and the team's caps, and meet the team database's faults besides the others.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +19,11 @@ import { advancePast, balanceOf, catchUp, idleFor, settlementsOnChain } from './
 import { ChainProxy } from './chain-proxy';
 import { bundleDeskWorker } from './bundle';
 import { DeskProcess, type CommandResult } from './desk-process';
-import { drawFault, FaultTally, type Fault } from './faults';
+import { drawFault, FAULT_KINDS, FaultTally, TEAM_FAULT_KINDS, type Fault } from './faults';
 import { checkInvariants, type DeskEvidence, type Invariant } from './invariants';
+import type { PgFaultProxy } from './pg-fault-proxy';
+import { ChaosTeam } from './team';
+import { checkTeamInvariants } from './team-invariants';
 import { committedOn, readDesk, waitKind } from './ledger';
 import { Prng } from './prng';
 import { integrityCheck, ServiceProcess } from './service-process';
@@ -30,6 +35,8 @@ export interface ChaosOptions {
   minutes: number;
   /** Three desk processes on one data folder instead of two desks with a folder each. */
   shared?: boolean;
+  /** Three desks of one team on a throwaway PostgreSQL cluster, its faults drawn besides the others. */
+  team?: boolean;
   log?: (line: string) => void;
 }
 
@@ -40,6 +47,8 @@ export interface ChaosResult {
   faults: FaultTally;
   deskKills: number;
   serviceKills: number;
+  /** `pg_ctl stop -m immediate` of the team's cluster (team runs). */
+  pgCrashes: number;
   invariants: Invariant[];
   violations: number;
   durationMs: number;
@@ -53,6 +62,8 @@ const TIMEOUT_MS = 2_500;
 const CHAIN_TIMEOUT_MS = 1_000;
 const PASSPHRASE = 'chaos run passphrase, anvil test keys only';
 const BUYERS_PER_DESK = 2;
+/** The team's per-purchase cap, under each desk's own: some purchases a desk allows, the team refuses. */
+const TEAM_PER_PURCHASE_CAP = 40_000n;
 
 interface Lane {
   name: string;
@@ -64,6 +75,8 @@ interface Lane {
   buyerKeys: `0x${string}`[];
   buyer: number;
   evidence: Omit<DeskEvidence, 'rows' | 'snapshots' | 'delivered'>;
+  /** Team runs: this desk's route to the team database. */
+  pg: PgFaultProxy | null;
 }
 
 const menuSchema = z.object({ reports: z.array(z.object({ id: z.string() })) });
@@ -97,7 +110,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const started = Date.now();
   const deadline = started + options.minutes * 60_000;
   const root = mkdtempSync(path.join(tmpdir(), 'intel-desk-chaos-'));
-  const faults = new FaultTally();
+  const faults = new FaultTally(options.team ? TEAM_FAULT_KINDS : FAULT_KINDS);
   const outcomes = new Map<string, number>();
   const count = (label: string) => outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
   const cleanup: (() => Promise<void>)[] = [];
@@ -106,7 +119,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   try {
     const worker = await bundleDeskWorker();
     cleanup.push(async () => worker.remove());
-    chain = await startDemoChain({ buyerCount: 2 * BUYERS_PER_DESK });
+    chain = await startDemoChain({ buyerCount: (options.team ? 3 : 2) * BUYERS_PER_DESK });
     const demoChain = chain;
     cleanup.push(() => demoChain.stop());
     const service = new ServiceProcess({
@@ -135,7 +148,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       return killing;
     };
 
-    const names = options.shared ? ['desk-a', 'desk-b', 'desk-c'] : ['desk-a', 'desk-b'];
+    const names = options.shared || options.team ? ['desk-a', 'desk-b', 'desk-c'] : ['desk-a', 'desk-b'];
     const perDesk = Math.ceil(options.purchases / names.length);
     // Binds late in a run: the last purchases meet the daily cap, in-doubt ones counted. Processes on one
     // folder share one cap.
@@ -143,20 +156,35 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const dailyCap = BigInt(Math.max(100_000, perFolder * 10_000));
     // Processes on one folder draw from a few handles, so that they race for the same reports; the pool
     // grows with the run, so a long one does not end with every report owned.
-    const pool = Math.max(20, Math.ceil(options.purchases / 4));
-    const raced = options.shared ? new Map([...menus].slice(0, pool)) : menus;
+    // Desks of a team race harder still: the team's reservation is what is under test.
+    const pool = options.team
+      ? Math.max(8, Math.ceil(options.purchases / 6))
+      : Math.max(20, Math.ceil(options.purchases / 4));
+    const raced = options.shared || options.team ? new Map([...menus].slice(0, pool)) : menus;
+    // The team's daily cap binds before the desks' own do, late in a run, in-doubt purchases counted.
+    const team = options.team
+      ? await ChaosTeam.start({
+          perPurchase: TEAM_PER_PURCHASE_CAP,
+          daily: BigInt(Math.max(100_000, options.purchases * 6_000)),
+        })
+      : null;
+    if (team) {
+      cleanup.push(() => team.stop());
+      log(`team database up in ${Math.round((Date.now() - started) / 1000)} s`);
+    }
     const lanes: Lane[] = [];
     for (const [index, name] of names.entries()) {
       // Processes on one folder reach the service at one address, as the window and a CLI run of one person
       // do: the library keys reports by service URL. Their faults then strike whichever request comes.
+      // Desks of a team do too: the team claims a report per service URL, as analysts of one team name one
+      // service.
       const sharesWith = options.shared ? lanes[0] : undefined;
+      const sharedProxy = options.shared || options.team ? lanes[0]?.proxy : undefined;
       const proxy =
-        sharesWith?.proxy ?? new ServiceProxy(service.baseUrl, { delayMs: TIMEOUT_MS + 1_000, killService });
+        sharedProxy ?? new ServiceProxy(service.baseUrl, { delayMs: TIMEOUT_MS + 1_000, killService });
       const chainProxy = sharesWith?.chainProxy ?? new ChainProxy(chain.rpcUrl, CHAIN_TIMEOUT_MS + 1_500);
-      if (!sharesWith) {
-        await proxy.start();
-        await chainProxy.start();
-      }
+      if (!sharedProxy) await proxy.start();
+      if (!sharesWith) await chainProxy.start();
       const dataDir = path.join(root, options.shared ? 'shared' : name);
       // The first process on a shared folder sets up its wallet and caps.
       const setsUp = !options.shared || index === 0;
@@ -184,13 +212,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         buyerKeys,
         buyer: 0,
         evidence: { name, kills: 0, damaged: [], capBreaches: [], capChecks: 0 },
+        pg: null,
       });
       cleanup.push(async () => {
         await desk.kill();
-        if (sharesWith) return;
-        await proxy.close();
-        await chainProxy.close();
+        if (!sharedProxy) await proxy.close();
+        if (!sharesWith) await chainProxy.close();
       });
+      if (team) {
+        const member = await team.member(name);
+        lanes.at(-1)!.pg = member.proxy;
+        expectOk(await desk.send({ op: 'teamJoin', url: member.url }), 'joining the team');
+      }
       // Started after the first imported it, the others unlock the folder's wallet as they start.
       if (!setsUp) continue;
       expectOk(await desk.send({ op: 'useBuyer', key: buyerKeys[0]! }), 'importing the buyer key');
@@ -221,7 +254,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         }
         // A restarting service is waited for: purchases against a dead one would only test refusals.
         await killing;
-        const bought = await onePurchase(lane, demoChain, raced, faults, count, options.shared ?? false);
+        const bought = await onePurchase(
+          lane,
+          demoChain,
+          raced,
+          faults,
+          count,
+          options.shared ?? false,
+          team,
+        );
         const before = done;
         done += bought;
         if (Math.floor(done / 50) > Math.floor(before / 50))
@@ -232,7 +273,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         const today = committedOn(rows, new Date());
         if (today > dailyCap)
           lane.evidence.capBreaches.push(`${lane.name}: ${today} units committed today after purchase ${i}`);
+        await team?.checkCaps(`${lane.name} purchase ${i}`);
         if (i % 10 === 9) await reconcile(lane, 0);
+        if (team && i % 10 === 4) await teamSync(lane);
       }
     };
     await Promise.all(lanes.map(runLane));
@@ -240,6 +283,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     log(`purchases done in ${Math.round((Date.now() - started) / 1000)} s`);
 
     for (const lane of folders(lanes)) await settleAll(lane, demoChain, log);
+    if (team) await settleTeam(lanes, team, log);
+    const teamEvidence = team && {
+      rows: await team.rows(),
+      claims: await team.claims(),
+      caps: team.caps,
+      capBreaches: team.capBreaches,
+      capChecks: team.capChecks,
+    };
     for (const lane of lanes) {
       await lane.desk.stop();
       await lane.proxy.quiet();
@@ -247,21 +298,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const settlements = await settlementsOnChain(demoChain);
     const after = await Promise.all(buyers.map((b) => balanceOf(demoChain, b.address)));
     await service.stop();
+    // One desk per data folder: the processes sharing one are one desk to the person, with one ledger.
+    const desks: DeskEvidence[] = folders(lanes).map((first) => {
+      const sharing = lanes.filter((lane) => lane.dataDir === first.dataDir);
+      return {
+        ...first.evidence,
+        name: sharing.map((lane) => lane.name).join('+'),
+        kills: sharing.reduce((n, lane) => n + lane.evidence.kills, 0),
+        damaged: sharing.flatMap((lane) => lane.evidence.damaged),
+        capBreaches: sharing.flatMap((lane) => lane.evidence.capBreaches),
+        capChecks: sharing.reduce((n, lane) => n + lane.evidence.capChecks, 0),
+        ...readDesk(first.dataDir),
+        delivered: first.proxy.delivered,
+      };
+    });
     const invariants = checkInvariants({
-      // One desk per data folder: the processes sharing one are one desk to the person, with one ledger.
-      desks: folders(lanes).map((first) => {
-        const sharing = lanes.filter((lane) => lane.dataDir === first.dataDir);
-        return {
-          ...first.evidence,
-          name: sharing.map((lane) => lane.name).join('+'),
-          kills: sharing.reduce((n, lane) => n + lane.evidence.kills, 0),
-          damaged: sharing.flatMap((lane) => lane.evidence.damaged),
-          capBreaches: sharing.flatMap((lane) => lane.evidence.capBreaches),
-          capChecks: sharing.reduce((n, lane) => n + lane.evidence.capChecks, 0),
-          ...readDesk(first.dataDir),
-          delivered: first.proxy.delivered,
-        };
-      }),
+      desks,
       buyers: buyers.map((b, i) => ({ ...b, after: after[i]! })),
       settlements,
       caps: {
@@ -271,12 +323,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       service: {
         kills: service.kills,
         damaged: service.damaged,
-        replays: lanes.flatMap((lane) => lane.proxy.replays),
+        replays: [...new Set(lanes.map((lane) => lane.proxy))].flatMap((proxy) => proxy.replays),
         storeFile: service.storeFile,
       },
     });
+    if (teamEvidence) invariants.push(...checkTeamInvariants(teamEvidence, desks, settlements));
     const violations = invariants.reduce((n, inv) => n + inv.violations.length, 0);
-    // The evidence of a violation stays for whoever reproduces it: desk.db files, service.db.
+    // The evidence of a violation stays for whoever reproduces it: desk.db files, service.db (the team's
+    // cluster goes: its rows are in the report).
     keep = violations > 0;
     if (keep) log(`evidence kept in ${root}`);
     return {
@@ -286,6 +340,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       faults,
       deskKills: lanes.reduce((n, lane) => n + lane.evidence.kills, 0),
       serviceKills: service.kills,
+      pgCrashes: team?.pgCrashes ?? 0,
       invariants,
       violations,
       durationMs: Date.now() - started,
@@ -313,8 +368,9 @@ async function onePurchase(
   faults: FaultTally,
   count: (label: string) => void,
   shared: boolean,
+  team: ChaosTeam | null,
 ): Promise<number> {
-  const fault: Fault = drawFault(lane.prng);
+  const fault: Fault = drawFault(lane.prng, team !== null);
   faults.add(fault.kind);
   // Processes on one folder share its wallet: only a desk of its own switches buyers.
   if (!shared && lane.prng.next() < 0.05) {
@@ -351,6 +407,7 @@ async function onePurchase(
     default:
       break;
   }
+  const endTeamFault = team && lane.pg ? team.arm(fault, lane.pg) : async () => undefined;
   const skewMs = fault.skewMs ?? 0;
   const buy = (choice: { handle: string; selection: Selection }) =>
     lane.desk.send({ op: 'buy', ...choice, skewMs, killAt: fault.killAt ?? null });
@@ -370,6 +427,10 @@ async function onePurchase(
     }
   }
   if (results.some((result) => result.kind === 'killed')) await restart(lane);
+  // The purchase's end reaches the team in the background: a sync waits for it, so a cut meant for it
+  // strikes it and not a later purchase's.
+  if (fault.kind === 'pg_cut_after_reservation') await teamSync(lane);
+  await endTeamFault();
   // The idle spell ends: a block on the wall clock again, as the next transaction or interval would make.
   if (fault.kind === 'chain_idle') await catchUp(chain);
   // A chain that fails while reconciling: the desk asks it again under the same fault.
@@ -409,5 +470,30 @@ async function settleAll(lane: Lane, chain: DemoChain, log: (line: string) => vo
       `${lane.name}: ${open.length} in doubt; moving chain time past ${new Date(latest * 1000).toISOString()}`,
     );
     await advancePast(chain, latest);
+  }
+}
+
+/** `team sync` on one desk; the team out of reach (a fault still on) is the next sync's to catch up. */
+async function teamSync(lane: Lane): Promise<void> {
+  const result = await lane.desk.send({ op: 'teamSync' });
+  if (result.kind === 'killed') await restart(lane);
+  else if (result.kind === 'refused' && process.env['CHAOS_DEBUG'])
+    process.stderr.write(`${lane.name} team sync: ${result.message}\n`);
+}
+
+/**
+ * After the desks reconciled (settleAll): each desk tells the team how its purchases ended, publishes their
+ * reports and pulls the others', until no team purchase is left reserved. A desk whose purchase the team
+ * still holds reconciles again first.
+ */
+async function settleTeam(lanes: Lane[], team: ChaosTeam, log: (line: string) => void): Promise<void> {
+  await team.settled();
+  for (const lane of lanes) lane.pg?.resume();
+  for (let round = 0; round < 4; round++) {
+    for (const lane of lanes) await teamSync(lane);
+    const open = (await team.rows()).filter((row) => row.state === 'reserved');
+    if (open.length === 0) return;
+    log(`team: ${open.length} purchases still reserved; reconciling and syncing again`);
+    for (const lane of lanes) await reconcile(lane, 0);
   }
 }

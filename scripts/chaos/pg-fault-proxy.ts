@@ -1,7 +1,9 @@
 /**
  * A fault proxy in front of a PostgreSQL cluster's Unix socket, as a flaky network or a dying load balancer
  * would be: it passes the protocol through untouched, and on request swallows the server's answer to the next
- * statement whose text holds a word, then cuts the client off. The server has acted; the client never learns.
+ * statement whose text holds a word, then cuts the client off (the server has acted; the client never
+ * learns), cuts every connection and refuses new ones (the route gone), or holds every byte until resumed
+ * (a stalled route). The team tests and the chaos run's `--team` faults go through it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -13,8 +15,16 @@ export interface PgFaultProxy {
   socketDir: string;
   /** Swallow the answer to the next statement holding `word`, and close that client's connection. */
   cutAnswerTo(word: string): void;
+  /** No cut armed any more: an unspent one must not strike a later statement. */
+  disarm(): void;
   /** How many answers were cut so far. */
   cuts: number;
+  /** Cuts every open connection and refuses new ones until `up()`. */
+  down(): void;
+  up(): void;
+  /** Holds every byte both ways, nothing lost, until `resume()`. */
+  stall(): void;
+  resume(): void;
   close(): Promise<void>;
 }
 
@@ -22,15 +32,37 @@ export async function startPgFaultProxy(serverSocketDir: string): Promise<PgFaul
   const socketDir = mkdtempSync(path.join(tmpdir(), 'desk-pg-proxy-'));
   const sockets = new Set<Socket>();
   let cutWord: string | null = null;
+  let isDown = false;
+  let held: (() => void)[] | null = null;
+  const pass = (write: () => void) => (held ? held.push(write) : write());
   const proxy: PgFaultProxy = {
     socketDir,
     cutAnswerTo: (word) => {
       cutWord = word;
     },
+    disarm: () => {
+      cutWord = null;
+    },
     cuts: 0,
+    down: () => {
+      isDown = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    up: () => {
+      isDown = false;
+    },
+    stall: () => {
+      held ??= [];
+    },
+    resume: () => {
+      const writes = held ?? [];
+      held = null;
+      for (const write of writes) write();
+    },
     close: async () => undefined,
   };
   const server: Server = createServer((client) => {
+    if (isDown) return void client.destroy();
     const upstream = connect(path.join(serverSocketDir, '.s.PGSQL.5432'));
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -39,18 +71,22 @@ export async function startPgFaultProxy(serverSocketDir: string): Promise<PgFaul
     }
     let cutting = false;
     client.on('data', (chunk: Buffer) => {
-      if (cutWord !== null && chunk.toString('latin1').includes(cutWord)) {
-        cutWord = null;
-        cutting = true;
-      }
-      upstream.write(chunk);
+      pass(() => {
+        if (cutWord !== null && chunk.toString('latin1').includes(cutWord)) {
+          cutWord = null;
+          cutting = true;
+        }
+        upstream.write(chunk);
+      });
     });
     upstream.on('data', (chunk: Buffer) => {
-      if (!cutting) return void client.write(chunk);
-      // The server answered (and committed): the answer is dropped and the client cut off.
-      proxy.cuts += 1;
-      client.destroy();
-      upstream.destroy();
+      pass(() => {
+        if (!cutting) return void client.write(chunk);
+        // The server answered (and committed): the answer is dropped and the client cut off.
+        proxy.cuts += 1;
+        client.destroy();
+        upstream.destroy();
+      });
     });
     client.once('close', () => upstream.destroy());
     upstream.once('close', () => client.destroy());
@@ -58,6 +94,7 @@ export async function startPgFaultProxy(serverSocketDir: string): Promise<PgFaul
   await new Promise<void>((resolve) => server.listen(path.join(socketDir, '.s.PGSQL.5432'), resolve));
   proxy.close = () =>
     new Promise<void>((resolve) => {
+      proxy.resume();
       for (const socket of sockets) socket.destroy();
       server.close(() => {
         rmSync(socketDir, { recursive: true, force: true });
