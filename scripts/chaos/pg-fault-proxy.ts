@@ -15,6 +15,12 @@ export interface PgFaultProxy {
   socketDir: string;
   /** Swallow the answer to the next statement holding `word`, and close that client's connection. */
   cutAnswerTo(word: string): void;
+  /**
+   * Hold the answer to the next statement holding `word` (the server has acted) until `releaseAnswer()`;
+   * resolves once the answer is held. That connection alone waits; the others pass.
+   */
+  holdAnswerTo(word: string): Promise<void>;
+  releaseAnswer(): void;
   /** No cut armed any more: an unspent one must not strike a later statement. */
   disarm(): void;
   /** How many answers were cut so far. */
@@ -34,14 +40,28 @@ export async function startPgFaultProxy(serverSocketDir: string): Promise<PgFaul
   let cutWord: string | null = null;
   let isDown = false;
   let held: (() => void)[] | null = null;
+  let holdWord: string | null = null;
+  let holding: (() => void) | null = null;
+  let releaseHeld: (() => void) | null = null;
   const pass = (write: () => void) => (held ? held.push(write) : write());
   const proxy: PgFaultProxy = {
     socketDir,
     cutAnswerTo: (word) => {
       cutWord = word;
     },
+    holdAnswerTo: (word) =>
+      new Promise<void>((answered) => {
+        holdWord = word;
+        holding = answered;
+      }),
+    releaseAnswer: () => {
+      const release = releaseHeld;
+      releaseHeld = null;
+      release?.();
+    },
     disarm: () => {
       cutWord = null;
+      holdWord = null;
     },
     cuts: 0,
     down: () => {
@@ -70,17 +90,40 @@ export async function startPgFaultProxy(serverSocketDir: string): Promise<PgFaul
       socket.once('close', () => sockets.delete(socket));
     }
     let cutting = false;
+    let holdingHere: (() => void) | null = null;
+    let heldHere: (() => void)[] | null = null;
     client.on('data', (chunk: Buffer) => {
       pass(() => {
-        if (cutWord !== null && chunk.toString('latin1').includes(cutWord)) {
+        const text = chunk.toString('latin1');
+        if (cutWord !== null && text.includes(cutWord)) {
           cutWord = null;
           cutting = true;
+        }
+        if (holdWord !== null && holding && text.includes(holdWord)) {
+          holdWord = null;
+          holdingHere = holding;
+          holding = null;
         }
         upstream.write(chunk);
       });
     });
     upstream.on('data', (chunk: Buffer) => {
       pass(() => {
+        if (holdingHere) {
+          // The server answered (and committed): the answer waits until released.
+          const answered = holdingHere;
+          holdingHere = null;
+          heldHere = [];
+          releaseHeld = () => {
+            const writes = heldHere ?? [];
+            heldHere = null;
+            for (const write of writes) write();
+          };
+          heldHere.push(() => client.write(chunk));
+          answered();
+          return;
+        }
+        if (heldHere) return void heldHere.push(() => client.write(chunk));
         if (!cutting) return void client.write(chunk);
         // The server answered (and committed): the answer is dropped and the client cut off.
         proxy.cuts += 1;
@@ -95,6 +138,7 @@ export async function startPgFaultProxy(serverSocketDir: string): Promise<PgFaul
   proxy.close = () =>
     new Promise<void>((resolve) => {
       proxy.resume();
+      proxy.releaseAnswer();
       for (const socket of sockets) socket.destroy();
       server.close(() => {
         rmSync(socketDir, { recursive: true, force: true });
