@@ -82,6 +82,17 @@ async function run(command: WorkerCommand): Promise<unknown> {
         passphrase: env.PASSPHRASE,
       });
       return {};
+    case 'teamCreate': {
+      const created = await desk.handlers['team.create']({
+        url: command.url,
+        name: command.name,
+        dailyCap: command.dailyCapUnits,
+        perPurchaseCap: command.perPurchaseCapUnits,
+        timeZone: 'UTC',
+        overCap: 'refuse',
+      });
+      return { groupRole: created.groupRole };
+    }
     case 'teamJoin':
       await desk.handlers['team.join']({ url: command.url });
       return {};

@@ -173,6 +173,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       log(`team database up in ${Math.round((Date.now() - started) / 1000)} s`);
     }
     const lanes: Lane[] = [];
+    let groupRole: string | undefined;
     for (const [index, name] of names.entries()) {
       // Processes on one folder reach the service at one address, as the window and a CLI run of one person
       // do: the library keys reports by service URL. Their faults then strike whichever request comes.
@@ -220,7 +221,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         if (!sharesWith) await chainProxy.close();
       });
       if (team) {
-        const member = await team.member(name);
+        // The first desk is also the team's admin: it creates the team with its caps.
+        groupRole ??= z.object({ groupRole: z.string() }).parse(
+          expectOk(
+            await desk.send({
+              op: 'teamCreate',
+              url: team.adminUrl,
+              name: team.name,
+              perPurchaseCapUnits: team.caps.perPurchase.toString(),
+              dailyCapUnits: team.caps.daily.toString(),
+            }),
+            'creating the team',
+          ),
+        ).groupRole;
+        const member = await team.member(name, groupRole);
         lanes.at(-1)!.pg = member.proxy;
         expectOk(await desk.send({ op: 'teamJoin', url: member.url }), 'joining the team');
       }
@@ -357,8 +371,9 @@ function folders(lanes: Lane[]): Lane[] {
   return lanes.filter((lane, index) => lanes.findIndex((other) => other.dataDir === lane.dataDir) === index);
 }
 
-function expectOk(result: CommandResult, what: string): void {
+function expectOk(result: CommandResult, what: string): unknown {
   if (result.kind !== 'ok') throw new Error(`${what} failed: ${JSON.stringify(result)}`);
+  return result.result;
 }
 
 async function onePurchase(

@@ -1,19 +1,17 @@
 /**
- * The team side of a `--team` chaos run: a throwaway PostgreSQL cluster holding one team with caps, a login
- * role per desk, a fault proxy in front of the cluster for each desk, the Postgres faults drawn for a
+ * The team side of a `--team` chaos run: a throwaway PostgreSQL cluster for one team (a desk creates it, as
+ * its admin would with `team create`), a login role per desk, a fault proxy in front of the cluster for each desk, the Postgres faults drawn for a
  * purchase made to happen, and the team's rows read straight from the database (as the cluster's superuser,
  * never through a desk) for the invariants.
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { createTeam } from '../../src/core/team/admin';
 import { startCluster, type PgCluster } from '../pg-cluster';
 import type { Fault } from './faults';
 import { usdc } from './invariants';
 import { startPgFaultProxy, type PgFaultProxy } from './pg-fault-proxy';
 
 const DATABASE = 'chaos_team';
-const TEAM_NAME = 'chaos';
 
 export interface TeamCaps {
   perPurchase: bigint;
@@ -54,26 +52,18 @@ export class ChaosTeam {
   private crashing: Promise<void> = Promise.resolve();
   private readonly proxies: PgFaultProxy[] = [];
 
+  readonly name = 'chaos';
+
   private constructor(
     readonly cluster: PgCluster,
     readonly caps: TeamCaps,
   ) {}
 
-  /** Starts the cluster and creates the team with its caps, as its admin would with `team create`. */
+  /** Starts the cluster with an empty database for the team. */
   static async start(caps: TeamCaps): Promise<ChaosTeam> {
     const cluster = startCluster();
     try {
       await cluster.createDatabase(DATABASE);
-      await createTeam(
-        { url: cluster.url(DATABASE), password: null },
-        {
-          name: TEAM_NAME,
-          dailyCap: caps.daily,
-          perPurchaseCap: caps.perPurchase,
-          timeZone: 'UTC',
-          overCap: 'refuse',
-        },
-      );
       return new ChaosTeam(cluster, caps);
     } catch (error) {
       await cluster.stop().catch(() => undefined);
@@ -81,12 +71,20 @@ export class ChaosTeam {
     }
   }
 
-  /** A login role for one desk, granted the team's role, and the URL that desk joins with: through its proxy. */
-  async member(name: string): Promise<{ url: string; proxy: PgFaultProxy }> {
+  /** The admin's URL (the cluster's superuser, straight to its socket), for `team create`. */
+  get adminUrl(): string {
+    return this.cluster.url(DATABASE);
+  }
+
+  /**
+   * A login role for one desk, granted the team's group role, and the URL that desk joins with: through a
+   * fault proxy of its own.
+   */
+  async member(name: string, groupRole: string): Promise<{ url: string; proxy: PgFaultProxy }> {
     const role = `chaos_${name.replace(/[^a-z0-9]/g, '_')}`;
     const password = randomBytes(12).toString('hex');
     await this.cluster.createRole(role, password);
-    await this.cluster.query(DATABASE, `GRANT intel_desk_team_${TEAM_NAME} TO ${role}`);
+    await this.cluster.query(DATABASE, `GRANT "${groupRole}" TO ${role}`);
     const proxy = await startPgFaultProxy(this.cluster.socketDir);
     this.proxies.push(proxy);
     const url = `postgresql://${role}:${password}@/${DATABASE}?host=${encodeURIComponent(proxy.socketDir)}`;
