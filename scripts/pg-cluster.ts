@@ -3,7 +3,7 @@
  * Unix socket in a temp folder and no TCP port. initdb and pg_ctl refuse to run as root, so as root (CI) they
  * run as the `postgres` user through runuser, which then owns the cluster's folder.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -35,6 +35,8 @@ export interface PgCluster {
   /** `pg_ctl stop -m immediate`: the server dies as in a crash. */
   crash(): void;
   start(): void;
+  /** crash() then start(), without blocking the caller's event loop (its proxies go on meanwhile). */
+  crashAndRestart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -46,12 +48,20 @@ export function startCluster(): PgCluster {
   const socketDir = path.join(folder, 'socket');
   const asRoot = userInfo().uid === 0;
   const owner = asRoot ? Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()) : null;
+  const command = (tool: string, args: string[]): [string, string[]] =>
+    asRoot
+      ? ['runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]]
+      : [path.join(bin, tool), args];
   const run = (tool: string, args: string[]) => {
-    const command = asRoot ? 'runuser' : path.join(bin, tool);
-    const argv = asRoot ? ['-u', 'postgres', '--', path.join(bin, tool), ...args] : args;
-    const result = spawnSync(command, argv, { encoding: 'utf8' });
+    const result = spawnSync(...command(tool, args), { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${tool} failed: ${result.stderr || result.stdout}`);
   };
+  const runAsync = (tool: string, args: string[]) =>
+    new Promise<void>((resolve, reject) =>
+      execFile(...command(tool, args), { encoding: 'utf8' }, (error, stdout, stderr) =>
+        error ? reject(new Error(`${tool} failed: ${stderr || stdout}`)) : resolve(),
+      ),
+    );
   chmodSync(folder, 0o755);
   execFileSync('mkdir', ['-m', '0700', socketDir]);
   const passwordFile = path.join(folder, 'superuser-password');
@@ -74,13 +84,16 @@ export function startCluster(): PgCluster {
     '--locale=C',
   ]);
   const options = `-c listen_addresses='' -c unix_socket_directories='${socketDir}' -c fsync=off -c full_page_writes=off -c max_connections=200`;
-  const start = () =>
-    run('pg_ctl', ['-D', data, '-o', options, '-w', '-s', '-l', path.join(folder, 'log'), 'start']);
+  const startArgs = ['-D', data, '-o', options, '-w', '-s', '-l', path.join(folder, 'log'), 'start'];
+  const crashArgs = ['-D', data, '-m', 'immediate', '-w', '-s', 'stop'];
+  const start = () => run('pg_ctl', startArgs);
   start();
   const url = (database: string, user = 'postgres', password = SUPERUSER_PASSWORD) =>
     `postgresql://${encodeURIComponent(user)}:${encodeURIComponent(password)}@/${database}?host=${encodeURIComponent(socketDir)}`;
   const query = async (database: string, sql: string, values?: unknown[]) => {
     const client = new pg.Client({ connectionString: url(database) });
+    // A crash of the server mid-query rejects the query; the client's error event must not end the process.
+    client.on('error', () => undefined);
     await client.connect();
     try {
       return await client.query(sql, values);
@@ -99,8 +112,12 @@ export function startCluster(): PgCluster {
       await query('postgres', `CREATE ROLE "${name}" LOGIN PASSWORD '${password.replaceAll("'", "''")}'`);
     },
     query,
-    crash: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-s', 'stop']),
+    crash: () => run('pg_ctl', crashArgs),
     start,
+    async crashAndRestart() {
+      await runAsync('pg_ctl', crashArgs);
+      await runAsync('pg_ctl', startArgs);
+    },
     async stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-s', 'stop']);

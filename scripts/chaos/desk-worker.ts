@@ -82,6 +82,24 @@ async function run(command: WorkerCommand): Promise<unknown> {
         passphrase: env.PASSPHRASE,
       });
       return {};
+    case 'teamCreate': {
+      const created = await desk.handlers['team.create']({
+        url: command.url,
+        name: command.name,
+        dailyCap: command.dailyCapUnits,
+        perPurchaseCap: command.perPurchaseCapUnits,
+        timeZone: 'UTC',
+        overCap: 'refuse',
+      });
+      return { groupRole: created.groupRole };
+    }
+    case 'teamJoin':
+      await desk.handlers['team.join']({ url: command.url });
+      return {};
+    case 'teamSync': {
+      const synced = await desk.handlers['team.sync']({});
+      return { told: synced.told, published: synced.published, freed: synced.freed, pulled: synced.pulled };
+    }
     case 'close':
       await desk.close();
       return {};

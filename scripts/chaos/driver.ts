@@ -4,6 +4,8 @@
  * seeded source. It then reconciles until nothing is in doubt and checks the invariants against the chain.
  * With `shared`, three desk processes share one data folder (the window, a CLI run and the MCP server of one
  * person) and draw their purchases from a few handles, so they race for the same reports and the same caps.
+ * With `team`, three desks with a folder and a wallet each join one team on a throwaway PostgreSQL cluster,
+ * race for the same reports and the team's caps, and meet the team database's faults besides the others.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,16 +14,18 @@ import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { startDemoChain, type DemoChain } from '../../src/service/chain/demo-chain';
-import type { Selection } from '../../src/shared/rpc';
-import { advancePast, balanceOf, catchUp, idleFor, settlementsOnChain } from './chain';
+import { balanceOf, settlementsOnChain } from './chain';
 import { ChainProxy } from './chain-proxy';
 import { bundleDeskWorker } from './bundle';
-import { DeskProcess, type CommandResult } from './desk-process';
-import { drawFault, FaultTally, type Fault } from './faults';
+import { DeskProcess } from './desk-process';
+import { FAULT_KINDS, FaultTally, TEAM_FAULT_KINDS } from './faults';
 import { checkInvariants, type DeskEvidence, type Invariant } from './invariants';
-import { committedOn, readDesk, waitKind } from './ledger';
+import { expectOk, onePurchase, reconcile, settleAll, settleTeam, teamSync, type Lane } from './lane';
+import { ChaosTeam } from './team';
+import { checkTeamInvariants } from './team-invariants';
+import { committedOn, readDesk } from './ledger';
 import { Prng } from './prng';
-import { integrityCheck, ServiceProcess } from './service-process';
+import { ServiceProcess } from './service-process';
 import { ServiceProxy } from './service-proxy';
 
 export interface ChaosOptions {
@@ -30,6 +34,8 @@ export interface ChaosOptions {
   minutes: number;
   /** Three desk processes on one data folder instead of two desks with a folder each. */
   shared?: boolean;
+  /** Three desks of one team on a throwaway PostgreSQL cluster, its faults drawn besides the others. */
+  team?: boolean;
   log?: (line: string) => void;
 }
 
@@ -40,6 +46,8 @@ export interface ChaosResult {
   faults: FaultTally;
   deskKills: number;
   serviceKills: number;
+  /** `pg_ctl stop -m immediate` of the team's cluster (team runs). */
+  pgCrashes: number;
   invariants: Invariant[];
   violations: number;
   durationMs: number;
@@ -53,18 +61,8 @@ const TIMEOUT_MS = 2_500;
 const CHAIN_TIMEOUT_MS = 1_000;
 const PASSPHRASE = 'chaos run passphrase, anvil test keys only';
 const BUYERS_PER_DESK = 2;
-
-interface Lane {
-  name: string;
-  dataDir: string;
-  desk: DeskProcess;
-  proxy: ServiceProxy;
-  chainProxy: ChainProxy;
-  prng: Prng;
-  buyerKeys: `0x${string}`[];
-  buyer: number;
-  evidence: Omit<DeskEvidence, 'rows' | 'snapshots' | 'delivered'>;
-}
+/** The team's per-purchase cap, under each desk's own: some purchases a desk allows, the team refuses. */
+const TEAM_PER_PURCHASE_CAP = 40_000n;
 
 const menuSchema = z.object({ reports: z.array(z.object({ id: z.string() })) });
 const shelfSchema = z.object({ entries: z.array(z.object({ username: z.string() })) });
@@ -84,20 +82,12 @@ async function catalog(baseUrl: string): Promise<Map<string, string[]>> {
   return menus;
 }
 
-function choose(prng: Prng, menus: Map<string, string[]>): { handle: string; selection: Selection } {
-  const handle = prng.pick([...menus.keys()]);
-  const ids = menus.get(handle) ?? [];
-  // Mostly a few reports; sometimes the whole handle, which the per-purchase cap often refuses.
-  if (prng.next() < 0.1 || ids.length === 0) return { handle, selection: { kind: 'all' } };
-  return { handle, selection: { kind: 'ids', ids: prng.sample(ids, prng.int(1, 3)) } };
-}
-
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const log = options.log ?? (() => undefined);
   const started = Date.now();
   const deadline = started + options.minutes * 60_000;
   const root = mkdtempSync(path.join(tmpdir(), 'intel-desk-chaos-'));
-  const faults = new FaultTally();
+  const faults = new FaultTally(options.team ? TEAM_FAULT_KINDS : FAULT_KINDS);
   const outcomes = new Map<string, number>();
   const count = (label: string) => outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
   const cleanup: (() => Promise<void>)[] = [];
@@ -106,7 +96,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   try {
     const worker = await bundleDeskWorker();
     cleanup.push(async () => worker.remove());
-    chain = await startDemoChain({ buyerCount: 2 * BUYERS_PER_DESK });
+    chain = await startDemoChain({ buyerCount: (options.team ? 3 : 2) * BUYERS_PER_DESK });
     const demoChain = chain;
     cleanup.push(() => demoChain.stop());
     const service = new ServiceProcess({
@@ -135,7 +125,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       return killing;
     };
 
-    const names = options.shared ? ['desk-a', 'desk-b', 'desk-c'] : ['desk-a', 'desk-b'];
+    const names = options.shared || options.team ? ['desk-a', 'desk-b', 'desk-c'] : ['desk-a', 'desk-b'];
     const perDesk = Math.ceil(options.purchases / names.length);
     // Binds late in a run: the last purchases meet the daily cap, in-doubt ones counted. Processes on one
     // folder share one cap.
@@ -143,20 +133,36 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const dailyCap = BigInt(Math.max(100_000, perFolder * 10_000));
     // Processes on one folder draw from a few handles, so that they race for the same reports; the pool
     // grows with the run, so a long one does not end with every report owned.
-    const pool = Math.max(20, Math.ceil(options.purchases / 4));
-    const raced = options.shared ? new Map([...menus].slice(0, pool)) : menus;
+    // Desks of a team race harder still: the team's reservation is what is under test.
+    const pool = options.team
+      ? Math.max(8, Math.ceil(options.purchases / 6))
+      : Math.max(20, Math.ceil(options.purchases / 4));
+    const raced = options.shared || options.team ? new Map([...menus].slice(0, pool)) : menus;
+    // The team's daily cap binds before the desks' own do, late in a run, in-doubt purchases counted.
+    const team = options.team
+      ? await ChaosTeam.start({
+          perPurchase: TEAM_PER_PURCHASE_CAP,
+          daily: BigInt(Math.max(100_000, options.purchases * 6_000)),
+        })
+      : null;
+    if (team) {
+      cleanup.push(() => team.stop());
+      log(`team database up in ${Math.round((Date.now() - started) / 1000)} s`);
+    }
     const lanes: Lane[] = [];
+    let groupRole: string | undefined;
     for (const [index, name] of names.entries()) {
       // Processes on one folder reach the service at one address, as the window and a CLI run of one person
       // do: the library keys reports by service URL. Their faults then strike whichever request comes.
+      // Desks of a team do too: the team claims a report per service URL, as analysts of one team name one
+      // service.
       const sharesWith = options.shared ? lanes[0] : undefined;
+      const sharedProxy = options.shared || options.team ? lanes[0]?.proxy : undefined;
       const proxy =
-        sharesWith?.proxy ?? new ServiceProxy(service.baseUrl, { delayMs: TIMEOUT_MS + 1_000, killService });
+        sharedProxy ?? new ServiceProxy(service.baseUrl, { delayMs: TIMEOUT_MS + 1_000, killService });
       const chainProxy = sharesWith?.chainProxy ?? new ChainProxy(chain.rpcUrl, CHAIN_TIMEOUT_MS + 1_500);
-      if (!sharesWith) {
-        await proxy.start();
-        await chainProxy.start();
-      }
+      if (!sharedProxy) await proxy.start();
+      if (!sharesWith) await chainProxy.start();
       const dataDir = path.join(root, options.shared ? 'shared' : name);
       // The first process on a shared folder sets up its wallet and caps.
       const setsUp = !options.shared || index === 0;
@@ -184,13 +190,31 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         buyerKeys,
         buyer: 0,
         evidence: { name, kills: 0, damaged: [], capBreaches: [], capChecks: 0 },
+        pg: null,
       });
       cleanup.push(async () => {
         await desk.kill();
-        if (sharesWith) return;
-        await proxy.close();
-        await chainProxy.close();
+        if (!sharedProxy) await proxy.close();
+        if (!sharesWith) await chainProxy.close();
       });
+      if (team) {
+        // The first desk is also the team's admin: it creates the team with its caps.
+        groupRole ??= z.object({ groupRole: z.string() }).parse(
+          expectOk(
+            await desk.send({
+              op: 'teamCreate',
+              url: team.adminUrl,
+              name: team.name,
+              perPurchaseCapUnits: team.caps.perPurchase.toString(),
+              dailyCapUnits: team.caps.daily.toString(),
+            }),
+            'creating the team',
+          ),
+        ).groupRole;
+        const member = await team.member(name, groupRole);
+        lanes.at(-1)!.pg = member.proxy;
+        expectOk(await desk.send({ op: 'teamJoin', url: member.url }), 'joining the team');
+      }
       // Started after the first imported it, the others unlock the folder's wallet as they start.
       if (!setsUp) continue;
       expectOk(await desk.send({ op: 'useBuyer', key: buyerKeys[0]! }), 'importing the buyer key');
@@ -221,7 +245,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         }
         // A restarting service is waited for: purchases against a dead one would only test refusals.
         await killing;
-        const bought = await onePurchase(lane, demoChain, raced, faults, count, options.shared ?? false);
+        const bought = await onePurchase(
+          lane,
+          demoChain,
+          raced,
+          faults,
+          count,
+          options.shared ?? false,
+          team,
+        );
         const before = done;
         done += bought;
         if (Math.floor(done / 50) > Math.floor(before / 50))
@@ -232,7 +264,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         const today = committedOn(rows, new Date());
         if (today > dailyCap)
           lane.evidence.capBreaches.push(`${lane.name}: ${today} units committed today after purchase ${i}`);
+        await team?.checkCaps(`${lane.name} purchase ${i}`);
         if (i % 10 === 9) await reconcile(lane, 0);
+        if (team && i % 10 === 4) await teamSync(lane);
       }
     };
     await Promise.all(lanes.map(runLane));
@@ -240,6 +274,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     log(`purchases done in ${Math.round((Date.now() - started) / 1000)} s`);
 
     for (const lane of folders(lanes)) await settleAll(lane, demoChain, log);
+    if (team) await settleTeam(lanes, team, log);
+    const teamEvidence = team && {
+      rows: await team.rows(),
+      claims: await team.claims(),
+      caps: team.caps,
+      capBreaches: team.capBreaches,
+      capChecks: team.capChecks,
+    };
     for (const lane of lanes) {
       await lane.desk.stop();
       await lane.proxy.quiet();
@@ -247,21 +289,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const settlements = await settlementsOnChain(demoChain);
     const after = await Promise.all(buyers.map((b) => balanceOf(demoChain, b.address)));
     await service.stop();
+    // One desk per data folder: the processes sharing one are one desk to the person, with one ledger.
+    const desks: DeskEvidence[] = folders(lanes).map((first) => {
+      const sharing = lanes.filter((lane) => lane.dataDir === first.dataDir);
+      return {
+        ...first.evidence,
+        name: sharing.map((lane) => lane.name).join('+'),
+        kills: sharing.reduce((n, lane) => n + lane.evidence.kills, 0),
+        damaged: sharing.flatMap((lane) => lane.evidence.damaged),
+        capBreaches: sharing.flatMap((lane) => lane.evidence.capBreaches),
+        capChecks: sharing.reduce((n, lane) => n + lane.evidence.capChecks, 0),
+        ...readDesk(first.dataDir),
+        delivered: first.proxy.delivered,
+      };
+    });
     const invariants = checkInvariants({
-      // One desk per data folder: the processes sharing one are one desk to the person, with one ledger.
-      desks: folders(lanes).map((first) => {
-        const sharing = lanes.filter((lane) => lane.dataDir === first.dataDir);
-        return {
-          ...first.evidence,
-          name: sharing.map((lane) => lane.name).join('+'),
-          kills: sharing.reduce((n, lane) => n + lane.evidence.kills, 0),
-          damaged: sharing.flatMap((lane) => lane.evidence.damaged),
-          capBreaches: sharing.flatMap((lane) => lane.evidence.capBreaches),
-          capChecks: sharing.reduce((n, lane) => n + lane.evidence.capChecks, 0),
-          ...readDesk(first.dataDir),
-          delivered: first.proxy.delivered,
-        };
-      }),
+      desks,
       buyers: buyers.map((b, i) => ({ ...b, after: after[i]! })),
       settlements,
       caps: {
@@ -271,12 +314,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       service: {
         kills: service.kills,
         damaged: service.damaged,
-        replays: lanes.flatMap((lane) => lane.proxy.replays),
+        replays: [...new Set(lanes.map((lane) => lane.proxy))].flatMap((proxy) => proxy.replays),
         storeFile: service.storeFile,
       },
     });
+    if (teamEvidence) invariants.push(...checkTeamInvariants(teamEvidence, desks, settlements));
     const violations = invariants.reduce((n, inv) => n + inv.violations.length, 0);
-    // The evidence of a violation stays for whoever reproduces it: desk.db files, service.db.
+    // The evidence of a violation stays for whoever reproduces it: desk.db files, service.db (the team's
+    // cluster goes: its rows are in the report).
     keep = violations > 0;
     if (keep) log(`evidence kept in ${root}`);
     return {
@@ -286,6 +331,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       faults,
       deskKills: lanes.reduce((n, lane) => n + lane.evidence.kills, 0),
       serviceKills: service.kills,
+      pgCrashes: team?.pgCrashes ?? 0,
       invariants,
       violations,
       durationMs: Date.now() - started,
@@ -300,114 +346,4 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 /** The first lane of each data folder. */
 function folders(lanes: Lane[]): Lane[] {
   return lanes.filter((lane, index) => lanes.findIndex((other) => other.dataDir === lane.dataDir) === index);
-}
-
-function expectOk(result: CommandResult, what: string): void {
-  if (result.kind !== 'ok') throw new Error(`${what} failed: ${JSON.stringify(result)}`);
-}
-
-async function onePurchase(
-  lane: Lane,
-  chain: DemoChain,
-  menus: Map<string, string[]>,
-  faults: FaultTally,
-  count: (label: string) => void,
-  shared: boolean,
-): Promise<number> {
-  const fault: Fault = drawFault(lane.prng);
-  faults.add(fault.kind);
-  // Processes on one folder share its wallet: only a desk of its own switches buyers.
-  if (!shared && lane.prng.next() < 0.05) {
-    lane.buyer = (lane.buyer + 1) % lane.buyerKeys.length;
-    expectOk(await lane.desk.send({ op: 'useBuyer', key: lane.buyerKeys[lane.buyer]! }), 'switching buyer');
-  }
-  const { handle, selection } = choose(lane.prng, menus);
-  switch (fault.kind) {
-    case 'refused':
-      lane.proxy.armRefusal();
-      break;
-    case 'reset':
-    case 'answer_dropped':
-    case 'answer_delayed':
-    case 'gateway_502':
-    case 'gateway_504':
-    case 'rate_limited_429':
-    case 'paid_twice':
-    case 'paid_twice_second_answer':
-      lane.proxy.arm(fault.kind);
-      break;
-    case 'service_kill':
-      lane.proxy.arm('service_kill', fault.killAfterMs ?? 0);
-      break;
-    case 'chain_stall':
-      lane.chainProxy.mode = 'stall';
-      break;
-    case 'chain_error':
-      lane.chainProxy.mode = 'error';
-      break;
-    case 'chain_idle':
-      await idleFor(chain, fault.idleSeconds ?? 300);
-      break;
-    default:
-      break;
-  }
-  const skewMs = fault.skewMs ?? 0;
-  const buy = (choice: { handle: string; selection: Selection }) =>
-    lane.desk.send({ op: 'buy', ...choice, skewMs, killAt: fault.killAt ?? null });
-  const results = await Promise.all(
-    fault.kind === 'concurrent_purchases'
-      ? [buy({ handle, selection }), buy(choose(lane.prng, menus))]
-      : [buy({ handle, selection })],
-  );
-  for (const result of results) {
-    if (result.kind === 'killed') count('killed');
-    else if (result.kind === 'refused') {
-      count(`refused:${result.code}`);
-      if (process.env['CHAOS_DEBUG']) process.stderr.write(`${lane.name} ${fault.kind}: ${result.message}\n`);
-    } else {
-      const outcome = z.object({ status: z.string(), code: z.string().nullable() }).parse(result.result);
-      count(outcome.code ? `${outcome.status}:${outcome.code}` : outcome.status);
-    }
-  }
-  if (results.some((result) => result.kind === 'killed')) await restart(lane);
-  // The idle spell ends: a block on the wall clock again, as the next transaction or interval would make.
-  if (fault.kind === 'chain_idle') await catchUp(chain);
-  // A chain that fails while reconciling: the desk asks it again under the same fault.
-  if (fault.kind === 'chain_stall' || fault.kind === 'chain_error') await reconcile(lane, skewMs);
-  lane.chainProxy.mode = 'pass';
-  await lane.proxy.reset();
-  return results.length;
-}
-
-async function restart(lane: Lane): Promise<void> {
-  await lane.desk.gone();
-  lane.evidence.kills++;
-  const verdict = integrityCheck(path.join(lane.dataDir, 'desk.db'));
-  if (verdict !== 'ok') lane.evidence.damaged.push(verdict);
-  await lane.proxy.reset();
-  lane.chainProxy.mode = 'pass';
-  await lane.desk.start();
-}
-
-async function reconcile(lane: Lane, skewMs: number): Promise<void> {
-  const result = await lane.desk.send({ op: 'reconcile', skewMs });
-  if (result.kind === 'killed') await restart(lane);
-}
-
-/** Reconciles until only paid-not-delivered purchases stay open, moving chain time past their windows. */
-async function settleAll(lane: Lane, chain: DemoChain, log: (line: string) => void): Promise<void> {
-  lane.chainProxy.mode = 'pass';
-  await lane.proxy.reset();
-  for (let round = 0; round < 6; round++) {
-    await reconcile(lane, 0);
-    const open = readDesk(lane.dataDir).rows.filter(
-      (row) => (row.state === 'in_doubt' && waitKind(row) !== 'redelivery') || row.state === 'sent',
-    );
-    if (open.length === 0) return;
-    const latest = Math.max(...open.map((row) => row.valid_before));
-    log(
-      `${lane.name}: ${open.length} in doubt; moving chain time past ${new Date(latest * 1000).toISOString()}`,
-    );
-    await advancePast(chain, latest);
-  }
 }

@@ -43,8 +43,26 @@ export const FAULT_WEIGHTS = {
   concurrent_purchases: 6,
 } as const;
 
-export type FaultKind = keyof typeof FAULT_WEIGHTS;
+/**
+ * Drawn besides the others with `--team`: the team's PostgreSQL failing around the reservation each purchase
+ * takes there before signing. Each desk reaches it through a fault proxy of its own.
+ */
+export const TEAM_FAULT_WEIGHTS = {
+  /** The desk's route to the team database is cut before the reservation, new connections refused. */
+  pg_down: 4,
+  /** The reservation commits; its answer (the COMMIT's) is cut on the way back. */
+  pg_commit_cut: 4,
+  /** The reservation's answer arrives; the connection is cut at the purchase's end (its finish). */
+  pg_cut_after_reservation: 4,
+  /** The cluster is stopped with `pg_ctl stop -m immediate` during the purchase, then started again. */
+  pg_crash: 2,
+  /** The desk's route to the team database stalls for a while, every byte held, then resumes. */
+  pg_stall: 4,
+} as const;
+
+export type FaultKind = keyof typeof FAULT_WEIGHTS | keyof typeof TEAM_FAULT_WEIGHTS;
 export const FAULT_KINDS = Object.keys(FAULT_WEIGHTS) as FaultKind[];
+export const TEAM_FAULT_KINDS = [...FAULT_KINDS, ...Object.keys(TEAM_FAULT_WEIGHTS)] as FaultKind[];
 
 /**
  * Where a desk kill may land: every step the purchaser reports, from signing to the end (`quoted` is the
@@ -64,11 +82,20 @@ export interface Fault {
   idleSeconds?: number;
   /** service_kill: milliseconds after the paid request reached the service. */
   killAfterMs?: number;
+  /** pg_crash: milliseconds after the purchase started; pg_stall: how long the route stalls. */
+  pgAfterMs?: number;
 }
 
-export function drawFault(prng: Prng): Fault {
-  const kind = weighted(prng, FAULT_WEIGHTS);
+/** A fault for one purchase; `team` adds the team database's to the menu (the default run draws as before). */
+export function drawFault(prng: Prng, team = false): Fault {
+  const kind: FaultKind = team
+    ? weighted<FaultKind>(prng, { ...FAULT_WEIGHTS, ...TEAM_FAULT_WEIGHTS })
+    : weighted(prng, FAULT_WEIGHTS);
   switch (kind) {
+    case 'pg_crash':
+      return { kind, pgAfterMs: prng.int(0, 60) };
+    case 'pg_stall':
+      return { kind, pgAfterMs: prng.int(200, 2_500) };
     case 'desk_kill':
       return { kind, killAt: prng.pick(KILL_STEPS) };
     case 'clock_skew':
@@ -83,7 +110,11 @@ export function drawFault(prng: Prng): Fault {
 }
 
 export class FaultTally {
-  readonly drawn = new Map<FaultKind, number>(FAULT_KINDS.map((kind) => [kind, 0]));
+  readonly drawn: Map<FaultKind, number>;
+
+  constructor(private readonly kinds: readonly FaultKind[] = FAULT_KINDS) {
+    this.drawn = new Map(kinds.map((kind) => [kind, 0]));
+  }
 
   add(kind: FaultKind): void {
     this.drawn.set(kind, (this.drawn.get(kind) ?? 0) + 1);
@@ -94,6 +125,6 @@ export class FaultTally {
   }
 
   line(): string {
-    return FAULT_KINDS.map((kind) => `${kind}=${this.get(kind)}`).join(' ');
+    return this.kinds.map((kind) => `${kind}=${this.get(kind)}`).join(' ');
   }
 }

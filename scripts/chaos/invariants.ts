@@ -47,7 +47,8 @@ export interface Evidence {
   service: { kills: number; damaged: string[]; replays: Replay[]; storeFile: string };
 }
 
-const usdc = (units: bigint) => `${units / 1_000_000n}.${(units % 1_000_000n).toString().padStart(6, '0')}`;
+export const usdc = (units: bigint) =>
+  `${units / 1_000_000n}.${(units % 1_000_000n).toString().padStart(6, '0')}`;
 
 function balances(e: Evidence): Invariant {
   const violations: string[] = [];

@@ -20,6 +20,19 @@ export const workerCommandSchema = z.discriminatedUnion('op', [
     perPurchaseCapUnits: z.string().regex(/^\d+$/),
     dailyCapUnits: z.string().regex(/^\d+$/),
   }),
+  /** `intel-desk team create`, as the team's admin: the schema and the team with its caps. */
+  z.object({
+    op: z.literal('teamCreate'),
+    id: z.number(),
+    url: z.string(),
+    name: z.string(),
+    perPurchaseCapUnits: z.string().regex(/^\d+$/),
+    dailyCapUnits: z.string().regex(/^\d+$/),
+  }),
+  /** Joins the team at a member's URL (password included), as `intel-desk team join` does. */
+  z.object({ op: z.literal('teamJoin'), id: z.number(), url: z.string() }),
+  /** `intel-desk team sync`: tell the team how purchases ended, publish, free lapsed ones, pull. */
+  z.object({ op: z.literal('teamSync'), id: z.number() }),
   z.object({ op: z.literal('close'), id: z.number() }),
 ]);
 export type WorkerCommand = z.infer<typeof workerCommandSchema>;

@@ -5,7 +5,7 @@ export function reportLines(result: ChaosResult): string[] {
   const lines = [
     `chaos seed=${result.seed} purchases=${result.purchases} duration=${(result.durationMs / 1000).toFixed(1)}s stopped_by=${result.stopReason}`,
     `faults ${result.faults.line()}`,
-    `kills desk=${result.deskKills} service=${result.serviceKills}`,
+    `kills desk=${result.deskKills} service=${result.serviceKills}${result.faults.drawn.has('pg_crash') ? ` postgres=${result.pgCrashes}` : ''}`,
     `outcomes ${[...result.outcomes]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([label, n]) => `${label}=${n}`)
@@ -19,7 +19,7 @@ export function reportLines(result: ChaosResult): string[] {
   lines.push(
     result.violations === 0
       ? `violations=0 seed=${result.seed}`
-      : `violations=${result.violations}: reproduce with npm run chaos -- --seed ${result.seed} --purchases ${result.purchases}`,
+      : `violations=${result.violations}: reproduce with npm run chaos -- --seed ${result.seed} --purchases ${result.purchases}${result.faults.drawn.has('pg_crash') ? ' --team' : ''}`,
   );
   return lines;
 }

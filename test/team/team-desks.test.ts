@@ -15,7 +15,7 @@ import { startFlakyProxy, type FlakyProxy } from '../core/flaky-proxy';
 import { anvilCall } from '../service/chain-time';
 import { postgresBin, startCluster, type PgCluster } from '../../scripts/pg-cluster';
 import { createTestTeam, type TestTeam } from './team-helpers';
-import { startPgLink, type PgLink } from './pg-link';
+import { startPgFaultProxy, type PgFaultProxy } from '../../scripts/chaos/pg-fault-proxy';
 
 const UNIT = 10_000n;
 let stack: Stack;
@@ -24,7 +24,7 @@ let flaky: FlakyProxy;
 let handles: string[];
 const folders: { dir: string; remove(): void }[] = [];
 const desks: DeskCore[] = [];
-const links: PgLink[] = [];
+const links: PgFaultProxy[] = [];
 
 function folder(prefix: string): string {
   const made = tempDir(prefix);
@@ -37,7 +37,7 @@ async function member(
   analyst: string,
   buyer: number,
   serviceUrl = stack.baseUrl,
-  link: PgLink | null = null,
+  link: PgFaultProxy | null = null,
 ) {
   const dir = folder(`desk-team-${analyst}-`);
   const { desk } = await deskWithWallet({ ...stack, baseUrl: serviceUrl }, dir, buyer, { timeoutMs: 5_000 });
@@ -104,7 +104,7 @@ afterAll(async () => {
 describe.skipIf(postgresBin() === null)('a team of desks', () => {
   it('reads offline, refuses to buy while the team is unreachable, and catches up after', async () => {
     const team = await createTestTeam(cluster, ['dan', 'erin'], folder('desk-team-admin-'));
-    const link = await startPgLink(cluster.socketDir);
+    const link = await startPgFaultProxy(cluster.socketDir);
     links.push(link);
     const dan = await member(team, 'dan', 0);
     const erin = await member(team, 'erin', 1, stack.baseUrl, link);
@@ -114,7 +114,7 @@ describe.skipIf(postgresBin() === null)('a team of desks', () => {
     await dan.desk.handlers['team.sync']({});
     await erin.desk.handlers['team.sync']({});
     // Erin alone loses the team; dan goes on buying.
-    await link.unplug();
+    link.down();
     expect((await buy(dan.desk, handles[4]!, ids.slice(2, 4))).status).toBe('completed');
     await dan.desk.handlers['team.sync']({});
     // Erin reads and searches what she pulled; buying moves no money.
@@ -128,7 +128,7 @@ describe.skipIf(postgresBin() === null)('a team of desks', () => {
     expect(refusal.code).toBe('team_unreachable');
     expect(refusal.message).toMatch(/Nothing was signed/);
     expect(await erin.desk.handlers['team.status']({})).toMatchObject({ joined: true, reachable: false });
-    await link.plug();
+    link.up();
     await erin.desk.handlers['team.sync']({});
     // Erin holds what the team holds, byte for byte: the same (service, report id, SHA-256) set.
     const teamReports = await cluster.query(

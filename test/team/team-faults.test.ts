@@ -10,7 +10,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import { settlementsOnChain } from '../../scripts/chaos/chain';
 import { deskWithWallet, failure, ledgerRows, tempDir } from '../core/helpers';
 import { postgresBin, startCluster, type PgCluster } from '../../scripts/pg-cluster';
-import { startPgFaultProxy, type PgFaultProxy } from './pg-fault-proxy';
+import { startPgFaultProxy, type PgFaultProxy } from '../../scripts/chaos/pg-fault-proxy';
 import { createTestTeam, type TestTeam } from './team-helpers';
 
 let stack: Stack;

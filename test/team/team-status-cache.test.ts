@@ -10,7 +10,7 @@ import { startStack, type Stack } from '../../src/service/stack';
 import { STATUS_FRESH_MS } from '../../src/core/team/team-desk';
 import { deskWithWallet, firstHandle, tempDir } from '../core/helpers';
 import { postgresBin, startCluster, type PgCluster } from '../../scripts/pg-cluster';
-import { startPgFaultProxy, type PgFaultProxy } from './pg-fault-proxy';
+import { startPgFaultProxy, type PgFaultProxy } from '../../scripts/chaos/pg-fault-proxy';
 import { createTestTeam } from './team-helpers';
 
 const runs = postgresBin() !== null;

@@ -59,6 +59,11 @@ export class TeamDesk implements TeamGate {
   /** The team's status as last read, and when (this desk's clock): see status(). */
   private heard: { url: string; status: TeamStatus; at: number } | null = null;
   private reading: StatusReading | null = null;
+  /**
+   * Purchases this process reserved on the team and has not yet ended or released: until their ledger row
+   * exists (or while they wait for a signature) a sync must not take them for ones that signed nothing.
+   */
+  private readonly underWay = new Set<string>();
 
   constructor(private readonly deps: TeamDeskDeps) {
     this.following = new TeamFollow({
@@ -143,10 +148,12 @@ export class TeamDesk implements TeamGate {
     this.forgetStatus();
     // Noted before asking: if the answer to the COMMIT is lost, the row may exist, and the next sync finds
     // no ledger row for it here and releases it.
+    this.underWay.add(reservation.purchaseId);
     this.tell(reservation.purchaseId, 'reserved');
     try {
       await authority.reserve({ ...reservation, deskId: membership.deskId, analyst: membership.analyst });
     } catch (error) {
+      this.underWay.delete(reservation.purchaseId);
       if (error instanceof DeskError && error.code !== 'team_unreachable')
         this.forget(reservation.purchaseId);
       throw error;
@@ -195,6 +202,7 @@ export class TeamDesk implements TeamGate {
   }
 
   async release(purchaseId: string): Promise<void> {
+    this.underWay.delete(purchaseId);
     const authority = this.authority();
     if (!authority || !this.told(purchaseId)) return;
     // Unreachable now: the row stays 'reserved' here, and the next sync finds no ledger row and releases it.
@@ -203,6 +211,7 @@ export class TeamDesk implements TeamGate {
   }
 
   ended(purchaseId: string): void {
+    this.underWay.delete(purchaseId);
     if (!this.told(purchaseId)) return;
     this.forgetStatus();
     void this.serially(() => this.tellOutcomes()).catch(() => undefined);
@@ -258,7 +267,8 @@ export class TeamDesk implements TeamGate {
   /**
    * Tells the team how each purchase it has not heard the end of ended here, from the ledger: completed is
    * paid and its reports published; failed, or never recorded (nothing was signed), frees its reports; sent
-   * or in doubt stays held, counted in full against the team's caps, until the ledger knows.
+   * or in doubt stays held, counted in full against the team's caps, until the ledger knows. One this process
+   * still has under way has no ledger row yet: it is left to its purchase, which tells the team when it ends.
    */
   private async tellOutcomes(): Promise<{ told: number; published: number }> {
     const authority = this.authority();
@@ -273,6 +283,7 @@ export class TeamDesk implements TeamGate {
     for (const { purchase_id: purchaseId, told: was } of open) {
       const row = this.deps.ledger.get(purchaseId);
       if (!row || row.state === 'signed') {
+        if (this.underWay.has(purchaseId)) continue;
         if (row?.state === 'signed' && this.holdsReservation(purchaseId)) continue;
         await authority.release(purchaseId);
         this.tell(purchaseId, 'failed');
