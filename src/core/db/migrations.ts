@@ -381,4 +381,8 @@ export const MIGRATIONS: readonly string[] = [
      sha256 TEXT NOT NULL,
      PRIMARY KEY (service_url, id)
    );`,
+  // 19: which process reserved each team purchase (a reservation's holder), so a team sync in another process
+  // on this folder leaves a purchase still between the team's reservation and its ledger row to that process
+  // instead of freeing reports it is about to pay for (team/team-told.ts).
+  `ALTER TABLE team_purchases ADD COLUMN holder_json TEXT;`,
 ];

@@ -15,6 +15,7 @@ import { authorizationUsed } from '../payments/chain-state';
 import { TeamAuthority, type LapsedTeamPurchase, type TeamStatus } from './authority';
 import type { TeamMembership } from './membership';
 import { TeamFollow } from './team-follow';
+import { TeamTold } from './team-told';
 import { TeamPull, type PullInto } from './team-pull';
 
 export interface TeamDeskDeps {
@@ -49,8 +50,6 @@ interface StatusReading {
   answer: Promise<StatusRead>;
 }
 
-type Told = 'reserved' | 'in_doubt' | 'paid' | 'published' | 'failed';
-
 export class TeamDesk implements TeamGate {
   private authorityHeld: { url: string; authority: TeamAuthority } | null = null;
   /** Syncs run one after another: two would publish the same purchase twice (harmless, but wasted). */
@@ -64,8 +63,10 @@ export class TeamDesk implements TeamGate {
    * exists (or while they wait for a signature) a sync must not take them for ones that signed nothing.
    */
   private readonly underWay = new Set<string>();
+  private readonly records: TeamTold;
 
   constructor(private readonly deps: TeamDeskDeps) {
+    this.records = new TeamTold(deps.db, deps.now);
     this.following = new TeamFollow({
       authority: () => this.authority(),
       sync: () => this.sync(),
@@ -149,13 +150,13 @@ export class TeamDesk implements TeamGate {
     // Noted before asking: if the answer to the COMMIT is lost, the row may exist, and the next sync finds
     // no ledger row for it here and releases it.
     this.underWay.add(reservation.purchaseId);
-    this.tell(reservation.purchaseId, 'reserved');
+    this.records.reserving(reservation.purchaseId);
     try {
       await authority.reserve({ ...reservation, deskId: membership.deskId, analyst: membership.analyst });
     } catch (error) {
       this.underWay.delete(reservation.purchaseId);
       if (error instanceof DeskError && error.code !== 'team_unreachable')
-        this.forget(reservation.purchaseId);
+        this.records.forget(reservation.purchaseId);
       throw error;
     } finally {
       // A status read while the reservation was on its way may not count it.
@@ -204,15 +205,15 @@ export class TeamDesk implements TeamGate {
   async release(purchaseId: string): Promise<void> {
     this.underWay.delete(purchaseId);
     const authority = this.authority();
-    if (!authority || !this.told(purchaseId)) return;
+    if (!authority || !this.records.told(purchaseId)) return;
     // Unreachable now: the row stays 'reserved' here, and the next sync finds no ledger row and releases it.
     const released = await authority.release(purchaseId).catch(() => null);
-    if (released !== null) this.tell(purchaseId, 'failed');
+    if (released !== null) this.records.tell(purchaseId, 'failed');
   }
 
   ended(purchaseId: string): void {
     this.underWay.delete(purchaseId);
-    if (!this.told(purchaseId)) return;
+    if (!this.records.told(purchaseId)) return;
     this.forgetStatus();
     void this.serially(() => this.tellOutcomes()).catch(() => undefined);
   }
@@ -244,63 +245,39 @@ export class TeamDesk implements TeamGate {
     return next;
   }
 
-  private told(purchaseId: string): Told | null {
-    const row = this.deps.db
-      .prepare<[string], { told: Told }>('SELECT told FROM team_purchases WHERE purchase_id = ?')
-      .get(purchaseId);
-    return row?.told ?? null;
-  }
-
-  private tell(purchaseId: string, told: Told): void {
-    this.deps.db
-      .prepare(
-        `INSERT INTO team_purchases (purchase_id, told, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (purchase_id) DO UPDATE SET told = excluded.told, updated_at = excluded.updated_at`,
-      )
-      .run(purchaseId, told, new Date(this.deps.now()).toISOString());
-  }
-
-  private forget(purchaseId: string): void {
-    this.deps.db.prepare('DELETE FROM team_purchases WHERE purchase_id = ?').run(purchaseId);
-  }
-
   /**
    * Tells the team how each purchase it has not heard the end of ended here, from the ledger: completed is
    * paid and its reports published; failed, or never recorded (nothing was signed), frees its reports; sent
    * or in doubt stays held, counted in full against the team's caps, until the ledger knows. One this process
-   * still has under way has no ledger row yet: it is left to its purchase, which tells the team when it ends.
+   * or another live one on this folder still has under way has no ledger row yet: it is left to its purchase,
+   * which tells the team when it ends (or, its process gone, the next sync here frees it).
    */
   private async tellOutcomes(): Promise<{ told: number; published: number }> {
     const authority = this.authority();
     if (!authority) return { told: 0, published: 0 };
-    const open = this.deps.db
-      .prepare<[], { purchase_id: string; told: Told }>(
-        "SELECT purchase_id, told FROM team_purchases WHERE told IN ('reserved', 'in_doubt', 'paid')",
-      )
-      .all();
     let told = 0;
     let published = 0;
-    for (const { purchase_id: purchaseId, told: was } of open) {
+    for (const { purchaseId, told: was, heldElsewhere } of this.records.open()) {
       const row = this.deps.ledger.get(purchaseId);
       if (!row || row.state === 'signed') {
-        if (this.underWay.has(purchaseId)) continue;
+        if (this.underWay.has(purchaseId) || heldElsewhere) continue;
         if (row?.state === 'signed' && this.holdsReservation(purchaseId)) continue;
         await authority.release(purchaseId);
-        this.tell(purchaseId, 'failed');
+        this.records.tell(purchaseId, 'failed');
         told++;
       } else if (row.state === 'failed') {
         await authority.finish(purchaseId, 'failed', null);
-        this.tell(purchaseId, 'failed');
+        this.records.tell(purchaseId, 'failed');
         told++;
       } else if (row.state === 'completed') {
         if (was !== 'paid') await authority.finish(purchaseId, 'paid', row.tx_hash);
-        this.tell(purchaseId, 'paid');
+        this.records.tell(purchaseId, 'paid');
         published += await authority.publish(purchaseId, this.reportsOf(purchaseId));
-        this.tell(purchaseId, 'published');
+        this.records.tell(purchaseId, 'published');
         told++;
       } else if (was !== 'in_doubt' && row.state === 'in_doubt') {
         await authority.finish(purchaseId, 'in_doubt', null);
-        this.tell(purchaseId, 'in_doubt');
+        this.records.tell(purchaseId, 'in_doubt');
         told++;
       }
     }
@@ -351,6 +328,7 @@ export class TeamDesk implements TeamGate {
     await this.following.stop();
     await this.queue;
     await this.dropAuthority();
+    this.records.close();
   }
 }
 
