@@ -17,6 +17,7 @@ export interface Provenance {
   reportId?: string;
   boughtAt?: string | null;
   purchaseId?: string | null;
+  boughtBy?: { analyst: string; deskId: string } | null;
 }
 
 /** Where an owned report came from: its service, handle, id, and the purchase that stored it. */
@@ -27,6 +28,7 @@ export function provenanceOf(view: ReportView): Required<Provenance> {
     reportId: view.snapshot.id,
     boughtAt: view.purchase?.createdAt ?? null,
     purchaseId: view.purchase?.id ?? null,
+    boughtBy: view.boughtBy ?? null,
   };
 }
 
@@ -59,6 +61,7 @@ function described(p: Provenance): string {
     ...(p.reportId ? [`report ${oneLine(p.reportId)}`] : []),
     ...(p.boughtAt ? [`bought ${oneLine(p.boughtAt)}`] : []),
     ...(p.purchaseId ? [`purchase ${oneLine(p.purchaseId)}`] : []),
+    ...(p.boughtBy ? [`bought for the team by ${oneLine(p.boughtBy.analyst)}`] : []),
   ].join(', ');
 }
 

@@ -33,6 +33,7 @@ function item(entry: LibraryItem): z.infer<typeof reportItemOut> {
     period: periodOf(entry.dateRange),
     boughtAt: entry.purchasedAt,
     spent: money(entry.spentUnits),
+    boughtBy: entry.boughtBy ?? null,
     tags: entry.tags,
   };
 }
@@ -123,6 +124,7 @@ export function libraryTools(server: McpServer, call: CoreCall): void {
           model: plain(view.snapshot.model),
           boughtAt: provenance.boughtAt,
           purchaseId: provenance.purchaseId,
+          boughtBy: provenance.boughtBy,
         },
         markdown: fenced.inside(md.content),
         analytics: plainRecord(view.snapshot.analytics),

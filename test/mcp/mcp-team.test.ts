@@ -123,7 +123,12 @@ describe.skipIf(!runs)('an MCP session of a desk in a team', () => {
       const read = await mcp.client.callTool({ name: 'read_report', arguments: { id: ids[0] } });
       expect(read.isError).toBeFalsy();
       const report = (read.structuredContent as { report: { id: string; handle: string } }).report;
-      expect(report).toMatchObject({ id: ids[0], handle: handle.toLowerCase() });
+      expect(report).toMatchObject({
+        id: ids[0],
+        handle: handle.toLowerCase(),
+        boughtBy: { analyst: expect.stringMatching(/^bob_/), deskId: expect.any(String) },
+      });
+      expect(texts(read).join('\n')).toMatch(/bought for the team by bob_/);
     } finally {
       await mcp.close();
     }
