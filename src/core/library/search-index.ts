@@ -186,7 +186,7 @@ export class SearchIndex {
 
   /**
    * `again` replaces what an earlier copy left. Without `filters`, they are read from the stored row.
-   * `rawChars`: the length of the stored JSON, which decides whether a snippet's text is kept.
+   * `rawChars`: the length of the stored JSON, which decides whether a snippet's text is kept. The text indexed.
    */
   private index(
     key: number,
@@ -194,7 +194,7 @@ export class SearchIndex {
     filters: FilterRow | null,
     rawChars: number,
     again: boolean,
-  ): void {
+  ): string {
     const { removeText, addText, removeTopics, storedOf } = this.prepared();
     if (again) {
       removeText.run(key);
@@ -206,6 +206,7 @@ export class SearchIndex {
     // indexed it; a copy stored again keeps its key, so its words are added here.
     if (again) this.vocabulary.addText(text);
     this.derive(key, snapshot, filters ?? storedOf.get(key) ?? null, text, rawChars);
+    return text;
   }
 
   /** A report's facts, topics and date-order row (with its snippet text when its JSON is large). */
@@ -307,21 +308,28 @@ export class SearchIndex {
     // Every page and search asks first: with nothing to index, no write lock is taken (another process,
     // such as a CLI run on the same library, may hold it).
     if (!anyPending.get()?.pending) return 0;
-    return this.db
+    const texts: string[] = [];
+    const { from, upTo } = this.db
       .transaction(() => {
-        const rows = pending.all(indexedUpTo.get()?.n ?? 0, max);
+        const after = indexedUpTo.get()?.n ?? 0;
+        const rows = pending.all(after, max);
         for (const row of rows) {
           const held = this.take(row);
-          if (held) this.index(row.key, held.snapshot, held.filters, held.chars, false);
+          if (held) texts.push(this.index(row.key, held.snapshot, held.filters, held.chars, false));
           else {
             const stored = storedOf.get(row.key);
-            this.index(row.key, parsedRaw(stored?.raw), stored ?? null, stored?.raw.length ?? 0, false);
+            const snapshot = parsedRaw(stored?.raw);
+            texts.push(this.index(row.key, snapshot, stored ?? null, stored?.raw.length ?? 0, false));
           }
         }
         const last = rows.at(-1);
         if (last) markIndexed.run(last.key);
-        return rows.length;
+        return { from: after, upTo: last?.key ?? after };
       })
       .immediate();
+    // Committed: the words go to the list now. Read back from the reports later, a backlog past what the list
+    // catches up on (a team's first pull) had it read the whole index again, and prefixes waited for FTS5.
+    this.vocabulary.indexed(from, upTo, texts);
+    return texts.length;
   }
 }
