@@ -5,7 +5,7 @@
  * against 100k own alone (no worse than 1.2×).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDeskDb } from '../src/core/db/open';
@@ -16,7 +16,7 @@ import { TeamAuthority } from '../src/core/team/authority';
 import { TeamMembership } from '../src/core/team/membership';
 import { TeamPull } from '../src/core/team/team-pull';
 import { startCluster, type PgCluster } from '../scripts/pg-cluster';
-import { searchLatencies } from './cache';
+import { searchLatencies, searchLatenciesSideBySide } from './cache';
 import { reportCorpus, type CorpusEntry } from './corpus';
 import { longestStall, percentile, round, timeMsAsync, type Section } from './measure';
 
@@ -26,6 +26,8 @@ const RESERVATIONS_PER_DESK = 40;
 const REPORTS = Number(process.env['INTEL_DESK_BENCH_TEAM_REPORTS'] ?? 100_000);
 const SERVICE = 'http://127.0.0.1:8402';
 const TEAM = 'Bench';
+/** How long the thread's timer is watched with nothing to do, before the join. */
+const IDLE_MS = 5_000;
 
 async function reservationLatencies(cluster: PgCluster, database: string): Promise<number[]> {
   const authorities: TeamAuthority[] = [];
@@ -139,7 +141,12 @@ export const teamSection: Section = {
       })();
       await cluster.createRole('bench_joiner', 'pw-joiner');
       await cluster.query(database, `GRANT ${groupRoleFor(TEAM)} TO bench_joiner`);
-      const ownOnly = searchLatencies(store);
+      const ownBeforeJoin = searchLatencies(store);
+      // The library as it was before the join, searched beside the joined one afterwards: on a machine other
+      // work keeps busy, the two figures of the ratio are then taken under the same load.
+      copyFileSync(path.join(dir, 'desk.db'), path.join(dir, 'own.db'));
+      // What the machine does to this thread's timer with nothing to do: the floor under the join's stall.
+      const idle = await longestStall(() => new Promise((resolve) => setTimeout(resolve, IDLE_MS)));
 
       const membership = new TeamMembership(
         db,
@@ -155,7 +162,11 @@ export const teamSection: Section = {
       });
       await authority.close();
       await store.vocabulary.ready();
-      const withTeam = searchLatencies(store);
+      const own = openDeskDb(path.join(dir, 'own.db')).db;
+      const ownStore = new SnapshotStore(own);
+      await ownStore.vocabulary.ready();
+      const [ownOnly, withTeam] = searchLatenciesSideBySide([ownStore, store]) as [number[], number[]];
+      own.close();
       db.close();
       const ownP95 = percentile(ownOnly, 95);
       const teamP95 = percentile(withTeam, 95);
@@ -166,6 +177,10 @@ export const teamSection: Section = {
         join_reports_pulled: pulled,
         join_s: round(join.ms / 1000, 1),
         join_longest_stall_ms: round(join.stallMs, 1),
+        join_longest_stall_less_cpu_wait_ms: round(join.stallLessWaitMs, 1),
+        idle_longest_stall_ms: round(idle.stallMs, 1),
+        idle_longest_stall_less_cpu_wait_ms: round(idle.stallLessWaitMs, 1),
+        search_p95_ms_100k_own_before_join: round(percentile(ownBeforeJoin, 95), 3),
         search_p95_ms_100k_own: round(ownP95, 3),
         search_p95_ms_100k_own_100k_team: round(teamP95, 3),
         search_p95_ratio: round(teamP95 / ownP95, 2),

@@ -145,4 +145,30 @@ describe('library with an indexing backlog', () => {
       data.remove();
     }
   });
+
+  it('stops a step of the pass at its deadline, after one report at least, and the next goes on in order', () => {
+    const data = tempDir('desk-backlog-');
+    try {
+      unindexedLibrary(path.join(data.dir, 'desk.db'));
+      const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+      try {
+        const store = new SnapshotStore(db);
+        const indexedUpTo = () =>
+          db.prepare<[], { n: number }>('SELECT indexed_up_to AS n FROM search_progress WHERE id = 1').get()!
+            .n;
+        // A deadline already past: one report, however many the step may take.
+        expect(store.searchIndex.catchUp(INDEX_STEP, performance.now() - 1)).toBe(1);
+        expect(indexedUpTo()).toBe(1);
+        expect(store.searchIndex.catchUp(INDEX_STEP)).toBe(INDEX_STEP);
+        expect(indexedUpTo()).toBe(INDEX_STEP + 1);
+        const hits = store.searchPage({ text: 'geothermal', limit: REPORTS, offset: 0 });
+        expect(hits.count).toBe(REPORTS);
+        expect(new Set(hits.hits.map((hit) => hit.id)).size).toBe(REPORTS);
+      } finally {
+        db.close();
+      }
+    } finally {
+      data.remove();
+    }
+  });
 });
