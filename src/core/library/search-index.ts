@@ -294,6 +294,17 @@ export class SearchIndex {
     });
   }
 
+  /**
+   * For a writer that should not outrun the pass (a team's first pull): whether reports stored are still to
+   * be indexed. The pass's steps run in the turns the writer waits; a pass an error stopped takes its step
+   * here, so the error reaches the writer instead of the writer waiting for ever.
+   */
+  behind(): boolean {
+    if (!this.prepared().anyPending.get()?.pending) return false;
+    if (!this.scheduled && this.step(STEP_BUDGET_MS)) this.schedule();
+    return true;
+  }
+
   /** null when every stored report is indexed; else how far the pass has got. */
   progress(): LibraryIndexing | null {
     const { anyPending, fillPending, progress } = this.prepared();
