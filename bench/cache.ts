@@ -53,6 +53,14 @@ function bareTable(file: string): { db: Database.Database; insert: (corpus: Corp
 }
 
 export function searchLatencies(store: SnapshotStore): number[] {
+  return searchLatenciesSideBySide([store])[0]!;
+}
+
+/**
+ * The same 200 queries timed in each store in turn, query by query (the first store first on even queries,
+ * last on odd ones), so contention from the rest of the machine lands on every side of a comparison.
+ */
+export function searchLatenciesSideBySide(stores: SnapshotStore[]): number[][] {
   const words = TOPICS.flatMap((topic) => topic.split(' ')).concat([
     'posted',
     'sentiment',
@@ -60,7 +68,7 @@ export function searchLatencies(store: SnapshotStore): number[] {
     'official',
     'reporters',
   ]);
-  const samples: number[] = [];
+  const samples: number[][] = stores.map(() => []);
   for (let i = 0; i < 200; i++) {
     // One word, two words, and (every fifth) a quoted phrase or a prefix, as a person types them.
     const word = words[i % words.length]!;
@@ -72,9 +80,13 @@ export function searchLatencies(store: SnapshotStore): number[] {
         : i % 3 === 0
           ? `${word} ${words[(i * 7) % words.length]}`
           : word;
-    // As the app asks while a person types: the last bare word is a prefix.
-    // A page as the Library asks for it (SEARCH_PAGE in the renderer).
-    samples.push(timeMs(() => store.searchPage({ text: query, limit: 25, offset: 0, prefixLast: true })));
+    const order = stores.map((_, k) => (i % 2 === 0 ? k : stores.length - 1 - k));
+    for (const k of order)
+      // As the app asks while a person types: the last bare word is a prefix.
+      // A page as the Library asks for it (SEARCH_PAGE in the renderer).
+      samples[k]!.push(
+        timeMs(() => stores[k]!.searchPage({ text: query, limit: 25, offset: 0, prefixLast: true })),
+      );
   }
   return samples;
 }

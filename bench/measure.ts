@@ -1,4 +1,5 @@
 /** Timing helpers for the benchmarks: wall-clock samples, percentiles, bounded concurrent loops. */
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 export interface Section {
   name: string;
@@ -48,22 +49,47 @@ export async function throughput(
 }
 
 /**
+ * Nanoseconds this thread has waited for a CPU while ready to run (Linux's schedstat), or null elsewhere. On a
+ * machine other processes keep busy, a timer fires late by that wait too, though the thread was not busy.
+ */
+function runQueueWaitNs(): number | null {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The longest time this thread could not run a 1 ms timer: a blocked loop fires it late by the length of
  * the block. monitorEventLoopDelay alone misses a block that starts and ends before its first sample.
+ * `stallLessWaitMs`: the longest such gap less the time the thread spent in it waiting for a CPU other
+ * processes held (on Linux; else equal to `stallMs`): what this thread's own work and I/O held it.
  */
-export async function longestStall(action: () => Promise<unknown>): Promise<{ stallMs: number; ms: number }> {
+export async function longestStall(
+  action: () => Promise<unknown>,
+): Promise<{ stallMs: number; stallLessWaitMs: number; ms: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   let last = performance.now();
+  let lastWait = runQueueWaitNs();
   let longest = 0;
-  const probe = setInterval(() => {
+  let longestLessWait = 0;
+  const sample = () => {
     const now = performance.now();
-    longest = Math.max(longest, now - last - 1);
+    const wait = runQueueWaitNs();
+    const gap = now - last - 1;
+    longest = Math.max(longest, gap);
+    const waited = wait !== null && lastWait !== null ? (wait - lastWait) / 1e6 : 0;
+    longestLessWait = Math.max(longestLessWait, gap - waited);
     last = now;
-  }, 1);
+    lastWait = wait;
+  };
+  const probe = setInterval(sample, 1);
   histogram.enable();
   const ms = await timeMsAsync(action);
-  longest = Math.max(longest, performance.now() - last - 1);
+  sample();
   histogram.disable();
   clearInterval(probe);
-  return { stallMs: Math.max(longest, histogram.max / 1e6), ms };
+  const stallMs = Math.max(longest, histogram.max / 1e6);
+  return { stallMs, stallLessWaitMs: lastWait === null ? stallMs : longestLessWait, ms };
 }

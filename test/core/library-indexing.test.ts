@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openDeskDb } from '../../src/core/db/open';
 import { SnapshotStore } from '../../src/core/library/snapshots';
 import { INDEX_STEP } from '../../src/core/library/search-index';
+import { MAX_CATCH_UP } from '../../src/core/library/search-vocabulary';
 import type { IntelReportSnapshot } from '../../src/shared/wire';
 import { indexingUntilDone, tempDir } from './helpers';
 
@@ -90,6 +91,79 @@ describe('library with an indexing backlog', () => {
         const page = store.page({ limit: 10 });
         expect(page.indexing).toBeUndefined();
         expect(page.items.map((item) => item.id)).toEqual(['r1']);
+      } finally {
+        db.close();
+      }
+    } finally {
+      data.remove();
+    }
+  });
+
+  it("keeps a backlog's words for typed prefixes as its pass indexes it, past what the list reads back", async () => {
+    const data = tempDir('desk-backlog-');
+    try {
+      const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+      try {
+        const store = new SnapshotStore(db);
+        const put = (entries: IntelReportSnapshot[]) =>
+          db.transaction(() =>
+            store.put(
+              SERVICE,
+              'ada',
+              entries.map((snap) => ({ snapshot: snap, raw: JSON.stringify(snap) })),
+              null,
+              '2026-02-01T00:00:00.000Z',
+            ),
+          )();
+        put([snapshot(0)]);
+        store.indexPending();
+        await store.vocabulary.ready();
+        // A team's first pull: more reports than the list catches up on by reading them back, a new word in
+        // the last ones, indexed by the background pass in its steps.
+        const backlog = Array.from({ length: MAX_CATCH_UP + INDEX_STEP }, (_, n) => snapshot(n + 1));
+        for (const snap of backlog.slice(-3)) snap.narrative = { summary: `zeolite beds ${snap.id}` };
+        put(backlog);
+        await indexingUntilDone(store);
+        expect(store.vocabulary.expand('zeol')).toEqual(['zeolite']);
+        const found = store.searchPage({ text: 'zeol', limit: 10, offset: 0, prefixLast: true });
+        const byFts = db
+          .prepare<[], { rowid: number }>(
+            `SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH '"zeol"*'`,
+          )
+          .all();
+        expect(found.hits.map((hit) => hit.id).sort()).toEqual(
+          backlog
+            .slice(-3)
+            .map((snap) => snap.id)
+            .sort(),
+        );
+        expect(found.hits).toHaveLength(byFts.length);
+      } finally {
+        db.close();
+      }
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('stops a step of the pass at its deadline, after one report at least, and the next goes on in order', () => {
+    const data = tempDir('desk-backlog-');
+    try {
+      unindexedLibrary(path.join(data.dir, 'desk.db'));
+      const { db } = openDeskDb(path.join(data.dir, 'desk.db'));
+      try {
+        const store = new SnapshotStore(db);
+        const indexedUpTo = () =>
+          db.prepare<[], { n: number }>('SELECT indexed_up_to AS n FROM search_progress WHERE id = 1').get()!
+            .n;
+        // A deadline already past: one report, however many the step may take.
+        expect(store.searchIndex.catchUp(INDEX_STEP, performance.now() - 1)).toBe(1);
+        expect(indexedUpTo()).toBe(1);
+        expect(store.searchIndex.catchUp(INDEX_STEP)).toBe(INDEX_STEP);
+        expect(indexedUpTo()).toBe(INDEX_STEP + 1);
+        const hits = store.searchPage({ text: 'geothermal', limit: REPORTS, offset: 0 });
+        expect(hits.count).toBe(REPORTS);
+        expect(new Set(hits.hits.map((hit) => hit.id)).size).toBe(REPORTS);
       } finally {
         db.close();
       }

@@ -186,7 +186,7 @@ export class SearchIndex {
 
   /**
    * `again` replaces what an earlier copy left. Without `filters`, they are read from the stored row.
-   * `rawChars`: the length of the stored JSON, which decides whether a snippet's text is kept.
+   * `rawChars`: the length of the stored JSON, which decides whether a snippet's text is kept. The text indexed.
    */
   private index(
     key: number,
@@ -194,7 +194,7 @@ export class SearchIndex {
     filters: FilterRow | null,
     rawChars: number,
     again: boolean,
-  ): void {
+  ): string {
     const { removeText, addText, removeTopics, storedOf } = this.prepared();
     if (again) {
       removeText.run(key);
@@ -206,6 +206,7 @@ export class SearchIndex {
     // indexed it; a copy stored again keeps its key, so its words are added here.
     if (again) this.vocabulary.addText(text);
     this.derive(key, snapshot, filters ?? storedOf.get(key) ?? null, text, rawChars);
+    return text;
   }
 
   /** A report's facts, topics and date-order row (with its snippet text when its JSON is large). */
@@ -252,8 +253,11 @@ export class SearchIndex {
    */
   step(budgetMs = Number.POSITIVE_INFINITY): boolean {
     const size = Math.max(1, Math.min(INDEX_STEP, Math.floor(budgetMs / this.msPerReport)));
-    const indexed = this.timed(() => this.catchUp(size));
-    if (indexed === size) return true;
+    // The size follows the last steps' rate, which a run of larger reports outgrows: the step also stops at
+    // its budget (a team's first pull went to 28 ms a step against 12).
+    const deadline = performance.now() + budgetMs;
+    const indexed = this.timed(() => this.catchUp(size, deadline));
+    if (indexed === size || performance.now() >= deadline) return true;
     return this.timed(() => this.fillStep(size - indexed)) > 0;
   }
 
@@ -290,6 +294,17 @@ export class SearchIndex {
     });
   }
 
+  /**
+   * For a writer that should not outrun the pass (a team's first pull): whether reports stored are still to
+   * be indexed. The pass's steps run in the turns the writer waits; a pass an error stopped takes its step
+   * here, so the error reaches the writer instead of the writer waiting for ever.
+   */
+  behind(): boolean {
+    if (!this.prepared().anyPending.get()?.pending) return false;
+    if (!this.scheduled && this.step(STEP_BUDGET_MS)) this.schedule();
+    return true;
+  }
+
   /** null when every stored report is indexed; else how far the pass has got. */
   progress(): LibraryIndexing | null {
     const { anyPending, fillPending, progress } = this.prepared();
@@ -299,29 +314,38 @@ export class SearchIndex {
   }
 
   /**
-   * Indexes the reports stored since the last call, at most `max` of them, in one transaction; returns how
-   * many. Keys only grow (reports are never deleted), so "up to" is exact.
+   * Indexes the reports stored since the last call, at most `max` of them and none begun past `deadline` (a
+   * performance.now() time; at least one is), in one transaction; returns how many. Keys only grow (reports
+   * are never deleted), so "up to" is exact.
    */
-  catchUp(max = Number.MAX_SAFE_INTEGER): number {
+  catchUp(max = Number.MAX_SAFE_INTEGER, deadline = Number.POSITIVE_INFINITY): number {
     const { indexedUpTo, anyPending, pending, storedOf, markIndexed } = this.prepared();
     // Every page and search asks first: with nothing to index, no write lock is taken (another process,
     // such as a CLI run on the same library, may hold it).
     if (!anyPending.get()?.pending) return 0;
-    return this.db
+    const texts: string[] = [];
+    const { from, upTo } = this.db
       .transaction(() => {
-        const rows = pending.all(indexedUpTo.get()?.n ?? 0, max);
-        for (const row of rows) {
+        const after = indexedUpTo.get()?.n ?? 0;
+        let last: number | undefined;
+        for (const row of pending.all(after, max)) {
+          if (last !== undefined && performance.now() >= deadline) break;
+          last = row.key;
           const held = this.take(row);
-          if (held) this.index(row.key, held.snapshot, held.filters, held.chars, false);
+          if (held) texts.push(this.index(row.key, held.snapshot, held.filters, held.chars, false));
           else {
             const stored = storedOf.get(row.key);
-            this.index(row.key, parsedRaw(stored?.raw), stored ?? null, stored?.raw.length ?? 0, false);
+            const snapshot = parsedRaw(stored?.raw);
+            texts.push(this.index(row.key, snapshot, stored ?? null, stored?.raw.length ?? 0, false));
           }
         }
-        const last = rows.at(-1);
-        if (last) markIndexed.run(last.key);
-        return rows.length;
+        if (last !== undefined) markIndexed.run(last);
+        return { from: after, upTo: last ?? after };
       })
       .immediate();
+    // Committed: the words go to the list now. Read back from the reports later, a backlog past what the list
+    // catches up on (a team's first pull) had it read the whole index again, and prefixes waited for FTS5.
+    this.vocabulary.indexed(from, upTo, texts);
+    return texts.length;
   }
 }

@@ -15,7 +15,7 @@ import { foldWord } from './search-syntax';
 /** Words read per step: fts5vocab walks each word's doclist to count it, up to 3 ms for a word in every report. */
 const LOAD_STEP = 10;
 /** Reports indexed elsewhere past which the list is read again from the index instead of from each report. */
-const MAX_CATCH_UP = 2_000;
+export const MAX_CATCH_UP = 2_000;
 /** Past this many words, a prefix is left to FTS5: the OR would cost more than the merge. */
 export const MAX_EXPANSION = 64;
 
@@ -123,6 +123,17 @@ export class SearchVocabulary {
   addText(text: string): void {
     if (!this.loading && !this.done) return;
     for (const word of wordsOfText(text)) this.insert(word);
+  }
+
+  /**
+   * The texts of the reports this process has just indexed and committed, keys after `from` up to `upTo`: the
+   * list takes their words as it would from the reports, without reading them back. Skipped when the list is
+   * not where they start (another process indexed in between): catchUp then reads the reports.
+   */
+  indexed(from: number, upTo: number, texts: readonly string[]): void {
+    if ((!this.loading && !this.done) || this.knownUpTo !== from) return;
+    for (const text of texts) this.addText(text);
+    this.knownUpTo = upTo;
   }
 
   /** Adds the words of reports indexed since the list last looked; false when it must be read again. */

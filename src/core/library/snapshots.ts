@@ -150,6 +150,11 @@ export class SnapshotStore {
     this.searchIndex.schedule();
   }
 
+  /** Whether the indexing pass has yet to reach reports stored here (see SearchIndex.behind). */
+  indexBehind(): boolean {
+    return this.searchIndex.behind();
+  }
+
   /** Runs the indexing pass over every report stored since it last ran (see SearchIndex). */
   indexPending(max?: number): number {
     return this.searchIndex.catchUp(max);

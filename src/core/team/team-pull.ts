@@ -19,6 +19,8 @@ export interface PullInto {
     purchaseId: null,
     storedAt: string,
   ): void;
+  /** Whether the library's indexing pass has yet to reach reports stored (see SearchIndex.behind). */
+  indexBehind(): boolean;
 }
 
 const BATCH = 500;
@@ -54,15 +56,26 @@ export class TeamPull {
     for (;;) {
       const after = this.membership.current()?.pulledUpTo ?? 0;
       const batch = await this.authority.pull(after, BATCH);
-      if (batch.length === 0) return stored;
-      // A step at a time keeps a window's core free during a large first pull; the library's own indexing
-      // pass, which each store schedules, takes its steps in between within its time budget.
+      if (batch.length === 0) {
+        await this.indexed();
+        return stored;
+      }
+      // A step at a time keeps a window's core free during a large first pull. The library's indexing pass,
+      // which each store schedules, indexes a step's reports before the next are stored, in turns of its
+      // own: a store and an indexing step in one turn held the thread for both, and a pass left behind held
+      // every parsed report it had yet to index (the garbage collector's pauses grew with them).
       for (let i = 0; i < batch.length; i += STEP) {
+        await this.indexed();
         stored += this.store(batch.slice(i, i + STEP));
-        await nextTurn();
       }
       onBatch?.(stored);
     }
+  }
+
+  /** Resolves in a turn after the one in which the indexing pass caught up with every report stored. */
+  private async indexed(): Promise<void> {
+    while (this.library.indexBehind()) await nextTurn();
+    await nextTurn();
   }
 
   private store(batch: PulledReport[]): number {
