@@ -179,13 +179,18 @@ function explainWithoutChain(row: PurchaseRow, deps: ReconcileDeps, refusedRpc: 
   });
 }
 
+const UNSETTLED: ReadonlySet<string> = new Set(['signed', 'sent', 'in_doubt']);
+
 export async function reconcilePurchases(deps: ReconcileDeps): Promise<void> {
   const unreachable = new Map<string, unknown>();
   const silentServices = new Set<string>();
   // A payment whose authorization closed can neither pay nor fetch anything: none is kept past validBefore.
   deps.kept.forgetExpired();
-  for (const row of deps.ledger.unsettled()) {
-    if (deps.atWork(row.id)) continue;
+  for (const listed of deps.ledger.unsettled()) {
+    // Read again at its turn: the checks before it waited on the chain, and meanwhile another process on this
+    // folder may have sent, paid and finished the purchase the list still shows as just signed.
+    const row = deps.ledger.get(listed.id);
+    if (!row || !UNSETTLED.has(row.state) || deps.atWork(row.id)) continue;
     try {
       await reconcileOne(row, deps, unreachable, silentServices);
     } catch (error) {
