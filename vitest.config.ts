@@ -12,5 +12,8 @@ export default defineConfig({
     // waiting on child processes (anvil, Chromium, the service, CLI runs), so two files at once keep both
     // cores busy.
     maxWorkers: 2,
+    // expect.poll waits for a page or a desk to get somewhere. Its default second is shorter than a team sync
+    // or a render takes on a loaded two-core CI machine; a poll that succeeds still returns at once.
+    expect: { poll: { timeout: 15_000 } },
   },
 });
