@@ -155,6 +155,27 @@ describe.skipIf(postgresBin() === null)('a team of desks', () => {
     expect(['team_schema_newer']).toContain(refusal.code);
   }, 120_000);
 
+  it("claims a report once when two desks spell the service differently, and files it under each one's", async () => {
+    const team = await createTestTeam(cluster, ['kim', 'lee'], folder('desk-team-admin-'));
+    const kim = await member(team, 'kim', 0, `${stack.baseUrl.replace('http://', 'HTTP://')}/`);
+    const lee = await member(team, 'lee', 1);
+    const ids = await menuIds(handles[3]!);
+    expect((await buy(kim.desk, handles[3]!, ids.slice(0, 1))).status).toBe('completed');
+    await kim.desk.handlers['team.sync']({});
+    const refusal = await failure(buy(lee.desk, handles[3]!, ids.slice(0, 1)));
+    expect(refusal.code).toBe('team_owned');
+    expect((await buy(lee.desk, handles[3]!, ids.slice(1, 2))).status).toBe('completed');
+    await lee.desk.handlers['team.sync']({});
+    await kim.desk.handlers['team.sync']({});
+    // Each desk holds both under its own spelling of the service, so its library reads them as one service's.
+    const kimItems = (await kim.desk.handlers['library.list']({})).items;
+    expect(kimItems.map((item) => item.id).sort()).toEqual(ids.slice(0, 2).sort());
+    expect(new Set(kimItems.map((item) => item.serviceUrl)).size).toBe(1);
+    const leeItems = (await lee.desk.handlers['library.list']({})).items;
+    expect(leeItems.map((item) => item.id).sort()).toEqual(ids.slice(0, 2).sort());
+    expect(new Set(leeItems.map((item) => item.serviceUrl))).toEqual(new Set([stack.baseUrl]));
+  }, 120_000);
+
   it('refuses a URL that is not PostgreSQL, a remote one without TLS, and a wrong password, changing nothing', async () => {
     const dir = folder('desk-team-bad-');
     const desk = await deskFor(stack, dir);

@@ -168,6 +168,8 @@ export class DeskContext {
       ledger: purchaseLedger,
       dataDir: options.dataDir,
       chains,
+      // The spelling the desk's own purchases are kept under (the client's base URL).
+      serviceUrl: () => service.client().baseUrl,
     }));
     const payments = (this.payments = new Payments({
       ...parts,

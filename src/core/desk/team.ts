@@ -21,6 +21,7 @@ export interface TeamParts {
   snapshots: SnapshotStore;
   events: DeskEvents;
   chains: DeskChains;
+  serviceUrl: () => string;
   now: () => number;
 }
 
@@ -29,7 +30,7 @@ export class DeskTeam {
   readonly desk: TeamDesk;
   readonly views: TeamViews;
 
-  constructor({ db, ledger, dataDir, sealer, snapshots, events, chains, now }: TeamParts) {
+  constructor({ db, ledger, dataDir, sealer, snapshots, events, chains, serviceUrl, now }: TeamParts) {
     this.membership = new TeamMembership(db, path.join(dataDir, 'team-db.sealed'), sealer);
     this.desk = new TeamDesk({
       db,
@@ -38,6 +39,7 @@ export class DeskTeam {
       library: snapshots,
       events,
       now,
+      serviceUrl,
       chain: (network) => chains.chain(network),
     });
     this.views = new TeamViews(db, this.membership, this.desk, now);

@@ -96,7 +96,11 @@ export class TeamAuthority {
   private readonly pool: pg.Pool;
   private schemaChecked = false;
 
-  constructor(private readonly connection: TeamConnectOptions) {
+  constructor(
+    private readonly connection: TeamConnectOptions,
+    /** This desk's spelling of a service the team names (team/service-key.ts). */
+    private readonly localServiceUrl: (teamUrl: string) => string = (teamUrl) => teamUrl,
+  ) {
     this.pool = new pg.Pool({ ...teamClientConfig(connection), max: 3, idleTimeoutMillis: 10_000 });
     // A pooled connection the server drops while idle must not end the process.
     this.pool.on('error', () => undefined);
@@ -244,7 +248,7 @@ export class TeamAuthority {
       const parsed = pulledSchema.parse(row);
       return {
         seq: parsed.seq,
-        serviceUrl: parsed.service_url,
+        serviceUrl: this.localServiceUrl(parsed.service_url),
         handle: parsed.handle,
         reportId: parsed.report_id,
         raw: parsed.raw,

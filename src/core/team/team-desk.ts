@@ -16,6 +16,7 @@ import { TeamAuthority, type LapsedTeamPurchase, type TeamStatus } from './autho
 import type { TeamMembership } from './membership';
 import { TeamFollow } from './team-follow';
 import { TeamTold } from './team-told';
+import { localServiceUrl, teamServiceKey } from './service-key';
 import { TeamPull, type PullInto } from './team-pull';
 
 export interface TeamDeskDeps {
@@ -26,6 +27,8 @@ export interface TeamDeskDeps {
   library: PullInto;
   events: DeskEvents;
   now: () => number;
+  /** The service as this desk names it now: reports pulled for it are stored under this spelling. */
+  serviceUrl: () => string;
   /** A read-only client for a network's chain, when its RPC is known: it says whether a nonce was used. */
   chain: (network: string) => PublicClient | null;
 }
@@ -131,7 +134,10 @@ export class TeamDesk implements TeamGate {
     }
     if (this.authorityHeld?.url !== connection.url) {
       void this.dropAuthority();
-      this.authorityHeld = { url: connection.url, authority: new TeamAuthority(connection) };
+      const authority = new TeamAuthority(connection, (teamUrl) =>
+        localServiceUrl(teamUrl, this.deps.serviceUrl()),
+      );
+      this.authorityHeld = { url: connection.url, authority };
     }
     return this.authorityHeld.authority;
   }
@@ -152,7 +158,12 @@ export class TeamDesk implements TeamGate {
     this.underWay.add(reservation.purchaseId);
     this.records.reserving(reservation.purchaseId);
     try {
-      await authority.reserve({ ...reservation, deskId: membership.deskId, analyst: membership.analyst });
+      await authority.reserve({
+        ...reservation,
+        serviceUrl: teamServiceKey(reservation.serviceUrl),
+        deskId: membership.deskId,
+        analyst: membership.analyst,
+      });
     } catch (error) {
       this.underWay.delete(reservation.purchaseId);
       if (error instanceof DeskError && error.code !== 'team_unreachable')
@@ -176,6 +187,7 @@ export class TeamDesk implements TeamGate {
       if (!authority || !membership) return null;
       const { claims, refusal } = await authority.look({
         ...request,
+        serviceUrl: teamServiceKey(request.serviceUrl),
         purchaseId: randomUUID(),
         payer: ZERO_ADDRESS,
         nonce: ZERO_NONCE,
