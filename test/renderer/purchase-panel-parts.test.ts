@@ -13,6 +13,7 @@ import {
   emptyReason,
   initialChoice,
   ownedElsewhere,
+  teamBoughtHere,
   toSelection,
 } from '../../src/renderer/screens/selection';
 import { STEP_ANNOUNCEMENT, STEP_LABEL } from '../../src/renderer/screens/purchase/labels';
@@ -115,6 +116,16 @@ describe('the purchase panel’s words', () => {
       services: ['http://127.0.0.1:4000', 'http://127.0.0.1:4001'],
     });
     expect(ownedElsewhere(menu, held.slice(2), 'http://127.0.0.1:5000').count).toBe(0);
+  });
+
+  it('names who of the team bought a report only from the copy of this service', () => {
+    const alice = { analyst: 'alice', deskId: 'a-desk' };
+    const held = [
+      { id: 'a', serviceUrl: 'http://127.0.0.1:4000', boughtBy: alice },
+      { id: 'a', serviceUrl: 'http://127.0.0.1:5000', boughtBy: null },
+      { id: 'b', serviceUrl: 'http://127.0.0.1:5000/', boughtBy: alice },
+    ];
+    expect(teamBoughtHere(held, 'http://127.0.0.1:5000')).toEqual(new Map([['b', alice]]));
   });
 
   it('leaves a report just bought out of an individual choice: unticked, and nothing priced', () => {

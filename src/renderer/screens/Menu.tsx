@@ -13,6 +13,7 @@ import {
   emptyReason,
   initialChoice,
   ownedElsewhere,
+  teamBoughtHere,
   rangeBackwards,
   toSelection,
   type Choice,
@@ -48,13 +49,8 @@ export function MenuScreen(props: { handle: string }) {
     [quote.data, quote.isError],
   );
   const teamBought = useMemo(
-    () =>
-      new Map(
-        (held.data?.items ?? []).flatMap((item) =>
-          item.boughtBy ? [[item.id, item.boughtBy] as const] : [],
-        ),
-      ),
-    [held.data],
+    () => teamBoughtHere(held.data?.items ?? [], settings.data?.serviceUrl ?? ''),
+    [held.data, settings.data],
   );
   const ownedCount = reports.filter((r) => r.owned).length;
   const ownedInChoice = covered.filter((r) => r.owned).length;

@@ -81,14 +81,34 @@ export function toSelection(reports: MenuItemView[], choice: Choice): Selection 
  * Reports of this menu the library holds from other services (the demo on another port, a service that
  * moved): to this service they are not owned, and buying them here pays again, which the menu says.
  */
+const bareService = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * Who of the team bought each report the library holds from this service: a copy of the same report id from
+ * another service (seeded alike, or an older address) says nothing of this one.
+ */
+export function teamBoughtHere<Bought>(
+  library: readonly { id: string; serviceUrl: string; boughtBy?: Bought | null }[],
+  serviceUrl: string,
+): Map<string, Bought> {
+  return new Map(
+    library.flatMap((item) =>
+      item.boughtBy && bareService(item.serviceUrl) === bareService(serviceUrl)
+        ? [[item.id, item.boughtBy] as const]
+        : [],
+    ),
+  );
+}
+
 export function ownedElsewhere(
   reports: MenuItemView[],
   library: readonly { id: string; serviceUrl: string }[],
   serviceUrl: string,
 ): { count: number; services: string[] } {
-  const bare = (url: string) => url.replace(/\/+$/, '');
   const here = new Set(reports.filter((item) => !item.owned).map((item) => item.id));
-  const found = library.filter((item) => bare(item.serviceUrl) !== bare(serviceUrl) && here.has(item.id));
+  const found = library.filter(
+    (item) => bareService(item.serviceUrl) !== bareService(serviceUrl) && here.has(item.id),
+  );
   return {
     count: new Set(found.map((item) => item.id)).size,
     services: [...new Set(found.map((item) => item.serviceUrl))],
