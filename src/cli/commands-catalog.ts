@@ -177,7 +177,7 @@ function teamLine(view: QuoteView): string {
   const team = view.team;
   if (team === null) return '';
   if (!team.reachable) return `buy needs the team, and it did not answer: ${team.reason}`;
-  if (team.refusal) return `team: ${team.refusal.message}`;
+  if (team.refusal) return `team: buying these now would be refused: ${team.refusal.message}`;
   return 'team: no one owns or is buying these reports; buy reserves them for the team first';
 }
 

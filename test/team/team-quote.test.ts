@@ -109,7 +109,7 @@ describe.skipIf(!runs)('a quote in a team', () => {
     );
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.stdout).toMatch(
-      /^team: The team already owns 2 of these reports, bought by bob_.*intel-desk team sync/m,
+      /^team: buying these now would be refused: The team already owns 2 of these reports, bought by bob_.*intel-desk team sync/m,
     );
 
     // What the quote said is what Buy meets: nothing signed, no money moved.
