@@ -1,6 +1,7 @@
 /**
  * A desk's first pull, cut short in the middle of a slice (the process gone while it stored), resumes by
- * sequence: every report stored once, in the team's order, and indexed by the time the pull is done.
+ * sequence: every report stored once, in the team's order, and indexed by the time the pull is done. Its
+ * commits alone skip the WAL's fsync: the connection is back at FULL between slices and after the pull.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -18,9 +19,9 @@ import { tempDir } from '../core/helpers';
 
 const SERVICE = 'http://a.example';
 const TEAM = 'Pullers';
-/** Two of the pull's batches of 500, the second short. */
+/** Seven of the pull's batches of 100. */
 const REPORTS = 700;
-/** The put during which the desk stops: inside a slice of the second batch. */
+/** The put during which the desk stops: inside a slice of the seventh batch. */
 const CRASH_AT = 613;
 
 let cluster: PgCluster;
@@ -92,12 +93,19 @@ describe.skipIf(postgresBin() === null)("a team's first pull", () => {
       );
       membership.join({ url, password: null, teamName: TEAM, analyst: 'puller', now: new Date() });
       let puts = 0;
+      // synchronous: 2 is FULL, 1 NORMAL. Between slices is where a purchase's commit on this connection runs.
+      const inSlice = new Set<unknown>();
+      const betweenSlices = new Set<unknown>();
       const crashing: PullInto = {
         put(...args) {
+          inSlice.add(db.pragma('synchronous', { simple: true }));
           if (++puts === CRASH_AT) throw new Error('the desk stopped');
           store.put(...args);
         },
-        indexBehind: () => store.indexBehind(),
+        indexBehind: () => {
+          betweenSlices.add(db.pragma('synchronous', { simple: true }));
+          return store.indexBehind();
+        },
       };
       await expect(new TeamPull(db, authority, membership, crashing).all()).rejects.toThrow(
         'the desk stopped',
@@ -106,8 +114,15 @@ describe.skipIf(postgresBin() === null)("a team's first pull", () => {
       // The slice being stored rolled back with the sequence it would have moved to.
       expect(kept).toBeLessThan(CRASH_AT);
       expect(membership.current()?.pulledUpTo).toBeGreaterThanOrEqual(kept);
+      // Only the pull's own commits skip the fsync, and a pull that failed leaves the connection as it was.
+      expect([...inSlice]).toEqual([1]);
+      expect([...betweenSlices]).toEqual([2]);
+      expect(db.pragma('synchronous', { simple: true })).toBe(2);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
 
       expect(await new TeamPull(db, authority, membership, store).all()).toBe(REPORTS - kept);
+      expect(db.pragma('synchronous', { simple: true })).toBe(2);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
       // Pulled and searchable together: nothing is left for the indexing pass.
       expect(store.indexing()).toBeNull();
       const stored = db.prepare<[], string>('SELECT id FROM snapshots ORDER BY text_id').pluck().all();

@@ -7,6 +7,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { LibraryIndexing } from '../../shared/rpc';
 import type { DeskDb } from '../db/open';
+import { withRelaxedDurability } from '../db/relaxed-durability';
 import { reportFacts } from './report-facts';
 import { parsedRaw, searchableText, textOfRaw, type Indexable } from './report-text';
 import { SearchVocabulary } from './search-vocabulary';
@@ -233,18 +234,20 @@ export class SearchIndex {
     const { fillPending, toFill, setFillPending } = this.prepared();
     const upTo = fillPending.get()?.n ?? 0;
     if (upTo <= 0) return 0;
-    return this.db
-      .transaction(() => {
-        const rows = toFill.all(upTo, max);
-        for (const { key, raw, ...filters } of rows) {
-          const snapshot = parsedRaw(raw);
-          const text = raw.length > SNIPPET_KEPT_FROM_CHARS && snapshot ? searchableText(snapshot) : '';
-          this.derive(key, snapshot, filters, text, raw.length);
-        }
-        setFillPending.run(rows.length === max ? rows.at(-1)!.key - 1 : 0);
-        return rows.length;
-      })
-      .immediate();
+    return withRelaxedDurability(this.db, () =>
+      this.db
+        .transaction(() => {
+          const rows = toFill.all(upTo, max);
+          for (const { key, raw, ...filters } of rows) {
+            const snapshot = parsedRaw(raw);
+            const text = raw.length > SNIPPET_KEPT_FROM_CHARS && snapshot ? searchableText(snapshot) : '';
+            this.derive(key, snapshot, filters, text, raw.length);
+          }
+          setFillPending.run(rows.length === max ? rows.at(-1)!.key - 1 : 0);
+          return rows.length;
+        })
+        .immediate(),
+    );
   }
 
   /**
@@ -324,25 +327,28 @@ export class SearchIndex {
     // such as a CLI run on the same library, may hold it).
     if (!anyPending.get()?.pending) return 0;
     const texts: string[] = [];
-    const { from, upTo } = this.db
-      .transaction(() => {
-        const after = indexedUpTo.get()?.n ?? 0;
-        let last: number | undefined;
-        for (const row of pending.all(after, max)) {
-          if (last !== undefined && performance.now() >= deadline) break;
-          last = row.key;
-          const held = this.take(row);
-          if (held) texts.push(this.index(row.key, held.snapshot, held.filters, held.chars, false));
-          else {
-            const stored = storedOf.get(row.key);
-            const snapshot = parsedRaw(stored?.raw);
-            texts.push(this.index(row.key, snapshot, stored ?? null, stored?.raw.length ?? 0, false));
+    // Lost to a power cut, a step is indexed again: indexed_up_to moves in its transaction (relaxed-durability.ts).
+    const { from, upTo } = withRelaxedDurability(this.db, () =>
+      this.db
+        .transaction(() => {
+          const after = indexedUpTo.get()?.n ?? 0;
+          let last: number | undefined;
+          for (const row of pending.all(after, max)) {
+            if (last !== undefined && performance.now() >= deadline) break;
+            last = row.key;
+            const held = this.take(row);
+            if (held) texts.push(this.index(row.key, held.snapshot, held.filters, held.chars, false));
+            else {
+              const stored = storedOf.get(row.key);
+              const snapshot = parsedRaw(stored?.raw);
+              texts.push(this.index(row.key, snapshot, stored ?? null, stored?.raw.length ?? 0, false));
+            }
           }
-        }
-        if (last !== undefined) markIndexed.run(last);
-        return { from: after, upTo: last ?? after };
-      })
-      .immediate();
+          if (last !== undefined) markIndexed.run(last);
+          return { from: after, upTo: last ?? after };
+        })
+        .immediate(),
+    );
     // Committed: the words go to the list now. Read back from the reports later, a backlog past what the list
     // catches up on (a team's first pull) had it read the whole index again, and prefixes waited for FTS5.
     this.vocabulary.indexed(from, upTo, texts);
