@@ -170,6 +170,7 @@ export class DeskContext {
       chains,
       // The spelling the desk's own purchases are kept under (the client's base URL).
       serviceUrl: () => service.client().baseUrl,
+      nativeBinding,
     }));
     const payments = (this.payments = new Payments({
       ...parts,

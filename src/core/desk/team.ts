@@ -22,6 +22,7 @@ export interface TeamParts {
   events: DeskEvents;
   chains: DeskChains;
   serviceUrl: () => string;
+  nativeBinding?: string | undefined;
   now: () => number;
 }
 
@@ -30,7 +31,8 @@ export class DeskTeam {
   readonly desk: TeamDesk;
   readonly views: TeamViews;
 
-  constructor({ db, ledger, dataDir, sealer, snapshots, events, chains, serviceUrl, now }: TeamParts) {
+  constructor(parts: TeamParts) {
+    const { db, ledger, dataDir, sealer, snapshots, events, chains, serviceUrl, nativeBinding, now } = parts;
     this.membership = new TeamMembership(db, path.join(dataDir, 'team-db.sealed'), sealer);
     this.desk = new TeamDesk({
       db,
@@ -40,6 +42,7 @@ export class DeskTeam {
       events,
       now,
       serviceUrl,
+      nativeBinding,
       chain: (network) => chains.chain(network),
     });
     this.views = new TeamViews(db, this.membership, this.desk, now);

@@ -27,6 +27,8 @@ export interface TeamDeskDeps {
   library: PullInto;
   events: DeskEvents;
   now: () => number;
+  /** better-sqlite3's addon where the runtime needs its own build (Electron): for the pull's checkpoint thread. */
+  nativeBinding?: string | undefined;
   /** The service as this desk names it now: reports pulled for it are stored under this spelling. */
   serviceUrl: () => string;
   /** A read-only client for a network's chain, when its RPC is known: it says whether a nonce was used. */
@@ -242,6 +244,7 @@ export class TeamDesk implements TeamGate {
         authority,
         this.deps.membership,
         this.deps.library,
+        this.deps.nativeBinding,
       ).all();
       this.forgetStatus();
       const { status, at } = await this.status();

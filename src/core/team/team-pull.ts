@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { DeskDb } from '../db/open';
 import { pauseAutoCheckpoint, withRelaxedDurability } from '../db/relaxed-durability';
+import { WalCheckpointer } from '../db/wal-checkpointer';
 import { intelReportSnapshotSchema, type IntelReportSnapshot } from '../../shared/wire';
 import type { StoredSnapshot } from '../library/snapshots';
 import type { PulledReport, TeamAuthority } from './authority';
@@ -57,21 +58,29 @@ function readReport(report: PulledReport): StoredSnapshot | null {
 
 export class TeamPull {
   private sinceCheckpoint = 0;
+  private checkpointer: WalCheckpointer | null = null;
 
   constructor(
     private readonly db: DeskDb,
     private readonly authority: TeamAuthority,
     private readonly membership: TeamMembership,
     private readonly library: PullInto,
+    private readonly nativeBinding?: string,
   ) {}
 
   /** Pulls every report published since the last pull; the count stored. Damaged ones are skipped, not stored. */
   async all(onBatch?: (stored: number) => void): Promise<number> {
     // The WAL is checkpointed between slices instead (checkpointed), and SQLite's own comes back afterwards.
     const resume = pauseAutoCheckpoint(this.db);
+    const checkpointer = (this.checkpointer = new WalCheckpointer(this.db, this.nativeBinding));
     try {
       return await this.pullAll(onBatch);
     } finally {
+      // The last stretch is copied too before SQLite's own checkpoint comes back: left to it, the next commit
+      // (perhaps a purchase's) would copy the whole pull on core's thread.
+      await checkpointer.request();
+      await checkpointer.close();
+      this.checkpointer = null;
       resume();
     }
   }
@@ -104,11 +113,14 @@ export class TeamPull {
     await nextTurn();
   }
 
-  /** Checkpoints the WAL, in a turn of its own, once the reports stored since the last one pass CHECKPOINT_CHARS. */
+  /**
+   * Checkpoints the WAL once the reports stored since the last one pass CHECKPOINT_CHARS, on a thread of its
+   * own (db/wal-checkpointer.ts), while the pull goes on storing.
+   */
   private async checkpointed(): Promise<void> {
-    if (this.sinceCheckpoint < CHECKPOINT_CHARS) return;
+    if (this.sinceCheckpoint < CHECKPOINT_CHARS || !this.checkpointer) return;
     this.sinceCheckpoint = 0;
-    this.db.pragma('wal_checkpoint(PASSIVE)');
+    void this.checkpointer.request();
     await nextTurn();
   }
 
