@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskCore } from '../../src/core';
 import { startStack, type Stack } from '../../src/service/stack';
 import { settlementsOnChain } from '../../scripts/chaos/chain';
-import { deskWithWallet, failure, ledgerRows, tempDir } from '../core/helpers';
+import { deskWithWallet, failure, firstHandle, ledgerRows, tempDir } from '../core/helpers';
 import { postgresBin, startCluster, type PgCluster } from '../../scripts/pg-cluster';
 import { startPgFaultProxy, type PgFaultProxy } from '../../scripts/chaos/pg-fault-proxy';
 import { createTestTeam, type TestTeam } from './team-helpers';
@@ -46,14 +46,7 @@ beforeAll(async () => {
     buyerCount: 1,
     mining: 'auto',
   });
-  const shelf = (await (await fetch(`${stack.baseUrl}/api/intel/list`)).json()) as {
-    entries: { username: string }[];
-  };
-  handle = shelf.entries[0]!.username;
-  const menu = (await (await fetch(`${stack.baseUrl}/api/intel/reports?username=${handle}`)).json()) as {
-    reports: { id: string }[];
-  };
-  ids = menu.reports.map((report) => report.id);
+  ({ handle, ids } = await firstHandle(stack));
   team = await createTestTeam(cluster, ['ivy'], folder('desk-team-admin-'));
   const dataDir = folder('desk-team-ivy-');
   ({ desk } = await deskWithWallet(stack, dataDir, 0));

@@ -7,21 +7,12 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { DeskError, refused } from '../base/errors';
 import { formatUnitsUsd } from '../../shared/money';
+import type { TeamGateReservation } from '../payments/team-gate';
 
-export interface TeamReservation {
-  purchaseId: string;
-  serviceUrl: string;
-  handle: string;
-  reportIds: readonly string[];
-  amount: bigint;
-  network: string;
-  asset: string;
-  payer: string;
-  nonce: string;
-  validBefore: bigint;
+/** The purchaser's reservation (payments/team-gate.ts) with who takes it: this desk and its analyst. */
+export interface TeamReservation extends TeamGateReservation {
   deskId: string;
   analyst: string;
-  acceptOverCap: boolean;
 }
 
 export const grantedSchema = z.object({
