@@ -32,8 +32,12 @@ async function openDossier(): Promise<void> {
     await core['settings.setLibrarySecret']({ secret: SECRET });
   }
   await page.getByRole('link', { name: 'Dossiers', exact: true }).click();
+  // The screen with no handle first: after a reload the app may still be settling on the route it restored,
+  // and a handle typed into the screen it then replaces would be lost.
+  await page.locator('#dossier-title', { hasText: /^Dossiers$/ }).waitFor();
   await page.getByLabel('Handle to open').fill(handle);
   await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await page.locator('#dossier-title', { hasText: `@${handle}` }).waitFor();
   await page.getByRole('tab', { name: 'Posts' }).click();
   await page.getByLabel('Post 1 text').waitFor();
 }
