@@ -93,11 +93,12 @@ export function useRpcQuery<M extends RpcMethod>(
  */
 export function useRpcMutation<M extends RpcMethod>(
   method: M,
-  options: { onSuccess?: (value: RpcOutputs[M]) => void } = {},
+  options: { onSuccess?: (value: RpcOutputs[M]) => void; mutationKey?: readonly unknown[] } = {},
 ) {
   const { client } = useRpc();
   return useMutation<RpcOutputs[M], Error, RpcInput<M>>({
     mutationFn: (input) => client.call(method, input),
     ...(options.onSuccess ? { onSuccess: options.onSuccess } : {}),
+    ...(options.mutationKey ? { mutationKey: options.mutationKey } : {}),
   });
 }
